@@ -1,0 +1,50 @@
+# sfcl — two commands on a fresh Debian machine (as root): `make serve` and `make test`.
+PRESET ?= release
+BUILD := build/$(PRESET)
+SFCL := $(BUILD)/src/cli/sfcl
+DEMO_MODEL ?= demo/sfcl-demo.gguf
+TEST_MODEL := $(BUILD)/models/tiny.gguf
+PORT ?= 8080
+
+.PHONY: all bootstrap configure build test serve bench fuzz clean format tidy
+
+all: build
+
+bootstrap:
+	@scripts/bootstrap
+
+$(BUILD)/build.ninja: CMakeLists.txt CMakePresets.json | bootstrap
+	cmake --preset $(PRESET)
+
+configure: bootstrap $(BUILD)/build.ninja
+
+build: configure
+	cmake --build --preset $(PRESET)
+
+test: build
+	ctest --preset $(PRESET)
+
+# Until the HTTP server lands, `make serve` runs `sfcl generate` on the demo prompt with the
+# bundled model (or a generated test model when the demo model is absent).
+serve: build
+	@model=$(DEMO_MODEL); if [ ! -f $$model ]; then model=$(TEST_MODEL); mkdir -p $(dir $(TEST_MODEL)); \
+	  [ -f $$model ] || $(SFCL) make-test-model $$model; fi; \
+	  echo "sfcl: model $$model"; \
+	  $(SFCL) generate --model $$model --events --system "$$(cat demo/demo-document.txt)" \
+	    --prompt "What is the total amount due and when?" -n 64 --temperature 0
+
+bench: build
+	$(BUILD)/bench/sfcl_bench_anchor --benchmark_min_time=0.2
+
+fuzz: bootstrap
+	cmake --preset fuzz && cmake --build --preset fuzz
+	build/fuzz/tests/fuzz/fuzz_lexer -runs=$${RUNS:-1000000} -max_len=4096 tests/fuzz/corpus
+
+format:
+	find src tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
+
+tidy: build
+	run-clang-tidy -p $(BUILD) src/ 2>/dev/null || clang-tidy -p $(BUILD) $$(find src -name '*.cpp')
+
+clean:
+	rm -rf build

@@ -1,0 +1,161 @@
+// sfcl::anchor — finds semantic anchors (numbers, amounts, dates, names, clause references,
+// code signatures, JSON/XML structure, logic connectives; English and Chinese) in UTF-8 text and
+// normalises each to one canonical string. Pure C++: no tokens, no llama.cpp.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace sfcl::anchor {
+
+enum class Kind : uint8_t { entity, structural, logic };
+
+enum class Type : uint8_t {
+  number,
+  amount,
+  percent,
+  date,
+  duration,
+  identifier,
+  clause,
+  name,
+  code_signature,
+  json,
+  xml,
+  logic,
+};
+inline constexpr int kTypeCount = 12;
+
+Kind kind_of(Type type);
+std::string_view type_name(Type type);
+std::string_view kind_name(Kind kind);
+// Parses a type name ("amount"); false when unknown.
+bool parse_type(std::string_view name, Type& out);
+
+struct Anchor {
+  Type type = Type::number;
+  uint32_t start = 0;  // byte offsets into the scanned text, [start, end)
+  uint32_t end = 0;
+  std::string norm;    // canonical form (see docs/ANCHORS.md)
+  std::string alt_norm;  // second reading of an ambiguous date, else empty
+  double value = std::numeric_limits<double>::quiet_NaN();  // numeric value where the type has one
+  bool ambiguous = false;
+};
+
+enum class DateOrder : uint8_t { month_first, day_first };
+
+struct LexerOptions {
+  DateOrder date_order = DateOrder::month_first;  // how 03/04/2024 is read
+};
+
+// Batch extraction over a whole text. Invalid UTF-8 bytes are scanned as U+FFFD; offsets
+// always refer to the input bytes.
+std::vector<Anchor> extract(std::string_view text, const LexerOptions& options = {});
+// Appends to `out` instead (no allocation once `out` has capacity, apart from long norms).
+void extract_into(std::string_view text, std::vector<Anchor>& out, const LexerOptions& options = {});
+
+// Incremental lexer: fed text chunk by chunk, it reports each anchor as soon as the text proves
+// the anchor ended, and tells the earliest byte that may still belong to an unfinished anchor.
+// For any split of a text into chunks, the anchors reported equal extract(text).
+class Incremental {
+ public:
+  explicit Incremental(const LexerOptions& options = {});
+  // Appends a chunk; completed anchors are appended to `out` (offsets into text()).
+  void feed(std::string_view chunk, std::vector<Anchor>& out);
+  // End of text: flushes anchors that only the end proves complete.
+  void finish(std::vector<Anchor>& out);
+  // Bytes before this offset can never become part of a new anchor.
+  [[nodiscard]] size_t stable_end() const { return scan_pos_; }
+  [[nodiscard]] const std::string& text() const { return text_; }
+  // Drops text from `offset` on (backtrack). Returns the offset scanning resumes from (<= offset):
+  // the caller forgets every anchor that starts there or later; they will be reported again.
+  size_t truncate(size_t offset);
+  void reset();
+  void reserve(size_t bytes) {
+    text_.reserve(bytes);
+    visits_.reserve(bytes / 2);
+  }
+
+ private:
+  void scan(bool final, std::vector<Anchor>& out);
+  LexerOptions options_;
+  std::string text_;
+  std::vector<uint32_t> visits_;  // positions the scan decided at (resume points for truncate)
+  size_t scan_pos_ = 0;
+};
+
+// ---- normalisers (exposed for tests and the knowledge base) ----
+
+// Canonical decimal: "1,000.50" -> "1000.5". Returns false when `text` is not a number.
+bool normalize_number(std::string_view text, std::string& out);
+// Value of a Chinese numeral ("三千五百" -> 3500, "伍万" -> 50000); false when not one.
+bool parse_chinese_numeral(std::string_view text, uint64_t& out);
+// Case-fold ASCII, fold full-width ASCII, collapse whitespace (names and terms).
+std::string fold_name(std::string_view text);
+// Removes zero-width characters (U+200B, U+200C, U+200D, U+2060, U+FEFF).
+std::string strip_zero_width(std::string_view text);
+
+// ---- decision points (SPEC §1, §6) ----
+struct DecisionCount {
+  uint64_t total = 0;
+  uint64_t anchors = 0;
+  std::array<uint64_t, kTypeCount> by_type{};
+};
+// Anchors that signal a decision: amounts, dates and obligation connectives
+// (shall/must/agree/consent/warrant, shall not/must not, 应当/必须/同意/保证/不得).
+bool is_decision_point(const Anchor& a);
+DecisionCount count_decision_points(std::string_view text, const LexerOptions& options = {});
+
+// ---- sources and knowledge ----
+
+// One knowledge-anchor entry (SKA), from JSONL {"term","value","type","aliases"}.
+struct KnowledgeEntry {
+  std::string term;
+  std::string value;
+  std::string type;
+  std::vector<std::string> aliases;
+};
+
+// Loads a JSONL knowledge file; throws std::runtime_error with file:line on a bad line.
+std::vector<KnowledgeEntry> load_knowledge(const std::filesystem::path& path);
+
+// Anchors of all sources of one request (and the knowledge base), indexed by type and norm.
+struct SourceAnchor {
+  Anchor anchor;
+  int32_t source = 0;  // index of the source text; -1 = knowledge base
+  std::string text;    // the anchor as written in its source
+};
+
+class SourceIndex {
+ public:
+  SourceIndex() = default;
+  explicit SourceIndex(const LexerOptions& options) : options_(options) {}
+  // Adds a source text; returns its index.
+  int32_t add_source(std::string_view text);
+  void add_knowledge(const std::vector<KnowledgeEntry>& entries);
+  [[nodiscard]] const std::vector<SourceAnchor>& anchors() const { return anchors_; }
+  // Indices into anchors() of one type.
+  [[nodiscard]] std::span<const uint32_t> of_type(Type type) const;
+  // Index of an anchor with exactly this type and norm, or -1.
+  [[nodiscard]] int64_t find_exact(Type type, std::string_view norm) const;
+  [[nodiscard]] bool empty() const { return anchors_.empty(); }
+  [[nodiscard]] size_t size() const { return anchors_.size(); }
+  [[nodiscard]] int32_t source_count() const { return n_sources_; }
+  [[nodiscard]] const LexerOptions& options() const { return options_; }
+
+ private:
+  void add(const Anchor& a, int32_t source, std::string_view text);
+  LexerOptions options_;
+  std::vector<SourceAnchor> anchors_;
+  std::array<std::vector<uint32_t>, kTypeCount> by_type_;
+  std::unordered_map<std::string, uint32_t> exact_;  // key: type byte + norm
+  int32_t n_sources_ = 0;
+};
+
+}  // namespace sfcl::anchor

@@ -1,0 +1,46 @@
+// Text folding shared by names, terms and input hygiene.
+#include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
+#include "util/utf8.h"
+
+namespace sfcl::anchor {
+
+std::string fold_name(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool pending_space = false;
+  for (size_t i = 0; i < text.size();) {
+    const auto d = utf8::decode(text, i);
+    char32_t c = d.cp;
+    if (c >= 0xFF01 && c <= 0xFF5E) c -= 0xFEE0;  // full-width ASCII
+    if (c == 0x3000) c = ' ';                      // ideographic space
+    if (c < 0x80 && is_space(static_cast<int>(c))) {
+      pending_space = !out.empty();
+    } else {
+      if (pending_space) out.push_back(' ');
+      pending_space = false;
+      if (c < 0x80) {
+        out.push_back(static_cast<char>(to_lower(static_cast<int>(c))));
+      } else {
+        utf8::append(out, c);
+      }
+    }
+    i += static_cast<size_t>(d.length);
+  }
+  while (!out.empty() && out.back() == '.') out.pop_back();  // "Ltd." == "Ltd"
+  return out;
+}
+
+std::string strip_zero_width(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const auto d = utf8::decode(text, i);
+    const bool zw = d.cp == 0x200B || d.cp == 0x200C || d.cp == 0x200D || d.cp == 0x2060 || d.cp == 0xFEFF;
+    if (!zw || d.length == 1) out.append(text.substr(i, static_cast<size_t>(d.length)));
+    i += static_cast<size_t>(d.length);
+  }
+  return out;
+}
+
+}  // namespace sfcl::anchor

@@ -1,0 +1,49 @@
+#include <array>
+
+#include "anchor/anchor.h"
+
+namespace sfcl::anchor {
+namespace {
+constexpr std::array<std::string_view, kTypeCount> kNames = {
+    "number", "amount", "percent", "date", "duration", "identifier", "clause", "name", "code_signature", "json", "xml",
+    "logic"};
+}
+
+Kind kind_of(Type type) {
+  switch (type) {
+    case Type::code_signature:
+    case Type::json:
+    case Type::xml:
+      return Kind::structural;
+    case Type::logic:
+      return Kind::logic;
+    default:
+      return Kind::entity;
+  }
+}
+
+std::string_view type_name(Type type) { return kNames[static_cast<size_t>(type)]; }
+
+std::string_view kind_name(Kind kind) {
+  switch (kind) {
+    case Kind::entity:
+      return "entity";
+    case Kind::structural:
+      return "structural";
+    case Kind::logic:
+      return "logic";
+  }
+  return "entity";
+}
+
+bool parse_type(std::string_view name, Type& out) {
+  for (size_t i = 0; i < kNames.size(); ++i) {
+    if (kNames[i] == name) {
+      out = static_cast<Type>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace sfcl::anchor

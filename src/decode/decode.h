@@ -1,0 +1,151 @@
+// sfcl::decode — the Semantic Fidelity Check Loop for one sequence: decode, sample, detokenise,
+// watch anchors, hold back unchecked text, check each completed anchor and backtrack locally
+// (KV rewind + ban) when it is unsupported. The state lives in Sequence so a server can drive
+// many of them through one batched llama_decode per step.
+#pragma once
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "anchor/anchor.h"
+#include "engine/engine.h"
+#include "verify/verify.h"
+
+namespace sfcl::decode {
+
+using engine::Token;
+
+enum class Mode : uint8_t { off, anchor, per_token };
+enum class Fallback : uint8_t { constrain, flag, abstain };
+enum class StopReason : uint8_t { end_turn, max_tokens, stop_sequence };
+
+bool parse_mode(std::string_view s, Mode& out);
+bool parse_fallback(std::string_view s, Fallback& out);
+std::string_view mode_name(Mode m);
+std::string_view fallback_name(Fallback f);
+std::string_view stop_reason_name(StopReason r);
+
+struct Options {
+  Mode mode = Mode::anchor;
+  int32_t max_tokens = 256;  // hard limit on delivered tokens
+  int32_t max_backtracks = 2;
+  Fallback fallback = Fallback::constrain;
+  verify::CheckerOptions checker;
+  bool dynamic_temperature = false;
+  std::vector<std::string> stop;
+  engine::SamplingOptions sampling;
+  std::string abstain_marker = "[unverified]";
+  // Test and research hook: may edit the logits row before sampling (bans still win).
+  std::function<void(std::span<float> logits, std::span<const Token> output)> logit_hook;
+};
+
+// One checked anchor of the output.
+struct AnchorRecord {
+  std::string id;  // entity_001, struct_json_002, logic_003
+  anchor::Anchor anchor;  // offsets into the output text
+  std::string text;
+  verify::Verdict verdict = verify::Verdict::unverifiable;
+  float confidence = 0.0F;
+  bool checked = false;
+  bool flagged = false;     // kept although unsupported (fallback flag / budget spent)
+  bool constrained = false; // produced by the constrain fallback
+  int32_t attempts = 0;     // backtracks spent on this anchor
+  int32_t support_source = -1;  // source index (-1 = knowledge base) when confirmed
+  uint32_t support_start = 0;
+  uint32_t support_end = 0;
+};
+
+struct Event {
+  enum class Kind : uint8_t { token, anchor_confirmed, backtrack, fallback, anchor_checked };
+  Kind kind = Kind::token;
+  std::string_view text;             // token: emitted text; backtrack: removed text
+  const AnchorRecord* anchor = nullptr;
+  std::string_view reason;           // backtrack
+  int32_t attempt = 0;               // backtrack
+  Fallback policy = Fallback::flag;  // fallback
+};
+using EventSink = std::function<void(const Event&)>;
+
+struct Stats {
+  int64_t anchors_seen = 0;
+  std::array<int64_t, 3> verdicts{};  // by verify::Verdict
+  int64_t backtracks = 0;
+  int64_t backtracks_resolved = 0;  // backtracks whose anchor ended confirmed
+  int64_t regenerated_tokens = 0;
+  int64_t fallbacks = 0;
+  int64_t decoded_tokens = 0;  // sampled tokens, regenerated ones included
+  int64_t checks = 0;
+  int64_t check_ns_total = 0;
+  int64_t check_ns_max = 0;
+  double confidence_sum = 0.0;
+  [[nodiscard]] int64_t checked() const { return verdicts[0] + verdicts[1]; }
+};
+
+struct Result {
+  std::string text;
+  StopReason stop_reason = StopReason::end_turn;
+  std::string stop_sequence;
+  int32_t prompt_tokens = 0;
+  int32_t cached_tokens = 0;
+  int32_t output_tokens = 0;
+  Stats stats;
+  std::vector<AnchorRecord> anchors;
+  std::string status;
+  bool active = false;
+};
+
+// "active; anchor_count=N; avg_backtrack=X", "inactive" or "off" (SPEC §5).
+std::string status_string(Mode mode, bool active, const Stats& stats);
+
+// Per-sequence state of the check loop.
+class Sequence {
+ public:
+  // `sources`: the request's SourceIndex (prompt, documents, knowledge); must outlive this.
+  Sequence(const engine::Model& model, const Options& options, const anchor::SourceIndex& sources, EventSink sink);
+  ~Sequence();
+  Sequence(const Sequence&) = delete;
+  Sequence& operator=(const Sequence&) = delete;
+
+  // prompt: tokens of the templated prompt; `reused`: leading tokens already in the KV cache of
+  // `seq` (prefix reuse).
+  void start(std::vector<Token> prompt, int32_t seq, int32_t reused);
+  // Input the next llama_decode must process for this sequence (empty when done).
+  [[nodiscard]] std::span<const Token> pending() const;
+  [[nodiscard]] int32_t pending_pos() const;
+  [[nodiscard]] int32_t seq() const;
+  // Call after the pending input was decoded; `logits` of its last token.
+  void on_logits(const float* logits, engine::Context& ctx);
+  [[nodiscard]] bool done() const;
+  // Stops early (client gone); result() stays valid.
+  void cancel();
+  [[nodiscard]] const Result& result() const;
+  [[nodiscard]] const std::vector<Token>& prompt_tokens() const;
+  [[nodiscard]] const std::vector<Token>& output_tokens() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+// Runs one sequence to completion on a context (seq 0). Throws engine::EngineError.
+Result generate(engine::Context& ctx, const std::vector<Token>& prompt, const Options& options,
+                const anchor::SourceIndex& sources, const EventSink& sink = {});
+
+// Zero-width and stop-sequence helpers (exposed for tests).
+struct StopMatch {
+  size_t start = std::string::npos;  // first byte of the match (npos = none)
+  size_t end = 0;
+  size_t partial = std::string::npos;  // start of a possible match cut by the end of text
+  size_t which = 0;
+};
+// Finds the earliest stop sequence in text[from, ...); newline variants (\n, \r\n, \r, U+2028,
+// U+2029, U+0085) all match a '\n' in a stop sequence.
+StopMatch find_stop(std::string_view text, size_t from, const std::vector<std::string>& stops);
+
+}  // namespace sfcl::decode

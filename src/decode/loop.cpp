@@ -1,0 +1,569 @@
+// The check loop of one sequence. Hot path per token: sample, append the piece, feed the
+// incremental lexer, emit what is stable; the checker runs only when an anchor completes.
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+
+#include "decode/decode.h"
+#include "util/utf8.h"
+
+namespace sfcl::decode {
+
+using anchor::Anchor;
+using verify::Verdict;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+std::string normalize_newlines(std::string_view s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    if (s[i] == '\r') {
+      out.push_back('\n');
+      i += (i + 1 < s.size() && s[i + 1] == '\n') ? 2 : 1;
+    } else if (s.substr(i, 2) == "\xC2\x85") {
+      out.push_back('\n');
+      i += 2;
+    } else if (s.substr(i, 3) == "\xE2\x80\xA8" || s.substr(i, 3) == "\xE2\x80\xA9") {
+      out.push_back('\n');
+      i += 3;
+    } else {
+      out.push_back(s[i++]);
+    }
+  }
+  return out;
+}
+
+bool sentence_end(std::string_view text) {
+  if (text.empty()) return false;
+  const char c = text.back();
+  if (c == '.' || c == '!' || c == '?' || c == '\n') return true;
+  for (std::string_view t : {"。", "！", "？", "；"}) {
+    if (text.size() >= t.size() && text.substr(text.size() - t.size()) == t) return true;
+  }
+  return false;
+}
+
+std::string anchor_id(const Anchor& a, size_t n) {
+  char buf[48];
+  switch (anchor::kind_of(a.type)) {
+    case anchor::Kind::entity:
+      std::snprintf(buf, sizeof buf, "entity_%03zu", n);
+      break;
+    case anchor::Kind::structural:
+      std::snprintf(buf, sizeof buf, "struct_%s_%03zu", std::string(anchor::type_name(a.type)).c_str(), n);
+      break;
+    case anchor::Kind::logic:
+      std::snprintf(buf, sizeof buf, "logic_%03zu", n);
+      break;
+  }
+  return buf;
+}
+}  // namespace
+
+struct Sequence::State {
+  State(const engine::Model& m, const Options& o, const anchor::SourceIndex& src, EventSink s)
+      : model(m),
+        opt(o),
+        sources(src),
+        sink(std::move(s)),
+        checker(src, o.checker),
+        sampler(m, o.sampling),
+        lexer(src.options()) {
+    for (auto& st : opt.stop) st = normalize_newlines(st);
+    active = opt.mode != Mode::off && !sources.empty();
+    base_temperature = opt.sampling.temperature;
+    budget = static_cast<int64_t>(opt.max_tokens) * (1 + std::max(0, opt.max_backtracks)) + 16;
+    text.reserve(4096);
+    lexer.reserve(4096);
+    new_anchors.reserve(16);
+  }
+
+  const engine::Model& model;
+  Options opt;
+  const anchor::SourceIndex& sources;
+  EventSink sink;
+  verify::Checker checker;
+  engine::Sampler sampler;
+  anchor::Incremental lexer;
+  utf8::StreamAssembler assembler;
+
+  std::vector<Token> prompt;
+  std::vector<Token> out;         // accepted output tokens
+  std::vector<uint32_t> tok_start;  // byte offset of each output token in `text`
+  std::string text;               // detokenised output (valid UTF-8)
+  size_t emitted = 0;
+  int32_t seq = 0;
+  std::vector<Token> input;
+  int32_t input_pos = 0;
+  bool finished = false;
+  bool active = false;
+  Result res;
+
+  // Backtracking
+  int64_t budget = 0;
+  int32_t ban_index = -1;
+  std::vector<Token> bans;
+  std::unordered_map<int32_t, int32_t> attempts;  // by output token index of the anchor start
+  std::unordered_map<int32_t, bool> fell_back;
+  bool no_more_backtracks = false;
+
+  // Constrained decoding (fallback constrain)
+  bool constraining = false;
+  int32_t constrain_index = -1;
+  size_t constrain_depth = 0;
+  std::vector<std::vector<Token>> cands;
+  std::vector<uint8_t> alive;
+  std::vector<Token> allowed;
+  int32_t constrained_anchor_index = -1;
+
+  // Abstain: forced tokens
+  std::vector<Token> forced;
+  size_t forced_pos = 0;
+  int32_t abstain_index = -1;
+
+  // Per-token mode
+  size_t sentence_start = 0;
+  std::vector<Anchor> scratch;
+
+  std::vector<Anchor> new_anchors;
+  float base_temperature = 0.0F;
+  std::array<float, 8> recent{};
+  size_t n_recent = 0;
+  std::string piece;
+  std::vector<float> hooked;
+
+  // ---------------------------------------------------------------- helpers
+  int32_t token_at(size_t byte) const {
+    // Output token whose bytes contain `byte` (first of equal starts).
+    auto it = std::upper_bound(tok_start.begin(), tok_start.end(), static_cast<uint32_t>(byte));
+    int32_t k = static_cast<int32_t>(it - tok_start.begin()) - 1;
+    if (k < 0) return 0;
+    while (k > 0 && tok_start[static_cast<size_t>(k - 1)] == tok_start[static_cast<size_t>(k)]) --k;
+    return k;
+  }
+
+  void emit(size_t limit) {
+    limit = std::min(limit, text.size());
+    if (limit <= emitted) return;
+    const std::string_view chunk = std::string_view(text).substr(emitted, limit - emitted);
+    res.text.append(chunk);
+    emitted = limit;
+    if (sink) {
+      Event e;
+      e.kind = Event::Kind::token;
+      e.text = chunk;
+      sink(e);
+    }
+  }
+
+  // Emission limit: before any unchecked anchor (aligned to its token) and any partial stop.
+  size_t stable_limit() const {
+    size_t limit = text.size();
+    if (opt.mode == Mode::anchor && active) {
+      const size_t stable = lexer.stable_end();
+      if (stable < text.size()) limit = tok_start.empty() ? 0 : tok_start[static_cast<size_t>(token_at(stable))];
+    } else if (opt.mode == Mode::per_token && active) {
+      limit = sentence_start;
+    }
+    return limit;
+  }
+
+  void append_token(Token tok) {
+    tok_start.push_back(static_cast<uint32_t>(text.size() + assembler.pending_bytes()));
+    out.push_back(tok);
+    piece.clear();
+    model.append_piece(tok, piece);
+    const size_t before = text.size();
+    assembler.feed(piece, text);
+    if (text.size() > before && opt.mode == Mode::anchor && active) {
+      lexer.feed(std::string_view(text).substr(before), new_anchors);
+    }
+  }
+
+  void set_input_after_rewind(engine::Context& ctx, int32_t index) {
+    // Keep tokens [0, index); re-decode the token before `index` to get fresh logits for it.
+    const size_t removed = out.size() - static_cast<size_t>(index);
+    res.stats.regenerated_tokens += static_cast<int64_t>(removed);
+    const uint32_t cut = index < static_cast<int32_t>(tok_start.size()) ? tok_start[static_cast<size_t>(index)]
+                                                                         : static_cast<uint32_t>(text.size());
+    out.resize(static_cast<size_t>(index));
+    tok_start.resize(static_cast<size_t>(index));
+    text.resize(std::min<size_t>(cut, text.size()));
+    assembler.reset();
+    if (opt.mode == Mode::anchor && active) {
+      const size_t resume = lexer.truncate(text.size());
+      std::erase_if(res.anchors, [&](const AnchorRecord& r) { return r.anchor.start >= resume; });
+    }
+    if (opt.mode == Mode::per_token) sentence_start = std::min(sentence_start, text.size());
+    const int32_t n_prompt = static_cast<int32_t>(prompt.size());
+    const int32_t pos = n_prompt + index - 1;
+    const Token prev = index > 0 ? out[static_cast<size_t>(index - 1)] : prompt.back();
+    ctx.rewind(seq, pos);
+    input.assign(1, prev);
+    input_pos = pos;
+  }
+
+  void record(const Anchor& a, const verify::CheckResult& r, int32_t first_token, bool flagged) {
+    AnchorRecord rec;
+    rec.anchor = a;
+    rec.id = anchor_id(a, res.anchors.size() + 1);
+    rec.text = text.substr(a.start, a.end - a.start);
+    rec.verdict = r.verdict;
+    rec.confidence = r.confidence;
+    rec.checked = r.checked;
+    rec.flagged = flagged;
+    rec.constrained = first_token == constrained_anchor_index;
+    const auto it = attempts.find(first_token);
+    rec.attempts = it == attempts.end() ? 0 : it->second;
+    if (r.support >= 0) {
+      const auto& s = sources.anchors()[static_cast<size_t>(r.support)];
+      rec.support_source = s.source;
+      rec.support_start = s.anchor.start;
+      rec.support_end = s.anchor.end;
+    }
+    if (r.verdict == Verdict::confirmed && rec.attempts > 0) res.stats.backtracks_resolved += rec.attempts;
+    res.anchors.push_back(std::move(rec));
+    if (sink && r.checked) {
+      Event e;
+      e.kind = r.verdict == Verdict::confirmed ? Event::Kind::anchor_confirmed : Event::Kind::anchor_checked;
+      e.anchor = &res.anchors.back();
+      sink(e);
+    }
+  }
+
+  verify::CheckResult timed_check(const Anchor& a) {
+    const auto t0 = Clock::now();
+    verify::CheckResult r = checker.check(a);
+    const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+    res.stats.checks += 1;
+    res.stats.check_ns_total += ns;
+    res.stats.check_ns_max = std::max(res.stats.check_ns_max, ns);
+    return r;
+  }
+
+  void note_confidence(const verify::CheckResult& r) {
+    if (!r.checked) return;
+    res.stats.confidence_sum += r.confidence;
+    if (!opt.dynamic_temperature) return;
+    recent[n_recent % recent.size()] = r.confidence;
+    ++n_recent;
+    const size_t n = std::min(n_recent, recent.size());
+    float mean = 0.0F;
+    for (size_t i = 0; i < n; ++i) mean += recent[i];
+    mean /= static_cast<float>(n);
+    // SPEC §6: > 0.85 -> 0.3; 0.7-0.85 -> 0.55; <= 0.7 -> 0.8
+    sampler.set_temperature(mean > 0.85F ? 0.3F : (mean > 0.7F ? 0.55F : 0.8F));
+  }
+
+  // Backtrack or fall back for an unsupported anchor; true when the sequence was rewound.
+  bool handle_unsupported(const Anchor& a, const verify::CheckResult& r, int32_t first, int32_t rewind_to,
+                          engine::Context& ctx) {
+    int32_t& n = attempts[first];
+    const bool budget_left = res.stats.decoded_tokens < budget && !no_more_backtracks;
+    if (n < opt.max_backtracks && budget_left && !fell_back[first]) {
+      ++n;
+      ++res.stats.backtracks;
+      if (sink) {
+        Event e;
+        e.kind = Event::Kind::backtrack;
+        AnchorRecord tmp;
+        tmp.anchor = a;
+        tmp.id = anchor_id(a, res.anchors.size() + 1);
+        tmp.text = text.substr(a.start, a.end - a.start);
+        tmp.confidence = r.confidence;
+        e.anchor = &tmp;
+        e.text = tmp.text;
+        e.reason = "unsupported";
+        e.attempt = n;
+        sink(e);
+      }
+      if (ban_index != first) bans.clear();
+      ban_index = first;
+      bans.push_back(out[static_cast<size_t>(first)]);
+      set_input_after_rewind(ctx, rewind_to);
+      return true;
+    }
+    if (fell_back[first] || !budget_left || opt.fallback == Fallback::flag) {
+      if (!fell_back[first]) fallback_event(a, Fallback::flag);
+      fell_back[first] = true;
+      record(a, r, first, true);
+      return false;
+    }
+    fell_back[first] = true;
+    fallback_event(a, opt.fallback);
+    const std::string prefix = text.substr(tok_start[static_cast<size_t>(first)],
+                                           a.start - tok_start[static_cast<size_t>(first)]);
+    if (opt.fallback == Fallback::abstain) {
+      AnchorRecord rec;
+      rec.anchor = a;
+      rec.id = anchor_id(a, res.anchors.size() + 1);
+      rec.text = text.substr(a.start, a.end - a.start);
+      rec.verdict = Verdict::unsupported;
+      rec.confidence = r.confidence;
+      rec.checked = true;
+      rec.flagged = true;
+      rec.attempts = n;
+      set_input_after_rewind(ctx, first);
+      res.anchors.push_back(std::move(rec));
+      forced = model.tokenize(prefix + opt.abstain_marker, false, false);
+      forced_pos = 0;
+      abstain_index = first;
+      return true;
+    }
+    // constrain: candidate values of the same type the sources support, as token sequences
+    cands.clear();
+    std::vector<std::string> seen;
+    auto add_type = [&](anchor::Type t) {
+      for (uint32_t i : sources.of_type(t)) {
+        const auto& s = sources.anchors()[i];
+        if (s.text.empty() || std::find(seen.begin(), seen.end(), s.anchor.norm) != seen.end()) continue;
+        seen.push_back(s.anchor.norm);
+        if (a.type == anchor::Type::logic && s.anchor.norm != "must" && s.anchor.norm != "must_not") continue;
+        cands.push_back(model.tokenize(prefix + s.text, false, false));
+      }
+    };
+    add_type(a.type);
+    if (cands.empty() && a.type == anchor::Type::number) {
+      for (auto t : {anchor::Type::amount, anchor::Type::percent, anchor::Type::duration}) add_type(t);
+    }
+    if (cands.empty()) {
+      record(a, r, first, true);
+      return false;
+    }
+    alive.assign(cands.size(), 1);
+    constraining = true;
+    constrain_index = first;
+    constrain_depth = 0;
+    constrained_anchor_index = first;
+    set_input_after_rewind(ctx, first);
+    return true;
+  }
+
+  void fallback_event(const Anchor& a, Fallback policy) {
+    ++res.stats.fallbacks;
+    if (!sink) return;
+    AnchorRecord tmp;
+    tmp.anchor = a;
+    tmp.id = anchor_id(a, res.anchors.size() + 1);
+    tmp.text = text.substr(a.start, a.end - a.start);
+    Event e;
+    e.kind = Event::Kind::fallback;
+    e.anchor = &tmp;
+    e.policy = policy;
+    sink(e);
+  }
+
+  // Anchor mode: check anchors the lexer just completed. True when rewound.
+  bool process_anchor_mode(engine::Context& ctx) {
+    for (size_t k = 0; k < new_anchors.size(); ++k) {
+      const Anchor& a = new_anchors[k];
+      ++res.stats.anchors_seen;
+      const int32_t first = token_at(a.start);
+      if (first == abstain_index) continue;  // the abstention marker region
+      const verify::CheckResult r = timed_check(a);
+      note_confidence(r);
+      if (r.checked) ++res.stats.verdicts[static_cast<size_t>(r.verdict)];
+      if (r.verdict == Verdict::unsupported) {
+        if (handle_unsupported(a, r, first, first, ctx)) {
+          new_anchors.clear();
+          return true;
+        }
+        continue;
+      }
+      record(a, r, first, false);
+    }
+    new_anchors.clear();
+    return false;
+  }
+
+  // Per-token (legacy) mode: re-scan and re-check the whole current sentence at every token.
+  bool process_per_token(engine::Context& ctx, bool final) {
+    scratch.clear();
+    const std::string_view sentence = std::string_view(text).substr(sentence_start);
+    anchor::extract_into(sentence, scratch, sources.options());
+    const bool ends = final || sentence_end(sentence);
+    for (auto& a : scratch) {
+      a.start += static_cast<uint32_t>(sentence_start);
+      a.end += static_cast<uint32_t>(sentence_start);
+      if (!ends && a.end >= text.size()) continue;  // still being written
+      const verify::CheckResult r = timed_check(a);
+      if (r.verdict == Verdict::unsupported) {
+        const int32_t first = token_at(a.start);
+        if (fell_back[first]) continue;
+        ++res.stats.anchors_seen;
+        if (r.checked) ++res.stats.verdicts[static_cast<size_t>(r.verdict)];
+        const int32_t sentence_first = token_at(sentence_start);
+        const int32_t back = attempts[first] < opt.max_backtracks ? std::min(sentence_first, first) : first;
+        if (handle_unsupported(a, r, first, back, ctx)) return true;
+      }
+    }
+    if (ends) {
+      for (const auto& a : scratch) {
+        const int32_t first = token_at(a.start);
+        const verify::CheckResult r = checker.check(a);
+        if (r.verdict == Verdict::unsupported && fell_back[first]) continue;  // recorded as flagged
+        ++res.stats.anchors_seen;
+        note_confidence(r);
+        if (r.checked) ++res.stats.verdicts[static_cast<size_t>(r.verdict)];
+        record(a, r, first, false);
+      }
+      sentence_start = text.size();
+    }
+    return false;
+  }
+
+  bool process(engine::Context& ctx, bool final) {
+    if (!active) return false;
+    if (opt.mode == Mode::anchor) {
+      if (final) lexer.finish(new_anchors);
+      return process_anchor_mode(ctx);
+    }
+    if (opt.mode == Mode::per_token) return process_per_token(ctx, final);
+    return false;
+  }
+
+  void finish(StopReason reason) {
+    emit(text.size());
+    finished = true;
+    input.clear();
+    res.stop_reason = reason;
+    res.output_tokens = static_cast<int32_t>(out.size());
+    res.status = status_string(opt.mode, active, res.stats);
+    res.active = active;
+  }
+
+  // End of generation: flush anchors only the end proves complete. False when rewound.
+  bool finalize(engine::Context& ctx, StopReason reason) {
+    if (process(ctx, true)) return false;
+    finish(reason);
+    return true;
+  }
+
+  Token next_token(const float* logits) {
+    if (forced_pos < forced.size()) return forced[forced_pos++];
+    const bool ban_here = ban_index == static_cast<int32_t>(out.size());
+    const std::span<const Token> banned = ban_here ? std::span<const Token>(bans) : std::span<const Token>();
+    if (constraining) {
+      allowed.clear();
+      bool complete = false;
+      for (size_t c = 0; c < cands.size(); ++c) {
+        if (!alive[c]) continue;
+        if (cands[c].size() == constrain_depth) {
+          complete = true;
+        } else {
+          allowed.push_back(cands[c][constrain_depth]);
+        }
+      }
+      // Once a candidate is complete the model may stop or continue a longer one.
+      const Token t = sampler.sample(logits, {}, complete ? std::span<const Token>() : std::span<const Token>(allowed));
+      bool any = false;
+      for (size_t c = 0; c < cands.size(); ++c) {
+        alive[c] = alive[c] && cands[c].size() > constrain_depth && cands[c][constrain_depth] == t;
+        any = any || alive[c];
+      }
+      ++constrain_depth;
+      if (!any) constraining = false;
+      return t;
+    }
+    return sampler.sample(logits, banned, {});
+  }
+};
+
+Sequence::Sequence(const engine::Model& model, const Options& options, const anchor::SourceIndex& sources,
+                   EventSink sink)
+    : s_(std::make_unique<State>(model, options, sources, std::move(sink))) {}
+Sequence::~Sequence() = default;
+
+void Sequence::start(std::vector<Token> prompt, int32_t seq, int32_t reused) {
+  State& s = *s_;
+  if (prompt.empty()) throw engine::EngineError("empty prompt");
+  s.prompt = std::move(prompt);
+  s.seq = seq;
+  const auto n = static_cast<int32_t>(s.prompt.size());
+  reused = std::clamp(reused, 0, n - 1);  // the last prompt token is always decoded for logits
+  s.input.assign(s.prompt.begin() + reused, s.prompt.end());
+  s.input_pos = reused;
+  s.res.prompt_tokens = n;
+  s.res.cached_tokens = reused;
+  if (s.opt.max_tokens <= 0) s.finish(StopReason::max_tokens);
+}
+
+std::span<const Token> Sequence::pending() const { return s_->input; }
+int32_t Sequence::pending_pos() const { return s_->input_pos; }
+int32_t Sequence::seq() const { return s_->seq; }
+bool Sequence::done() const { return s_->finished; }
+const Result& Sequence::result() const { return s_->res; }
+const std::vector<Token>& Sequence::prompt_tokens() const { return s_->prompt; }
+const std::vector<Token>& Sequence::output_tokens() const { return s_->out; }
+
+void Sequence::cancel() {
+  if (!s_->finished) s_->finish(StopReason::end_turn);
+}
+
+void Sequence::on_logits(const float* logits, engine::Context& ctx) {
+  State& s = *s_;
+  if (s.finished) return;
+  if (s.opt.logit_hook) {
+    s.hooked.assign(logits, logits + ctx.n_vocab());
+    s.opt.logit_hook(s.hooked, s.out);
+    logits = s.hooked.data();
+  }
+  Token tok = s.next_token(logits);
+  ++s.res.stats.decoded_tokens;
+  if (tok < 0 || s.model.is_eog(tok)) {
+    if (!s.finalize(ctx, StopReason::end_turn)) return;  // rewound: go on
+    return;
+  }
+  s.append_token(tok);
+  if (s.constraining == false && s.constrain_index >= 0) s.constrain_index = -1;
+  if (s.forced_pos >= s.forced.size() && !s.forced.empty()) {
+    s.forced.clear();
+    s.forced_pos = 0;
+  }
+  if (s.process(ctx, false)) return;  // backtracked: pending input already set
+
+  if (!s.opt.stop.empty()) {
+    const StopMatch m = find_stop(s.text, s.emitted, s.opt.stop);
+    if (m.start != std::string::npos) {
+      s.text.resize(m.start);
+      if (s.opt.mode == Mode::anchor && s.active) s.lexer.truncate(m.start);
+      if (s.finalize(ctx, StopReason::stop_sequence)) {
+        s.res.stop_sequence = s.opt.stop[m.which];
+      }
+      return;
+    }
+    s.emit(std::min(s.stable_limit(), m.partial));
+  } else {
+    s.emit(s.stable_limit());
+  }
+  if (static_cast<int32_t>(s.out.size()) >= s.opt.max_tokens || s.res.stats.decoded_tokens >= s.budget) {
+    if (s.res.stats.decoded_tokens >= s.budget) s.no_more_backtracks = true;
+    s.finalize(ctx, StopReason::max_tokens);
+    return;
+  }
+  const int32_t n_prompt = static_cast<int32_t>(s.prompt.size());
+  s.input.assign(1, tok);
+  s.input_pos = n_prompt + static_cast<int32_t>(s.out.size()) - 1;
+  if (s.input_pos + 1 >= static_cast<int32_t>(ctx.n_ctx())) {
+    s.no_more_backtracks = true;
+    s.finalize(ctx, StopReason::max_tokens);  // context full
+  }
+}
+
+Result generate(engine::Context& ctx, const std::vector<Token>& prompt, const Options& options,
+                const anchor::SourceIndex& sources, const EventSink& sink) {
+  if (prompt.size() >= ctx.n_ctx()) {
+    throw engine::EngineError("prompt of " + std::to_string(prompt.size()) + " tokens does not fit the context of " +
+                              std::to_string(ctx.n_ctx()) + " tokens");
+  }
+  Sequence seq(ctx.model(), options, sources, sink);
+  ctx.clear(0);
+  seq.start(prompt, 0, 0);
+  while (!seq.done()) {
+    ctx.decode(seq.pending(), seq.pending_pos(), 0);
+    seq.on_logits(ctx.logits_last(), ctx);
+  }
+  return seq.result();
+}
+
+}  // namespace sfcl::decode

@@ -1,0 +1,94 @@
+#include <algorithm>
+#include <string>
+#include <thread>
+
+#include "engine/engine.h"
+#include "llama.h"
+
+namespace sfcl::engine {
+
+struct Batch::Impl {
+  llama_batch batch;
+};
+
+Batch::Batch(int32_t capacity) : impl_(std::make_unique<Impl>()), capacity_(capacity) {
+  impl_->batch = llama_batch_init(capacity, 0, 1);
+}
+Batch::~Batch() { llama_batch_free(impl_->batch); }
+void Batch::clear() {
+  n_ = 0;
+  impl_->batch.n_tokens = 0;
+}
+int32_t Batch::add(Token token, int32_t pos, int32_t seq, bool want_logits) {
+  if (n_ >= capacity_) throw EngineError("batch full");
+  llama_batch& b = impl_->batch;
+  b.token[n_] = token;
+  b.pos[n_] = pos;
+  b.n_seq_id[n_] = 1;
+  b.seq_id[n_][0] = seq;
+  b.logits[n_] = want_logits ? 1 : 0;
+  b.n_tokens = ++n_;
+  return n_ - 1;
+}
+
+Context::Context(const Model& model, const ContextOptions& options) : model_(model), n_vocab_(model.n_vocab()) {
+  llama_context_params p = llama_context_default_params();
+  p.n_ctx = options.n_ctx;
+  p.n_batch = options.n_batch;
+  p.n_ubatch = options.n_batch;
+  p.n_seq_max = std::max<uint32_t>(1, options.n_seq_max);
+  const int32_t threads = options.n_threads > 0
+                              ? options.n_threads
+                              : static_cast<int32_t>(std::max(1U, std::thread::hardware_concurrency()));
+  p.n_threads = threads;
+  p.n_threads_batch = threads;
+  p.kv_unified = true;  // every sequence may use the whole cache; slots share it
+  p.no_perf = true;
+  ctx_ = llama_init_from_model(model.raw(), p);
+  if (ctx_ == nullptr) {
+    throw EngineError("llama.cpp could not create a context (n_ctx=" + std::to_string(options.n_ctx) + ")");
+  }
+  n_batch_ = llama_n_batch(ctx_);
+}
+
+Context::~Context() { llama_free(ctx_); }
+
+void Context::decode(std::span<const Token> tokens, int32_t pos, int32_t seq) {
+  if (tokens.empty()) return;
+  if (static_cast<uint64_t>(pos) + tokens.size() > n_ctx()) {
+    throw EngineError("context full: " + std::to_string(pos + tokens.size()) + " tokens > n_ctx " +
+                      std::to_string(n_ctx()));
+  }
+  Batch batch(static_cast<int32_t>(std::min<size_t>(tokens.size(), n_batch_)));
+  for (size_t i = 0; i < tokens.size();) {
+    batch.clear();
+    const size_t n = std::min<size_t>(tokens.size() - i, n_batch_);
+    for (size_t k = 0; k < n; ++k) {
+      const bool last = (i + k + 1 == tokens.size());
+      batch.add(tokens[i + k], pos + static_cast<int32_t>(i + k), seq, last);
+    }
+    decode(batch);
+    i += n;
+  }
+}
+
+void Context::decode(Batch& batch) {
+  if (batch.size() == 0) return;
+  const int32_t rc = llama_decode(ctx_, batch.impl_->batch);
+  if (rc != 0) {
+    throw EngineError("llama_decode failed (code " + std::to_string(rc) + ", " + std::to_string(batch.size()) +
+                      " tokens)");
+  }
+  last_logits_index_ = batch.size() - 1;
+}
+
+const float* Context::logits_last() const { return llama_get_logits_ith(ctx_, -1); }
+const float* Context::logits(int32_t batch_index) const { return llama_get_logits_ith(ctx_, batch_index); }
+
+void Context::rewind(int32_t seq, int32_t pos) { llama_memory_seq_rm(llama_get_memory(ctx_), seq, pos, -1); }
+void Context::clear(int32_t seq) { llama_memory_seq_rm(llama_get_memory(ctx_), seq, -1, -1); }
+void Context::clear_all() { llama_memory_clear(llama_get_memory(ctx_), true); }
+int32_t Context::seq_end(int32_t seq) const { return llama_memory_seq_pos_max(llama_get_memory(ctx_), seq) + 1; }
+uint32_t Context::n_ctx() const { return llama_n_ctx(ctx_); }
+
+}  // namespace sfcl::engine

@@ -1,0 +1,218 @@
+// sfcl::engine — the only area that talks to llama.cpp. Everything above it (decode, server,
+// cli) sees tokens, logits and text through this header and never includes llama.h.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+struct llama_model;
+struct llama_context;
+struct llama_sampler;
+struct llama_vocab;
+
+namespace sfcl::engine {
+
+using Token = std::int32_t;
+
+// Every failure of the engine (bad file, not a GGUF, context too small, decode error).
+class EngineError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Loads ggml backends once per process; dir empty = SFCL_BACKEND_DIR env, then the build's
+// default (the bootstrap's lib dir). Safe to call many times.
+void load_backends(const std::string& dir = {});
+// Routes llama.cpp's log: false keeps only errors (default), true passes everything to stderr.
+void set_verbose_log(bool verbose);
+
+struct ChatMessage {
+  std::string role;  // system | user | assistant
+  std::string content;
+};
+
+struct ModelOptions {
+  std::filesystem::path path;
+  int32_t n_gpu_layers = 0;
+};
+
+class Model {
+ public:
+  // Throws EngineError with a one-line reason.
+  static std::unique_ptr<Model> load(const ModelOptions& options);
+  ~Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  [[nodiscard]] std::vector<Token> tokenize(std::string_view text, bool add_special, bool parse_special) const;
+  // Raw bytes of one token (may be part of a UTF-8 character). Appends; no allocation when
+  // `out` has capacity.
+  void append_piece(Token token, std::string& out) const;
+  [[nodiscard]] std::string piece(Token token) const;
+  [[nodiscard]] bool is_eog(Token token) const;
+  [[nodiscard]] Token bos() const;
+  [[nodiscard]] int32_t n_vocab() const;
+  [[nodiscard]] int32_t n_ctx_train() const;
+  [[nodiscard]] std::string description() const;
+  // The model's own template; empty when it has none.
+  [[nodiscard]] std::string chat_template() const;
+  // Applies the model's template with llama_chat_apply_template; falls back to a plain
+  // "role: content" template when the model has none or llama.cpp does not know it.
+  [[nodiscard]] std::string apply_chat_template(const std::vector<ChatMessage>& messages, bool add_assistant) const;
+
+  [[nodiscard]] llama_model* raw() const { return model_; }
+  [[nodiscard]] const llama_vocab* vocab() const { return vocab_; }
+
+ private:
+  Model(llama_model* model);
+  llama_model* model_;
+  const llama_vocab* vocab_;
+};
+
+struct ContextOptions {
+  uint32_t n_ctx = 4096;   // total KV cells (shared by all sequences)
+  uint32_t n_batch = 512;  // tokens per llama_decode call
+  int32_t n_threads = 0;   // 0 = hardware concurrency
+  uint32_t n_seq_max = 1;  // parallel sequences (server slots)
+};
+
+// A batch of tokens over one or many sequences, decoded by one llama_decode.
+class Batch {
+ public:
+  explicit Batch(int32_t capacity);
+  ~Batch();
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+  void clear();
+  // Returns the index of the token in the batch (use it with Context::logits).
+  int32_t add(Token token, int32_t pos, int32_t seq, bool want_logits);
+  [[nodiscard]] int32_t size() const { return n_; }
+  [[nodiscard]] int32_t capacity() const { return capacity_; }
+
+ private:
+  friend class Context;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int32_t n_ = 0;
+  int32_t capacity_;
+};
+
+class Context {
+ public:
+  Context(const Model& model, const ContextOptions& options);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  // Decodes `tokens` of sequence `seq` at positions pos, pos+1, ...; split into n_batch
+  // chunks; logits are kept for the last token only (read with logits_last()).
+  void decode(std::span<const Token> tokens, int32_t pos, int32_t seq = 0);
+  // Decodes a prepared multi-sequence batch.
+  void decode(Batch& batch);
+  [[nodiscard]] const float* logits_last() const;
+  [[nodiscard]] const float* logits(int32_t batch_index) const;
+
+  // Removes positions >= pos of `seq` from the KV cache (the backtrack primitive).
+  void rewind(int32_t seq, int32_t pos);
+  void clear(int32_t seq);
+  void clear_all();
+  // Position after the last cell of seq (0 when empty).
+  [[nodiscard]] int32_t seq_end(int32_t seq) const;
+
+  [[nodiscard]] uint32_t n_ctx() const;
+  [[nodiscard]] uint32_t n_batch() const { return n_batch_; }
+  [[nodiscard]] int32_t n_vocab() const { return n_vocab_; }
+  [[nodiscard]] const Model& model() const { return model_; }
+
+ private:
+  const Model& model_;
+  llama_context* ctx_;
+  uint32_t n_batch_;
+  int32_t n_vocab_;
+  int32_t last_logits_index_ = -1;
+};
+
+struct SamplingOptions {
+  float temperature = 0.8F;  // 0 = greedy
+  int32_t top_k = 40;        // 0 = off
+  float top_p = 0.95F;       // 1 = off
+  float min_p = 0.05F;       // 0 = off
+  uint32_t seed = 0xFFFFFFFFU;  // 0xFFFFFFFF = random
+};
+
+// llama.cpp's sampler chain applied to a logits row, with two hooks the check loop needs:
+// tokens banned at this position (logit -inf) and an optional allow-list (constrained decode).
+class Sampler {
+ public:
+  Sampler(const Model& model, const SamplingOptions& options);
+  ~Sampler();
+  Sampler(const Sampler&) = delete;
+  Sampler& operator=(const Sampler&) = delete;
+
+  // Returns -1 when every token is banned or outside `allowed`.
+  Token sample(const float* logits, std::span<const Token> banned = {}, std::span<const Token> allowed = {});
+  // Rebuilds the chain at a new temperature (dynamic temperature); no-op when unchanged.
+  void set_temperature(float temperature);
+  [[nodiscard]] float temperature() const { return options_.temperature; }
+
+ private:
+  struct Impl;
+  void build_chain();
+  SamplingOptions options_;
+  uint32_t rebuilds_ = 0;
+  std::unique_ptr<Impl> impl_;
+};
+
+// ---- GGUF writing (ggml's gguf.h): tiny LLaMA models for tests, and the demo model ----
+
+struct VocabEntry {
+  std::string text;
+  float score = 0.0F;
+  int32_t type = 1;  // llama_token_type: 1 normal, 2 unknown, 3 control, 4 user-defined, 6 byte
+};
+
+// <unk> <s> </s> <pad>, 256 byte tokens, "▁", printable ASCII, <|im_start|> <|im_end|>, then
+// `extra` (e.g. CJK characters) as normal tokens. SPM ("llama") tokenizer semantics.
+std::vector<VocabEntry> make_byte_vocab(const std::vector<std::string>& extra = {});
+
+struct LlamaHParams {
+  uint32_t n_vocab = 0;
+  uint32_t n_embd = 64;
+  uint32_t n_layer = 2;
+  uint32_t n_head = 4;
+  uint32_t n_head_kv = 4;
+  uint32_t n_ff = 128;
+  uint32_t n_ctx = 1024;
+  float rms_eps = 1e-5F;
+  float rope_freq_base = 10000.0F;
+};
+
+struct NamedTensor {
+  std::string name;                // GGUF name, e.g. "blk.0.attn_q.weight"
+  std::vector<int64_t> ne;         // ggml order: ne[0] = input dimension
+  std::vector<float> data;         // f32, row-major in ggml order
+};
+
+// ChatML, which llama_chat_apply_template recognises.
+extern const char* const kChatMlTemplate;
+
+// Tensor shapes of the llama architecture for these hparams, data empty.
+std::vector<NamedTensor> llama_tensor_layout(const LlamaHParams& hp);
+// Random weights (normal, std = scale/sqrt(fan_in); norms = 1), deterministic in seed.
+std::vector<NamedTensor> random_llama_weights(const LlamaHParams& hp, uint64_t seed, float scale = 1.0F);
+
+// Writes a llama-architecture GGUF; throws EngineError on failure.
+void write_llama_gguf(const std::filesystem::path& path, const LlamaHParams& hp, const std::vector<VocabEntry>& vocab,
+                      const std::vector<NamedTensor>& tensors, const std::string& chat_template = kChatMlTemplate,
+                      const std::string& name = "sfcl-tiny");
+
+// Convenience for tests: a random tiny model with the byte vocabulary.
+void write_tiny_test_model(const std::filesystem::path& path, uint64_t seed = 1, const LlamaHParams& hp = {});
+
+}  // namespace sfcl::engine

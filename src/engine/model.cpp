@@ -1,0 +1,121 @@
+#include <array>
+#include <cstdio>
+#include <fstream>
+
+#include "engine/engine.h"
+#include "llama.h"
+
+namespace sfcl::engine {
+
+std::unique_ptr<Model> Model::load(const ModelOptions& options) {
+  load_backends();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(options.path, ec)) {
+    throw EngineError("model file not found: " + options.path.string());
+  }
+  {
+    std::ifstream in(options.path, std::ios::binary);
+    std::array<char, 4> magic{};
+    if (!in.read(magic.data(), magic.size()) || std::string_view(magic.data(), 4) != "GGUF") {
+      throw EngineError("not a GGUF file: " + options.path.string());
+    }
+  }
+  llama_model_params params = llama_model_default_params();
+  params.n_gpu_layers = options.n_gpu_layers;
+  llama_model* model = llama_model_load_from_file(options.path.c_str(), params);
+  if (model == nullptr) {
+    throw EngineError("llama.cpp could not load the model: " + options.path.string());
+  }
+  return std::unique_ptr<Model>(new Model(model));
+}
+
+Model::Model(llama_model* model) : model_(model), vocab_(llama_model_get_vocab(model)) {}
+Model::~Model() { llama_model_free(model_); }
+
+std::vector<Token> Model::tokenize(std::string_view text, bool add_special, bool parse_special) const {
+  std::vector<Token> out(text.size() + 8);
+  int32_t n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), out.data(),
+                             static_cast<int32_t>(out.size()), add_special, parse_special);
+  if (n < 0) {
+    if (n == INT32_MIN) throw EngineError("tokenization overflow");
+    out.resize(static_cast<size_t>(-n));
+    n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), out.data(),
+                       static_cast<int32_t>(out.size()), add_special, parse_special);
+    if (n < 0) throw EngineError("tokenization failed");
+  }
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
+void Model::append_piece(Token token, std::string& out) const {
+  char buf[128];
+  int32_t n = llama_token_to_piece(vocab_, token, buf, sizeof buf, 0, false);
+  if (n >= 0) {
+    out.append(buf, static_cast<size_t>(n));
+    return;
+  }
+  std::string big(static_cast<size_t>(-n), '\0');
+  n = llama_token_to_piece(vocab_, token, big.data(), static_cast<int32_t>(big.size()), 0, false);
+  if (n > 0) out.append(big.data(), static_cast<size_t>(n));
+}
+
+std::string Model::piece(Token token) const {
+  std::string s;
+  append_piece(token, s);
+  return s;
+}
+
+bool Model::is_eog(Token token) const { return llama_vocab_is_eog(vocab_, token); }
+Token Model::bos() const { return llama_vocab_bos(vocab_); }
+int32_t Model::n_vocab() const { return llama_vocab_n_tokens(vocab_); }
+int32_t Model::n_ctx_train() const { return llama_model_n_ctx_train(model_); }
+
+std::string Model::description() const {
+  char buf[256];
+  llama_model_desc(model_, buf, sizeof buf);
+  return buf;
+}
+
+std::string Model::chat_template() const {
+  const char* t = llama_model_chat_template(model_, nullptr);
+  return t != nullptr ? t : "";
+}
+
+namespace {
+std::string plain_template(const std::vector<ChatMessage>& messages, bool add_assistant) {
+  std::string out;
+  for (const auto& m : messages) {
+    out += m.role;
+    out += ": ";
+    out += m.content;
+    out += "\n";
+  }
+  if (add_assistant) out += "assistant:";
+  return out;
+}
+}  // namespace
+
+std::string Model::apply_chat_template(const std::vector<ChatMessage>& messages, bool add_assistant) const {
+  const std::string tmpl = chat_template();
+  if (tmpl.empty()) return plain_template(messages, add_assistant);
+  std::vector<llama_chat_message> chat;
+  chat.reserve(messages.size());
+  size_t total = 0;
+  for (const auto& m : messages) {
+    chat.push_back({m.role.c_str(), m.content.c_str()});
+    total += m.role.size() + m.content.size();
+  }
+  std::string buf(2 * total + 256, '\0');
+  int32_t n = llama_chat_apply_template(tmpl.c_str(), chat.data(), chat.size(), add_assistant, buf.data(),
+                                        static_cast<int32_t>(buf.size()));
+  if (n < 0) return plain_template(messages, add_assistant);  // template unknown to llama.cpp
+  if (static_cast<size_t>(n) > buf.size()) {
+    buf.resize(static_cast<size_t>(n));
+    n = llama_chat_apply_template(tmpl.c_str(), chat.data(), chat.size(), add_assistant, buf.data(),
+                                  static_cast<int32_t>(buf.size()));
+  }
+  buf.resize(static_cast<size_t>(n));
+  return buf;
+}
+
+}  // namespace sfcl::engine

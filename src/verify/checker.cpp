@@ -1,0 +1,178 @@
+#include <algorithm>
+#include <cmath>
+
+#include "util/utf8.h"
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+
+using anchor::Anchor;
+using anchor::Type;
+
+std::string_view verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::confirmed:
+      return "confirmed";
+    case Verdict::unsupported:
+      return "unsupported";
+    case Verdict::unverifiable:
+      return "unverifiable";
+  }
+  return "unverifiable";
+}
+
+bool is_checkable(const Anchor& a) {
+  if (anchor::kind_of(a.type) == anchor::Kind::entity) return true;
+  return a.type == Type::logic && (a.norm == "must" || a.norm == "must_not");
+}
+
+namespace {
+bool numeric_type(Type t) {
+  return t == Type::number || t == Type::amount || t == Type::percent || t == Type::duration;
+}
+// Confidence of a partial date that agrees with a fuller one ("2024-06" within "2024-06-15").
+constexpr float kPartialDate = 0.9F;
+
+bool date_compatible(std::string_view out, std::string_view src) {
+  if (src.size() > out.size() && src.substr(0, out.size()) == out && src[out.size()] == '-') return true;
+  // "--06-15" (no year) inside "2024-06-15"
+  if (out.size() >= 4 && out.substr(0, 2) == "--" && src.size() == 10 && src.substr(4) == out.substr(1)) return true;
+  return false;
+}
+}  // namespace
+
+Checker::Checker(const anchor::SourceIndex& index, const CheckerOptions& options) : index_(index), options_(options) {
+  const auto& all = index_.anchors();
+  for (uint32_t i = 0; i < all.size(); ++i) {
+    const Anchor& a = all[i].anchor;
+    if (a.type == Type::name) {
+      Grams g;
+      trigrams(a.norm, g.hashes);
+      g.norm = std::sqrt(static_cast<float>(g.hashes.size()));
+      names_.emplace_back(i, std::move(g));
+    }
+    if (numeric_type(a.type) && !std::isnan(a.value)) numeric_.push_back(i);
+    if (a.type == Type::logic && a.norm == "must") has_must_ = true;
+    if (a.type == Type::logic && a.norm == "must_not") has_must_not_ = true;
+  }
+  query_.reserve(256);
+}
+
+void Checker::trigrams(std::string_view text, std::vector<uint32_t>& out) {
+  out.clear();
+  // Code points with a space on each side, hashed three at a time (FNV-1a).
+  char32_t w0 = ' ';
+  char32_t w1 = ' ';
+  auto push = [&](char32_t c) {
+    uint32_t h = 2166136261U;
+    for (char32_t x : {w0, w1, c}) {
+      h ^= static_cast<uint32_t>(x);
+      h *= 16777619U;
+    }
+    out.push_back(h);
+    w0 = w1;
+    w1 = c;
+  };
+  for (size_t i = 0; i < text.size();) {
+    const auto d = utf8::decode(text, i);
+    push(d.cp);
+    i += static_cast<size_t>(d.length);
+  }
+  push(' ');
+  std::sort(out.begin(), out.end());
+}
+
+float Checker::cosine(const std::vector<uint32_t>& a, float na, const std::vector<uint32_t>& b, float nb) {
+  if (a.empty() || b.empty()) return 0.0F;
+  size_t i = 0;
+  size_t j = 0;
+  size_t dot = 0;
+  while (i < a.size() && j < b.size()) {
+    if (a[i] < b[j]) {
+      ++i;
+    } else if (b[j] < a[i]) {
+      ++j;
+    } else {
+      ++dot;
+      ++i;
+      ++j;
+    }
+  }
+  return static_cast<float>(dot) / (na * nb);
+}
+
+bool Checker::has_numeric_source() const { return !numeric_.empty(); }
+
+CheckResult Checker::check(const Anchor& a) {
+  CheckResult r;
+  if (!is_checkable(a) || index_.empty()) return r;
+  r.checked = true;
+  const auto& all = index_.anchors();
+  // 1. Exact typed match (both readings of an ambiguous date).
+  int64_t hit = index_.find_exact(a.type, a.norm);
+  if (hit < 0 && !a.alt_norm.empty()) hit = index_.find_exact(a.type, a.alt_norm);
+  if (hit >= 0) {
+    r.verdict = Verdict::confirmed;
+    r.confidence = 1.0F;
+    r.support = hit;
+    return r;
+  }
+  bool present = !index_.of_type(a.type).empty();
+  float best = 0.0F;
+  int64_t best_idx = -1;
+  switch (a.type) {
+    case Type::number:
+      // A bare number is supported by any source value that equals it ("12,500" by "$12,500.00").
+      present = has_numeric_source();
+      for (uint32_t i : numeric_) {
+        if (all[i].anchor.value == a.value) {
+          best = 1.0F;
+          best_idx = i;
+          break;
+        }
+      }
+      break;
+    case Type::date:
+      for (uint32_t i : index_.of_type(Type::date)) {
+        if (date_compatible(a.norm, all[i].anchor.norm) ||
+            (!a.alt_norm.empty() && date_compatible(a.alt_norm, all[i].anchor.norm))) {
+          best = kPartialDate;
+          best_idx = i;
+          break;
+        }
+      }
+      break;
+    case Type::name: {
+      trigrams(a.norm, query_);
+      const float qn = std::sqrt(static_cast<float>(query_.size()));
+      for (const auto& [idx, g] : names_) {
+        const float c = cosine(query_, qn, g.hashes, g.norm);
+        if (c > best) {
+          best = c;
+          best_idx = idx;
+        }
+      }
+      break;
+    }
+    case Type::logic:
+      present = has_must_ || has_must_not_;
+      break;
+    default:
+      break;  // numeric types, identifiers, clauses: exact or nothing (12,500 vs 12,600 is a miss)
+  }
+  r.confidence = best;
+  if (best_idx >= 0 && best >= options_.threshold_for(a.type)) {
+    r.verdict = Verdict::confirmed;
+    r.support = best_idx;
+    return r;
+  }
+  r.support = -1;
+  if (present || options_.strict) {
+    r.verdict = Verdict::unsupported;
+  } else {
+    r.verdict = Verdict::unverifiable;
+  }
+  return r;
+}
+
+}  // namespace sfcl::verify

@@ -1,0 +1,99 @@
+// Property: for any split of a text into chunks, the incremental lexer reports exactly the
+// anchors of the batch lexer, and never reports an anchor before its end is proven.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "anchor/anchor.h"
+
+namespace sfcl::anchor {
+namespace {
+
+std::string make_document(std::mt19937& rng) {
+  static const char* kParts[] = {
+      "The Client shall pay ",   "$12,500.00",        " within ",        "30 days",        " of ",
+      "June 15, 2024",           ". ",                "Acme Robotics Ltd.", " and ",       "Harbor Logistics LLC",
+      " under Section 7.2",      "; late fee ",       "1.5%",            " per month. ",   "甲方应当在",
+      "30日内",                  "支付人民币5000元",  "，违约金为百分之十。", "上海华东科技有限公司", "第七条",
+      " INV-2024-0042 ",         "john@x.com",        " Q3 2024 ",       "2024年6月15日",  " 03/04/2024 ",
+      " shall not ",             "不得",              " if ",            "therefore ",     "{\"amount\": 5}",
+      "<total>5</total>",        " def f(x): ",       " €3.5m ",         " 伍万元整 ",     " 1.2 million ",
+      " thirty (30) days ",      "\n",                " version 2.0 ",   " Mr. Lee ",      " 12 ",
+      "\xff",                    "\xe4\xb8",          " = ",             "三千五百",       " 5千元 "};
+  std::uniform_int_distribution<size_t> pick(0, std::size(kParts) - 1);
+  std::uniform_int_distribution<int> len(5, 40);
+  std::string doc;
+  const int n = len(rng);
+  for (int i = 0; i < n; ++i) doc += kParts[pick(rng)];
+  return doc;
+}
+
+bool same(const Anchor& a, const Anchor& b) {
+  return a.type == b.type && a.start == b.start && a.end == b.end && a.norm == b.norm && a.alt_norm == b.alt_norm;
+}
+
+TEST(Incremental, AnySplitEqualsBatch) {
+  std::mt19937 rng(12345);
+  for (int d = 0; d < 250; ++d) {
+    const std::string doc = make_document(rng);
+    const auto batch = extract(doc);
+    for (int split = 0; split < 4; ++split) {
+      Incremental inc;
+      std::vector<Anchor> got;
+      size_t pos = 0;
+      std::uniform_int_distribution<size_t> step(1, split == 0 ? 1 : 12);
+      while (pos < doc.size()) {
+        const size_t n = std::min(step(rng), doc.size() - pos);
+        const size_t before = got.size();
+        inc.feed(std::string_view(doc).substr(pos, n), got);
+        pos += n;
+        for (size_t k = before; k < got.size(); ++k) {
+          ASSERT_LE(got[k].end, inc.stable_end()) << "reported before its end was proven";
+        }
+        ASSERT_LE(inc.stable_end(), pos);
+      }
+      inc.finish(got);
+      ASSERT_EQ(got.size(), batch.size()) << "doc " << d << ": " << doc;
+      for (size_t k = 0; k < got.size(); ++k) {
+        ASSERT_TRUE(same(got[k], batch[k])) << "doc " << d << " anchor " << k << " " << got[k].norm << " vs "
+                                            << batch[k].norm;
+      }
+    }
+  }
+}
+
+TEST(Incremental, TruncateThenContinueEqualsBatch) {
+  std::mt19937 rng(99);
+  for (int d = 0; d < 100; ++d) {
+    const std::string doc = make_document(rng);
+    const std::string other = make_document(rng);
+    Incremental inc;
+    std::vector<Anchor> got;
+    for (char c : doc) inc.feed(std::string_view(&c, 1), got);
+    std::uniform_int_distribution<size_t> cut_at(0, doc.size());
+    const size_t cut = cut_at(rng);
+    const size_t resume = inc.truncate(cut);
+    ASSERT_LE(resume, cut);
+    std::erase_if(got, [&](const Anchor& a) { return a.start >= resume; });
+    for (const auto& a : got) ASSERT_LE(a.end, resume);
+    inc.feed(other, got);
+    inc.finish(got);
+    const auto batch = extract(doc.substr(0, cut) + other);
+    ASSERT_EQ(got.size(), batch.size()) << doc.substr(0, cut) + other;
+    for (size_t k = 0; k < got.size(); ++k) ASSERT_TRUE(same(got[k], batch[k]));
+  }
+}
+
+TEST(Incremental, HoldsBackAnUnfinishedAmount) {
+  Incremental inc;
+  std::vector<Anchor> got;
+  inc.feed("Total: $12,5", got);
+  EXPECT_TRUE(got.empty());
+  EXPECT_EQ(inc.stable_end(), 7U);  // "$" may still grow
+  inc.feed("00.00 due", got);
+  ASSERT_EQ(got.size(), 1U);
+  EXPECT_EQ(got[0].norm, "12500 USD");
+}
+
+}  // namespace
+}  // namespace sfcl::anchor

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The sfcl binary's error paths (exit 2, one clear line) and JSON shapes.
+set -u
+fail=0
+check() { if eval "$2"; then echo "ok - $1"; else echo "FAIL - $1"; fail=1; fi; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$SFCL" make-test-model "$tmp/m.gguf" 2>/dev/null
+
+"$SFCL" generate -m "$tmp/none.gguf" -p hi 2>"$tmp/e"; rc=$?
+check "missing model exits 2" '[ $rc -eq 2 ] && grep -q "model file not found" "$tmp/e" && [ $(wc -l <"$tmp/e") -eq 1 ]'
+echo "not a model" >"$tmp/bad.gguf"
+"$SFCL" generate -m "$tmp/bad.gguf" -p hi 2>"$tmp/e"; rc=$?
+check "not a GGUF exits 2" '[ $rc -eq 2 ] && grep -q "not a GGUF" "$tmp/e"'
+"$SFCL" generate -m "$tmp/m.gguf" -p "$(printf 'x%.0s' $(seq 1 200))" --ctx 64 2>"$tmp/e"; rc=$?
+check "context too small exits 2" '[ $rc -eq 2 ] && grep -q "raise --ctx" "$tmp/e"'
+"$SFCL" generate -m "$tmp/m.gguf" -p hi --temperature abc 2>"$tmp/e"; rc=$?
+check "bad flag value exits 2" '[ $rc -eq 2 ] && grep -q "error" "$tmp/e"'
+"$SFCL" generate -m "$tmp/m.gguf" -p hi --no-such-flag 2>"$tmp/e"; rc=$?
+check "unknown flag exits 2" '[ $rc -eq 2 ]'
+"$SFCL" generate -m "$tmp/m.gguf" 2>"$tmp/e"; rc=$?
+check "missing prompt exits 2" '[ $rc -eq 2 ] && grep -q "prompt" "$tmp/e"'
+"$SFCL" generate -m "$tmp/m.gguf" -p "Pay \$5" -n 8 --temperature 0 --json >"$tmp/o" 2>/dev/null; rc=$?
+check "generate --json" '[ $rc -eq 0 ] && node -e "const j=JSON.parse(require(\"fs\").readFileSync(\"$tmp/o\")); if(typeof j.text!==\"string\"||j.output_tokens>8||!j.sfcl||!j.sfcl.status) process.exit(1)"'
+"$SFCL" generate -m "$tmp/m.gguf" -p "hello" -n 5 --temperature 0 >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "generate prints stats to stderr" '[ $rc -eq 0 ] && grep -q "tok/s" "$tmp/e"'
+"$SFCL" --help >"$tmp/o"; rc=$?
+check "--help lists subcommands" '[ $rc -eq 0 ] && grep -q generate "$tmp/o" && grep -q anchors "$tmp/o"'
+"$SFCL" generate --help >"$tmp/o"; rc=$?
+check "generate --help" '[ $rc -eq 0 ] && grep -q -- "--sfcl" "$tmp/o" && grep -q -- "--fallback" "$tmp/o"'
+
+printf 'Pay $12,500.00 by June 15, 2024.\n' >"$tmp/src.txt"
+printf 'It is $12,600.00 on 2024-06-15 \xff.' | "$SFCL" anchors extract - >"$tmp/o"; rc=$?
+check "anchors extract jsonl" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"norm\":\"12600 USD\"" "$tmp/o" && grep -q "\"id\":\"entity_001\"" "$tmp/o"'
+printf 'It is $12,600.00 on 2024-06-15.' | "$SFCL" anchors check --source "$tmp/src.txt" - >"$tmp/o"; rc=$?
+check "anchors check verdicts" '[ $rc -eq 0 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o" && grep -q "\"verdict\":\"confirmed\"" "$tmp/o" && grep -q "\"support\":{\"end\"" "$tmp/o"'
+"$SFCL" anchors count "$tmp/src.txt" >"$tmp/o"; rc=$?
+check "anchors count" '[ $rc -eq 0 ] && grep -q "\"decision_points\":2" "$tmp/o" && grep -q "\"bytes\":33" "$tmp/o"'
+"$SFCL" anchors count "$tmp/nope.txt" 2>"$tmp/e"; rc=$?
+check "unreadable file exits 2" '[ $rc -eq 2 ] && grep -q "cannot read" "$tmp/e"'
+
+[ $fail -eq 0 ] && echo "cli tests passed" || echo "cli tests FAILED"
+exit $fail

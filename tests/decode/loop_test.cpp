@@ -1,0 +1,234 @@
+// The check loop on a real llama.cpp model (random weights). A logit hook scripts the model's
+// "mistake" so the tests are deterministic; everything else (KV rewind, bans, constrained
+// decode, hold-back) is the production path.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "decode/decode.h"
+#include "support/test_model.h"
+#include "util/utf8.h"
+
+namespace sfcl::decode {
+namespace {
+
+using engine::Context;
+using engine::Model;
+
+class LoopTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { model_ = Model::load({test::tiny_model_path()}).release(); }
+  static void TearDownTestSuite() {
+    delete model_;
+    model_ = nullptr;
+  }
+
+  // Makes the model write `script` as long as its output follows the script.
+  static std::function<void(std::span<float>, std::span<const Token>)> script(const std::string& text) {
+    auto toks = std::make_shared<std::vector<Token>>(model_->tokenize(text, false, false));
+    return [toks](std::span<float> logits, std::span<const Token> out) {
+      if (out.size() >= toks->size()) {
+        logits[2] += 1000.0F;  // </s>: end after the script
+        return;
+      }
+      if (!std::equal(out.begin(), out.end(), toks->begin())) return;
+      logits[static_cast<size_t>((*toks)[out.size()])] += 1000.0F;
+    };
+  }
+
+  struct Run {
+    Result result;
+    std::string streamed;
+    std::vector<std::string> chunks;
+    int backtrack_events = 0;
+    int fallback_events = 0;
+  };
+
+  Run run(const std::string& source, const std::string& scripted, Options opt) {
+    anchor::SourceIndex index;
+    index.add_source(source);
+    const auto prompt = model_->tokenize(source + "\nAnswer:", true, false);
+    Context ctx(*model_, {1024, 128, 2, 1});
+    Run r;
+    if (!scripted.empty()) opt.logit_hook = script(scripted);
+    r.result = generate(ctx, prompt, opt, index, [&](const Event& e) {
+      if (e.kind == Event::Kind::token) {
+        r.chunks.emplace_back(e.text);
+        r.streamed += e.text;
+      }
+      if (e.kind == Event::Kind::backtrack) ++r.backtrack_events;
+      if (e.kind == Event::Kind::fallback) ++r.fallback_events;
+    });
+    return r;
+  }
+
+  static Options greedy(Mode mode, int32_t max_tokens = 48) {
+    Options o;
+    o.mode = mode;
+    o.max_tokens = max_tokens;
+    o.sampling.temperature = 0.0F;
+    return o;
+  }
+
+  static Model* model_;
+};
+Model* LoopTest::model_ = nullptr;
+
+const std::string kSource = "Invoice INV-7 total: $12,500.00 due June 15, 2024.";
+
+TEST_F(LoopTest, BacktrackNeverEmitsTheWrongValue) {
+  Options o = greedy(Mode::anchor);
+  const Run r = run(kSource, " The total is $12,600.00 now.", o);
+  EXPECT_GE(r.result.stats.backtracks, 1);
+  EXPECT_EQ(r.backtrack_events, r.result.stats.backtracks);
+  EXPECT_EQ(r.result.text.find("12,600"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.streamed, r.result.text);
+  // Each backtrack regenerates at most the anchor ("$12,600.00" = 10 tokens) plus 3.
+  EXPECT_LE(r.result.stats.regenerated_tokens, r.result.stats.backtracks * (10 + 3));
+  for (const auto& a : r.result.anchors) {
+    if (a.anchor.type == anchor::Type::amount) {
+      EXPECT_TRUE(a.verdict == verify::Verdict::confirmed || a.flagged) << a.text;
+    }
+  }
+}
+
+TEST_F(LoopTest, ConstrainFallbackWritesASourceValue) {
+  Options o = greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  o.fallback = Fallback::constrain;
+  const Run r = run(kSource, " The total is $12,600.00 now.", o);
+  EXPECT_NE(r.result.text.find("$12,500.00"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.text.find("12,600"), std::string::npos);
+  EXPECT_EQ(r.fallback_events, 1);
+  bool confirmed = false;
+  for (const auto& a : r.result.anchors) {
+    if (a.anchor.type == anchor::Type::amount && a.anchor.norm == "12500 USD") confirmed = a.verdict == verify::Verdict::confirmed;
+  }
+  EXPECT_TRUE(confirmed);
+}
+
+TEST_F(LoopTest, FlagFallbackKeepsAndMarksTheValue) {
+  Options o = greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  o.fallback = Fallback::flag;
+  const Run r = run(kSource, " The total is $12,600.00 now.", o);
+  EXPECT_NE(r.result.text.find("$12,600.00"), std::string::npos) << r.result.text;
+  bool flagged = false;
+  for (const auto& a : r.result.anchors) {
+    if (a.text == "$12,600.00") flagged = a.flagged && a.verdict == verify::Verdict::unsupported;
+  }
+  EXPECT_TRUE(flagged);
+}
+
+TEST_F(LoopTest, AbstainFallbackReplacesTheValue) {
+  Options o = greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  o.fallback = Fallback::abstain;
+  const Run r = run(kSource, " The total is $12,600.00 now.", o);
+  EXPECT_NE(r.result.text.find("[unverified]"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.text.find("12,600"), std::string::npos);
+}
+
+TEST_F(LoopTest, SupportedValueIsConfirmedWithoutBacktrack) {
+  const Run r = run(kSource, " The total is $12,500.00 by June 15, 2024.", greedy(Mode::anchor));
+  EXPECT_EQ(r.result.stats.backtracks, 0);
+  EXPECT_NE(r.result.text.find("$12,500.00 by June 15, 2024."), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.status, "active; anchor_count=2; avg_backtrack=0.00");
+  ASSERT_EQ(r.result.anchors.size(), 2U);
+  EXPECT_EQ(r.result.anchors[0].id, "entity_001");
+  EXPECT_EQ(r.result.anchors[0].support_source, 0);
+}
+
+TEST_F(LoopTest, PerTokenModeChecksEveryTokenAndRegeneratesTheSentence) {
+  const Run a = run(kSource, " The total is $12,600.00 now.", greedy(Mode::anchor));
+  const Run p = run(kSource, " The total is $12,600.00 now.", greedy(Mode::per_token));
+  EXPECT_EQ(p.result.text.find("12,600"), std::string::npos) << p.result.text;
+  EXPECT_GE(p.result.stats.backtracks, 1);
+  EXPECT_GT(p.result.stats.checks, 3 * a.result.stats.checks);
+  EXPECT_GT(p.result.stats.regenerated_tokens, a.result.stats.regenerated_tokens);
+}
+
+TEST_F(LoopTest, OffModeIsPlainGeneration) {
+  Options o = greedy(Mode::off, 32);
+  o.sampling = {0.8F, 40, 0.95F, 0.05F, 1234};
+  const Run r = run(kSource, "", o);
+  // The same generation written directly against the engine.
+  const auto prompt = model_->tokenize(kSource + "\nAnswer:", true, false);
+  Context ctx(*model_, {1024, 128, 2, 1});
+  engine::Sampler s(*model_, o.sampling);
+  ctx.decode(prompt, 0);
+  utf8::StreamAssembler as;
+  std::string text;
+  for (int i = 0; i < 32; ++i) {
+    const Token t = s.sample(ctx.logits_last());
+    if (model_->is_eog(t)) break;
+    as.feed(model_->piece(t), text);
+    ctx.decode(std::span<const Token>(&t, 1), static_cast<int32_t>(prompt.size()) + i);
+  }
+  EXPECT_EQ(r.result.text, text);
+  EXPECT_EQ(r.result.status, "off");
+}
+
+TEST_F(LoopTest, StopSequencesAcrossNewlineVariants) {
+  for (const std::string nl : {"\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085"}) {
+    Options o = greedy(Mode::anchor);
+    o.stop = {"\n"};
+    const Run r = run(kSource, " Paid." + nl + "More text", o);
+    EXPECT_EQ(r.result.text, " Paid.") << "newline of " << nl.size() << " bytes";
+    EXPECT_EQ(r.result.stop_reason, StopReason::stop_sequence);
+    EXPECT_EQ(r.streamed, r.result.text);
+  }
+  Options o = greedy(Mode::off);
+  o.stop = {"END"};
+  const Run r = run(kSource, " abc EN xyz END tail", o);
+  EXPECT_EQ(r.result.text, " abc EN xyz ");
+}
+
+TEST_F(LoopTest, Utf8IsNeverSplitInTheStream) {
+  const Run r = run("价格是人民币5000元。", " 价格是人民币5000元。", greedy(Mode::anchor));
+  EXPECT_NE(r.result.text.find("人民币5000元"), std::string::npos) << r.result.text;
+  for (const auto& c : r.chunks) EXPECT_TRUE(utf8::valid(c));
+}
+
+TEST_F(LoopTest, MaxTokensIsAHardLimit) {
+  const Run r = run(kSource, "", greedy(Mode::anchor, 7));
+  EXPECT_LE(r.result.output_tokens, 7);
+  EXPECT_EQ(r.result.stop_reason, StopReason::max_tokens);
+  EXPECT_LE(r.result.stats.decoded_tokens, 7 * 3 + 16);
+}
+
+TEST_F(LoopTest, RewoundStateEqualsAFreshDecodeOfTheAcceptedPrefix) {
+  anchor::SourceIndex index;
+  index.add_source(kSource);
+  const auto prompt = model_->tokenize(kSource + "\nAnswer:", true, false);
+  Options o = greedy(Mode::anchor, 20);
+  o.logit_hook = script(" The total is $12,600.00 now.");
+  Context ctx(*model_, {1024, 128, 2, 1});
+  Sequence seq(*model_, o, index, {});
+  seq.start(prompt, 0, 0);
+  while (!seq.done()) {
+    ctx.decode(seq.pending(), seq.pending_pos(), 0);
+    seq.on_logits(ctx.logits_last(), ctx);
+  }
+  ASSERT_GE(seq.result().stats.backtracks, 1);
+  const auto& out = seq.output_tokens();
+  ASSERT_FALSE(out.empty());
+  // Decode the last accepted token on the rewound cache...
+  ctx.rewind(0, static_cast<int32_t>(prompt.size() + out.size() - 1));
+  ctx.decode(std::span<const Token>(&out.back(), 1), static_cast<int32_t>(prompt.size() + out.size() - 1));
+  std::vector<float> a(ctx.logits_last(), ctx.logits_last() + ctx.n_vocab());
+  // ...and on a fresh cache fed the same accepted prefix the same way.
+  Context fresh(*model_, {1024, 128, 2, 1});
+  fresh.decode(prompt, 0);
+  for (size_t i = 0; i < out.size(); ++i) {
+    fresh.decode(std::span<const Token>(&out[i], 1), static_cast<int32_t>(prompt.size() + i));
+  }
+  float max_diff = 0.0F;
+  for (int i = 0; i < ctx.n_vocab(); ++i) {
+    max_diff = std::max(max_diff, std::fabs(a[static_cast<size_t>(i)] - fresh.logits_last()[i]));
+  }
+  EXPECT_LE(max_diff, 1e-4F);
+}
+
+}  // namespace
+}  // namespace sfcl::decode

@@ -1,0 +1,136 @@
+// Engine tests on a real llama.cpp model the project generates (random weights).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "engine/engine.h"
+#include "support/test_model.h"
+#include "util/utf8.h"
+
+namespace sfcl::engine {
+namespace {
+
+std::unique_ptr<Model> load() { return Model::load({test::tiny_model_path()}); }
+
+std::vector<Token> greedy(const Model& m, const std::vector<Token>& prompt, int n) {
+  Context ctx(m, {512, 64, 2, 1});
+  Sampler s(m, {0.0F, 0, 1.0F, 0.0F, 1});
+  ctx.decode(prompt, 0);
+  std::vector<Token> out;
+  for (int i = 0; i < n; ++i) {
+    const Token t = s.sample(ctx.logits_last());
+    out.push_back(t);
+    ctx.decode(std::span<const Token>(&out.back(), 1), static_cast<int32_t>(prompt.size()) + i);
+  }
+  return out;
+}
+
+TEST(Engine, LoadsGeneratedModel) {
+  auto m = load();
+  EXPECT_EQ(m->n_vocab(), 357);
+  EXPECT_NE(m->description().find("llama"), std::string::npos);
+  EXPECT_FALSE(m->chat_template().empty());
+}
+
+TEST(Engine, GreedyGenerationIsDeterministic) {
+  auto m = load();
+  const auto prompt = m->tokenize("Hello, world", true, false);
+  const auto a = greedy(*m, prompt, 24);
+  const auto b = greedy(*m, prompt, 24);
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a.size(), 24U);
+}
+
+TEST(Engine, SeededSamplingIsReproducible) {
+  auto m = load();
+  const auto prompt = m->tokenize("seed test", true, false);
+  auto run = [&](uint32_t seed) {
+    Context ctx(*m, {256, 64, 2, 1});
+    Sampler s(*m, {0.9F, 40, 0.95F, 0.0F, seed});
+    ctx.decode(prompt, 0);
+    std::vector<Token> out;
+    for (int i = 0; i < 16; ++i) {
+      out.push_back(s.sample(ctx.logits_last()));
+      ctx.decode(std::span<const Token>(&out.back(), 1), static_cast<int32_t>(prompt.size()) + i);
+    }
+    return out;
+  };
+  EXPECT_EQ(run(42), run(42));
+}
+
+TEST(Engine, RewindGivesTheLogitsOfAFreshRun) {
+  auto m = load();
+  const auto toks = m->tokenize("The total is $12,500.00 today", true, false);
+  ASSERT_GT(toks.size(), 12U);
+  const size_t p = 8;
+  const Token other = toks[p] == 70 ? 71 : 70;
+  auto one_by_one = [&](Context& ctx, size_t n) {
+    for (size_t i = 0; i < n; ++i) ctx.decode(std::span<const Token>(&toks[i], 1), static_cast<int32_t>(i));
+  };
+  Context a(*m, {256, 64, 2, 1});
+  one_by_one(a, toks.size());
+  a.rewind(0, static_cast<int32_t>(p));
+  EXPECT_EQ(a.seq_end(0), static_cast<int32_t>(p));
+  a.decode(std::span<const Token>(&other, 1), static_cast<int32_t>(p));
+  std::vector<float> la(a.logits_last(), a.logits_last() + a.n_vocab());
+
+  Context b(*m, {256, 64, 2, 1});
+  one_by_one(b, p);
+  b.decode(std::span<const Token>(&other, 1), static_cast<int32_t>(p));
+  const float* lb = b.logits_last();
+  float max_diff = 0.0F;
+  for (int i = 0; i < a.n_vocab(); ++i) max_diff = std::max(max_diff, std::fabs(la[static_cast<size_t>(i)] - lb[i]));
+  EXPECT_LE(max_diff, 1e-4F);
+}
+
+TEST(Engine, StreamedDetokenisationNeverSplitsUtf8) {
+  auto m = load();
+  const std::string text = "价格 héllo 世界 €5";
+  const auto toks = m->tokenize(text, false, false);
+  ASSERT_GT(toks.size(), 10U);  // CJK falls back to byte tokens
+  utf8::StreamAssembler asm_;
+  std::string out;
+  for (Token t : toks) {
+    std::string chunk;
+    asm_.feed(m->piece(t), chunk);
+    EXPECT_TRUE(utf8::valid(chunk)) << "chunk split a character";
+    out += chunk;
+  }
+  asm_.finish(out);
+  // SPM writes spaces as U+2581 and llama.cpp turns them back into spaces.
+  EXPECT_EQ(out, text);
+}
+
+TEST(Engine, InvalidBytesBecomeReplacementCharacters) {
+  utf8::StreamAssembler a;
+  std::string out;
+  a.feed("ok\xff", out);
+  a.feed("\xe4\xb8", out);
+  EXPECT_EQ(out, "ok\xEF\xBF\xBD");
+  a.feed("\x96", out);
+  EXPECT_EQ(out, "ok\xEF\xBF\xBD\xE4\xB8\x96");
+  a.feed("\xe4", out);
+  a.finish(out);
+  EXPECT_TRUE(utf8::valid(out));
+}
+
+TEST(Engine, ChatTemplateUsesControlTokens) {
+  auto m = load();
+  const std::string p = m->apply_chat_template({{"system", "doc"}, {"user", "q"}}, true);
+  EXPECT_NE(p.find("<|im_start|>assistant\n"), std::string::npos);
+  const auto toks = m->tokenize(p, true, true);
+  int control = 0;
+  for (Token t : toks) control += m->piece(t).empty() ? 1 : 0;  // control tokens render as nothing
+  EXPECT_GE(control, 5);
+}
+
+TEST(Engine, ErrorsAreClear) {
+  EXPECT_THROW(Model::load({"/nonexistent/model.gguf"}), EngineError);
+  auto m = load();
+  Context ctx(*m, {32, 32, 1, 1});
+  std::vector<Token> many(40, 70);
+  EXPECT_THROW(ctx.decode(many, 0), EngineError);
+}
+
+}  // namespace
+}  // namespace sfcl::engine

@@ -1,0 +1,96 @@
+#include <gtest/gtest.h>
+
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+namespace {
+
+using anchor::extract;
+using anchor::SourceIndex;
+
+CheckResult check_one(const SourceIndex& idx, const std::string& text, const CheckerOptions& opt = {}) {
+  Checker c(idx, opt);
+  const auto a = extract(text);
+  EXPECT_FALSE(a.empty()) << text;
+  return a.empty() ? CheckResult{} : c.check(a[0]);
+}
+
+class CheckerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    idx.add_source(
+        "Acme Robotics Ltd. shall pay $12,500.00 by June 15, 2024 under Section 7.2, within 30 days, "
+        "interest 1.5%, invoice INV-2024-0042. 乙方不得转让。");
+  }
+  SourceIndex idx;
+};
+
+TEST_F(CheckerTest, ExactTypedMatchIsOne) {
+  const auto r = check_one(idx, "USD 12500");
+  EXPECT_EQ(r.verdict, Verdict::confirmed);
+  EXPECT_FLOAT_EQ(r.confidence, 1.0F);
+  ASSERT_GE(r.support, 0);
+  EXPECT_EQ(idx.anchors()[static_cast<size_t>(r.support)].text, "$12,500.00");
+}
+
+TEST_F(CheckerTest, NumbersNeverAlmostMatch) {
+  const auto r = check_one(idx, "$12,600.00");
+  EXPECT_EQ(r.verdict, Verdict::unsupported);
+  EXPECT_FLOAT_EQ(r.confidence, 0.0F);
+}
+
+TEST_F(CheckerTest, CrossFormatEquivalences) {
+  EXPECT_EQ(check_one(idx, "2024年6月15日").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "§7.2").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "thirty days").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "1.5 percent").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "12,500 apples").verdict, Verdict::confirmed);  // bare number = amount value
+  EXPECT_EQ(check_one(idx, "June 2024").verdict, Verdict::confirmed);      // partial date
+  EXPECT_EQ(check_one(idx, "June 16, 2024").verdict, Verdict::unsupported);
+  EXPECT_EQ(check_one(idx, "INV-2024-0043").verdict, Verdict::unsupported);
+}
+
+TEST_F(CheckerTest, NamesBySimilarity) {
+  const auto same = check_one(idx, "ACME Robotics Ltd");
+  EXPECT_EQ(same.verdict, Verdict::confirmed);
+  const auto other = check_one(idx, "Zenith Partners LLC");
+  EXPECT_EQ(other.verdict, Verdict::unsupported);
+  EXPECT_LT(other.confidence, 0.87F);
+}
+
+TEST_F(CheckerTest, ObligationPolarity) {
+  EXPECT_EQ(check_one(idx, "shall pay").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "不得").verdict, Verdict::confirmed);
+}
+
+TEST_F(CheckerTest, UnverifiableWithoutThatType) {
+  SourceIndex words;
+  words.add_source("Nothing but words here.");
+  const auto r = check_one(words, "Acme Corp");
+  EXPECT_EQ(r.verdict, Verdict::unverifiable);
+  CheckerOptions strict;
+  strict.strict = true;
+  EXPECT_EQ(check_one(words, "Acme Corp", strict).verdict, Verdict::unsupported);
+}
+
+TEST_F(CheckerTest, PerTypeThreshold) {
+  CheckerOptions opt;
+  opt.type_threshold[static_cast<size_t>(anchor::Type::name)] = 0.99F;
+  EXPECT_EQ(check_one(idx, "Acme Robotics Limited", opt).verdict, Verdict::unsupported);
+}
+
+TEST_F(CheckerTest, StructuralAnchorsAreNotFactChecked) {
+  const auto r = check_one(idx, "def f(x):");
+  EXPECT_FALSE(r.checked);
+  EXPECT_EQ(r.verdict, Verdict::unverifiable);
+}
+
+TEST(Checker, EmptySourceIsInactive) {
+  SourceIndex empty;
+  Checker c(empty, {});
+  const auto a = extract("$5");
+  EXPECT_EQ(c.check(a[0]).verdict, Verdict::unverifiable);
+}
+
+}  // namespace
+}  // namespace sfcl::verify
