@@ -60,6 +60,12 @@ std::vector<Anchor> extract(std::string_view text, const LexerOptions& options =
 // Appends to `out` instead (no allocation once `out` has capacity, apart from long norms).
 void extract_into(std::string_view text, std::vector<Anchor>& out, const LexerOptions& options = {});
 
+// A position where the scan decided, and the furthest byte read by it or any earlier decision.
+struct LexVisit {
+  uint32_t pos;
+  uint32_t reach;
+};
+
 // Incremental lexer: fed text chunk by chunk, it reports each anchor as soon as the text proves
 // the anchor ended, and tells the earliest byte that may still belong to an unfinished anchor.
 // For any split of a text into chunks, the anchors reported equal extract(text).
@@ -86,7 +92,7 @@ class Incremental {
   void scan(bool final, std::vector<Anchor>& out);
   LexerOptions options_;
   std::string text_;
-  std::vector<uint32_t> visits_;  // positions the scan decided at (resume points for truncate)
+  std::vector<LexVisit> visits_;  // resume points for truncate
   size_t scan_pos_ = 0;
 };
 

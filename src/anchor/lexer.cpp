@@ -17,8 +17,10 @@ struct Src {
   std::string_view s;
   bool final;
   bool overrun = false;
+  size_t max_read = 0;  // furthest byte a decision looked at (truncate must redo it)
 
   int at(size_t i) {
+    if (i > max_read) max_read = i;
     if (i >= s.size()) {
       overrun = true;
       return kEnd;
@@ -27,6 +29,7 @@ struct Src {
   }
   // Code point at i; cp 0 / length 0 at the end (or inside an unfinished character).
   utf8::Decoded cp(size_t i) {
+    if (i + 3 > max_read) max_read = std::min(i + 3, s.size());
     if (i >= s.size()) {
       overrun = true;
       return {0, 0, false};
@@ -694,7 +697,7 @@ constexpr std::array<std::string_view, 12> kOrgSuffixes = {"有限责任公司",
 
 bool org_stop(char32_t c) {
   switch (c) {
-    case U'的': case U'与': case U'和': case U'及': case U'在': case U'由': case U'向': case U'是':
+    case U'的': case U'与': case U'及': case U'在': case U'由': case U'向': case U'是':
     case U'为': case U'于': case U'将': case U'从': case U'对': case U'把': case U'被': case U'给':
     case U'了': case U'并': case U'或': case U'请': case U'我': case U'您': case U'你': case U'他':
     case U'她': case U'该': case U'此': case U'其': case U'已': case U'经':
@@ -1036,6 +1039,10 @@ bool is_stop_word(std::string_view w) {
   for (auto s : kNameStop) {
     if (s == w) return true;
   }
+  for (std::string_view s : {"Section", "Sec", "Article", "Art", "Clause", "Paragraph", "Para", "See", "Per", "Under",
+                             "Total", "Amount", "Date", "Invoice"}) {
+    if (s == w) return true;
+  }
   int m = 0;
   Src tmp{w, true};
   if (month_name(tmp, 0, m) == w.size()) return true;
@@ -1209,12 +1216,13 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
 }
 
 // Scans from `pos` while decisions are final; stops at the first provisional one.
-void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& out, std::vector<uint32_t>* visits,
+void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& out, std::vector<LexVisit>* visits,
          const LexerOptions& opt) {
   Src src{text, final};
   Anchor a;
   while (pos < text.size()) {
     src.overrun = false;
+    src.max_read = pos;
     a.norm.clear();
     a.alt_norm.clear();
     a.ambiguous = false;
@@ -1222,7 +1230,10 @@ void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& ou
     size_t skip = pos + 1;
     const size_t e = scan_at(src, pos, a, skip, opt);
     if (src.overrun && !final) return;  // may still grow into (or out of) an anchor
-    if (visits != nullptr) visits->push_back(static_cast<uint32_t>(pos));
+    if (visits != nullptr) {
+      const uint32_t prev = visits->empty() ? 0 : visits->back().reach;
+      visits->push_back({static_cast<uint32_t>(pos), std::max(prev, static_cast<uint32_t>(src.max_read))});
+    }
     if (e > pos) {
       a.start = static_cast<uint32_t>(pos);
       a.end = static_cast<uint32_t>(e);
@@ -1262,11 +1273,14 @@ void Incremental::scan(bool final, std::vector<Anchor>& out) {
 
 size_t Incremental::truncate(size_t offset) {
   if (offset < text_.size()) text_.resize(offset);
-  if (scan_pos_ <= offset) return scan_pos_;
-  // Resume from a position the batch scan also visited, so results stay identical.
-  while (!visits_.empty() && visits_.back() > offset) visits_.pop_back();
-  scan_pos_ = visits_.empty() ? 0 : visits_.back();
-  if (!visits_.empty()) visits_.pop_back();
+  // Redo every decision that looked at a removed byte (reach is a running maximum), resuming
+  // from a position the batch scan also visited, so results stay identical.
+  size_t resume = scan_pos_;
+  while (!visits_.empty() && visits_.back().reach >= offset) {
+    resume = visits_.back().pos;
+    visits_.pop_back();
+  }
+  scan_pos_ = std::min(resume, scan_pos_);
   return scan_pos_;
 }
 

@@ -33,10 +33,15 @@ std::string normalize_newlines(std::string_view s) {
   return out;
 }
 
+// A sentence ends at a newline, a CJK terminator, or ". " ("12,500.00" is not an end).
 bool sentence_end(std::string_view text) {
   if (text.empty()) return false;
   const char c = text.back();
-  if (c == '.' || c == '!' || c == '?' || c == '\n') return true;
+  if (c == '\n') return true;
+  if (text.size() >= 2 && (c == ' ' || c == '\t')) {
+    const char p = text[text.size() - 2];
+    if (p == '.' || p == '!' || p == '?') return true;
+  }
   for (std::string_view t : {"。", "！", "？", "；"}) {
     if (text.size() >= t.size() && text.substr(text.size() - t.size()) == t) return true;
   }
@@ -191,7 +196,9 @@ struct Sequence::State {
     text.resize(std::min<size_t>(cut, text.size()));
     assembler.reset();
     if (opt.mode == Mode::anchor && active) {
-      const size_t resume = lexer.truncate(text.size());
+      // Anchors re-reported from `resume` on are checked again; ones already emitted keep their
+      // first record (emitted text is never retracted).
+      const size_t resume = std::max(lexer.truncate(text.size()), emitted);
       std::erase_if(res.anchors, [&](const AnchorRecord& r) { return r.anchor.start >= resume; });
     }
     if (opt.mode == Mode::per_token) sentence_start = std::min(sentence_start, text.size());
@@ -357,6 +364,7 @@ struct Sequence::State {
   bool process_anchor_mode(engine::Context& ctx) {
     for (size_t k = 0; k < new_anchors.size(); ++k) {
       const Anchor& a = new_anchors[k];
+      if (a.start < emitted) continue;  // re-scanned after a rewind; already recorded and emitted
       ++res.stats.anchors_seen;
       const int32_t first = token_at(a.start);
       if (first == abstain_index) continue;  // the abstention marker region

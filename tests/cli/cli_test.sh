@@ -12,7 +12,7 @@ check "missing model exits 2" '[ $rc -eq 2 ] && grep -q "model file not found" "
 echo "not a model" >"$tmp/bad.gguf"
 "$SFCL" generate -m "$tmp/bad.gguf" -p hi 2>"$tmp/e"; rc=$?
 check "not a GGUF exits 2" '[ $rc -eq 2 ] && grep -q "not a GGUF" "$tmp/e"'
-"$SFCL" generate -m "$tmp/m.gguf" -p "$(printf 'x%.0s' $(seq 1 200))" --ctx 64 2>"$tmp/e"; rc=$?
+"$SFCL" generate -m "$tmp/m.gguf" -p "$(printf 'x%.0s' $(seq 1 400))" --ctx 64 2>"$tmp/e"; rc=$?
 check "context too small exits 2" '[ $rc -eq 2 ] && grep -q "raise --ctx" "$tmp/e"'
 "$SFCL" generate -m "$tmp/m.gguf" -p hi --temperature abc 2>"$tmp/e"; rc=$?
 check "bad flag value exits 2" '[ $rc -eq 2 ] && grep -q "error" "$tmp/e"'

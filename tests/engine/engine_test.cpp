@@ -128,7 +128,7 @@ TEST(Engine, ErrorsAreClear) {
   EXPECT_THROW(Model::load({"/nonexistent/model.gguf"}), EngineError);
   auto m = load();
   Context ctx(*m, {32, 32, 1, 1});
-  std::vector<Token> many(40, 70);
+  std::vector<Token> many(ctx.n_ctx() + 8, 70);
   EXPECT_THROW(ctx.decode(many, 0), EngineError);
 }
 

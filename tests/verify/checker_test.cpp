@@ -65,7 +65,7 @@ TEST_F(CheckerTest, ObligationPolarity) {
 
 TEST_F(CheckerTest, UnverifiableWithoutThatType) {
   SourceIndex words;
-  words.add_source("Nothing but words here.");
+  words.add_source("Nothing but words and $5 here.");
   const auto r = check_one(words, "Acme Corp");
   EXPECT_EQ(r.verdict, Verdict::unverifiable);
   CheckerOptions strict;
