@@ -37,8 +37,9 @@ bench: build
 	$(BUILD)/bench/sfcl_bench_anchor --benchmark_min_time=0.2
 
 fuzz: bootstrap
-	cmake --preset fuzz && cmake --build --preset fuzz
-	build/fuzz/tests/fuzz/fuzz_lexer -runs=$${RUNS:-1000000} -max_len=4096 tests/fuzz/corpus
+	cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_lexer
+	mkdir -p build/fuzz/corpus && cp tests/fuzz/corpus/* build/fuzz/corpus/
+	build/fuzz/tests/fuzz/fuzz_lexer -runs=$${RUNS:-1000000} -max_len=4096 build/fuzz/corpus
 
 format:
 	find src tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i

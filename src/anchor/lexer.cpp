@@ -707,11 +707,22 @@ bool org_stop(char32_t c) {
   }
 }
 
+bool org_suffix_start(char32_t c) {
+  switch (c) {
+    case U'有': case U'股': case U'公': case U'集': case U'银': case U'医': case U'大': case U'事':
+    case U'研': case U'诊': case U'中':
+      return true;
+    default:
+      return false;
+  }
+}
+
 size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   constexpr int kMaxChars = 16;
   size_t j = p;
   for (int n = 0; n < kMaxChars; ++n) {
-    if (n >= 1) {
+    const auto d = src.cp(j);
+    if (n >= 1 && d.length > 0 && org_suffix_start(d.cp)) {
       for (std::string_view suf : kOrgSuffixes) {
         if (src.match(j, suf)) {
           const size_t e = j + suf.size();
@@ -720,7 +731,6 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
         }
       }
     }
-    const auto d = src.cp(j);
     if (d.length == 0 || !is_han(d.cp) || org_stop(d.cp) || is_cn_numeral(d.cp)) return 0;
     j += static_cast<size_t>(d.length);
   }
@@ -734,7 +744,9 @@ size_t scan_han(Src& src, size_t p, Anchor& a) {
       return p + w.text.size();
     }
   }
-  if (size_t e = scan_prefixed_amount(src, p, a)) return e;
+  if (src.match(p, "人民币")) {
+    if (size_t e = scan_prefixed_amount(src, p, a)) return e;
+  }
   if (src.match(p, "百分之")) {
     const size_t k = p + 9;
     size_t j = cn_numeral_run(src, k);
@@ -1170,20 +1182,35 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
         skip = p + 1;
         return scan_digit_start(src, p, a, opt);
       }
-      if (size_t e = scan_url(src, p, a)) return e;
-      if (size_t e = scan_email(src, p, a)) return e;
-      if (size_t e = scan_prefixed_amount(src, p, a)) return e;
-      if (size_t e = scan_quarter(src, p, a)) return e;
-      if (size_t e = scan_identifier(src, p)) {
-        set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
-        return e;
+      // A word with neither digits nor '@' / ':' / '-' after it can only be a keyword or a name.
+      bool special = false;
+      for (size_t k = p; k < skip; ++k) special = special || is_digit(static_cast<unsigned char>(src.s[k]));
+      const int after = src.at(skip);
+      special = special || after == '@' || after == ':' || after == '-' || after == '_' || after == '.' ||
+                after == '/' || after == '$' || after == '+' || after == '%';
+      if (special) {
+        if (size_t e = scan_url(src, p, a)) return e;
+        if (size_t e = scan_email(src, p, a)) return e;
       }
-      if (size_t e = scan_month_first(src, p, a)) return e;
+      const bool upper = is_upper(c);
+      if (upper) {
+        if (size_t e = scan_prefixed_amount(src, p, a)) return e;
+        if (size_t e = scan_quarter(src, p, a)) return e;
+      }
+      if (special) {
+        if (size_t e = scan_identifier(src, p)) {
+          set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
+          return e;
+        }
+      }
+      if (upper) {
+        if (size_t e = scan_month_first(src, p, a)) return e;
+      }
       if (size_t e = scan_clause(src, p, a)) return e;
       if (size_t e = scan_logic(src, p, a)) return e;
       if (size_t e = scan_code_signature(src, p, a)) return e;
       if (size_t e = scan_spelled(src, p, a)) return e;
-      if (size_t e = scan_name(src, p, a)) return e;
+      if (upper) return scan_name(src, p, a);
       return 0;
     }
     skip = p + 1;
