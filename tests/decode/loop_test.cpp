@@ -48,7 +48,7 @@ class LoopTest : public ::testing::Test {
     anchor::SourceIndex index;
     index.add_source(source);
     const auto prompt = model_->tokenize(source + "\nAnswer:", true, false);
-    Context ctx(*model_, {1024, 128, 2, 1});
+    Context ctx(*model_, {1024, 128, 1, 1});
     Run r;
     if (!scripted.empty()) opt.logit_hook = script(scripted);
     r.result = generate(ctx, prompt, opt, index, [&](const Event& e) {
@@ -160,7 +160,7 @@ TEST_F(LoopTest, OffModeIsPlainGeneration) {
   const Run r = run(kSource, "", o);
   // The same generation written directly against the engine.
   const auto prompt = model_->tokenize(kSource + "\nAnswer:", true, false);
-  Context ctx(*model_, {1024, 128, 2, 1});
+  Context ctx(*model_, {1024, 128, 1, 1});
   engine::Sampler s(*model_, o.sampling);
   ctx.decode(prompt, 0);
   utf8::StreamAssembler as;
@@ -209,7 +209,7 @@ TEST_F(LoopTest, RewoundStateEqualsAFreshDecodeOfTheAcceptedPrefix) {
   const auto prompt = model_->tokenize(kSource + "\nAnswer:", true, false);
   Options o = greedy(Mode::anchor, 20);
   o.logit_hook = script(" The total is $12,600.00 now.");
-  Context ctx(*model_, {1024, 128, 2, 1});
+  Context ctx(*model_, {1024, 128, 1, 1});
   Sequence seq(*model_, o, index, {});
   seq.start(prompt, 0, 0);
   while (!seq.done()) {
@@ -224,7 +224,7 @@ TEST_F(LoopTest, RewoundStateEqualsAFreshDecodeOfTheAcceptedPrefix) {
   ctx.decode(std::span<const Token>(&out.back(), 1), static_cast<int32_t>(prompt.size() + out.size() - 1));
   std::vector<float> a(ctx.logits_last(), ctx.logits_last() + ctx.n_vocab());
   // ...and on a fresh cache fed the same accepted prefix the same way.
-  Context fresh(*model_, {1024, 128, 2, 1});
+  Context fresh(*model_, {1024, 128, 1, 1});
   fresh.decode(prompt, 0);
   for (size_t i = 0; i < out.size(); ++i) {
     fresh.decode(std::span<const Token>(&out[i], 1), static_cast<int32_t>(prompt.size() + i));

@@ -13,7 +13,7 @@ namespace {
 std::unique_ptr<Model> load() { return Model::load({test::tiny_model_path()}); }
 
 std::vector<Token> greedy(const Model& m, const std::vector<Token>& prompt, int n) {
-  Context ctx(m, {512, 64, 2, 1});
+  Context ctx(m, {512, 64, 1, 1});
   Sampler s(m, {0.0F, 0, 1.0F, 0.0F, 1});
   ctx.decode(prompt, 0);
   std::vector<Token> out;
@@ -45,7 +45,7 @@ TEST(Engine, SeededSamplingIsReproducible) {
   auto m = load();
   const auto prompt = m->tokenize("seed test", true, false);
   auto run = [&](uint32_t seed) {
-    Context ctx(*m, {256, 64, 2, 1});
+    Context ctx(*m, {256, 64, 1, 1});
     Sampler s(*m, {0.9F, 40, 0.95F, 0.0F, seed});
     ctx.decode(prompt, 0);
     std::vector<Token> out;
@@ -67,14 +67,14 @@ TEST(Engine, RewindGivesTheLogitsOfAFreshRun) {
   auto one_by_one = [&](Context& ctx, size_t n) {
     for (size_t i = 0; i < n; ++i) ctx.decode(std::span<const Token>(&toks[i], 1), static_cast<int32_t>(i));
   };
-  Context a(*m, {256, 64, 2, 1});
+  Context a(*m, {256, 64, 1, 1});
   one_by_one(a, toks.size());
   a.rewind(0, static_cast<int32_t>(p));
   EXPECT_EQ(a.seq_end(0), static_cast<int32_t>(p));
   a.decode(std::span<const Token>(&other, 1), static_cast<int32_t>(p));
   std::vector<float> la(a.logits_last(), a.logits_last() + a.n_vocab());
 
-  Context b(*m, {256, 64, 2, 1});
+  Context b(*m, {256, 64, 1, 1});
   one_by_one(b, p);
   b.decode(std::span<const Token>(&other, 1), static_cast<int32_t>(p));
   const float* lb = b.logits_last();
