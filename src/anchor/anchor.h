@@ -35,6 +35,8 @@ inline constexpr int kTypeCount = 12;
 Kind kind_of(Type type);
 std::string_view type_name(Type type);
 std::string_view kind_name(Kind kind);
+// Stable event id of the n-th anchor (1-based): entity_001, struct_json_002, logic_003.
+std::string anchor_id(Type type, size_t n);
 // Parses a type name ("amount"); false when unknown.
 bool parse_type(std::string_view name, Type& out);
 

@@ -1,4 +1,6 @@
 #include <array>
+#include <cstdio>
+#include <string>
 
 #include "anchor/anchor.h"
 
@@ -34,6 +36,22 @@ std::string_view kind_name(Kind kind) {
       return "logic";
   }
   return "entity";
+}
+
+std::string anchor_id(Type type, size_t n) {
+  char buf[48];
+  switch (kind_of(type)) {
+    case Kind::entity:
+      std::snprintf(buf, sizeof buf, "entity_%03zu", n);
+      break;
+    case Kind::structural:
+      std::snprintf(buf, sizeof buf, "struct_%s_%03zu", std::string(type_name(type)).c_str(), n);
+      break;
+    case Kind::logic:
+      std::snprintf(buf, sizeof buf, "logic_%03zu", n);
+      break;
+  }
+  return buf;
 }
 
 bool parse_type(std::string_view name, Type& out) {

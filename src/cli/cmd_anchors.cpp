@@ -7,21 +7,6 @@
 
 namespace sfcl::cli {
 namespace {
-std::string id_for(const anchor::Anchor& a, size_t n) {
-  char buf[48];
-  switch (anchor::kind_of(a.type)) {
-    case anchor::Kind::entity:
-      std::snprintf(buf, sizeof buf, "entity_%03zu", n);
-      break;
-    case anchor::Kind::structural:
-      std::snprintf(buf, sizeof buf, "struct_%s_%03zu", std::string(anchor::type_name(a.type)).c_str(), n);
-      break;
-    case anchor::Kind::logic:
-      std::snprintf(buf, sizeof buf, "logic_%03zu", n);
-      break;
-  }
-  return buf;
-}
 
 anchor::LexerOptions lexer_options(const std::string& order) {
   anchor::LexerOptions o;
@@ -67,7 +52,7 @@ Runner register_anchors(CLI::App& app) {
       const auto anchors = anchor::extract(scan, lo);
       for (size_t i = 0; i < anchors.size(); ++i) {
         const auto& a = anchors[i];
-        std::cout << anchor_json(a, id_for(a, i + 1), utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start))).dump() << "\n";
+        std::cout << anchor_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start))).dump() << "\n";
       }
       return 0;
     }
@@ -96,7 +81,7 @@ Runner register_anchors(CLI::App& app) {
     for (size_t i = 0; i < anchors.size(); ++i) {
       const auto& a = anchors[i];
       const auto r = checker.check(a);
-      auto j = anchor_json(a, id_for(a, i + 1), utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)));
+      auto j = anchor_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)));
       j["verdict"] = std::string(verify::verdict_name(r.verdict));
       j["confidence"] = r.confidence;
       j["checked"] = r.checked;

@@ -178,7 +178,8 @@ Runner register_generate(CLI::App& app) {
       if (o->events) j["events"] = events;
       std::cout << j.dump() << "\n";
     } else {
-      std::cout << "\n";
+      std::fwrite("\n", 1, 1, stdout);
+      std::fflush(stdout);
       std::fprintf(stderr, "prompt tokens: %d, output tokens: %d, decoded: %lld, %.1f tok/s, stop: %s, sfcl: %s\n",
                    r.prompt_tokens, r.output_tokens, static_cast<long long>(r.stats.decoded_tokens), tps,
                    std::string(decode::stop_reason_name(r.stop_reason)).c_str(), r.status.c_str());

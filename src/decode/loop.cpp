@@ -48,21 +48,6 @@ bool sentence_end(std::string_view text) {
   return false;
 }
 
-std::string anchor_id(const Anchor& a, size_t n) {
-  char buf[48];
-  switch (anchor::kind_of(a.type)) {
-    case anchor::Kind::entity:
-      std::snprintf(buf, sizeof buf, "entity_%03zu", n);
-      break;
-    case anchor::Kind::structural:
-      std::snprintf(buf, sizeof buf, "struct_%s_%03zu", std::string(anchor::type_name(a.type)).c_str(), n);
-      break;
-    case anchor::Kind::logic:
-      std::snprintf(buf, sizeof buf, "logic_%03zu", n);
-      break;
-  }
-  return buf;
-}
 }  // namespace
 
 struct Sequence::State {
@@ -213,7 +198,7 @@ struct Sequence::State {
   void record(const Anchor& a, const verify::CheckResult& r, int32_t first_token, bool flagged) {
     AnchorRecord rec;
     rec.anchor = a;
-    rec.id = anchor_id(a, res.anchors.size() + 1);
+    rec.id = anchor::anchor_id(a.type, res.anchors.size() + 1);
     rec.text = text.substr(a.start, a.end - a.start);
     rec.verdict = r.verdict;
     rec.confidence = r.confidence;
@@ -275,7 +260,7 @@ struct Sequence::State {
         e.kind = Event::Kind::backtrack;
         AnchorRecord tmp;
         tmp.anchor = a;
-        tmp.id = anchor_id(a, res.anchors.size() + 1);
+        tmp.id = anchor::anchor_id(a.type, res.anchors.size() + 1);
         tmp.text = text.substr(a.start, a.end - a.start);
         tmp.confidence = r.confidence;
         e.anchor = &tmp;
@@ -303,7 +288,7 @@ struct Sequence::State {
     if (opt.fallback == Fallback::abstain) {
       AnchorRecord rec;
       rec.anchor = a;
-      rec.id = anchor_id(a, res.anchors.size() + 1);
+      rec.id = anchor::anchor_id(a.type, res.anchors.size() + 1);
       rec.text = text.substr(a.start, a.end - a.start);
       rec.verdict = Verdict::unsupported;
       rec.confidence = r.confidence;
@@ -351,7 +336,7 @@ struct Sequence::State {
     if (!sink) return;
     AnchorRecord tmp;
     tmp.anchor = a;
-    tmp.id = anchor_id(a, res.anchors.size() + 1);
+    tmp.id = anchor::anchor_id(a.type, res.anchors.size() + 1);
     tmp.text = text.substr(a.start, a.end - a.start);
     Event e;
     e.kind = Event::Kind::fallback;
