@@ -18,5 +18,6 @@ using Runner = std::function<int()>;
 Runner register_generate(CLI::App& app);
 Runner register_make_test_model(CLI::App& app);
 Runner register_anchors(CLI::App& app);
+Runner register_serve(CLI::App& app);
 
 }  // namespace sfcl::cli

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     sfcl::cli::Runner r = reg(app);
     runners.emplace_back(app.get_subcommands({})[before], std::move(r));
   };
+  add(sfcl::cli::register_serve);
   add(sfcl::cli::register_generate);
   add(sfcl::cli::register_anchors);
   add(sfcl::cli::register_make_test_model);

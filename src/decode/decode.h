@@ -41,6 +41,7 @@ struct Options {
   std::vector<std::string> stop;
   engine::SamplingOptions sampling;
   std::string abstain_marker = "[unverified]";
+  int32_t n_ctx_seq = 0;  // positions this sequence may use (0 = the whole context)
   // Test and research hook: may edit the logits row before sampling (bans still win).
   std::function<void(std::span<float> logits, std::span<const Token> output)> logit_hook;
 };

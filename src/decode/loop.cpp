@@ -537,7 +537,8 @@ void Sequence::on_logits(const float* logits, engine::Context& ctx) {
   const int32_t n_prompt = static_cast<int32_t>(s.prompt.size());
   s.input.assign(1, tok);
   s.input_pos = n_prompt + static_cast<int32_t>(s.out.size()) - 1;
-  if (s.input_pos + 1 >= static_cast<int32_t>(ctx.n_ctx())) {
+  const int32_t limit = s.opt.n_ctx_seq > 0 ? s.opt.n_ctx_seq : static_cast<int32_t>(ctx.n_ctx());
+  if (s.input_pos + 1 >= limit) {
     s.no_more_backtracks = true;
     s.finalize(ctx, StopReason::max_tokens);  // context full
   }

@@ -1,0 +1,71 @@
+// sfcl serve: the HTTP server (Anthropic Messages + OpenAI APIs) over the check loop.
+#include <fstream>
+
+#include "cli/commands.h"
+#include "server/server.h"
+
+namespace sfcl::cli {
+
+Runner register_serve(CLI::App& app) {
+  auto* cmd = app.add_subcommand("serve", "Serve a GGUF model over the Anthropic Messages and OpenAI APIs");
+  auto o = std::make_shared<server::ServerOptions>();
+  auto mode = std::make_shared<std::string>("anchor");
+  auto fallback = std::make_shared<std::string>("constrain");
+  auto key_file = std::make_shared<std::string>();
+  auto no_compat = std::make_shared<bool>(false);
+  auto keep_zw = std::make_shared<bool>(false);
+  cmd->add_option("-m,--model", o->model_path, "GGUF model file")->required();
+  cmd->add_option("--model-id", o->model_id, "Model id in the API (default: file name without .gguf)");
+  cmd->add_option("--host", o->host, "Listen address")->capture_default_str();
+  cmd->add_option("--port", o->port, "Listen port (0 = any free port, printed at start)")->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  cmd->add_option("--parallel", o->scheduler.n_parallel, "Slots decoded together (continuous batching)")
+      ->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("-c,--ctx", o->scheduler.n_ctx_per_slot, "Context tokens per slot")->capture_default_str()
+      ->check(CLI::Range(64, 1 << 20));
+  cmd->add_option("--batch", o->scheduler.n_batch, "Tokens per llama_decode step")->capture_default_str()
+      ->check(CLI::Range(16, 1 << 16));
+  cmd->add_option("-t,--threads", o->scheduler.n_threads, "CPU threads (0 = all)")->capture_default_str();
+  cmd->add_option("--queue", o->scheduler.queue_limit, "Requests that may wait for a slot; more get 429")
+      ->capture_default_str()->check(CLI::Range(0, 100000));
+  cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 above)")->capture_default_str();
+  cmd->add_option("--sfcl", *mode, "Default check mode: off, anchor or per-token")->capture_default_str()
+      ->check(CLI::IsMember({"off", "anchor", "per-token"}));
+  cmd->add_option("--threshold", o->threshold, "Default confidence threshold")->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--max-backtracks", o->max_backtracks, "Default backtracks per anchor")->capture_default_str()
+      ->check(CLI::Range(0, 16));
+  cmd->add_option("--fallback", *fallback, "Default fallback: constrain, flag or abstain")->capture_default_str()
+      ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
+  cmd->add_flag("--events", o->events, "Send anchor_confirmed/backtrack SSE events by default");
+  cmd->add_flag("--no-compat-headers", *no_compat, "Omit x-anthropic-layer-status and X-Anthropic-SFCL-Status");
+  cmd->add_flag("--keep-zero-width", *keep_zw, "Do not strip zero-width characters from requests");
+  cmd->add_option("--kb", o->kb_path, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
+  cmd->add_option("--api-key", o->api_keys, "Accepted API key (repeatable; none = no auth)");
+  cmd->add_option("--api-key-file", *key_file, "File with one accepted API key per line");
+  cmd->add_option("--default-max-tokens", o->default_max_tokens, "max_tokens of OpenAI chat requests without one")
+      ->capture_default_str();
+  cmd->add_option("--max-tokens-limit", o->max_tokens_limit, "Largest max_tokens accepted")->capture_default_str();
+  cmd->add_option("--drain-timeout", o->drain_timeout_s, "Seconds to finish in-flight responses on SIGTERM")
+      ->capture_default_str();
+  cmd->add_flag("-v,--verbose", o->verbose, "Show llama.cpp's log");
+  return [o, mode, fallback, key_file, no_compat, keep_zw]() -> int {
+    engine::set_verbose_log(o->verbose);
+    decode::parse_mode(*mode, o->mode);
+    decode::parse_fallback(*fallback, o->fallback);
+    o->compat_headers = !*no_compat;
+    o->strip_zero_width = !*keep_zw;
+    if (!key_file->empty()) {
+      std::ifstream in(*key_file);
+      if (!in) throw UsageError("cannot read --api-key-file " + *key_file);
+      std::string line;
+      while (std::getline(in, line)) {
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+        if (!line.empty()) o->api_keys.push_back(line);
+      }
+    }
+    return server::serve(*o);
+  };
+}
+
+}  // namespace sfcl::cli

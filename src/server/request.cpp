@@ -1,0 +1,267 @@
+#include "server/request.h"
+
+#include "anchor/anchor.h"
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+namespace {
+ApiError bad(const std::string& message, const std::string& param = {}) {
+  return {400, "invalid_request_error", message, param};
+}
+
+std::string text_of(const json& content, const std::string& where) {
+  if (content.is_string()) return content.get<std::string>();
+  if (!content.is_array()) throw bad(where + ": content must be a string or an array of text blocks", where);
+  std::string out;
+  for (const auto& block : content) {
+    if (!block.is_object() || !block.contains("type") || !block["type"].is_string()) {
+      throw bad(where + ": each content block needs a string \"type\"", where);
+    }
+    const std::string type = block["type"].get<std::string>();
+    if (type != "text") throw bad(where + ": content block type \"" + type + "\" is not supported (text only)", where);
+    if (!block.contains("text") || !block["text"].is_string()) throw bad(where + ": text block without a string \"text\"", where);
+    out += block["text"].get<std::string>();
+  }
+  return out;
+}
+
+float number_in(const json& body, const char* key, float lo, float hi, float fallback) {
+  if (!body.contains(key) || body[key].is_null()) return fallback;
+  if (!body[key].is_number()) throw bad(std::string(key) + " must be a number", key);
+  const double v = body[key].get<double>();
+  if (v < lo || v > hi) {
+    throw bad(std::string(key) + " must be between " + std::to_string(lo).substr(0, 3) + " and " +
+                  std::to_string(hi).substr(0, 3),
+              key);
+  }
+  return static_cast<float>(v);
+}
+
+int32_t max_tokens_of(const json& body, const char* key, const ServerOptions& server, bool required,
+                      int32_t fallback) {
+  if (!body.contains(key) || body[key].is_null()) {
+    if (required) throw bad(std::string(key) + ": field required", key);
+    return fallback;
+  }
+  if (!body[key].is_number_integer()) throw bad(std::string(key) + " must be an integer", key);
+  const int64_t v = body[key].get<int64_t>();
+  if (v <= 0) throw bad(std::string(key) + " must be greater than 0", key);
+  if (v > server.max_tokens_limit) {
+    throw bad(std::string(key) + " is " + std::to_string(v) + "; this server allows at most " +
+                  std::to_string(server.max_tokens_limit),
+              key);
+  }
+  return static_cast<int32_t>(v);
+}
+
+void check_model(const json& body, const ServerOptions& server, GenerationRequest& r, bool required) {
+  if (!body.contains("model") || body["model"].is_null()) {
+    if (required) throw bad("model: field required", "model");
+    r.model = server.model_id;
+    return;
+  }
+  if (!body["model"].is_string()) throw bad("model must be a string", "model");
+  r.model = body["model"].get<std::string>();
+  if (r.model != server.model_id && r.model != "sfcl" && r.model != "default") {
+    throw ApiError(404, "not_found_error", "model: " + r.model + " (this server serves " + server.model_id + ")",
+                   "model");
+  }
+}
+
+void parse_sfcl(const json& body, const ServerOptions& server, GenerationRequest& r) {
+  r.options.mode = server.mode;
+  r.options.checker.threshold = server.threshold;
+  r.options.max_backtracks = server.max_backtracks;
+  r.options.fallback = server.fallback;
+  r.events = server.events;
+  if (!body.contains("sfcl") || body["sfcl"].is_null()) return;
+  const json& s = body["sfcl"];
+  if (!s.is_object()) throw bad("sfcl must be an object", "sfcl");
+  if (s.contains("mode")) {
+    if (!s["mode"].is_string() || !decode::parse_mode(s["mode"].get<std::string>(), r.options.mode)) {
+      throw bad("sfcl.mode must be \"off\", \"anchor\" or \"per-token\"", "sfcl.mode");
+    }
+  }
+  if (s.contains("threshold")) r.options.checker.threshold = number_in(s, "threshold", 0.0F, 1.0F, 0.87F);
+  if (s.contains("max_backtracks")) {
+    if (!s["max_backtracks"].is_number_integer() || s["max_backtracks"].get<int64_t>() < 0 ||
+        s["max_backtracks"].get<int64_t>() > 16) {
+      throw bad("sfcl.max_backtracks must be an integer from 0 to 16", "sfcl.max_backtracks");
+    }
+    r.options.max_backtracks = s["max_backtracks"].get<int32_t>();
+  }
+  if (s.contains("fallback")) {
+    if (!s["fallback"].is_string() || !decode::parse_fallback(s["fallback"].get<std::string>(), r.options.fallback)) {
+      throw bad("sfcl.fallback must be \"constrain\", \"flag\" or \"abstain\"", "sfcl.fallback");
+    }
+  }
+  if (s.contains("events")) {
+    if (!s["events"].is_boolean()) throw bad("sfcl.events must be a boolean", "sfcl.events");
+    r.events = s["events"].get<bool>();
+  }
+  if (s.contains("strict")) {
+    if (!s["strict"].is_boolean()) throw bad("sfcl.strict must be a boolean", "sfcl.strict");
+    r.options.checker.strict = s["strict"].get<bool>();
+  }
+  if (s.contains("sources")) {
+    if (!s["sources"].is_array()) throw bad("sfcl.sources must be an array of strings", "sfcl.sources");
+    for (const auto& d : s["sources"]) {
+      if (!d.is_string()) throw bad("sfcl.sources must be an array of strings", "sfcl.sources");
+      r.extra_sources.push_back(d.get<std::string>());
+    }
+  }
+}
+
+std::vector<std::string> stops_of(const json& v, const char* key, size_t max_n) {
+  std::vector<std::string> out;
+  if (v.is_null()) return out;
+  if (v.is_string()) {
+    out.push_back(v.get<std::string>());
+    return out;
+  }
+  if (!v.is_array()) throw bad(std::string(key) + " must be a string or an array of strings", key);
+  for (const auto& s : v) {
+    if (!s.is_string()) throw bad(std::string(key) + " must contain only strings", key);
+    if (!s.get<std::string>().empty()) out.push_back(s.get<std::string>());
+  }
+  if (out.size() > max_n) throw bad(std::string(key) + ": at most " + std::to_string(max_n) + " entries", key);
+  return out;
+}
+
+std::string clean(std::string s, const ServerOptions& server) {
+  return server.strip_zero_width ? anchor::strip_zero_width(s) : s;
+}
+
+void anthropic_messages(const json& body, const ServerOptions& server, GenerationRequest& r) {
+  if (body.contains("system") && !body["system"].is_null()) {
+    r.messages.push_back({"system", clean(text_of(body["system"], "system"), server)});
+  }
+  if (!body.contains("messages")) throw bad("messages: field required", "messages");
+  const json& msgs = body["messages"];
+  if (!msgs.is_array()) throw bad("messages must be an array", "messages");
+  if (msgs.empty()) throw bad("messages: at least one message is required", "messages");
+  std::string expect = "user";
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    const std::string where = "messages." + std::to_string(i);
+    const json& m = msgs[i];
+    if (!m.is_object() || !m.contains("role") || !m["role"].is_string()) {
+      throw bad(where + ": each message needs a string \"role\"", where);
+    }
+    const std::string role = m["role"].get<std::string>();
+    if (role != "user" && role != "assistant") {
+      throw bad(where + ".role: must be \"user\" or \"assistant\" (system goes in the top-level system field)",
+                where + ".role");
+    }
+    if (role != expect) {
+      throw bad(where + ".role: roles must alternate, starting with \"user\"; got \"" + role + "\"", where + ".role");
+    }
+    if (!m.contains("content")) throw bad(where + ".content: field required", where + ".content");
+    std::string text = clean(text_of(m["content"], where + ".content"), server);
+    if (role == "assistant" && i + 1 == msgs.size()) {
+      r.prefill = text;  // the model continues this text
+    } else {
+      r.messages.push_back({role, std::move(text)});
+    }
+    expect = role == "user" ? "assistant" : "user";
+  }
+}
+}  // namespace
+
+GenerationRequest parse_count_tokens(const json& body, const ServerOptions& server) {
+  if (!body.is_object()) throw bad("the request body must be a JSON object");
+  GenerationRequest r;
+  check_model(body, server, r, false);
+  anthropic_messages(body, server, r);
+  return r;
+}
+
+GenerationRequest parse_request(Api api, const json& body, const ServerOptions& server) {
+  if (!body.is_object()) throw bad("the request body must be a JSON object");
+  GenerationRequest r;
+  parse_sfcl(body, server, r);
+  if (body.contains("stream") && !body["stream"].is_null()) {
+    if (!body["stream"].is_boolean()) throw bad("stream must be a boolean", "stream");
+    r.stream = body["stream"].get<bool>();
+  }
+  engine::SamplingOptions& s = r.options.sampling;
+  s.min_p = 0.0F;
+  if (api == Api::anthropic) {
+    check_model(body, server, r, false);
+    r.options.max_tokens = max_tokens_of(body, "max_tokens", server, true, 0);
+    anthropic_messages(body, server, r);
+    s.temperature = number_in(body, "temperature", 0.0F, 2.0F, 1.0F);
+    s.top_p = number_in(body, "top_p", 0.0F, 1.0F, 1.0F);
+    if (body.contains("top_k") && !body["top_k"].is_null()) {
+      if (!body["top_k"].is_number_integer() || body["top_k"].get<int64_t>() < 0) {
+        throw bad("top_k must be a non-negative integer", "top_k");
+      }
+      s.top_k = body["top_k"].get<int32_t>();
+    } else {
+      s.top_k = 0;
+    }
+    if (body.contains("stop_sequences")) r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", 16);
+    return r;
+  }
+  check_model(body, server, r, false);
+  const int32_t fallback = api == Api::openai_completions ? 16 : server.default_max_tokens;
+  r.options.max_tokens = max_tokens_of(body, "max_tokens", server, false, fallback);
+  if (body.contains("max_completion_tokens")) {
+    r.options.max_tokens = max_tokens_of(body, "max_completion_tokens", server, false, r.options.max_tokens);
+  }
+  s.temperature = number_in(body, "temperature", 0.0F, 2.0F, 1.0F);
+  s.top_p = number_in(body, "top_p", 0.0F, 1.0F, 1.0F);
+  s.top_k = 0;
+  if (body.contains("seed") && !body["seed"].is_null()) {
+    if (!body["seed"].is_number_integer()) throw bad("seed must be an integer", "seed");
+    s.seed = static_cast<uint32_t>(body["seed"].get<int64_t>());
+  }
+  if (body.contains("n") && !body["n"].is_null() && body["n"] != 1) throw bad("n: only 1 is supported", "n");
+  if (body.contains("stop")) r.options.stop = stops_of(body["stop"], "stop", 4);
+  if (api == Api::openai_completions) {
+    if (!body.contains("prompt")) throw bad("prompt: field required", "prompt");
+    const json& p = body["prompt"];
+    if (p.is_string()) {
+      r.raw_prompt = clean(p.get<std::string>(), server);
+    } else if (p.is_array() && p.size() == 1 && p[0].is_string()) {
+      r.raw_prompt = clean(p[0].get<std::string>(), server);
+    } else {
+      throw bad("prompt must be a string (or an array of one string)", "prompt");
+    }
+    if (r.raw_prompt.empty()) throw bad("prompt must not be empty", "prompt");
+    r.raw = true;
+    return r;
+  }
+  if (!body.contains("messages")) throw bad("messages: field required", "messages");
+  const json& msgs = body["messages"];
+  if (!msgs.is_array()) throw bad("messages must be an array", "messages");
+  if (msgs.empty()) throw bad("messages: at least one message is required", "messages");
+  for (size_t i = 0; i < msgs.size(); ++i) {
+    const std::string where = "messages[" + std::to_string(i) + "]";
+    const json& m = msgs[i];
+    if (!m.is_object() || !m.contains("role") || !m["role"].is_string()) {
+      throw bad(where + ": each message needs a string \"role\"", where);
+    }
+    std::string role = m["role"].get<std::string>();
+    if (role == "developer") role = "system";
+    if (role != "system" && role != "user" && role != "assistant") {
+      throw bad(where + ".role: must be system, developer, user or assistant", where + ".role");
+    }
+    if (!m.contains("content") || m["content"].is_null()) throw bad(where + ".content: field required", where);
+    r.messages.push_back({role, clean(text_of(m["content"], where + ".content"), server)});
+  }
+  bool any_user = false;
+  for (const auto& m : r.messages) any_user = any_user || m.role == "user";
+  if (!any_user) throw bad("messages: at least one user message is required", "messages");
+  return r;
+}
+
+json error_body(Api api, const ApiError& e) {
+  if (api == Api::anthropic) return {{"type", "error"}, {"error", {{"type", e.type}, {"message", e.what()}}}};
+  json err = {{"message", e.what()}, {"type", e.type}, {"param", nullptr}, {"code", nullptr}};
+  if (!e.param.empty()) err["param"] = e.param;
+  return {{"error", err}};
+}
+
+}  // namespace sfcl::server

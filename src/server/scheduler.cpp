@@ -1,0 +1,260 @@
+#include "server/scheduler.h"
+
+#include <algorithm>
+
+namespace sfcl::server {
+
+Scheduler::Scheduler(const engine::Model& model, const SchedulerOptions& options) : model_(model), options_(options) {
+  engine::ContextOptions c;
+  c.n_ctx = options.n_ctx_per_slot * static_cast<uint32_t>(options.n_parallel);
+  c.n_batch = options.n_batch;
+  c.n_threads = options.n_threads;
+  c.n_seq_max = static_cast<uint32_t>(options.n_parallel);
+  ctx_ = std::make_unique<engine::Context>(model, c);
+  slots_.resize(static_cast<size_t>(options.n_parallel));
+  for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;
+  thread_ = std::thread([this] { loop(); });
+}
+
+Scheduler::~Scheduler() { stop(); }
+
+void Scheduler::stop() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (stop_) return;
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  for (auto& s : slots_) {
+    if (s.job) finish(s, "server shutting down");
+  }
+  for (auto& j : queue_) {
+    std::lock_guard<std::mutex> lk(j->mu);
+    j->error = "server shutting down";
+    j->finished = true;
+    j->cv.notify_all();
+  }
+  queue_.clear();
+}
+
+bool Scheduler::submit(const std::shared_ptr<Job>& job) {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (stop_ || static_cast<int32_t>(queue_.size()) >= options_.queue_limit) return false;
+    queue_.push_back(job);
+  }
+  cv_.notify_one();
+  return true;
+}
+
+SchedulerStats Scheduler::stats() const {
+  SchedulerStats s;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    s.queued = static_cast<int32_t>(queue_.size());
+  }
+  s.busy_slots = busy_.load();
+  s.prompt_tokens = prompt_tokens_.load();
+  s.reused_tokens = reused_tokens_.load();
+  return s;
+}
+
+void Scheduler::finish(Slot& slot, const std::string& error) {
+  auto job = slot.job;
+  if (slot.seq) {
+    // What the KV cache now holds: prompt + accepted output, up to the cache's end.
+    const auto& p = slot.seq->prompt_tokens();
+    const auto& o = slot.seq->output_tokens();
+    slot.cached.assign(p.begin(), p.end());
+    slot.cached.insert(slot.cached.end(), o.begin(), o.end());
+    const auto end = static_cast<size_t>(std::max(0, ctx_->seq_end(slot.id)));
+    if (!error.empty() || end > slot.cached.size()) {
+      ctx_->clear(slot.id);
+      slot.cached.clear();
+    } else {
+      slot.cached.resize(end);
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lk(job->mu);
+    if (slot.seq) job->result = slot.seq->result();
+    job->error = error;
+    job->finished = true;
+  }
+  job->cv.notify_all();
+  slot.job.reset();
+  slot.seq.reset();
+  slot.fed = 0;
+  --busy_;
+}
+
+namespace {
+size_t common_prefix(const std::vector<engine::Token>& a, const std::vector<engine::Token>& b) {
+  size_t n = 0;
+  const size_t m = std::min(a.size(), b.size());
+  while (n < m && a[n] == b[n]) ++n;
+  return n;
+}
+
+decode::EventSink make_sink(const std::shared_ptr<Job>& job) {
+  return [job](const decode::Event& e) {
+    JobEvent ev;
+    using K = decode::Event::Kind;
+    switch (e.kind) {
+      case K::token:
+        ev.kind = JobEvent::Kind::text;
+        ev.text = std::string(e.text);
+        break;
+      case K::anchor_confirmed:
+        if (!job->want_events) return;
+        ev.kind = JobEvent::Kind::anchor_confirmed;
+        ev.data = {{"anchor_id", e.anchor->id},
+                   {"type", std::string(anchor::type_name(e.anchor->anchor.type))},
+                   {"text", e.anchor->text},
+                   {"norm", e.anchor->anchor.norm},
+                   {"confidence", e.anchor->confidence},
+                   {"source",
+                    {{"message", e.anchor->support_source},
+                     {"start", e.anchor->support_start},
+                     {"end", e.anchor->support_end}}}};
+        break;
+      case K::backtrack:
+        if (!job->want_events) return;
+        ev.kind = JobEvent::Kind::backtrack;
+        ev.data = {{"anchor_id", e.anchor->id},
+                   {"removed", std::string(e.text)},
+                   {"reason", std::string(e.reason)},
+                   {"attempt", e.attempt}};
+        break;
+      case K::fallback:
+        if (!job->want_events) return;
+        ev.kind = JobEvent::Kind::fallback;
+        ev.data = {{"anchor_id", e.anchor->id}, {"policy", std::string(decode::fallback_name(e.policy))}};
+        break;
+      case K::anchor_checked:
+        return;
+    }
+    {
+      std::lock_guard<std::mutex> lk(job->mu);
+      job->events.push_back(std::move(ev));
+    }
+    job->cv.notify_all();
+  };
+}
+}  // namespace
+
+void Scheduler::admit() {
+  while (true) {
+    std::shared_ptr<Job> job;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      if (queue_.empty()) return;
+      bool any_free = false;
+      for (auto& s : slots_) any_free = any_free || !s.job;
+      if (!any_free) return;
+      job = queue_.front();
+      queue_.pop_front();
+    }
+    if (job->cancelled) {
+      std::lock_guard<std::mutex> lk(job->mu);
+      job->finished = true;
+      job->cv.notify_all();
+      continue;
+    }
+    // The free slot whose cache shares the longest prefix with this prompt.
+    Slot* best = nullptr;
+    size_t best_len = 0;
+    for (auto& s : slots_) {
+      if (s.job) continue;
+      const size_t l = common_prefix(s.cached, job->prompt);
+      if (best == nullptr || l > best_len) {
+        best = &s;
+        best_len = l;
+      }
+    }
+    const auto reuse = static_cast<int32_t>(std::min(best_len, job->prompt.size() - 1));
+    ctx_->rewind(best->id, reuse);
+    best->cached.resize(static_cast<size_t>(reuse));
+    best->job = job;
+    best->fed = 0;
+    ++busy_;
+    prompt_tokens_ += static_cast<int64_t>(job->prompt.size());
+    reused_tokens_ += reuse;
+    job->options.n_ctx_seq = static_cast<int32_t>(options_.n_ctx_per_slot);
+    best->seq = std::make_unique<decode::Sequence>(model_, job->options, *job->sources, make_sink(job));
+    best->seq->start(job->prompt, best->id, reuse);
+    {
+      std::lock_guard<std::mutex> lk(job->mu);
+      job->admitted = true;
+      job->cached_tokens = reuse;
+    }
+    job->cv.notify_all();
+    if (best->seq->done()) finish(*best);
+  }
+}
+
+void Scheduler::loop() {
+  engine::Batch batch(static_cast<int32_t>(options_.n_batch));
+  struct Fed {
+    Slot* slot;
+    int32_t index;
+  };
+  std::vector<Fed> ready;
+  size_t rr = 0;  // round-robin start so long prompts do not starve others
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lk(mu_);
+      cv_.wait(lk, [&] { return stop_ || !queue_.empty() || busy_.load() > 0; });
+      if (stop_) return;
+    }
+    admit();
+    batch.clear();
+    ready.clear();
+    int32_t budget = static_cast<int32_t>(options_.n_batch);
+    const size_t n = slots_.size();
+    for (size_t k = 0; k < n && budget > 0; ++k) {
+      Slot& s = slots_[(rr + k) % n];
+      if (!s.job) continue;
+      if (s.job->cancelled) {
+        s.seq->cancel();
+        finish(s);
+        continue;
+      }
+      const auto pend = s.seq->pending();
+      const int32_t pos0 = s.seq->pending_pos();
+      const auto take = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(pend.size() - s.fed), budget));
+      for (size_t i = 0; i < take; ++i) {
+        const size_t at = s.fed + i;
+        const bool last = at + 1 == pend.size();
+        const int32_t idx = batch.add(pend[at], pos0 + static_cast<int32_t>(at), s.id, last);
+        if (last) ready.push_back({&s, idx});
+      }
+      s.fed += take;
+      budget -= static_cast<int32_t>(take);
+    }
+    rr = (rr + 1) % n;
+    if (batch.size() == 0) continue;
+    try {
+      ctx_->decode(batch);
+    } catch (const std::exception& e) {
+      for (auto& s : slots_) {
+        if (s.job) finish(s, e.what());
+      }
+      continue;
+    }
+    for (const auto& f : ready) {
+      Slot& s = *f.slot;
+      s.fed = 0;
+      try {
+        s.seq->on_logits(ctx_->logits(f.index), *ctx_);
+      } catch (const std::exception& e) {
+        finish(s, e.what());
+        continue;
+      }
+      if (s.seq->done()) finish(s);
+    }
+  }
+}
+
+}  // namespace sfcl::server

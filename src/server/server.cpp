@@ -1,0 +1,546 @@
+// HTTP routes, streaming, auth, health and shutdown of `sfcl serve`.
+#include "server/server.h"
+
+#include <signal.h>
+#include <sodium.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <thread>
+
+#include "anchor/anchor.h"
+#include "server/http_util.h"
+#include "server/request.h"
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+namespace {
+
+struct State {
+  ServerOptions opt;
+  std::unique_ptr<engine::Model> model;
+  std::unique_ptr<Scheduler> scheduler;
+  std::vector<anchor::KnowledgeEntry> kb;
+  std::atomic<bool> ready{false};
+  std::atomic<bool> draining{false};
+  std::atomic<int32_t> in_flight{0};
+};
+
+Api api_of(const std::string& path) {
+  if (path.rfind("/v1/chat/", 0) == 0) return Api::openai_chat;
+  if (path.rfind("/v1/completions", 0) == 0) return Api::openai_completions;
+  return Api::anthropic;
+}
+
+void send_error(httplib::Response& res, Api api, const ApiError& e) { set_json(res, e.status, error_body(api, e)); }
+
+std::string layer_status(decode::Mode mode) { return mode == decode::Mode::anchor ? "zeroed-v2" : "legacy"; }
+
+void set_status_headers(httplib::Response& res, const State& st, decode::Mode mode, const std::string& status) {
+  res.set_header("X-SFCL-Status", status);
+  if (st.opt.compat_headers) {
+    res.set_header("x-anthropic-layer-status", layer_status(mode));
+    res.set_header("X-Anthropic-SFCL-Status", status);
+  }
+}
+
+json sfcl_summary(const decode::Result& r, decode::Mode mode, bool with_anchors) {
+  json j = {{"mode", std::string(decode::mode_name(mode))},
+            {"status", r.status},
+            {"anchors_checked", r.stats.checked()},
+            {"confirmed", r.stats.verdicts[0]},
+            {"unsupported", r.stats.verdicts[1]},
+            {"unverifiable", r.stats.verdicts[2]},
+            {"backtracks", r.stats.backtracks},
+            {"regenerated_tokens", r.stats.regenerated_tokens},
+            {"fallbacks", r.stats.fallbacks}};
+  if (with_anchors) {
+    json anchors = json::array();
+    for (const auto& a : r.anchors) {
+      json x = {{"anchor_id", a.id},
+                {"kind", std::string(anchor::kind_name(anchor::kind_of(a.anchor.type)))},
+                {"type", std::string(anchor::type_name(a.anchor.type))},
+                {"text", a.text},
+                {"norm", a.anchor.norm},
+                {"start", a.anchor.start},
+                {"end", a.anchor.end},
+                {"verdict", std::string(verify::verdict_name(a.verdict))},
+                {"confidence", a.confidence},
+                {"checked", a.checked}};
+      if (a.flagged) x["flagged"] = true;
+      if (a.constrained) x["constrained"] = true;
+      if (a.attempts > 0) x["backtracks"] = a.attempts;
+      if (a.checked && a.verdict == verify::Verdict::confirmed) {
+        x["source"] = {{"message", a.support_source}, {"start", a.support_start}, {"end", a.support_end}};
+      }
+      anchors.push_back(std::move(x));
+    }
+    j["anchors"] = std::move(anchors);
+  }
+  return j;
+}
+
+struct Prepared {
+  std::shared_ptr<Job> job;
+  GenerationRequest req;
+  std::string initial_status;
+};
+
+std::vector<engine::Token> tokenize_request(const State& st, const GenerationRequest& req) {
+  std::string text;
+  if (req.raw) {
+    text = req.raw_prompt;
+  } else {
+    text = st.model->apply_chat_template(req.messages, true) + req.prefill;
+  }
+  return st.model->tokenize(text, true, true);
+}
+
+Prepared prepare(State& st, Api api, const httplib::Request& http) {
+  json body;
+  try {
+    body = json::parse(http.body);
+  } catch (const json::exception& e) {
+    throw ApiError(400, "invalid_request_error", std::string("invalid JSON body: ") + e.what());
+  }
+  Prepared p;
+  p.req = parse_request(api, body, st.opt);
+  if (http.get_header_value("X-SFCL-Events") == "1") p.req.events = true;
+  auto job = std::make_shared<Job>();
+  job->options = p.req.options;
+  job->want_events = p.req.events;
+  job->sources = std::make_shared<anchor::SourceIndex>();
+  for (const auto& m : p.req.messages) job->sources->add_source(m.content);
+  if (!p.req.prefill.empty()) job->sources->add_source(p.req.prefill);
+  if (p.req.raw) job->sources->add_source(p.req.raw_prompt);
+  for (const auto& s : p.req.extra_sources) job->sources->add_source(s);
+  if (!st.kb.empty()) job->sources->add_knowledge(st.kb);
+  job->prompt = tokenize_request(st, p.req);
+  const auto limit = st.opt.scheduler.n_ctx_per_slot;
+  if (job->prompt.size() + 1 >= limit) {
+    throw ApiError(400, "invalid_request_error",
+                   "prompt is too long: " + std::to_string(job->prompt.size()) + " tokens, but the context holds " +
+                       std::to_string(limit) + " tokens per request");
+  }
+  p.job = job;
+  p.initial_status = decode::status_string(p.req.options.mode, !job->sources->empty(), {});
+  return p;
+}
+
+// Waits for the job to end; returns false when the client is gone.
+void wait_finished(Job& job) {
+  std::unique_lock<std::mutex> lk(job.mu);
+  job.cv.wait(lk, [&] { return job.finished; });
+}
+
+std::string anthropic_stop(const decode::Result& r) { return std::string(decode::stop_reason_name(r.stop_reason)); }
+std::string openai_finish(const decode::Result& r) {
+  return r.stop_reason == decode::StopReason::max_tokens ? "length" : "stop";
+}
+
+json anthropic_usage(const decode::Result& r, const Job& job) {
+  return {{"input_tokens", r.prompt_tokens - job.cached_tokens},
+          {"output_tokens", r.output_tokens},
+          {"cache_read_input_tokens", job.cached_tokens},
+          {"cache_creation_input_tokens", 0}};
+}
+
+json openai_usage(const decode::Result& r, const Job& job) {
+  return {{"prompt_tokens", r.prompt_tokens},
+          {"completion_tokens", r.output_tokens},
+          {"total_tokens", r.prompt_tokens + r.output_tokens},
+          {"prompt_tokens_details", {{"cached_tokens", job.cached_tokens}}}};
+}
+
+// The streaming state machine shared by both APIs.
+struct Stream {
+  std::shared_ptr<Job> job;
+  Api api;
+  std::string id;
+  std::string model;
+  decode::Mode mode;
+  int phase = 0;
+  int64_t created = unix_now();
+  int ping_ms = 10000;
+};
+
+bool write(httplib::DataSink& sink, const std::string& s) { return sink.write(s.data(), s.size()); }
+
+json openai_chunk(const Stream& s, const json& delta, const json& finish) {
+  if (s.api == Api::openai_completions) {
+    return {{"id", s.id},
+            {"object", "text_completion"},
+            {"created", s.created},
+            {"model", s.model},
+            {"choices", json::array({{{"index", 0}, {"text", delta.value("content", "")}, {"logprobs", nullptr},
+                                      {"finish_reason", finish}}})}};
+  }
+  return {{"id", s.id},
+          {"object", "chat.completion.chunk"},
+          {"created", s.created},
+          {"model", s.model},
+          {"choices", json::array({{{"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
+}
+
+bool stream_step(Stream& s, httplib::DataSink& sink) {
+  Job& job = *s.job;
+  std::unique_lock<std::mutex> lk(job.mu);
+  if (s.phase == 0) {
+    job.cv.wait(lk, [&] { return job.admitted || job.finished; });
+    lk.unlock();
+    bool ok = true;
+    if (s.api == Api::anthropic) {
+      json msg = {{"id", s.id},
+                  {"type", "message"},
+                  {"role", "assistant"},
+                  {"model", s.model},
+                  {"content", json::array()},
+                  {"stop_reason", nullptr},
+                  {"stop_sequence", nullptr},
+                  {"usage",
+                   {{"input_tokens", static_cast<int32_t>(job.prompt.size()) - job.cached_tokens},
+                    {"output_tokens", 0},
+                    {"cache_read_input_tokens", job.cached_tokens},
+                    {"cache_creation_input_tokens", 0}}}};
+      ok = write(sink, sse("message_start", {{"type", "message_start"}, {"message", msg}})) &&
+           write(sink, sse("content_block_start", {{"type", "content_block_start"},
+                                                   {"index", 0},
+                                                   {"content_block", {{"type", "text"}, {"text", ""}}}})) &&
+           write(sink, sse("ping", {{"type", "ping"}}));
+    } else if (s.api == Api::openai_chat) {
+      ok = write(sink, sse_data(openai_chunk(s, {{"role", "assistant"}, {"content", ""}}, nullptr)));
+    }
+    s.phase = 1;
+    if (!ok) job.cancelled = true;
+    return ok;
+  }
+  if (s.phase == 2) return false;
+  job.cv.wait_for(lk, std::chrono::milliseconds(s.ping_ms), [&] { return job.finished || !job.events.empty(); });
+  std::deque<JobEvent> events;
+  events.swap(job.events);
+  const bool finished = job.finished;
+  lk.unlock();
+  std::string out;
+  for (auto& e : events) {
+    if (e.kind == JobEvent::Kind::text) {
+      if (e.text.empty()) continue;
+      if (s.api == Api::anthropic) {
+        out += sse("content_block_delta",
+                   {{"type", "content_block_delta"}, {"index", 0}, {"delta", {{"type", "text_delta"}, {"text", e.text}}}});
+      } else {
+        out += sse_data(openai_chunk(s, {{"content", e.text}}, nullptr));
+      }
+    } else {
+      const char* name = e.kind == JobEvent::Kind::anchor_confirmed ? "anchor_confirmed"
+                         : e.kind == JobEvent::Kind::backtrack     ? "backtrack"
+                                                                   : "fallback";
+      out += sse(name, e.data);
+    }
+  }
+  if (out.empty() && !finished) {
+    // Nothing new for a while (long prompt, backtracking): keep the connection alive.
+    out = s.api == Api::anthropic ? sse("ping", {{"type", "ping"}}) : std::string(": ping\n\n");
+  }
+  if (finished) {
+    const decode::Result& r = job.result;
+    if (!job.error.empty()) {
+      if (s.api == Api::anthropic) {
+        out += sse("error", {{"type", "error"}, {"error", {{"type", "api_error"}, {"message", job.error}}}});
+      } else {
+        out += sse_data({{"error", {{"message", job.error}, {"type", "server_error"}, {"param", nullptr}, {"code", nullptr}}}});
+      }
+    } else if (s.api == Api::anthropic) {
+      out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", 0}});
+      out += sse("message_delta",
+                 {{"type", "message_delta"},
+                  {"delta",
+                   {{"stop_reason", anthropic_stop(r)},
+                    {"stop_sequence", r.stop_sequence.empty() ? json(nullptr) : json(r.stop_sequence)}}},
+                  {"usage", anthropic_usage(r, job)},
+                  {"sfcl", sfcl_summary(r, s.mode, false)}});
+      out += sse("message_stop", {{"type", "message_stop"}});
+    } else {
+      json last = openai_chunk(s, json::object(), openai_finish(r));
+      last["usage"] = openai_usage(r, job);
+      last["sfcl"] = sfcl_summary(r, s.mode, false);
+      out += sse_data(last);
+      out += "data: [DONE]\n\n";
+    }
+  }
+  if (!out.empty() && !write(sink, out)) {
+    job.cancelled = true;  // client gone: the scheduler frees the slot
+    return false;
+  }
+  if (finished) {
+    s.phase = 2;
+    sink.done();
+  }
+  return true;
+}
+
+void handle_generation(State& st, Api api, const httplib::Request& http, httplib::Response& res) {
+  if (!st.ready) throw ApiError(503, api == Api::anthropic ? "overloaded_error" : "server_error", "model is loading");
+  if (st.draining) throw ApiError(503, api == Api::anthropic ? "overloaded_error" : "server_error", "server is shutting down");
+  Prepared p = prepare(st, api, http);
+  if (!st.scheduler->submit(p.job)) {
+    throw ApiError(429, "rate_limit_error",
+                   "the request queue is full (" + std::to_string(st.opt.scheduler.queue_limit) + " waiting); retry later");
+  }
+  const decode::Mode mode = p.req.options.mode;
+  const std::string id = random_id(api == Api::anthropic ? "msg_" : api == Api::openai_chat ? "chatcmpl-" : "cmpl-");
+  ++st.in_flight;
+  if (p.req.stream) {
+    set_status_headers(res, st, mode, p.initial_status);
+    res.set_header("Cache-Control", "no-cache");
+    auto s = std::make_shared<Stream>();
+    s->job = p.job;
+    s->api = api;
+    s->id = id;
+    s->model = p.req.model;
+    s->mode = mode;
+    s->ping_ms = st.opt.ping_interval_ms;
+    auto* stp = &st;
+    res.set_chunked_content_provider(
+        "text/event-stream", [s](size_t, httplib::DataSink& sink) { return stream_step(*s, sink); },
+        [s, stp](bool) {
+          if (!s->job->finished) s->job->cancelled = true;
+          --stp->in_flight;
+        });
+    return;
+  }
+  struct Guard {
+    State& st;
+    ~Guard() { --st.in_flight; }
+  } guard{st};
+  wait_finished(*p.job);
+  const Job& job = *p.job;
+  if (!job.error.empty()) throw ApiError(500, api == Api::anthropic ? "api_error" : "server_error", job.error);
+  const decode::Result& r = job.result;
+  set_status_headers(res, st, mode, r.status);
+  json out;
+  if (api == Api::anthropic) {
+    out = {{"id", id},
+           {"type", "message"},
+           {"role", "assistant"},
+           {"model", p.req.model},
+           {"content", json::array({{{"type", "text"}, {"text", r.text}}})},
+           {"stop_reason", anthropic_stop(r)},
+           {"stop_sequence", r.stop_sequence.empty() ? json(nullptr) : json(r.stop_sequence)},
+           {"usage", anthropic_usage(r, job)}};
+  } else if (api == Api::openai_chat) {
+    out = {{"id", id},
+           {"object", "chat.completion"},
+           {"created", unix_now()},
+           {"model", p.req.model},
+           {"choices", json::array({{{"index", 0},
+                                     {"message", {{"role", "assistant"}, {"content", r.text}, {"refusal", nullptr}}},
+                                     {"logprobs", nullptr},
+                                     {"finish_reason", openai_finish(r)}}})},
+           {"usage", openai_usage(r, job)}};
+  } else {
+    out = {{"id", id},
+           {"object", "text_completion"},
+           {"created", unix_now()},
+           {"model", p.req.model},
+           {"choices", json::array({{{"index", 0}, {"text", r.text}, {"logprobs", nullptr}, {"finish_reason", openai_finish(r)}}})},
+           {"usage", openai_usage(r, job)}};
+  }
+  out["sfcl"] = sfcl_summary(r, mode, true);
+  set_json(res, 200, out);
+}
+
+bool key_matches(const std::string& given, const std::vector<std::string>& keys) {
+  // Constant-time: compare fixed-size hashes with sodium_memcmp, and always scan every key.
+  unsigned char g[32];
+  crypto_generichash(g, sizeof g, reinterpret_cast<const unsigned char*>(given.data()), given.size(), nullptr, 0);
+  bool ok = false;
+  for (const auto& k : keys) {
+    unsigned char h[32];
+    crypto_generichash(h, sizeof h, reinterpret_cast<const unsigned char*>(k.data()), k.size(), nullptr, 0);
+    ok |= sodium_memcmp(g, h, sizeof g) == 0;
+  }
+  return ok;
+}
+
+void install_routes(httplib::Server& svr, State& st) {
+  auto guarded = [&st](Api api, auto&& fn) {
+    return [&st, api, fn](const httplib::Request& req, httplib::Response& res) {
+      try {
+        fn(req, res);
+      } catch (const ApiError& e) {
+        send_error(res, api, e);
+      } catch (const std::exception& e) {
+        send_error(res, api, ApiError(500, api == Api::anthropic ? "api_error" : "server_error", e.what()));
+      }
+    };
+  };
+  svr.Post("/v1/messages", guarded(Api::anthropic, [&st](const httplib::Request& q, httplib::Response& r) {
+             handle_generation(st, Api::anthropic, q, r);
+           }));
+  svr.Post("/v1/chat/completions", guarded(Api::openai_chat, [&st](const httplib::Request& q, httplib::Response& r) {
+             handle_generation(st, Api::openai_chat, q, r);
+           }));
+  svr.Post("/v1/completions", guarded(Api::openai_completions, [&st](const httplib::Request& q, httplib::Response& r) {
+             handle_generation(st, Api::openai_completions, q, r);
+           }));
+  svr.Post("/v1/messages/count_tokens", guarded(Api::anthropic, [&st](const httplib::Request& q, httplib::Response& r) {
+             if (!st.ready) throw ApiError(503, "overloaded_error", "model is loading");
+             json body;
+             try {
+               body = json::parse(q.body);
+             } catch (const json::exception& e) {
+               throw ApiError(400, "invalid_request_error", std::string("invalid JSON body: ") + e.what());
+             }
+             const GenerationRequest req = parse_count_tokens(body, st.opt);
+             set_json(r, 200, {{"input_tokens", tokenize_request(st, req).size()}});
+           }));
+  svr.Get("/v1/models", [&st](const httplib::Request&, httplib::Response& r) {
+    const json m = {{"id", st.opt.model_id},
+                    {"object", "model"},
+                    {"type", "model"},
+                    {"created", unix_now()},
+                    {"created_at", "1970-01-01T00:00:00Z"},
+                    {"owned_by", "sfcl"},
+                    {"display_name", st.opt.model_id},
+                    {"sfcl", {{"mode", std::string(decode::mode_name(st.opt.mode))}, {"layer_status", layer_status(st.opt.mode)}}}};
+    set_json(r, 200, {{"object", "list"}, {"data", json::array({m})}, {"has_more", false}, {"first_id", st.opt.model_id},
+                      {"last_id", st.opt.model_id}});
+  });
+  svr.Get("/health", [&st](const httplib::Request&, httplib::Response& r) {
+    if (!st.ready) {
+      set_json(r, 503, {{"status", "loading"}});
+    } else if (st.draining) {
+      set_json(r, 503, {{"status", "draining"}});
+    } else {
+      const auto s = st.scheduler->stats();
+      set_json(r, 200, {{"status", "ok"}, {"slots_busy", s.busy_slots}, {"queue", s.queued}});
+    }
+  });
+  svr.set_pre_routing_handler([&st](const httplib::Request& req, httplib::Response& res) {
+    if (st.opt.api_keys.empty() || req.path == "/health") return httplib::Server::HandlerResponse::Unhandled;
+    std::string key = req.get_header_value("x-api-key");
+    const std::string auth = req.get_header_value("Authorization");
+    if (key.empty() && auth.rfind("Bearer ", 0) == 0) key = auth.substr(7);
+    if (!key.empty() && key_matches(key, st.opt.api_keys)) return httplib::Server::HandlerResponse::Unhandled;
+    const Api api = api_of(req.path);
+    send_error(res, api, ApiError(401, api == Api::anthropic ? "authentication_error" : "invalid_request_error",
+                                  key.empty() ? "missing API key (x-api-key or Authorization: Bearer)" : "invalid API key"));
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    const Api api = api_of(req.path);
+    if (res.status == 413) {
+      send_error(res, api, ApiError(413, api == Api::anthropic ? "request_too_large" : "invalid_request_error",
+                                    "request body is larger than the server's limit"));
+    } else if (res.status == 404) {
+      send_error(res, api, ApiError(404, "not_found_error", "no route for " + req.method + " " + req.path));
+    } else if (res.status == 405) {
+      send_error(res, api, ApiError(405, "invalid_request_error", "method " + req.method + " not allowed on " + req.path));
+    } else {
+      send_error(res, api, ApiError(res.status, "invalid_request_error", "bad request"));
+    }
+  });
+  svr.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr) {
+    const Api api = api_of(req.path);
+    send_error(res, api, ApiError(500, api == Api::anthropic ? "api_error" : "server_error", "internal error"));
+  });
+}
+
+}  // namespace
+
+int serve(const ServerOptions& options) {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium could not initialise");
+  State st;
+  st.opt = options;
+  if (st.opt.model_id.empty()) st.opt.model_id = std::filesystem::path(options.model_path).stem().string();
+  if (!st.opt.kb_path.empty()) st.kb = anchor::load_knowledge(st.opt.kb_path);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(options.model_path, ec)) {
+    throw engine::EngineError("model file not found: " + options.model_path);
+  }
+
+  // Signals go to one thread (sigwait): first SIGTERM/SIGINT drains, a second one exits at once.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+
+  httplib::Server svr;
+  svr.new_task_queue = [n = options.scheduler.n_parallel + options.scheduler.queue_limit + 8] {
+    return new httplib::ThreadPool(static_cast<size_t>(std::min(n, 512)));
+  };
+  svr.set_payload_max_length(options.max_body);
+  svr.set_read_timeout(60, 0);
+  svr.set_write_timeout(60, 0);
+  install_routes(svr, st);
+  int port = options.port;
+  if (port == 0) {
+    port = svr.bind_to_any_port(options.host);
+  } else if (!svr.bind_to_port(options.host, port)) {
+    port = -1;
+  }
+  if (port < 0) throw std::runtime_error("cannot listen on " + options.host + ":" + std::to_string(options.port));
+  std::fprintf(stderr, "sfcl: listening on http://%s:%d (loading %s)\n", options.host.c_str(), port,
+               options.model_path.c_str());
+  std::thread http([&] { svr.listen_after_bind(); });
+
+  std::atomic<bool> stop_now{false};
+  std::thread signals([&] {
+    int sig = 0;
+    sigwait(&set, &sig);
+    std::fprintf(stderr, "sfcl: signal %d: draining (%d in flight)\n", sig, st.in_flight.load());
+    st.draining = true;
+    std::thread second([&] {
+      int s2 = 0;
+      sigwait(&set, &s2);
+      std::fprintf(stderr, "sfcl: second signal: exiting now\n");
+      std::_Exit(1);
+    });
+    second.detach();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(st.opt.drain_timeout_s);
+    while (st.in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    stop_now = true;
+    svr.stop();
+  });
+
+  try {
+    st.model = engine::Model::load({options.model_path});
+    st.scheduler = std::make_unique<Scheduler>(*st.model, options.scheduler);
+    // Warm-up: one short generation through the real path before reporting ready.
+    auto warm = std::make_shared<Job>();
+    warm->prompt = st.model->tokenize("warm up", true, false);
+    warm->options.max_tokens = 2;
+    warm->options.mode = decode::Mode::off;
+    warm->sources = std::make_shared<anchor::SourceIndex>();
+    if (st.scheduler->submit(warm)) wait_finished(*warm);
+    st.ready = true;
+    std::fprintf(stderr, "sfcl: ready: %s, %d slots x %u tokens, sfcl mode %s\n", st.opt.model_id.c_str(),
+                 options.scheduler.n_parallel, options.scheduler.n_ctx_per_slot,
+                 std::string(decode::mode_name(options.mode)).c_str());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sfcl: error: %s\n", e.what());
+    svr.stop();
+    http.join();
+    pthread_kill(signals.native_handle(), SIGTERM);
+    signals.join();
+    return 2;
+  }
+  http.join();
+  if (!stop_now) {
+    pthread_kill(signals.native_handle(), SIGTERM);
+  }
+  signals.join();
+  st.scheduler->stop();
+  std::fprintf(stderr, "sfcl: stopped\n");
+  return 0;
+}
+
+}  // namespace sfcl::server

@@ -1,0 +1,40 @@
+// sfcl::server — `sfcl serve`: Anthropic Messages and OpenAI APIs over the check loop.
+// Never includes llama.h: it talks to the model through engine/ and decode/.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "decode/decode.h"
+#include "server/scheduler.h"
+
+namespace sfcl::server {
+
+struct ServerOptions {
+  std::string model_path;
+  std::string model_id;  // default: the file name without .gguf
+  std::string host = "127.0.0.1";
+  int port = 8080;
+  SchedulerOptions scheduler;
+  size_t max_body = 8U << 20;
+  // SFCL defaults; each request may override them in its "sfcl" object.
+  decode::Mode mode = decode::Mode::anchor;
+  float threshold = 0.87F;
+  int32_t max_backtracks = 2;
+  decode::Fallback fallback = decode::Fallback::constrain;
+  bool events = false;
+  bool compat_headers = true;
+  bool strip_zero_width = true;
+  std::string kb_path;
+  int32_t default_max_tokens = 256;  // OpenAI requests without max_tokens
+  int32_t max_tokens_limit = 32768;
+  std::vector<std::string> api_keys;
+  double drain_timeout_s = 30.0;
+  int32_t ping_interval_ms = 10000;
+  bool verbose = false;
+};
+
+// Loads the model, listens and serves until SIGTERM/SIGINT; returns the process exit code.
+int serve(const ServerOptions& options);
+
+}  // namespace sfcl::server
