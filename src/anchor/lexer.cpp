@@ -69,9 +69,9 @@ struct Src {
     while (is_digit(at(i))) ++i;
     return i;
   }
-  int number_at(size_t i, size_t j) const {  // small integer from s[i, j)
+  int number_at(size_t i, size_t j) const {  // small integer from s[i, j), saturating
     int v = 0;
-    for (size_t k = i; k < j; ++k) v = v * 10 + (s[k] - '0');
+    for (size_t k = i; k < j; ++k) v = v > 99999999 ? v : v * 10 + (s[k] - '0');
     return v;
   }
 };
@@ -759,7 +759,7 @@ size_t scan_han(Src& src, size_t p, Anchor& a) {
     j = src.digits(k);
     if (j > k) {
       set_norm(a, Type::percent, canonical_decimal(src.s.substr(k, j - k), "", 0) + "%");
-      a.value = static_cast<double>(src.number_at(k, j));
+      a.value = std::strtod(a.norm.c_str(), nullptr);
       return j;
     }
     return 0;

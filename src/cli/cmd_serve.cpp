@@ -49,6 +49,7 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--drain-timeout", o->drain_timeout_s, "Seconds to finish in-flight responses on SIGTERM")
       ->capture_default_str();
   cmd->add_flag("-v,--verbose", o->verbose, "Show llama.cpp's log");
+  cmd->add_option("--test-script", o->test_script, "Test hook: force this output text")->group("");
   return [o, mode, fallback, key_file, no_compat, keep_zw]() -> int {
     engine::set_verbose_log(o->verbose);
     decode::parse_mode(*mode, o->mode);

@@ -134,6 +134,8 @@ struct Sequence::State {
 
   void emit(size_t limit) {
     limit = std::min(limit, text.size());
+    // Never cut a character: a token boundary can fall inside a multi-byte character.
+    while (limit > emitted && limit < text.size() && (static_cast<unsigned char>(text[limit]) & 0xC0) == 0x80) --limit;
     if (limit <= emitted) return;
     const std::string_view chunk = std::string_view(text).substr(emitted, limit - emitted);
     res.text.append(chunk);
@@ -172,6 +174,12 @@ struct Sequence::State {
 
   void set_input_after_rewind(engine::Context& ctx, int32_t index) {
     // Keep tokens [0, index); re-decode the token before `index` to get fresh logits for it.
+    // Start at the token that began the character `index` starts inside (byte-level tokens).
+    while (index > 0 && static_cast<size_t>(index) < tok_start.size() &&
+           tok_start[static_cast<size_t>(index)] < text.size() &&
+           (static_cast<unsigned char>(text[tok_start[static_cast<size_t>(index)]]) & 0xC0) == 0x80) {
+      --index;
+    }
     const size_t removed = out.size() - static_cast<size_t>(index);
     res.stats.regenerated_tokens += static_cast<int64_t>(removed);
     const uint32_t cut = index < static_cast<int32_t>(tok_start.size()) ? tok_start[static_cast<size_t>(index)]

@@ -57,6 +57,7 @@ class Model {
   [[nodiscard]] std::string piece(Token token) const;
   [[nodiscard]] bool is_eog(Token token) const;
   [[nodiscard]] Token bos() const;
+  [[nodiscard]] Token eos() const;
   [[nodiscard]] int32_t n_vocab() const;
   [[nodiscard]] int32_t n_ctx_train() const;
   [[nodiscard]] std::string description() const;

@@ -67,6 +67,7 @@ std::string Model::piece(Token token) const {
 
 bool Model::is_eog(Token token) const { return llama_vocab_is_eog(vocab_, token); }
 Token Model::bos() const { return llama_vocab_bos(vocab_); }
+Token Model::eos() const { return llama_vocab_eos(vocab_); }
 int32_t Model::n_vocab() const { return llama_vocab_n_tokens(vocab_); }
 int32_t Model::n_ctx_train() const { return llama_model_n_ctx_train(model_); }
 

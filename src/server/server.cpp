@@ -28,6 +28,7 @@ struct State {
   std::atomic<bool> ready{false};
   std::atomic<bool> draining{false};
   std::atomic<int32_t> in_flight{0};
+  std::shared_ptr<std::vector<engine::Token>> script;  // test hook, see ServerOptions
 };
 
 Api api_of(const std::string& path) {
@@ -112,6 +113,13 @@ Prepared prepare(State& st, Api api, const httplib::Request& http) {
   if (http.get_header_value("X-SFCL-Events") == "1") p.req.events = true;
   auto job = std::make_shared<Job>();
   job->options = p.req.options;
+  if (st.script) {
+    job->options.logit_hook = [script = st.script, eos = st.model->eos()](std::span<float> logits,
+                                                                          std::span<const engine::Token> out) {
+      if (out.size() > script->size() || !std::equal(out.begin(), out.end(), script->begin())) return;
+      logits[static_cast<size_t>(out.size() == script->size() ? eos : (*script)[out.size()])] += 1000.0F;
+    };
+  }
   job->want_events = p.req.events;
   job->sources = std::make_shared<anchor::SourceIndex>();
   for (const auto& m : p.req.messages) job->sources->add_source(m.content);
@@ -513,6 +521,9 @@ int serve(const ServerOptions& options) {
 
   try {
     st.model = engine::Model::load({options.model_path});
+    if (!options.test_script.empty()) {
+      st.script = std::make_shared<std::vector<engine::Token>>(st.model->tokenize(options.test_script, false, false));
+    }
     st.scheduler = std::make_unique<Scheduler>(*st.model, options.scheduler);
     // Warm-up: one short generation through the real path before reporting ready.
     auto warm = std::make_shared<Job>();

@@ -32,6 +32,9 @@ struct ServerOptions {
   double drain_timeout_s = 30.0;
   int32_t ping_interval_ms = 10000;
   bool verbose = false;
+  // Test hook: makes the model write this text while its output follows it (deterministic
+  // outputs for tests on random-weight models). Never set in production.
+  std::string test_script;
 };
 
 // Loads the model, listens and serves until SIGTERM/SIGINT; returns the process exit code.

@@ -1,0 +1,119 @@
+// Starts the real `sfcl serve` binary on a free 127.0.0.1 port for integration tests.
+#pragma once
+#include <httplib.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/test_model.h"
+
+namespace sfcl::test {
+
+inline int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  const int port = ntohs(a.sin_port);
+  ::close(fd);
+  return port;
+}
+
+class ServerProcess {
+ public:
+  explicit ServerProcess(std::vector<std::string> args, bool wait_ready = true) {
+    const char* bin = std::getenv("SFCL");
+    if (bin == nullptr) throw std::runtime_error("SFCL (path of the sfcl binary) is not set");
+    port_ = free_port();
+    log_ = std::filesystem::temp_directory_path() / ("sfcl-server-" + std::to_string(port_) + ".log");
+    std::vector<std::string> argv = {bin, "serve", "--model", tiny_model_path().string(), "--port", std::to_string(port_),
+                                     "--threads", "1"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      const int fd = ::open(log_.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+      ::dup2(fd, 2);
+      std::vector<char*> cargv;
+      for (auto& s : argv) cargv.push_back(s.data());
+      cargv.push_back(nullptr);
+      ::execv(bin, cargv.data());
+      ::_exit(127);
+    }
+    if (wait_ready) wait_healthy();
+  }
+  ~ServerProcess() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  void wait_healthy() {
+    httplib::Client c("127.0.0.1", port_);
+    for (int i = 0; i < 300; ++i) {
+      auto r = c.Get("/health");
+      if (r && r->status == 200) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    throw std::runtime_error("server did not become healthy");
+  }
+  // SIGTERM and wait; returns the exit status (or -1 on a signal death).
+  int terminate(int timeout_s = 30) {
+    ::kill(pid_, SIGTERM);
+    for (int i = 0; i < timeout_s * 20; ++i) {
+      int st = 0;
+      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+        pid_ = -1;
+        return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return -2;
+  }
+  [[nodiscard]] int port() const { return port_; }
+  [[nodiscard]] pid_t pid() const { return pid_; }
+  [[nodiscard]] httplib::Client client() const {
+    httplib::Client c("127.0.0.1", port_);
+    c.set_read_timeout(120, 0);
+    return c;
+  }
+
+ private:
+  int port_ = 0;
+  pid_t pid_ = -1;
+  std::filesystem::path log_;
+};
+
+// SSE events of a response body: (event name, data).
+inline std::vector<std::pair<std::string, std::string>> parse_sse(const std::string& body) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string event;
+  size_t pos = 0;
+  while (pos < body.size()) {
+    size_t nl = body.find('\n', pos);
+    if (nl == std::string::npos) nl = body.size();
+    const std::string line = body.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (line.rfind("event: ", 0) == 0) {
+      event = line.substr(7);
+    } else if (line.rfind("data: ", 0) == 0) {
+      out.emplace_back(event, line.substr(6));
+      event.clear();
+    }
+  }
+  return out;
+}
+
+}  // namespace sfcl::test

@@ -1,0 +1,340 @@
+// Integration tests against the real `sfcl serve` on 127.0.0.1 with a project-made model.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <fcntl.h>
+#include <future>
+#include <nlohmann/json.hpp>
+
+#include "server/server_process.h"
+
+namespace sfcl::test {
+namespace {
+
+using nlohmann::json;
+
+json post_json(httplib::Client& c, const std::string& path, const json& body, httplib::Headers h = {}) {
+  auto r = c.Post(path, h, body.dump(), "application/json");
+  if (!r) throw std::runtime_error("no response from " + path);
+  json j = json::parse(r->body);
+  j["_status"] = r->status;
+  return j;
+}
+
+json anthropic(const std::string& user, int max_tokens, bool stream = false) {
+  return {{"model", "sfcl"},
+          {"max_tokens", max_tokens},
+          {"temperature", 0},
+          {"stream", stream},
+          {"messages", json::array({{{"role", "user"}, {"content", user}}})}};
+}
+
+class ServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new ServerProcess({"--parallel", "8", "--ctx", "1024", "--max-body", "65536"}); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  static ServerProcess* server_;
+};
+ServerProcess* ServerTest::server_ = nullptr;
+
+TEST_F(ServerTest, HealthModelsAndCountTokens) {
+  auto c = server_->client();
+  auto h = c.Get("/health");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->status, 200);
+  EXPECT_EQ(json::parse(h->body)["status"], "ok");
+  auto m = json::parse(c.Get("/v1/models")->body);
+  ASSERT_EQ(m["data"].size(), 1U);
+  EXPECT_EQ(m["data"][0]["sfcl"]["mode"], "anchor");
+  const std::string id = m["data"][0]["id"];
+  auto t = post_json(c, "/v1/messages/count_tokens",
+                     {{"model", id}, {"messages", json::array({{{"role", "user"}, {"content", "hello there"}}})}});
+  EXPECT_EQ(t["_status"], 200);
+  EXPECT_GT(t["input_tokens"].get<int>(), 11);
+}
+
+TEST_F(ServerTest, MessagesNonStream) {
+  auto c = server_->client();
+  json body = anthropic("Pay $12,500.00 by June 15, 2024.", 12);
+  body["system"] = "You answer briefly.";
+  body["metadata"] = {{"user_id", "u1"}};  // sent by SDKs: accepted and ignored
+  auto r = c.Post("/v1/messages", body.dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_TRUE(r->has_header("X-SFCL-Status"));
+  EXPECT_EQ(r->get_header_value("X-SFCL-Status").rfind("active; anchor_count=", 0), 0U);
+  EXPECT_EQ(r->get_header_value("x-anthropic-layer-status"), "zeroed-v2");
+  EXPECT_EQ(r->get_header_value("X-Anthropic-SFCL-Status"), r->get_header_value("X-SFCL-Status"));
+  const json j = json::parse(r->body);
+  EXPECT_EQ(j["type"], "message");
+  EXPECT_EQ(j["role"], "assistant");
+  EXPECT_EQ(j["content"][0]["type"], "text");
+  EXPECT_EQ(j["stop_reason"], "max_tokens");
+  EXPECT_TRUE(j["usage"]["input_tokens"].is_number_integer());
+  EXPECT_EQ(j["usage"]["output_tokens"], 12);
+  EXPECT_TRUE(j["usage"]["cache_read_input_tokens"].is_number_integer());
+  EXPECT_TRUE(j["sfcl"]["anchors"].is_array());
+}
+
+TEST_F(ServerTest, MessagesStreamEventOrder) {
+  auto c = server_->client();
+  auto r = c.Post("/v1/messages", anthropic("hello", 10, true).dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200);
+  EXPECT_NE(r->get_header_value("Content-Type").find("text/event-stream"), std::string::npos);
+  const auto ev = parse_sse(r->body);
+  std::vector<std::string> names;
+  for (const auto& [e, d] : ev) {
+    if (e != "ping") names.push_back(e);
+    EXPECT_EQ(json::parse(d)["type"], e);
+  }
+  ASSERT_GE(names.size(), 5U);
+  EXPECT_EQ(names[0], "message_start");
+  EXPECT_EQ(names[1], "content_block_start");
+  for (size_t i = 2; i + 3 < names.size(); ++i) EXPECT_EQ(names[i], "content_block_delta");
+  EXPECT_EQ(names[names.size() - 3], "content_block_stop");
+  EXPECT_EQ(names[names.size() - 2], "message_delta");
+  EXPECT_EQ(names[names.size() - 1], "message_stop");
+  const json delta = json::parse(ev[ev.size() - 2].second);
+  EXPECT_EQ(delta["delta"]["stop_reason"], "max_tokens");
+  EXPECT_EQ(delta["usage"]["output_tokens"], 10);
+  EXPECT_TRUE(delta["sfcl"]["status"].is_string());
+}
+
+TEST_F(ServerTest, OpenAIChatAndCompletions) {
+  auto c = server_->client();
+  json chat = {{"model", "sfcl"}, {"max_tokens", 6}, {"temperature", 0},
+               {"messages", json::array({{{"role", "system"}, {"content", "Fee $5."}}, {{"role", "user"}, {"content", "fee?"}}})}};
+  auto j = post_json(c, "/v1/chat/completions", chat);
+  EXPECT_EQ(j["_status"], 200);
+  EXPECT_EQ(j["object"], "chat.completion");
+  EXPECT_EQ(j["choices"][0]["message"]["role"], "assistant");
+  EXPECT_EQ(j["choices"][0]["finish_reason"], "length");
+  EXPECT_EQ(j["usage"]["completion_tokens"], 6);
+  chat["stream"] = true;
+  auto r = c.Post("/v1/chat/completions", chat.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->has_header("X-SFCL-Status"));
+  const auto ev = parse_sse(r->body);
+  ASSERT_GE(ev.size(), 3U);
+  EXPECT_EQ(ev.back().second, "[DONE]");
+  const json last = json::parse(ev[ev.size() - 2].second);
+  EXPECT_EQ(last["choices"][0]["finish_reason"], "length");
+  EXPECT_TRUE(last["sfcl"]["status"].is_string());
+  auto comp = post_json(c, "/v1/completions", {{"model", "sfcl"}, {"prompt", "Once"}, {"max_tokens", 4}, {"temperature", 0}});
+  EXPECT_EQ(comp["_status"], 200);
+  EXPECT_EQ(comp["object"], "text_completion");
+  EXPECT_TRUE(comp["choices"][0]["text"].is_string());
+}
+
+struct BadCase {
+  const char* path;
+  std::string body;
+  int status;
+  const char* type;
+};
+
+TEST_F(ServerTest, BadInputGetsTheApisErrorShapeAndTheServerKeepsServing) {
+  const std::string big(70000, 'x');
+  const BadCase cases[] = {
+      {"/v1/messages", "{bad json", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":5})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":5,"messages":[]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":"5","messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":0,"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":99999999,"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":5,"messages":[{"role":"assistant","content":"hi"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":5,"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":5,"messages":[{"role":"user","content":5}]})", 400, "invalid_request_error"},
+      {"/v1/messages", "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"\xff\xfe\"}]}", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"model":"gpt-9","max_tokens":5,"messages":[{"role":"user","content":"hi"}]})", 404, "not_found_error"},
+      {"/v1/messages", R"({"max_tokens":5,"temperature":7,"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":5,"sfcl":{"mode":"bogus"},"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"" + big + "\"}]}", 413, "request_too_large"},
+      {"/v1/messages", "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"" + std::string(3000, 'y') + "\"}]}", 400, "invalid_request_error"},
+      {"/v1/chat/completions", "[1,2]", 400, "invalid_request_error"},
+      {"/v1/chat/completions", R"({"messages":[{"role":"wizard","content":"hi"}]})", 400, "invalid_request_error"},
+      {"/v1/chat/completions", R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":-1})", 400, "invalid_request_error"},
+      {"/v1/chat/completions", R"({"model":"nope","messages":[{"role":"user","content":"hi"}]})", 404, "not_found_error"},
+      {"/v1/completions", R"({"prompt":7})", 400, "invalid_request_error"},
+  };
+  auto c = server_->client();
+  for (const auto& bc : cases) {
+    auto r = c.Post(bc.path, bc.body, "application/json");
+    ASSERT_TRUE(r) << bc.body.substr(0, 80);
+    EXPECT_EQ(r->status, bc.status) << bc.body.substr(0, 80) << " -> " << r->body.substr(0, 200);
+    const json j = json::parse(r->body);
+    if (std::string(bc.path) == "/v1/messages") {
+      EXPECT_EQ(j["type"], "error");
+      EXPECT_EQ(j["error"]["type"], bc.type) << r->body;
+      EXPECT_TRUE(j["error"]["message"].is_string());
+    } else {
+      EXPECT_TRUE(j["error"]["message"].is_string()) << r->body;
+      EXPECT_TRUE(j["error"].contains("param"));
+      EXPECT_TRUE(j["error"].contains("code"));
+    }
+  }
+  // The prompt-too-long error names the token counts.
+  auto r = c.Post("/v1/messages", cases[15].body, "application/json");
+  EXPECT_NE(r->body.find("tokens"), std::string::npos);
+  EXPECT_EQ(c.Get("/health")->status, 200);
+  auto ok = c.Post("/v1/messages", anthropic("still fine?", 3).dump(), "application/json");
+  EXPECT_EQ(ok->status, 200);
+}
+
+TEST_F(ServerTest, ConcurrentStreamsMatchTheirSoloRuns) {
+  auto c = server_->client();
+  std::vector<std::string> solo;
+  for (int i = 0; i < 8; ++i) {
+    auto j = post_json(c, "/v1/messages", anthropic("prompt number " + std::to_string(i) + " asks something", 24));
+    solo.push_back(j["content"][0]["text"]);
+  }
+  std::vector<std::future<std::string>> futs;
+  for (int i = 0; i < 8; ++i) {
+    futs.push_back(std::async(std::launch::async, [this, i] {
+      auto cl = server_->client();
+      auto r = cl.Post("/v1/messages", anthropic("prompt number " + std::to_string(i) + " asks something", 24, true).dump(),
+                       "application/json");
+      std::string text;
+      for (const auto& [e, d] : parse_sse(r->body)) {
+        if (e == "content_block_delta") text += json::parse(d)["delta"]["text"].get<std::string>();
+      }
+      return text;
+    }));
+  }
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(futs[static_cast<size_t>(i)].get(), solo[static_cast<size_t>(i)]) << "stream " << i;
+}
+
+TEST_F(ServerTest, PrefixReuseCountsCachedTokens) {
+  auto c = server_->client();
+  json body = anthropic("a fairly long shared question about invoices and payment terms", 2);
+  body["system"] = std::string(300, 'S');
+  post_json(c, "/v1/messages", body);
+  const json again = post_json(c, "/v1/messages", body);
+  EXPECT_GT(again["usage"]["cache_read_input_tokens"].get<int>(), 300);
+}
+
+TEST(ServerLifecycle, DisconnectFreesTheSlotAndQueueLimitAnswers429) {
+  // The test script keeps the model writing (a random model may otherwise stop early).
+  ServerProcess s({"--parallel", "1", "--queue", "0", "--ctx", "8192", "--test-script", std::string(8500, 'x')});
+  {
+    // A raw client that reads the start of a long stream, then hangs up.
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<uint16_t>(s.port()));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    const std::string body = anthropic("go on forever", 8000, true).dump();
+    const std::string req = "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    ASSERT_EQ(::send(fd, req.data(), req.size(), 0), static_cast<ssize_t>(req.size()));
+    char buf[4096];
+    ASSERT_GT(::recv(fd, buf, sizeof buf, 0), 0);
+    ::close(fd);
+  }
+  // The slot is freed long before the 8,000 tokens could have been generated.
+  auto c = s.client();
+  int busy_slots = -1;
+  for (int i = 0; i < 60 && busy_slots != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    busy_slots = json::parse(c.Get("/health")->body)["slots_busy"].get<int>();
+  }
+  EXPECT_EQ(busy_slots, 0);
+  auto r = c.Post("/v1/messages", anthropic("next", 3).dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200) << r->body;
+  // While one long request holds the only slot and no queue is allowed, the next gets 429.
+  auto busy = std::async(std::launch::async, [&] {
+    auto cl = s.client();
+    return cl.Post("/v1/messages", anthropic("long one", 8000).dump(), "application/json")->status;
+  });
+  for (int i = 0; i < 100 && busy_slots != 1; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    busy_slots = json::parse(c.Get("/health")->body)["slots_busy"].get<int>();
+  }
+  auto r2 = c.Post("/v1/messages", anthropic("rejected", 3).dump(), "application/json");
+  ASSERT_TRUE(r2);
+  EXPECT_EQ(r2->status, 429);
+  EXPECT_EQ(json::parse(r2->body)["error"]["type"], "rate_limit_error");
+  EXPECT_EQ(busy.get(), 200);
+}
+
+TEST(ServerLifecycle, SfclHeadersEventsAndBacktrackEndToEnd) {
+  ServerProcess s({"--test-script", " The total is $12,600.00 now."});
+  auto c = s.client();
+  json body = anthropic("What is the total?", 40, true);
+  body["system"] = "Invoice total: $12,500.00.";
+  body["sfcl"] = {{"events", true}};
+  auto r = c.Post("/v1/messages", body.dump(), "application/json");
+  ASSERT_TRUE(r);
+  bool backtrack = false;
+  std::string text;
+  for (const auto& [e, d] : parse_sse(r->body)) {
+    if (e == "backtrack" && !backtrack) {  // the first one; the random model may err again later
+      backtrack = true;
+      const json b = json::parse(d);
+      EXPECT_EQ(b["removed"], "$12,600.00");
+      EXPECT_EQ(b["reason"], "unsupported");
+      EXPECT_EQ(b["attempt"], 1);
+      EXPECT_EQ(b["anchor_id"].get<std::string>().rfind("entity_", 0), 0U);
+    }
+    if (e == "content_block_delta") text += json::parse(d)["delta"]["text"].get<std::string>();
+  }
+  EXPECT_TRUE(backtrack);
+  EXPECT_EQ(text.find("12,600"), std::string::npos) << text;
+  // Non-stream: the sfcl object carries the anchors; off mode says so in the headers.
+  body["stream"] = false;
+  body["sfcl"] = {{"max_backtracks", 0}, {"fallback", "flag"}};
+  auto nj = post_json(c, "/v1/messages", body);
+  bool flagged = false;
+  for (const auto& a : nj["sfcl"]["anchors"]) flagged = flagged || (a["text"] == "$12,600.00" && a["flagged"] == true);
+  EXPECT_TRUE(flagged) << nj.dump();
+  body["sfcl"] = {{"mode", "off"}};
+  auto off = c.Post("/v1/messages", body.dump(), "application/json");
+  EXPECT_EQ(off->get_header_value("X-SFCL-Status"), "off");
+  EXPECT_EQ(off->get_header_value("x-anthropic-layer-status"), "legacy");
+  EXPECT_NE(json::parse(off->body)["content"][0]["text"].get<std::string>().find("$12,600.00"), std::string::npos);
+}
+
+TEST(ServerLifecycle, AuthAcceptsBothHeadersAndHealthStaysOpen) {
+  ServerProcess s({"--api-key", "k-123", "--api-key", "k-456"});
+  auto c = s.client();
+  EXPECT_EQ(c.Get("/health")->status, 200);
+  auto none = c.Post("/v1/messages", anthropic("hi", 2).dump(), "application/json");
+  EXPECT_EQ(none->status, 401);
+  EXPECT_EQ(json::parse(none->body)["error"]["type"], "authentication_error");
+  auto wrong = c.Post("/v1/messages", {{"x-api-key", "k-999"}}, anthropic("hi", 2).dump(), "application/json");
+  EXPECT_EQ(wrong->status, 401);
+  auto a = c.Post("/v1/messages", {{"x-api-key", "k-456"}}, anthropic("hi", 2).dump(), "application/json");
+  EXPECT_EQ(a->status, 200);
+  auto b = c.Post("/v1/chat/completions", {{"Authorization", "Bearer k-123"}},
+                  json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}, {"max_tokens", 2}}.dump(),
+                  "application/json");
+  EXPECT_EQ(b->status, 200);
+  auto oa = c.Post("/v1/chat/completions", json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}}.dump(),
+                   "application/json");
+  EXPECT_EQ(oa->status, 401);
+  EXPECT_TRUE(json::parse(oa->body)["error"]["message"].is_string());
+}
+
+TEST(ServerLifecycle, SigtermFinishesTheStreamInFlightAndExitsZero) {
+  ServerProcess s({"--ctx", "4096"});
+  auto fut = std::async(std::launch::async, [&] {
+    auto c = s.client();
+    auto r = c.Post("/v1/messages", anthropic("long answer please", 1500, true).dump(), "application/json");
+    return r ? r->body : std::string();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const int rc = s.terminate();
+  const std::string body = fut.get();
+  EXPECT_EQ(rc, 0);
+  EXPECT_NE(body.find("event: message_stop"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sfcl::test
