@@ -24,14 +24,12 @@ build: configure
 test: build
 	ctest --preset $(PRESET)
 
-# Until the HTTP server lands, `make serve` runs `sfcl generate` on the demo prompt with the
-# bundled model (or a generated test model when the demo model is absent).
+# Serves the bundled demo model (or, when it is absent, a tiny random-weight model that sfcl
+# writes itself) on 127.0.0.1:$(PORT) with the Anthropic Messages and OpenAI APIs.
 serve: build
 	@model=$(DEMO_MODEL); if [ ! -f $$model ]; then model=$(TEST_MODEL); mkdir -p $(dir $(TEST_MODEL)); \
 	  [ -f $$model ] || $(SFCL) make-test-model $$model; fi; \
-	  echo "sfcl: model $$model"; \
-	  $(SFCL) generate --model $$model --events --system "$$(cat demo/demo-document.txt)" \
-	    --prompt "What is the total amount due and when?" -n 64 --temperature 0
+	  exec $(SFCL) serve --model $$model --host 127.0.0.1 --port $(PORT) $(SERVE_FLAGS)
 
 bench: build
 	$(BUILD)/bench/sfcl_bench_anchor --benchmark_min_time=0.2

@@ -1,0 +1,121 @@
+// The official SDKs, unmodified, against a real `sfcl serve` on 127.0.0.1.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import net from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+
+const SFCL = process.env.SFCL;
+const KEY = 'sdk-test-key';
+let server;
+let dir;
+let base;
+
+function freePort() {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  assert.ok(SFCL, 'SFCL must point at the sfcl binary');
+  dir = mkdtempSync(join(tmpdir(), 'sfcl-sdk-'));
+  const model = join(dir, 'tiny.gguf');
+  execFileSync(SFCL, ['make-test-model', model], { stdio: 'ignore' });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(SFCL, ['serve', '--model', model, '--model-id', 'tiny', '--port', String(port), '--threads', '1',
+                        '--parallel', '2', '--ctx', '1024', '--api-key', KEY], { stdio: 'ignore' });
+  for (let i = 0; i < 200; i++) {
+    try {
+      const r = await fetch(`${base}/health`);
+      if (r.status === 200) return;
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('server did not start');
+});
+
+after(() => {
+  server?.kill('SIGTERM');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const anthropic = () => new Anthropic({ apiKey: KEY, baseURL: base, maxRetries: 0 });
+const openai = () => new OpenAI({ apiKey: KEY, baseURL: `${base}/v1`, maxRetries: 0 });
+
+test('anthropic messages.create', async () => {
+  const msg = await anthropic().messages.create({
+    model: 'tiny', max_tokens: 8, temperature: 0, system: 'Total: $12,500.00.',
+    messages: [{ role: 'user', content: 'What is the total?' }], metadata: { user_id: 'u-1' },
+  });
+  assert.equal(msg.type, 'message');
+  assert.equal(msg.role, 'assistant');
+  assert.equal(msg.content[0].type, 'text');
+  assert.equal(typeof msg.content[0].text, 'string');
+  assert.equal(msg.stop_reason, 'max_tokens');
+  assert.equal(msg.usage.output_tokens, 8);
+  assert.ok(Number.isInteger(msg.usage.input_tokens));
+});
+
+test('anthropic messages.stream with finalMessage()', async () => {
+  const stream = anthropic().messages.stream({
+    model: 'tiny', max_tokens: 10, temperature: 0, messages: [{ role: 'user', content: 'Say something' }],
+  });
+  let deltas = '';
+  stream.on('text', (t) => { deltas += t; });
+  const msg = await stream.finalMessage();
+  assert.equal(msg.stop_reason, 'max_tokens');
+  assert.equal(msg.usage.output_tokens, 10);
+  assert.equal(msg.content[0].text, deltas);
+});
+
+test('anthropic messages.countTokens', async () => {
+  const r = await anthropic().messages.countTokens({ model: 'tiny', messages: [{ role: 'user', content: 'hello world' }] });
+  assert.ok(r.input_tokens > 11);
+});
+
+test('openai chat.completions.create, plain and streamed', async () => {
+  const c = await openai().chat.completions.create({
+    model: 'tiny', max_tokens: 6, temperature: 0, messages: [{ role: 'user', content: 'hi' }],
+  });
+  assert.equal(c.object, 'chat.completion');
+  assert.equal(c.choices[0].message.role, 'assistant');
+  assert.equal(c.choices[0].finish_reason, 'length');
+  assert.equal(c.usage.completion_tokens, 6);
+  const stream = await openai().chat.completions.create({
+    model: 'tiny', max_tokens: 6, temperature: 0, stream: true, messages: [{ role: 'user', content: 'hi' }],
+  });
+  let text = '';
+  let finish = null;
+  for await (const chunk of stream) {
+    text += chunk.choices[0]?.delta?.content ?? '';
+    finish = chunk.choices[0]?.finish_reason ?? finish;
+  }
+  assert.equal(finish, 'length');
+  assert.equal(text, c.choices[0].message.content);
+});
+
+test('errors arrive as the SDKs typed error classes', async () => {
+  await assert.rejects(
+    anthropic().messages.create({ model: 'no-such-model', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }),
+    (e) => e instanceof Anthropic.NotFoundError && e.status === 404);
+  await assert.rejects(
+    anthropic().messages.create({ model: 'tiny', max_tokens: 0, messages: [{ role: 'user', content: 'x' }] }),
+    (e) => e instanceof Anthropic.BadRequestError && e.error?.error?.type === 'invalid_request_error');
+  const bad = new Anthropic({ apiKey: 'wrong', baseURL: base, maxRetries: 0 });
+  await assert.rejects(
+    bad.messages.create({ model: 'tiny', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }),
+    (e) => e instanceof Anthropic.AuthenticationError);
+  await assert.rejects(
+    openai().chat.completions.create({ model: 'tiny', messages: [{ role: 'wizard', content: 'x' }] }),
+    (e) => e instanceof OpenAI.BadRequestError && e.status === 400);
+});
