@@ -19,5 +19,6 @@ Runner register_generate(CLI::App& app);
 Runner register_make_test_model(CLI::App& app);
 Runner register_anchors(CLI::App& app);
 Runner register_serve(CLI::App& app);
+Runner register_train_demo(CLI::App& app);
 
 }  // namespace sfcl::cli

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   add(sfcl::cli::register_generate);
   add(sfcl::cli::register_anchors);
   add(sfcl::cli::register_make_test_model);
+  add(sfcl::cli::register_train_demo);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -44,6 +44,10 @@ Context::Context(const Model& model, const ContextOptions& options) : model_(mod
   p.n_threads_batch = threads;
   p.kv_unified = true;  // every sequence may use the whole cache; slots share it
   p.no_perf = true;
+  if (options.kv_f32) {
+    p.type_k = GGML_TYPE_F32;
+    p.type_v = GGML_TYPE_F32;
+  }
   ctx_ = llama_init_from_model(model.raw(), p);
   if (ctx_ == nullptr) {
     throw EngineError("llama.cpp could not create a context (n_ctx=" + std::to_string(options.n_ctx) + ")");

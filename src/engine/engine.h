@@ -81,6 +81,7 @@ struct ContextOptions {
   uint32_t n_batch = 512;  // tokens per llama_decode call
   int32_t n_threads = 0;   // 0 = hardware concurrency
   uint32_t n_seq_max = 1;  // parallel sequences (server slots)
+  bool kv_f32 = false;     // F32 K/V cache (exact comparisons in tests); default F16
 };
 
 // A batch of tokens over one or many sequences, decoded by one llama_decode.

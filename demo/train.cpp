@@ -1,0 +1,427 @@
+#include "train.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <random>
+#include <stdexcept>
+#include <thread>
+
+#include "corpus.h"
+#include "ggml-alloc.h"
+#include "ggml-backend.h"
+#include "ggml-opt.h"
+#include "ggml.h"
+#include "gguf.h"
+
+namespace sfcl::demo {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Layer {
+  ggml_tensor *attn_norm, *wq, *wk, *wv, *wo, *ffn_norm, *gate, *up, *down;
+};
+struct Weights {
+  ggml_tensor* tok_embd = nullptr;
+  std::vector<Layer> layers;
+  ggml_tensor* output_norm = nullptr;
+  ggml_tensor* output = nullptr;
+  std::map<std::string, ggml_tensor*> by_name;
+};
+
+Weights create_weights(ggml_context* ctx, const engine::LlamaHParams& hp) {
+  Weights w;
+  for (const auto& t : engine::llama_tensor_layout(hp)) {
+    ggml_tensor* x = t.ne.size() == 1 ? ggml_new_tensor_1d(ctx, GGML_TYPE_F32, t.ne[0])
+                                      : ggml_new_tensor_2d(ctx, GGML_TYPE_F32, t.ne[0], t.ne[1]);
+    ggml_set_name(x, t.name.c_str());
+    w.by_name[t.name] = x;
+  }
+  w.tok_embd = w.by_name["token_embd.weight"];
+  w.output_norm = w.by_name["output_norm.weight"];
+  w.output = w.by_name["output.weight"];
+  for (uint32_t l = 0; l < hp.n_layer; ++l) {
+    const std::string p = "blk." + std::to_string(l) + ".";
+    auto g = [&](const char* n) { return w.by_name[p + n + ".weight"]; };
+    w.layers.push_back({g("attn_norm"), g("attn_q"), g("attn_k"), g("attn_v"), g("attn_output"), g("ffn_norm"),
+                        g("ffn_gate"), g("ffn_up"), g("ffn_down")});
+  }
+  return w;
+}
+
+// The llama forward pass as llama.cpp computes it (RoPE mode 0 on [head_dim, heads, T*B], causal
+// softmax with scale 1/sqrt(head_dim), SwiGLU FFN); returns logits [n_vocab, T*B].
+ggml_tensor* forward(ggml_context* ctx, const Weights& w, const engine::LlamaHParams& hp, ggml_tensor* tokens,
+                     ggml_tensor* pos, ggml_tensor* mask, int T, int B) {
+  const int E = static_cast<int>(hp.n_embd);
+  const int H = static_cast<int>(hp.n_head);
+  const int hd = E / H;
+  ggml_tensor* x = ggml_get_rows(ctx, w.tok_embd, tokens);  // [E, T*B]
+  for (const Layer& L : w.layers) {
+    ggml_tensor* h = ggml_mul(ctx, ggml_rms_norm(ctx, x, hp.rms_eps), L.attn_norm);
+    ggml_tensor* q = ggml_reshape_3d(ctx, ggml_mul_mat(ctx, L.wq, h), hd, H, T * B);
+    ggml_tensor* k = ggml_reshape_3d(ctx, ggml_mul_mat(ctx, L.wk, h), hd, H, T * B);
+    ggml_tensor* v = ggml_mul_mat(ctx, L.wv, h);
+    q = ggml_rope_ext(ctx, q, pos, nullptr, hd, 0, static_cast<int>(hp.n_ctx), hp.rope_freq_base, 1.0F, 0.0F, 1.0F,
+                      0.0F, 0.0F);
+    k = ggml_rope_ext(ctx, k, pos, nullptr, hd, 0, static_cast<int>(hp.n_ctx), hp.rope_freq_base, 1.0F, 0.0F, 1.0F,
+                      0.0F, 0.0F);
+    q = ggml_cont(ctx, ggml_permute(ctx, ggml_reshape_4d(ctx, q, hd, H, T, B), 0, 2, 1, 3));  // [hd, T, H, B]
+    k = ggml_cont(ctx, ggml_permute(ctx, ggml_reshape_4d(ctx, k, hd, H, T, B), 0, 2, 1, 3));  // [hd, T, H, B]
+    ggml_tensor* vt = ggml_cont(ctx, ggml_permute(ctx, ggml_reshape_4d(ctx, v, hd, H, T, B), 1, 2, 0, 3));  // [T, hd, H, B]
+    ggml_tensor* kq = ggml_mul_mat(ctx, k, q);  // [T_k, T_q, H, B]
+    kq = ggml_soft_max_ext(ctx, kq, mask, 1.0F / std::sqrt(static_cast<float>(hd)), 0.0F);
+    ggml_tensor* kqv = ggml_mul_mat(ctx, vt, kq);  // [hd, T_q, H, B]
+    kqv = ggml_cont(ctx, ggml_permute(ctx, kqv, 0, 2, 1, 3));  // [hd, H, T, B]
+    x = ggml_add(ctx, x, ggml_mul_mat(ctx, L.wo, ggml_reshape_2d(ctx, kqv, E, T * B)));
+    h = ggml_mul(ctx, ggml_rms_norm(ctx, x, hp.rms_eps), L.ffn_norm);
+    ggml_tensor* a = ggml_swiglu_split(ctx, ggml_mul_mat(ctx, L.gate, h), ggml_mul_mat(ctx, L.up, h));
+    x = ggml_add(ctx, x, ggml_mul_mat(ctx, L.down, a));
+  }
+  x = ggml_mul(ctx, ggml_rms_norm(ctx, x, hp.rms_eps), w.output_norm);
+  return ggml_mul_mat(ctx, w.output, x);  // [V, T*B]
+}
+
+ggml_backend_t cpu_backend(int threads) {
+  engine::load_backends();
+  ggml_backend_t b = ggml_backend_init_by_type(GGML_BACKEND_DEVICE_TYPE_CPU, nullptr);
+  if (b == nullptr) throw std::runtime_error("no ggml CPU backend");
+  ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(ggml_backend_get_device(b));
+  auto set_threads =
+      reinterpret_cast<ggml_backend_set_n_threads_t>(ggml_backend_reg_get_proc_address(reg, "ggml_backend_set_n_threads"));
+  if (set_threads != nullptr) {
+    set_threads(b, threads > 0 ? threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency())));
+  }
+  return b;
+}
+
+void fill_causal(std::vector<float>& mask, int T) {
+  mask.assign(static_cast<size_t>(T) * T, 0.0F);
+  for (int q = 0; q < T; ++q) {
+    for (int k = q + 1; k < T; ++k) mask[static_cast<size_t>(q) * T + k] = -INFINITY;
+  }
+}
+
+std::vector<engine::NamedTensor> read_weights(const Weights& w, const engine::LlamaHParams& hp) {
+  auto layout = engine::llama_tensor_layout(hp);
+  for (auto& t : layout) {
+    ggml_tensor* x = w.by_name.at(t.name);
+    t.data.resize(static_cast<size_t>(ggml_nelements(x)));
+    ggml_backend_tensor_get(x, t.data.data(), 0, ggml_nbytes(x));
+  }
+  return layout;
+}
+
+// One training row: tokens (padded to T) and (position, next token) targets.
+struct Row {
+  std::vector<engine::Token> tokens;
+  std::vector<std::pair<int, engine::Token>> targets;
+};
+
+struct Tokenizer {
+  const engine::Model& m;
+  std::vector<engine::Token> operator()(const std::string& s) const { return m.tokenize(s, false, true); }
+};
+
+bool build_row(const Tokenizer& tok, const Document& d, std::mt19937_64& rng, int T, int K, engine::Token bos,
+               engine::Token pad, Row& row) {
+  row.tokens.clear();
+  row.targets.clear();
+  row.tokens.push_back(bos);
+  auto append = [&](const std::vector<engine::Token>& t) { row.tokens.insert(row.tokens.end(), t.begin(), t.end()); };
+  append(tok("<|im_start|>system\n" + d.text + "<|im_end|>\n"));
+  const int doc_end = static_cast<int>(row.tokens.size());
+  if (doc_end + 24 > T) return false;
+  std::vector<size_t> order(d.qas.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<std::pair<int, engine::Token>> doc_targets;
+  for (int p = 1; p + 1 < doc_end; ++p) doc_targets.emplace_back(p, row.tokens[static_cast<size_t>(p) + 1]);
+  int turns = 0;
+  for (size_t qi : order) {
+    const auto q = tok("<|im_start|>user\n" + d.qas[qi].question + "<|im_end|>\n<|im_start|>assistant\n");
+    const auto a = tok(d.qas[qi].answer + "<|im_end|>");
+    const auto nl = tok("\n");
+    if (row.tokens.size() + q.size() + a.size() + nl.size() > static_cast<size_t>(T)) break;
+    append(q);
+    const int a0 = static_cast<int>(row.tokens.size());
+    append(a);
+    for (int p = a0 - 1; p + 1 < static_cast<int>(row.tokens.size()); ++p) {
+      if (static_cast<int>(row.targets.size()) < K) row.targets.emplace_back(p, row.tokens[static_cast<size_t>(p) + 1]);
+    }
+    append(nl);
+    if (++turns == 3) break;
+  }
+  if (turns == 0) return false;
+  std::shuffle(doc_targets.begin(), doc_targets.end(), rng);
+  for (const auto& t : doc_targets) {
+    if (static_cast<int>(row.targets.size()) >= K) break;
+    row.targets.push_back(t);
+  }
+  while (static_cast<int>(row.targets.size()) < K) row.targets.push_back(row.targets[row.targets.size() % 4]);
+  row.tokens.resize(static_cast<size_t>(T), pad);
+  return true;
+}
+
+struct LrState {
+  float lr = 0.0F;
+};
+ggml_opt_optimizer_params opt_params(void* ud) {
+  ggml_opt_optimizer_params p = ggml_opt_get_default_optimizer_params(nullptr);
+  p.adamw.alpha = static_cast<LrState*>(ud)->lr;
+  p.adamw.beta1 = 0.9F;
+  p.adamw.beta2 = 0.99F;
+  p.adamw.eps = 1e-8F;
+  p.adamw.wd = 0.0F;
+  return p;
+}
+
+// Greedy answers through llama.cpp on eval items: exact match of the answer text.
+double exact_match(const std::filesystem::path& gguf, int n_items, uint64_t seed) {
+  auto model = engine::Model::load({gguf});
+  engine::Context ctx(*model, {512, 256, 1, 1});
+  int ok = 0;
+  for (int i = 0; i < n_items; ++i) {
+    const Document d = make_document(seed, Split::eval, static_cast<uint64_t>(i));
+    const QA& qa = d.qas[static_cast<size_t>(i) % d.qas.size()];
+    const auto prompt = model->tokenize(chat_prompt(d.text, qa.question), true, true);
+    if (prompt.size() > 400) continue;
+    ctx.clear(0);
+    ctx.decode(prompt, 0);
+    engine::Sampler s(*model, {0.0F, 0, 1.0F, 0.0F, 1});
+    std::string out;
+    for (int t = 0; t < 80; ++t) {
+      const engine::Token tok = s.sample(ctx.logits_last());
+      if (model->is_eog(tok)) break;
+      model->append_piece(tok, out);
+      ctx.decode(std::span<const engine::Token>(&tok, 1), static_cast<int32_t>(prompt.size()) + t);
+    }
+    ok += out == qa.answer ? 1 : 0;
+  }
+  return static_cast<double>(ok) / n_items;
+}
+
+}  // namespace
+
+std::string chat_prompt(const std::string& document, const std::string& question) {
+  return "<|im_start|>system\n" + document + "<|im_end|>\n<|im_start|>user\n" + question +
+         "<|im_end|>\n<|im_start|>assistant\n";
+}
+
+std::vector<engine::VocabEntry> demo_vocab() { return engine::make_byte_vocab(corpus_characters()); }
+
+engine::LlamaHParams demo_hparams(const TrainOptions& o) {
+  engine::LlamaHParams hp;
+  hp.n_vocab = static_cast<uint32_t>(demo_vocab().size());
+  hp.n_embd = o.embd;
+  hp.n_layer = o.layers;
+  hp.n_head = o.heads;
+  hp.n_head_kv = o.heads;
+  hp.n_ff = o.ff;
+  hp.n_ctx = std::max<uint32_t>(o.ctx, 512);
+  return hp;
+}
+
+TrainReport train_demo(const TrainOptions& o) {
+  if (o.embd % o.heads != 0) throw std::invalid_argument("--embd must be a multiple of --heads");
+  std::filesystem::create_directories(o.work_dir);
+  const auto vocab = demo_vocab();
+  const engine::LlamaHParams hp = demo_hparams(o);
+  const int T = static_cast<int>(o.ctx);
+  const int B = o.batch;
+  const int K = o.targets_per_row;
+  const int N = B * K;
+  const int V = static_cast<int>(hp.n_vocab);
+
+  // The tokenizer is llama.cpp's own, read from a GGUF with this vocabulary.
+  auto init = engine::random_llama_weights(hp, o.seed, 1.0F);
+  const auto init_path = o.work_dir / "init.gguf";
+  engine::write_llama_gguf(init_path, hp, vocab, init, engine::kChatMlTemplate, "sfcl-demo");
+  auto tok_model = engine::Model::load({init_path});
+  const Tokenizer tok{*tok_model};
+
+  ggml_backend_t backend = cpu_backend(o.threads);
+  ggml_init_params sp{ggml_tensor_overhead() * 64, nullptr, true};
+  ggml_context* ctx_static = ggml_init(sp);
+  Weights w = create_weights(ctx_static, hp);
+  ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T * B);
+  ggml_tensor* mask = ggml_new_tensor_2d(ctx_static, GGML_TYPE_F32, T, T);
+  ggml_tensor* idx = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, N);
+  ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T * B);  // static graphs: inputs live here too
+  ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx_static, backend);
+  for (const auto& t : init) {
+    ggml_tensor* x = w.by_name.at(t.name);
+    ggml_backend_tensor_set(x, t.data.data(), 0, ggml_nbytes(x));
+    ggml_set_param(x);
+  }
+  {
+    std::vector<int32_t> p(static_cast<size_t>(T) * B);
+    for (int b = 0; b < B; ++b) {
+      for (int t = 0; t < T; ++t) p[static_cast<size_t>(b) * T + t] = t;
+    }
+    ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
+    std::vector<float> m;
+    fill_causal(m, T);
+    ggml_backend_tensor_set(mask, m.data(), 0, ggml_nbytes(mask));
+  }
+
+  ggml_init_params cp{ggml_tensor_overhead() * 4096 + ggml_graph_overhead_custom(4096, true), nullptr, true};
+  ggml_context* ctx_compute = ggml_init(cp);
+  ggml_tensor* logits = forward(ctx_compute, w, hp, tokens, pos, mask, T, B);
+  ggml_tensor* sel = ggml_get_rows(ctx_compute, logits, idx);  // [V, N]: only the target rows count
+
+  ggml_backend_sched_t sched = ggml_backend_sched_new(&backend, nullptr, 1, 8192, false, true);
+  LrState lr;
+  ggml_opt_params op = ggml_opt_default_params(sched, GGML_OPT_LOSS_TYPE_CROSS_ENTROPY);
+  op.ctx_compute = ctx_compute;
+  op.inputs = tokens;
+  op.outputs = sel;
+  op.opt_period = 1;
+  op.get_opt_pars = opt_params;
+  op.get_opt_pars_ud = &lr;
+  op.optimizer = GGML_OPT_OPTIMIZER_TYPE_ADAMW;
+  ggml_opt_context_t opt = ggml_opt_init(op);
+  ggml_opt_result_t result = ggml_opt_result_init();
+
+  std::mt19937_64 rng(o.seed);
+  std::vector<int32_t> tok_buf(static_cast<size_t>(T) * B);
+  std::vector<int32_t> idx_buf(static_cast<size_t>(N));
+  std::vector<float> labels(static_cast<size_t>(V) * N);
+  Row row;
+  uint64_t doc_index = 0;
+  TrainReport rep;
+  const auto t0 = Clock::now();
+  auto last_ckpt = t0;
+  const double total_s = o.minutes * 60.0;
+  int64_t tokens_seen = 0;
+  double loss_ema = 0.0;
+  for (int64_t step = 0;; ++step) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
+    if ((o.max_steps > 0 && step >= o.max_steps) || (o.max_steps == 0 && elapsed >= total_s)) break;
+    const double frac = o.max_steps > 0 ? static_cast<double>(step) / static_cast<double>(o.max_steps) : elapsed / total_s;
+    // Warm-up, constant, then a linear decay over the last 20%.
+    lr.lr = step < o.warmup ? o.lr * static_cast<float>(step + 1) / static_cast<float>(o.warmup)
+            : frac < 0.8   ? o.lr
+                           : o.lr_min + (o.lr - o.lr_min) * static_cast<float>((1.0 - frac) / 0.2);
+    std::fill(labels.begin(), labels.end(), 0.0F);
+    for (int b = 0; b < B; ++b) {
+      while (!build_row(tok, make_document(o.seed, Split::train, doc_index++), rng, T, K, tok_model->bos(), 3, row)) {
+      }
+      std::copy(row.tokens.begin(), row.tokens.end(), tok_buf.begin() + static_cast<ptrdiff_t>(b) * T);
+      for (int k = 0; k < K; ++k) {
+        const auto& [p, next] = row.targets[static_cast<size_t>(k)];
+        idx_buf[static_cast<size_t>(b) * K + k] = b * T + p;
+        labels[(static_cast<size_t>(b) * K + k) * V + static_cast<size_t>(next)] = 1.0F;
+      }
+    }
+    ggml_opt_alloc(opt, true);
+    ggml_backend_tensor_set(ggml_opt_inputs(opt), tok_buf.data(), 0, ggml_nbytes(tokens));
+    ggml_backend_tensor_set(idx, idx_buf.data(), 0, ggml_nbytes(idx));
+    ggml_backend_tensor_set(ggml_opt_labels(opt), labels.data(), 0, labels.size() * sizeof(float));
+    ggml_opt_result_reset(result);
+    ggml_opt_eval(opt, result);
+    double loss = 0.0;
+    double unc = 0.0;
+    ggml_opt_result_loss(result, &loss, &unc);
+    tokens_seen += static_cast<int64_t>(T) * B;
+    if (step == 0) rep.first_loss = loss;
+    loss_ema = step == 0 ? loss : 0.98 * loss_ema + 0.02 * loss;
+    rep.last_loss = loss;
+    rep.steps = step + 1;
+    const double now_s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (o.progress && (step % 10 == 0)) {
+      const double tps = static_cast<double>(tokens_seen) / std::max(1e-9, now_s);
+      const double left = o.max_steps > 0 ? 0.0 : std::max(0.0, total_s - now_s);
+      std::fprintf(stderr, "\rstep %6lld | loss %.4f (avg %.4f) | lr %.2e | %6.0f tok/s | %3.0f%% | ETA %02d:%02d   ",
+                   static_cast<long long>(step), loss, loss_ema, static_cast<double>(lr.lr), tps, 100.0 * frac,
+                   static_cast<int>(left) / 60, static_cast<int>(left) % 60);
+    }
+    if (o.checkpoint_minutes > 0 &&
+        std::chrono::duration<double>(Clock::now() - last_ckpt).count() >= o.checkpoint_minutes * 60.0) {
+      last_ckpt = Clock::now();
+      const auto ck = o.work_dir / ("ckpt-" + std::to_string(static_cast<int>(now_s / 60)) + "min.gguf");
+      engine::write_llama_gguf(ck, hp, vocab, read_weights(w, hp), engine::kChatMlTemplate, "sfcl-demo");
+      const double em = o.eval_items > 0 ? exact_match(ck, o.eval_items, o.seed) : -1.0;
+      std::fprintf(stderr, "\ncheckpoint %s: step %lld, loss %.4f, eval exact match %.1f%%\n", ck.c_str(),
+                   static_cast<long long>(step), loss_ema, 100.0 * em);
+    }
+  }
+  rep.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  rep.tokens_per_second = static_cast<double>(tokens_seen) / std::max(1e-9, rep.seconds);
+  const auto final_weights = read_weights(w, hp);
+  for (size_t i = 0; i < final_weights.size(); ++i) {
+    (final_weights[i].data == init[i].data ? rep.unchanged_tensors : rep.changed_tensors).push_back(final_weights[i].name);
+  }
+  if (o.out.has_parent_path()) std::filesystem::create_directories(o.out.parent_path());
+  engine::write_llama_gguf(o.out, hp, vocab, final_weights, engine::kChatMlTemplate, "sfcl-demo");
+  if (o.progress) std::fprintf(stderr, "\n");
+  if (o.eval_items > 0) rep.exact_match = exact_match(o.out, o.eval_items, o.seed);
+  ggml_opt_result_free(result);
+  ggml_opt_free(opt);
+  ggml_backend_sched_free(sched);
+  ggml_free(ctx_compute);
+  ggml_backend_buffer_free(buf);
+  ggml_free(ctx_static);
+  ggml_backend_free(backend);
+  return rep;
+}
+
+std::vector<float> graph_last_logits(const std::filesystem::path& path, const std::vector<engine::Token>& toks) {
+  ggml_context* data_ctx = nullptr;
+  gguf_init_params gp{false, &data_ctx};
+  gguf_context* g = gguf_init_from_file(path.c_str(), gp);
+  if (g == nullptr) throw std::runtime_error("cannot read " + path.string());
+  auto u32 = [&](const char* k) { return gguf_get_val_u32(g, gguf_find_key(g, k)); };
+  engine::LlamaHParams hp;
+  hp.n_embd = u32("llama.embedding_length");
+  hp.n_layer = u32("llama.block_count");
+  hp.n_head = u32("llama.attention.head_count");
+  hp.n_head_kv = u32("llama.attention.head_count_kv");
+  hp.n_ff = u32("llama.feed_forward_length");
+  hp.n_ctx = u32("llama.context_length");
+  hp.n_vocab = u32("llama.vocab_size");
+  const int T = static_cast<int>(toks.size());
+  ggml_backend_t backend = cpu_backend(1);
+  ggml_context* ctx_static = ggml_init({ggml_tensor_overhead() * 64, nullptr, true});
+  Weights w = create_weights(ctx_static, hp);
+  ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T);
+  ggml_tensor* mask = ggml_new_tensor_2d(ctx_static, GGML_TYPE_F32, T, T);
+  ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T);
+  ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx_static, backend);
+  for (auto& [name, x] : w.by_name) {
+    ggml_tensor* src = ggml_get_tensor(data_ctx, name.c_str());
+    if (src == nullptr) throw std::runtime_error("tensor missing: " + name);
+    ggml_backend_tensor_set(x, src->data, 0, ggml_nbytes(x));
+  }
+  std::vector<int32_t> p(static_cast<size_t>(T));
+  for (int t = 0; t < T; ++t) p[static_cast<size_t>(t)] = t;
+  ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
+  std::vector<float> m;
+  fill_causal(m, T);
+  ggml_backend_tensor_set(mask, m.data(), 0, ggml_nbytes(mask));
+  ggml_backend_tensor_set(tokens, toks.data(), 0, ggml_nbytes(tokens));
+  ggml_context* ctx = ggml_init({ggml_tensor_overhead() * 2048 + ggml_graph_overhead(), nullptr, true});
+  ggml_tensor* logits = forward(ctx, w, hp, tokens, pos, mask, T, 1);
+  ggml_cgraph* gf = ggml_new_graph(ctx);
+  ggml_build_forward_expand(gf, logits);
+  ggml_gallocr_t alloc = ggml_gallocr_new(ggml_backend_get_default_buffer_type(backend));
+  ggml_gallocr_alloc_graph(alloc, gf);
+  ggml_backend_graph_compute(backend, gf);
+  std::vector<float> out(static_cast<size_t>(hp.n_vocab));
+  ggml_backend_tensor_get(logits, out.data(), static_cast<size_t>(T - 1) * hp.n_vocab * sizeof(float),
+                          out.size() * sizeof(float));
+  ggml_gallocr_free(alloc);
+  ggml_free(ctx);
+  ggml_backend_buffer_free(buf);
+  ggml_free(ctx_static);
+  ggml_backend_free(backend);
+  gguf_free(g);
+  ggml_free(data_ctx);
+  return out;
+}
+
+}  // namespace sfcl::demo

@@ -1,0 +1,61 @@
+// `sfcl train-demo`: trains the demo model from scratch with sfcl's own ggml graph of the llama
+// architecture and ggml's generic optimizer (ggml-opt, AdamW), then writes a GGUF that llama.cpp
+// serves. (llama_opt_* cannot train attn_k/attn_v/token_embd: see docs/FIDELITY.md.)
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sfcl::demo {
+
+struct TrainOptions {
+  std::filesystem::path out = "demo/sfcl-demo.gguf";
+  std::filesystem::path work_dir = "demo/work";  // checkpoints (git-ignored)
+  double minutes = 60.0;
+  int64_t max_steps = 0;  // 0 = until `minutes`
+  uint32_t layers = 2;
+  uint32_t embd = 128;
+  uint32_t heads = 4;
+  uint32_t ff = 512;
+  uint32_t ctx = 256;
+  int batch = 16;
+  int targets_per_row = 112;
+  uint64_t seed = 42;
+  float lr = 3e-3F;
+  float lr_min = 3e-4F;
+  int warmup = 100;
+  int threads = 0;
+  double checkpoint_minutes = 5.0;
+  int eval_items = 40;  // greedy exact match through llama.cpp at each checkpoint
+  bool progress = true;
+};
+
+struct TrainReport {
+  int64_t steps = 0;
+  double first_loss = 0.0;
+  double last_loss = 0.0;
+  double tokens_per_second = 0.0;
+  double seconds = 0.0;
+  double exact_match = -1.0;  // at the end, on eval_items items (-1 = not measured)
+  std::vector<std::string> changed_tensors;    // tensors whose values differ from the init
+  std::vector<std::string> unchanged_tensors;
+};
+
+TrainReport train_demo(const TrainOptions& options);
+
+// The demo vocabulary: byte vocab + ChatML control tokens + the corpus's CJK characters.
+std::vector<engine::VocabEntry> demo_vocab();
+engine::LlamaHParams demo_hparams(const TrainOptions& options);
+
+// Runs sfcl's training graph forward on one token sequence and returns the logits of the last
+// position (for the test that llama.cpp reproduces the graph).
+std::vector<float> graph_last_logits(const std::filesystem::path& gguf, const std::vector<engine::Token>& tokens);
+
+// Chat-formatted example text as llama_chat_apply_template writes ChatML.
+std::string chat_prompt(const std::string& document, const std::string& question);
+
+}  // namespace sfcl::demo

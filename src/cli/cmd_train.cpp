@@ -1,0 +1,40 @@
+// sfcl train-demo: reproduces the demo model (own ggml graph + ggml-opt AdamW, fixed seed).
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "train.h"
+
+namespace sfcl::cli {
+
+Runner register_train_demo(CLI::App& app) {
+  auto* cmd = app.add_subcommand("train-demo", "Train the demo grounded-QA model from scratch (writes a GGUF)");
+  auto o = std::make_shared<demo::TrainOptions>();
+  std::string out;
+  cmd->add_option("--out", o->out, "Output GGUF")->capture_default_str();
+  cmd->add_option("--work-dir", o->work_dir, "Checkpoints directory")->capture_default_str();
+  cmd->add_option("--minutes", o->minutes, "Training time budget")->capture_default_str()->check(CLI::Range(0.01, 1e4));
+  cmd->add_option("--max-steps", o->max_steps, "Stop after this many steps (0 = use --minutes)")->capture_default_str();
+  cmd->add_option("--layers", o->layers, "Transformer layers")->capture_default_str()->check(CLI::Range(1, 12));
+  cmd->add_option("--embd", o->embd, "Embedding width")->capture_default_str()->check(CLI::Range(16, 4096));
+  cmd->add_option("--heads", o->heads, "Attention heads")->capture_default_str()->check(CLI::Range(1, 64));
+  cmd->add_option("--ff", o->ff, "Feed-forward width")->capture_default_str()->check(CLI::Range(16, 16384));
+  cmd->add_option("--ctx", o->ctx, "Training sequence length")->capture_default_str()->check(CLI::Range(64, 4096));
+  cmd->add_option("--batch", o->batch, "Sequences per optimizer step")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--seed", o->seed, "Seed (data and weights)")->capture_default_str();
+  cmd->add_option("--lr", o->lr, "Peak AdamW learning rate")->capture_default_str();
+  cmd->add_option("-t,--threads", o->threads, "CPU threads (0 = all)")->capture_default_str();
+  cmd->add_option("--checkpoint-minutes", o->checkpoint_minutes, "Minutes between checkpoints (0 = none)")
+      ->capture_default_str();
+  cmd->add_option("--eval-items", o->eval_items, "Eval items for greedy exact match at checkpoints")->capture_default_str();
+  return [o]() -> int {
+    const demo::TrainReport r = demo::train_demo(*o);
+    std::printf(
+        "{\"steps\":%lld,\"first_loss\":%.4f,\"last_loss\":%.4f,\"tokens_per_second\":%.0f,\"seconds\":%.1f,"
+        "\"exact_match\":%.3f,\"changed_tensors\":%zu,\"unchanged_tensors\":%zu,\"out\":\"%s\"}\n",
+        static_cast<long long>(r.steps), r.first_loss, r.last_loss, r.tokens_per_second, r.seconds, r.exact_match,
+        r.changed_tensors.size(), r.unchanged_tensors.size(), o->out.c_str());
+    return 0;
+  };
+}
+
+}  // namespace sfcl::cli
