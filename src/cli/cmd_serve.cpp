@@ -2,12 +2,14 @@
 #include <fstream>
 
 #include "cli/commands.h"
+#include "cli/config.h"
 #include "server/server.h"
 
 namespace sfcl::cli {
 
 Runner register_serve(CLI::App& app) {
   auto* cmd = app.add_subcommand("serve", "Serve a GGUF model over the Anthropic Messages and OpenAI APIs");
+  cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // later flags win
   auto o = std::make_shared<server::ServerOptions>();
   auto mode = std::make_shared<std::string>("anchor");
   auto fallback = std::make_shared<std::string>("constrain");
@@ -50,6 +52,24 @@ Runner register_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_flag("-v,--verbose", o->verbose, "Show llama.cpp's log");
   cmd->add_option("--test-script", o->test_script, "Test hook: force this output text")->group("");
+  cmd->add_option("--test-ready-delay-ms", o->test_ready_delay_ms, "Test hook: delay readiness")->group("");
+  cmd->add_option("--max-decision-points", o->max_decision_points,
+                  "Refuse requests with more decision points (400; 0 = off)")->capture_default_str();
+  cmd->add_option("--max-prompt-tokens", o->max_prompt_tokens, "Refuse longer prompts (400; 0 = off)")
+      ->capture_default_str();
+  cmd->add_option("--spam-density", o->spam_anchors_per_kb, "Anchors per KB of prompt counted as anchor spam")
+      ->capture_default_str();
+  cmd->add_option("--drift-threshold", o->drift_threshold,
+                  "Std dev of the last 100 anchor confidences above which /health says degraded")->capture_default_str();
+  cmd->add_option("--sign-key", o->sign_key_path, "Ed25519 key file (sfcl keygen): sign verdicts");
+  cmd->add_option("--log-format", o->log_format, "Log lines: text or json")->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
+  // Read before parsing by expand_serve_args (cli/config.cpp); declared here for --help.
+  std::string env_help;
+  for (const auto& [env, flag] : serve_env_flags()) env_help += " " + env + "=" + flag.substr(2);
+  static std::string config_path;  // consumed by expand_serve_args before parsing
+  cmd->add_option("--config", config_path, "TOML config file with any of these flags, e.g. port = 8080, api-key = [\"k\"]. "
+                              "Precedence: flag > environment (" + env_help.substr(1) + ") > file");
   return [o, mode, fallback, key_file, no_compat, keep_zw]() -> int {
     engine::set_verbose_log(o->verbose);
     decode::parse_mode(*mode, o->mode);

@@ -20,5 +20,7 @@ Runner register_make_test_model(CLI::App& app);
 Runner register_anchors(CLI::App& app);
 Runner register_serve(CLI::App& app);
 Runner register_train_demo(CLI::App& app);
+Runner register_eval(CLI::App& app);
+Runner register_keys(CLI::App& app);
 
 }  // namespace sfcl::cli

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/config.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"sfcl: LLM inference on llama.cpp that checks the facts a model writes while it writes them"};
@@ -13,15 +14,27 @@ int main(int argc, char** argv) {
   auto add = [&](sfcl::cli::Runner (*reg)(CLI::App&)) {
     const size_t before = app.get_subcommands({}).size();
     sfcl::cli::Runner r = reg(app);
-    runners.emplace_back(app.get_subcommands({})[before], std::move(r));
+    const auto subs = app.get_subcommands({});
+    for (size_t i = before; i < subs.size(); ++i) runners.emplace_back(subs[i], r);  // a registration may add several
   };
   add(sfcl::cli::register_serve);
   add(sfcl::cli::register_generate);
   add(sfcl::cli::register_anchors);
   add(sfcl::cli::register_make_test_model);
   add(sfcl::cli::register_train_demo);
+  add(sfcl::cli::register_eval);
+  add(sfcl::cli::register_keys);
+  std::vector<std::string> args;
   try {
-    app.parse(argc, argv);
+    args = sfcl::cli::expand_serve_args(std::vector<std::string>(argv, argv + argc));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sfcl: error: %s\n", e.what());
+    return 2;
+  }
+  std::vector<char*> cargs;
+  for (auto& a : args) cargs.push_back(a.data());
+  try {
+    app.parse(static_cast<int>(cargs.size()), cargs.data());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::fprintf(stderr, "sfcl: error: %s (see --help)\n", e.what());

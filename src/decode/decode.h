@@ -44,6 +44,8 @@ struct Options {
   int32_t n_ctx_seq = 0;  // positions this sequence may use (0 = the whole context)
   // Test and research hook: may edit the logits row before sampling (bans still win).
   std::function<void(std::span<float> logits, std::span<const Token> output)> logit_hook;
+  // Called after every anchor check (metrics): anchor, result, check duration in ns.
+  std::function<void(const anchor::Anchor&, const verify::CheckResult&, int64_t ns)> on_check;
 };
 
 // One checked anchor of the output.

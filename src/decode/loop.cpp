@@ -238,6 +238,7 @@ struct Sequence::State {
     res.stats.checks += 1;
     res.stats.check_ns_total += ns;
     res.stats.check_ns_max = std::max(res.stats.check_ns_max, ns);
+    if (opt.on_check) opt.on_check(a, r, ns);
     return r;
   }
 

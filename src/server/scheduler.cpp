@@ -78,6 +78,9 @@ void Scheduler::finish(Slot& slot, const std::string& error) {
       slot.cached.resize(end);
     }
   }
+  if (slot.seq && job->metrics != nullptr && error.empty()) {
+    job->metrics->generation(slot.seq->result(), job->cached_tokens);
+  }
   {
     std::lock_guard<std::mutex> lk(job->mu);
     if (slot.seq) job->result = slot.seq->result();
@@ -104,10 +107,20 @@ decode::EventSink make_sink(const std::shared_ptr<Job>& job) {
     JobEvent ev;
     using K = decode::Event::Kind;
     switch (e.kind) {
-      case K::token:
+      case K::token: {
         ev.kind = JobEvent::Kind::text;
         ev.text = std::string(e.text);
+        const auto now = std::chrono::steady_clock::now();
+        if (job->metrics != nullptr) {
+          if (job->last_text == std::chrono::steady_clock::time_point{}) {
+            job->metrics->first_token(std::chrono::duration<double>(now - job->enqueued).count());
+          } else {
+            job->metrics->inter_token(std::chrono::duration<double>(now - job->last_text).count());
+          }
+        }
+        job->last_text = now;
         break;
+      }
       case K::anchor_confirmed:
         if (!job->want_events) return;
         ev.kind = JobEvent::Kind::anchor_confirmed;
@@ -130,6 +143,7 @@ decode::EventSink make_sink(const std::shared_ptr<Job>& job) {
                    {"attempt", e.attempt}};
         break;
       case K::fallback:
+        if (job->metrics != nullptr) job->metrics->fallback(e.policy);
         if (!job->want_events) return;
         ev.kind = JobEvent::Kind::fallback;
         ev.data = {{"anchor_id", e.anchor->id}, {"policy", std::string(decode::fallback_name(e.policy))}};

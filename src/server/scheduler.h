@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "decode/decode.h"
+#include "metrics/metrics.h"
 
 namespace sfcl::server {
 
@@ -30,6 +31,8 @@ struct Job {
   decode::Options options;
   std::shared_ptr<anchor::SourceIndex> sources;
   bool want_events = false;
+  metrics::Metrics* metrics = nullptr;  // optional
+  std::chrono::steady_clock::time_point last_text{};
 
   // output channel (guarded by mu)
   std::mutex mu;

@@ -8,11 +8,15 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <thread>
 
 #include "anchor/anchor.h"
+#include "metrics/metrics.h"
 #include "server/http_util.h"
 #include "server/request.h"
+#include "server/signing.h"
 
 namespace sfcl::server {
 
@@ -29,7 +33,25 @@ struct State {
   std::atomic<bool> draining{false};
   std::atomic<int32_t> in_flight{0};
   std::shared_ptr<std::vector<engine::Token>> script;  // test hook, see ServerOptions
+  std::unique_ptr<metrics::Metrics> metrics;
+  std::optional<SigningKey> key;
+  std::atomic<bool> was_degraded{false};
 };
+
+// One structured log line: JSON object or "msg key=value ...".
+void log_line(const State& st, spdlog::level::level_enum level, const std::string& msg, const json& fields) {
+  if (st.opt.log_format == "json") {
+    json j = fields;
+    j["msg"] = msg;
+    j["level"] = spdlog::level::to_string_view(level).data();
+    j["ts"] = unix_now();
+    spdlog::log(level, "{}", j.dump(-1, ' ', false, json::error_handler_t::replace));
+    return;
+  }
+  std::string line = msg;
+  for (const auto& [k, v] : fields.items()) line += " " + k + "=" + (v.is_string() ? v.get<std::string>() : v.dump());
+  spdlog::log(level, "{}", line);
+}
 
 Api api_of(const std::string& path) {
   if (path.rfind("/v1/chat/", 0) == 0) return Api::openai_chat;
@@ -128,6 +150,37 @@ Prepared prepare(State& st, Api api, const httplib::Request& http) {
   for (const auto& s : p.req.extra_sources) job->sources->add_source(s);
   if (!st.kb.empty()) job->sources->add_knowledge(st.kb);
   job->prompt = tokenize_request(st, p.req);
+  job->metrics = st.metrics.get();
+  if (st.metrics) {
+    metrics::Metrics* m = st.metrics.get();
+    job->options.on_check = [m](const anchor::Anchor& a, const verify::CheckResult& r, int64_t ns) {
+      m->check(a.type, r.verdict, r.confidence, static_cast<double>(ns) * 1e-9, r.checked);
+    };
+  }
+  // Admission by decision points and prompt size; anchor spam is counted and logged.
+  std::string all_text;
+  for (const auto& m : p.req.messages) all_text += m.content + "\n";
+  all_text += p.req.prefill + p.req.raw_prompt;
+  for (const auto& s : p.req.extra_sources) all_text += "\n" + s;
+  const auto dp = anchor::count_decision_points(all_text);
+  if (st.opt.max_decision_points > 0 && static_cast<int64_t>(dp.total) > st.opt.max_decision_points) {
+    if (st.metrics) st.metrics->admission_rejected("decision_points");
+    throw ApiError(400, "invalid_request_error",
+                   "the request has " + std::to_string(dp.total) + " decision points; this server accepts at most " +
+                       std::to_string(st.opt.max_decision_points));
+  }
+  if (all_text.size() >= 256 &&
+      static_cast<double>(dp.anchors) * 1024.0 / static_cast<double>(all_text.size()) > st.opt.spam_anchors_per_kb) {
+    if (st.metrics) st.metrics->anchor_spam();
+    log_line(st, spdlog::level::warn, "anchor spam",
+             {{"anchors", dp.anchors}, {"bytes", all_text.size()}, {"decision_points", dp.total}});
+  }
+  if (st.opt.max_prompt_tokens > 0 && static_cast<int32_t>(job->prompt.size()) > st.opt.max_prompt_tokens) {
+    if (st.metrics) st.metrics->admission_rejected("prompt_tokens");
+    throw ApiError(400, "invalid_request_error",
+                   "prompt is " + std::to_string(job->prompt.size()) + " tokens; this server accepts at most " +
+                       std::to_string(st.opt.max_prompt_tokens));
+  }
   const auto limit = st.opt.scheduler.n_ctx_per_slot;
   if (job->prompt.size() + 1 >= limit) {
     throw ApiError(400, "invalid_request_error",
@@ -174,7 +227,20 @@ struct Stream {
   int phase = 0;
   int64_t created = unix_now();
   int ping_ms = 10000;
+  const SigningKey* key = nullptr;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
+
+// The final `sfcl` object of a response; with a signing key it carries the anchors it signs.
+json final_sfcl(const decode::Result& r, decode::Mode mode, bool with_anchors, const SigningKey* key,
+                const std::string& id) {
+  json j = sfcl_summary(r, mode, with_anchors || key != nullptr);
+  if (key != nullptr) {
+    j["request_id"] = id;
+    j["signature"] = sign_base64(*key, signed_message(id, r.status, j["anchors"].dump()));
+  }
+  return j;
+}
 
 bool write(httplib::DataSink& sink, const std::string& s) { return sink.write(s.data(), s.size()); }
 
@@ -269,12 +335,12 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
                    {{"stop_reason", anthropic_stop(r)},
                     {"stop_sequence", r.stop_sequence.empty() ? json(nullptr) : json(r.stop_sequence)}}},
                   {"usage", anthropic_usage(r, job)},
-                  {"sfcl", sfcl_summary(r, s.mode, false)}});
+                  {"sfcl", final_sfcl(r, s.mode, false, s.key, s.id)}});
       out += sse("message_stop", {{"type", "message_stop"}});
     } else {
       json last = openai_chunk(s, json::object(), openai_finish(r));
       last["usage"] = openai_usage(r, job);
-      last["sfcl"] = sfcl_summary(r, s.mode, false);
+      last["sfcl"] = final_sfcl(r, s.mode, false, s.key, s.id);
       out += sse_data(last);
       out += "data: [DONE]\n\n";
     }
@@ -290,6 +356,25 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
   return true;
 }
 
+void log_request(const State& st, const std::string& id, const std::string& endpoint, Job& job,
+                 std::chrono::steady_clock::time_point start, bool stream) {
+  std::lock_guard<std::mutex> lk(job.mu);
+  const decode::Result& r = job.result;
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  log_line(st, job.error.empty() ? spdlog::level::info : spdlog::level::err, "request",
+           {{"id", id},
+            {"endpoint", endpoint},
+            {"stream", stream},
+            {"outcome", !job.error.empty() ? "error" : (job.finished ? "ok" : "cancelled")},
+            {"prompt_tokens", r.prompt_tokens},
+            {"cached_tokens", job.cached_tokens},
+            {"output_tokens", r.output_tokens},
+            {"anchors", r.stats.checked()},
+            {"backtracks", r.stats.backtracks},
+            {"latency_ms", static_cast<int64_t>(ms)},
+            {"sfcl_status", r.status}});
+}
+
 void handle_generation(State& st, Api api, const httplib::Request& http, httplib::Response& res) {
   if (!st.ready) throw ApiError(503, api == Api::anthropic ? "overloaded_error" : "server_error", "model is loading");
   if (st.draining) throw ApiError(503, api == Api::anthropic ? "overloaded_error" : "server_error", "server is shutting down");
@@ -298,6 +383,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
     throw ApiError(429, "rate_limit_error",
                    "the request queue is full (" + std::to_string(st.opt.scheduler.queue_limit) + " waiting); retry later");
   }
+  const auto start = std::chrono::steady_clock::now();
   const decode::Mode mode = p.req.options.mode;
   const std::string id = random_id(api == Api::anthropic ? "msg_" : api == Api::openai_chat ? "chatcmpl-" : "cmpl-");
   ++st.in_flight;
@@ -311,11 +397,14 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
     s->model = p.req.model;
     s->mode = mode;
     s->ping_ms = st.opt.ping_interval_ms;
+    s->key = st.key ? &*st.key : nullptr;
     auto* stp = &st;
+    const std::string endpoint = http.path;
     res.set_chunked_content_provider(
         "text/event-stream", [s](size_t, httplib::DataSink& sink) { return stream_step(*s, sink); },
-        [s, stp](bool) {
+        [s, stp, endpoint](bool) {
           if (!s->job->finished) s->job->cancelled = true;
+          log_request(*stp, s->id, endpoint, *s->job, s->start, true);
           --stp->in_flight;
         });
     return;
@@ -325,7 +414,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
     ~Guard() { --st.in_flight; }
   } guard{st};
   wait_finished(*p.job);
-  const Job& job = *p.job;
+  Job& job = *p.job;
   if (!job.error.empty()) throw ApiError(500, api == Api::anthropic ? "api_error" : "server_error", job.error);
   const decode::Result& r = job.result;
   set_status_headers(res, st, mode, r.status);
@@ -357,8 +446,13 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
            {"choices", json::array({{{"index", 0}, {"text", r.text}, {"logprobs", nullptr}, {"finish_reason", openai_finish(r)}}})},
            {"usage", openai_usage(r, job)}};
   }
-  out["sfcl"] = sfcl_summary(r, mode, true);
+  out["sfcl"] = final_sfcl(r, mode, true, st.key ? &*st.key : nullptr, id);
+  if (st.key) {
+    res.set_header("X-SFCL-Signature", out["sfcl"]["signature"].get<std::string>());
+    res.set_header("X-SFCL-Request-Id", id);
+  }
   set_json(res, 200, out);
+  log_request(st, id, http.path, job, start, false);
 }
 
 bool key_matches(const std::string& given, const std::vector<std::string>& keys) {
@@ -425,8 +519,37 @@ void install_routes(httplib::Server& svr, State& st) {
       set_json(r, 503, {{"status", "draining"}});
     } else {
       const auto s = st.scheduler->stats();
-      set_json(r, 200, {{"status", "ok"}, {"slots_busy", s.busy_slots}, {"queue", s.queued}});
+      const bool degraded = st.metrics->degraded();
+      if (degraded != st.was_degraded.exchange(degraded)) {
+        log_line(st, degraded ? spdlog::level::warn : spdlog::level::info,
+                 degraded ? "drift monitor: degraded" : "drift monitor: recovered", {{"drift", st.metrics->drift()}});
+      }
+      set_json(r, 200, {{"status", degraded ? "degraded" : "ok"}, {"slots", st.opt.scheduler.n_parallel},
+                        {"slots_busy", s.busy_slots}, {"queue", s.queued},
+                        {"confidence_drift", st.metrics->drift()}});
     }
+  });
+  svr.Get("/metrics", [&st](const httplib::Request&, httplib::Response& r) {
+    if (st.scheduler) {
+      const auto s = st.scheduler->stats();
+      st.metrics->set_load(s.busy_slots, s.queued);
+    }
+    r.set_content(st.metrics->serialize(), "text/plain; version=0.0.4; charset=utf-8");
+  });
+  svr.Get("/v1/sfcl/public-key", [&st](const httplib::Request&, httplib::Response& r) {
+    if (!st.key) {
+      send_error(r, Api::anthropic, ApiError(404, "not_found_error", "this server does not sign verdicts (no --sign-key)"));
+      return;
+    }
+    set_json(r, 200, {{"algorithm", "ed25519"},
+                      {"public_key", to_hex(st.key->public_key.data(), st.key->public_key.size())},
+                      {"signed_message", "sfcl-signature-v1\\n<request id>\\n<X-SFCL-Status>\\n<hex sha256 of sfcl.anchors JSON>"}});
+  });
+  svr.set_logger([&st](const httplib::Request& req, const httplib::Response& res) {
+    static const std::set<std::string> known = {"/v1/messages", "/v1/messages/count_tokens", "/v1/chat/completions",
+                                                "/v1/completions", "/v1/models", "/health", "/metrics",
+                                                "/v1/sfcl/public-key"};
+    st.metrics->request(known.count(req.path) ? req.path : "other", res.status);
   });
   svr.set_pre_routing_handler([&st](const httplib::Request& req, httplib::Response& res) {
     if (st.opt.api_keys.empty() || req.path == "/health") return httplib::Server::HandlerResponse::Unhandled;
@@ -465,6 +588,13 @@ int serve(const ServerOptions& options) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium could not initialise");
   State st;
   st.opt = options;
+  if (options.log_format == "json") {
+    spdlog::set_pattern("%v");
+  } else {
+    spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
+  }
+  st.metrics = std::make_unique<metrics::Metrics>(options.mode, options.drift_threshold);
+  if (!options.sign_key_path.empty()) st.key = load_signing_key(options.sign_key_path);
   if (st.opt.model_id.empty()) st.opt.model_id = std::filesystem::path(options.model_path).stem().string();
   if (!st.opt.kb_path.empty()) st.kb = anchor::load_knowledge(st.opt.kb_path);
   std::error_code ec;
@@ -532,6 +662,7 @@ int serve(const ServerOptions& options) {
     warm->options.mode = decode::Mode::off;
     warm->sources = std::make_shared<anchor::SourceIndex>();
     if (st.scheduler->submit(warm)) wait_finished(*warm);
+    if (options.test_ready_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(options.test_ready_delay_ms));
     st.ready = true;
     std::fprintf(stderr, "sfcl: ready: %s, %d slots x %u tokens, sfcl mode %s\n", st.opt.model_id.c_str(),
                  options.scheduler.n_parallel, options.scheduler.n_ctx_per_slot,

@@ -32,9 +32,17 @@ struct ServerOptions {
   double drain_timeout_s = 30.0;
   int32_t ping_interval_ms = 10000;
   bool verbose = false;
+  // Admission (SPEC §6): 0 = off.
+  int32_t max_decision_points = 0;
+  int32_t max_prompt_tokens = 0;
+  double spam_anchors_per_kb = 100.0;  // anchor density that counts as anchor spam (logged, metric)
+  double drift_threshold = 0.15;       // std dev of the last 100 confidences -> degraded
+  std::string sign_key_path;           // Ed25519 key (sfcl keygen); empty = no signatures
+  std::string log_format = "text";     // text | json
   // Test hook: makes the model write this text while its output follows it (deterministic
   // outputs for tests on random-weight models). Never set in production.
   std::string test_script;
+  int32_t test_ready_delay_ms = 0;  // test hook: stay "loading" this long after the warm-up
 };
 
 // Loads the model, listens and serves until SIGTERM/SIGINT; returns the process exit code.

@@ -7,6 +7,7 @@
 
 #include "corpus.h"
 #include "engine/engine.h"
+#include "eval.h"
 #include "train.h"
 
 namespace sfcl::demo {
@@ -89,6 +90,46 @@ TEST(Train, ShortRunLowersLossChangesEveryTensorAndLlamaReproducesTheGraph) {
   EXPECT_LE(max_diff, 1e-3F);
   std::filesystem::remove(o.out);
   std::filesystem::remove_all(o.work_dir);
+}
+
+}  // namespace
+}  // namespace sfcl::demo
+
+namespace sfcl::demo {
+namespace {
+
+const EvalItem& item(const std::vector<EvalItem>& items, const std::string& id) {
+  for (const auto& it : items) {
+    if (it.id == id) return it;
+  }
+  throw std::runtime_error("no eval item " + id);
+}
+
+std::string answer(const engine::Model& m, const EvalItem& it, decode::Mode mode) {
+  engine::Context ctx(m, {1024, 512, 1, 1});
+  anchor::SourceIndex index;
+  index.add_source(it.document);
+  index.add_source(it.question);
+  decode::Options o;
+  o.mode = mode;
+  o.max_tokens = 96;
+  o.sampling.temperature = 0.0F;
+  const auto prompt = m.tokenize(m.apply_chat_template({{"system", it.document}, {"user", it.question}}, true), true, true);
+  return decode::generate(ctx, prompt, o, index).text;
+}
+
+TEST(CommittedModel, LoadsAndAnswersKnownEvalItems) {
+  const std::filesystem::path root = SFCL_SOURCE_DIR;
+  const auto items = load_eval_set(root / "demo/eval.jsonl");
+  EXPECT_GE(items.size(), 500U);
+  auto m = engine::Model::load({root / "demo/sfcl-demo.gguf"});
+  // Right on its own...
+  const EvalItem& a = item(items, "eval-000013");
+  EXPECT_EQ(answer(*m, a, decode::Mode::off), a.answer);
+  // ...and wrong without SFCL, right with it (backtrack, then the constrain fallback).
+  const EvalItem& b = item(items, "eval-000003");
+  EXPECT_NE(answer(*m, b, decode::Mode::off), b.answer);
+  EXPECT_EQ(answer(*m, b, decode::Mode::anchor), b.answer);
 }
 
 }  // namespace

@@ -34,18 +34,23 @@ inline int free_port() {
 
 class ServerProcess {
  public:
-  explicit ServerProcess(std::vector<std::string> args, bool wait_ready = true) {
+  explicit ServerProcess(std::vector<std::string> args, bool wait_ready = true,
+                         std::vector<std::pair<std::string, std::string>> env = {}, bool set_port = true) {
     const char* bin = std::getenv("SFCL");
     if (bin == nullptr) throw std::runtime_error("SFCL (path of the sfcl binary) is not set");
     port_ = free_port();
     log_ = std::filesystem::temp_directory_path() / ("sfcl-server-" + std::to_string(port_) + ".log");
-    std::vector<std::string> argv = {bin, "serve", "--model", tiny_model_path().string(), "--port", std::to_string(port_),
-                                     "--threads", "1"};
+    std::vector<std::string> argv = {bin, "serve", "--model", tiny_model_path().string(), "--threads", "1"};
+    if (set_port) {
+      argv.push_back("--port");
+      argv.push_back(std::to_string(port_));
+    }
     argv.insert(argv.end(), args.begin(), args.end());
     pid_ = ::fork();
     if (pid_ == 0) {
       const int fd = ::open(log_.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
       ::dup2(fd, 2);
+      for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
       std::vector<char*> cargv;
       for (auto& s : argv) cargv.push_back(s.data());
       cargv.push_back(nullptr);
@@ -83,6 +88,8 @@ class ServerProcess {
     return -2;
   }
   [[nodiscard]] int port() const { return port_; }
+  void set_port(int p) { port_ = p; }
+  [[nodiscard]] const std::filesystem::path& log() const { return log_; }
   [[nodiscard]] pid_t pid() const { return pid_; }
   [[nodiscard]] httplib::Client client() const {
     httplib::Client c("127.0.0.1", port_);

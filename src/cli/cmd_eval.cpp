@@ -1,0 +1,108 @@
+// sfcl eval: fidelity of a model on a grounded-QA set, off / anchor / per-token side by side.
+// sfcl make-eval-set: writes the eval set from the demo corpus's eval split.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "eval.h"
+
+namespace sfcl::cli {
+
+Runner register_eval(CLI::App& app) {
+  auto* cmd = app.add_subcommand("eval", "Fidelity on a grounded-QA set (exact match, hallucinated anchors, false flags)");
+  struct Opts {
+    std::string model;
+    std::string set = "demo/eval.jsonl";
+    std::string modes = "off,anchor,per-token";
+    std::string fallback = "constrain";
+    std::string examples;
+    demo::EvalOptions eval;
+    bool json = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("-m,--model", o->model, "GGUF model")->required();
+  cmd->add_option("--set", o->set, "Eval set (JSONL: id, lang, document, question, answer, gold_values)")->capture_default_str();
+  cmd->add_option("--sfcl", o->modes, "Modes, comma-separated: off, anchor, per-token")->capture_default_str();
+  cmd->add_option("--limit", o->eval.limit, "Only the first N items (0 = all)")->capture_default_str();
+  cmd->add_option("-n,--max-tokens", o->eval.max_tokens, "Max tokens per answer")->capture_default_str();
+  cmd->add_option("--max-backtracks", o->eval.max_backtracks, "Backtracks per anchor")->capture_default_str();
+  cmd->add_option("--fallback", o->fallback, "constrain, flag or abstain")->capture_default_str()
+      ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
+  cmd->add_option("-t,--threads", o->eval.threads, "CPU threads (0 = all)")->capture_default_str();
+  cmd->add_option("--examples", o->examples, "Write every item's output and events per mode to this JSONL file");
+  cmd->add_flag("--json", o->json, "One JSON object instead of the table");
+
+  auto* mk = app.add_subcommand("make-eval-set", "Write the demo eval set (eval split of the corpus) as JSONL");
+  auto out = std::make_shared<std::string>("demo/eval.jsonl");
+  auto n = std::make_shared<int>(600);
+  auto seed = std::make_shared<uint64_t>(42);
+  mk->add_option("--out", *out, "Output JSONL")->capture_default_str();
+  mk->add_option("-n,--items", *n, "Items")->capture_default_str();
+  mk->add_option("--seed", *seed, "Corpus seed")->capture_default_str();
+
+  return [o, cmd, mk, out, n, seed]() -> int {
+    if (mk->parsed()) {
+      demo::write_eval_set(*out, *seed, *n);
+      std::fprintf(stderr, "wrote %d items to %s\n", *n, out->c_str());
+      return 0;
+    }
+    (void)cmd;
+    std::vector<decode::Mode> modes;
+    std::stringstream ss(o->modes);
+    for (std::string m; std::getline(ss, m, ',');) {
+      decode::Mode mode;
+      if (!decode::parse_mode(m, mode)) throw UsageError("unknown mode in --sfcl: " + m);
+      modes.push_back(mode);
+    }
+    decode::parse_fallback(o->fallback, o->eval.fallback);
+    o->eval.keep_examples = !o->examples.empty();
+    const auto items = demo::load_eval_set(o->set);
+    const auto results = demo::run_eval(o->model, items, modes, o->eval);
+    if (!o->examples.empty()) {
+      std::ofstream ex(o->examples);
+      for (const auto& r : results) {
+        for (const auto& e : r.examples) {
+          ex << nlohmann::json{{"mode", std::string(decode::mode_name(r.mode))}, {"id", e.id}, {"text", e.text},
+                               {"events", e.events}}
+                    .dump()
+             << "\n";
+        }
+      }
+    }
+    nlohmann::json j = nlohmann::json::array();
+    if (!o->json) {
+      std::printf("%-10s %6s %8s %13s %12s %11s %16s %8s\n", "mode", "items", "exact%", "halluc/100anc", "false-flag%",
+                  "backtracks", "regen/corrected", "tok/s");
+    }
+    for (const auto& r : results) {
+      const double regen = r.corrected_anchors ? static_cast<double>(r.regenerated_tokens) / r.corrected_anchors : 0.0;
+      const double tps = r.seconds > 0 ? static_cast<double>(r.decoded_tokens) / r.seconds : 0.0;
+      if (o->json) {
+        j.push_back({{"mode", std::string(decode::mode_name(r.mode))},
+                     {"items", r.items},
+                     {"exact_match", r.exact_match()},
+                     {"output_anchors", r.output_anchors},
+                     {"hallucinated_anchors", r.hallucinated},
+                     {"hallucinated_per_100_anchors", r.hallucination_rate()},
+                     {"false_flags", r.false_flags},
+                     {"false_flag_rate", r.false_flag_rate()},
+                     {"backtracks", r.backtracks},
+                     {"regenerated_tokens", r.regenerated_tokens},
+                     {"corrected_anchors", r.corrected_anchors},
+                     {"regenerated_per_corrected", regen},
+                     {"tokens_per_second", tps}});
+      } else {
+        std::printf("%-10s %6d %8.1f %13.2f %12.2f %11lld %16.2f %8.0f\n", std::string(decode::mode_name(r.mode)).c_str(),
+                    r.items, r.exact_match(), r.hallucination_rate(), r.false_flag_rate(),
+                    static_cast<long long>(r.backtracks), regen, tps);
+      }
+    }
+    if (o->json) std::cout << j.dump() << "\n";
+    return 0;
+  };
+}
+
+}  // namespace sfcl::cli

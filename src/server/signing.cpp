@@ -1,0 +1,91 @@
+#include "server/signing.h"
+
+#include <sodium.h>
+#include <sys/stat.h>
+
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace sfcl::server {
+
+namespace {
+void init() {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium could not initialise");
+}
+}  // namespace
+
+std::string to_hex(const unsigned char* data, size_t n) {
+  std::string out(n * 2 + 1, '\0');
+  sodium_bin2hex(out.data(), out.size(), data, n);
+  out.pop_back();
+  return out;
+}
+
+bool from_hex(const std::string& hex, unsigned char* out, size_t n) {
+  size_t len = 0;
+  return sodium_hex2bin(out, n, hex.data(), hex.size(), " \n\r\t", &len, nullptr) == 0 && len == n;
+}
+
+SigningKey generate_signing_key() {
+  init();
+  SigningKey k;
+  crypto_sign_keypair(k.public_key.data(), k.secret.data());
+  return k;
+}
+
+void save_signing_key(const std::filesystem::path& path, const SigningKey& key) {
+  {
+    std::ofstream f(path, std::ios::trunc);
+    if (!f) throw std::runtime_error("cannot write " + path.string());
+    f << to_hex(key.secret.data(), key.secret.size()) << "\n";
+  }
+  ::chmod(path.c_str(), 0600);
+  std::ofstream pub(path.string() + ".pub", std::ios::trunc);
+  pub << to_hex(key.public_key.data(), key.public_key.size()) << "\n";
+}
+
+SigningKey load_signing_key(const std::filesystem::path& path) {
+  init();
+  std::ifstream f(path);
+  if (!f) throw std::runtime_error("cannot read signing key " + path.string());
+  std::string hex;
+  std::getline(f, hex);
+  SigningKey k;
+  if (!from_hex(hex, k.secret.data(), k.secret.size())) {
+    throw std::runtime_error(path.string() + ": not an Ed25519 secret key (128 hex digits; make one with sfcl keygen)");
+  }
+  crypto_sign_ed25519_sk_to_pk(k.public_key.data(), k.secret.data());
+  return k;
+}
+
+std::string signed_message(const std::string& request_id, const std::string& status, const std::string& anchors_json) {
+  unsigned char digest[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(anchors_json.data()), anchors_json.size());
+  return "sfcl-signature-v1\n" + request_id + "\n" + status + "\n" + to_hex(digest, sizeof digest);
+}
+
+std::string sign_base64(const SigningKey& key, const std::string& message) {
+  unsigned char sig[crypto_sign_BYTES];
+  crypto_sign_detached(sig, nullptr, reinterpret_cast<const unsigned char*>(message.data()), message.size(),
+                       key.secret.data());
+  std::string out(sodium_base64_ENCODED_LEN(sizeof sig, sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(out.data(), out.size(), sig, sizeof sig, sodium_base64_VARIANT_ORIGINAL);
+  out.resize(std::strlen(out.c_str()));
+  return out;
+}
+
+bool verify_base64(const std::array<unsigned char, 32>& pk, const std::string& message, const std::string& sig_b64) {
+  init();
+  unsigned char sig[crypto_sign_BYTES];
+  size_t len = 0;
+  if (sodium_base642bin(sig, sizeof sig, sig_b64.data(), sig_b64.size(), " \r\n", &len, nullptr,
+                        sodium_base64_VARIANT_ORIGINAL) != 0 ||
+      len != sizeof sig) {
+    return false;
+  }
+  return crypto_sign_verify_detached(sig, reinterpret_cast<const unsigned char*>(message.data()), message.size(),
+                                     pk.data()) == 0;
+}
+
+}  // namespace sfcl::server

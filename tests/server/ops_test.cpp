@@ -1,0 +1,189 @@
+// Operating the server: metrics, promtool, admission, health states, drift, signed verdicts,
+// configuration precedence. Against the real binary on 127.0.0.1.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "server/server_process.h"
+
+namespace sfcl::test {
+namespace {
+
+using nlohmann::json;
+
+double metric(const std::string& text, const std::string& series) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(series + " ", 0) == 0) return std::stod(line.substr(series.size() + 1));
+  }
+  return 0.0;
+}
+
+json msg(const std::string& system, const std::string& user, int max_tokens, json sfcl = nullptr) {
+  json j = {{"max_tokens", max_tokens},
+            {"temperature", 0},
+            {"system", system},
+            {"messages", json::array({{{"role", "user"}, {"content", user}}})}};
+  if (!sfcl.is_null()) j["sfcl"] = sfcl;
+  return j;
+}
+
+std::string run(const std::string& cmd, int& rc) {
+  std::string out;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  char buf[4096];
+  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  rc = p != nullptr ? WEXITSTATUS(::pclose(p)) : -1;
+  return out;
+}
+
+TEST(Ops, MetricsMoveWithKnownRequestsAndPassPromtool) {
+  ServerProcess s({"--test-script", " The total is $12,500.00 by June 15, 2024."});
+  auto c = s.client();
+  const std::string before = c.Get("/metrics")->body;
+  auto r = c.Post("/v1/messages", msg("Total $12,500.00 due June 15, 2024.", "When and how much?", 60).dump(),
+                  "application/json");
+  ASSERT_EQ(r->status, 200);
+  const json body = json::parse(r->body);
+  EXPECT_EQ(body["sfcl"]["confirmed"], 2) << r->body;
+  const std::string after = c.Get("/metrics")->body;
+  const std::string amount = R"(sfcl_anchors_total{type="amount",verdict="confirmed"})";
+  const std::string date = R"(sfcl_anchors_total{type="date",verdict="confirmed"})";
+  EXPECT_EQ(metric(after, amount) - metric(before, amount), 1.0);
+  EXPECT_EQ(metric(after, date) - metric(before, date), 1.0);
+  EXPECT_EQ(metric(after, R"(sfcl_requests_total{endpoint="/v1/messages",status="200"})"), 1.0);
+  EXPECT_GT(metric(after, "sfcl_generated_tokens_total"), 10.0);
+  EXPECT_EQ(metric(after, "sfcl_layer_status"), 1.0);
+  EXPECT_EQ(metric(after, "sfcl_aar"), 1.0);
+  EXPECT_EQ(metric(after, "sfcl_slots_busy"), 0.0);
+  EXPECT_GT(metric(after, "sfcl_check_seconds_count"), 1.0);
+  // promtool (Debian package prometheus) checks the live scrape.
+  const auto file = std::filesystem::temp_directory_path() / "sfcl-scrape.txt";
+  std::ofstream(file) << after;
+  int rc = -1;
+  const std::string out = run("promtool check metrics < " + file.string() + " 2>&1", rc);
+  EXPECT_EQ(rc, 0) << out;
+  std::filesystem::remove(file);
+}
+
+TEST(Ops, DecisionPointLimitAndPromptLimit) {
+  ServerProcess s({"--max-decision-points", "3", "--max-prompt-tokens", "400"});
+  auto c = s.client();
+  auto r = c.Post("/v1/messages",
+                  msg("The Buyer shall pay $5 by June 1, 2024 and must not resell.", "Also $7?", 4).dump(),
+                  "application/json");
+  ASSERT_EQ(r->status, 400);
+  EXPECT_NE(json::parse(r->body)["error"]["message"].get<std::string>().find("has 5 decision points"), std::string::npos)
+      << r->body;
+  auto ok = c.Post("/v1/messages", msg("Pay $5.", "ok?", 4).dump(), "application/json");
+  EXPECT_EQ(ok->status, 200);
+  auto big = c.Post("/v1/messages", msg(std::string(500, 'z'), "ok?", 4).dump(), "application/json");
+  EXPECT_EQ(big->status, 400);
+  EXPECT_NE(big->body.find("accepts at most 400"), std::string::npos);
+  EXPECT_EQ(metric(c.Get("/metrics")->body, R"(sfcl_admission_rejected_total{reason="decision_points"})"), 1.0);
+}
+
+TEST(Ops, HealthGoesLoadingThenOk) {
+  ServerProcess s({"--test-ready-delay-ms", "1500"}, false);
+  httplib::Client c("127.0.0.1", s.port());
+  bool saw_loading = false;
+  bool saw_ok = false;
+  for (int i = 0; i < 200 && !saw_ok; ++i) {
+    auto r = c.Get("/health");
+    if (r && r->status == 503 && json::parse(r->body)["status"] == "loading") saw_loading = true;
+    if (r && r->status == 200 && json::parse(r->body)["status"] == "ok") saw_ok = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  }
+  EXPECT_TRUE(saw_loading);
+  EXPECT_TRUE(saw_ok);
+}
+
+TEST(Ops, DriftMonitorTurnsHealthDegraded) {
+  ServerProcess s({"--test-script", " It is $12,600.00 and $12,500.00 now.", "--drift-threshold", "0.1"});
+  auto c = s.client();
+  EXPECT_EQ(json::parse(c.Get("/health")->body)["status"], "ok");
+  // One unsupported (confidence 0) and one confirmed (1) anchor: std dev 0.5 > 0.1.
+  auto r = c.Post("/v1/messages",
+                  msg("Total $12,500.00.", "total?", 60, {{"max_backtracks", 0}, {"fallback", "flag"}}).dump(),
+                  "application/json");
+  ASSERT_EQ(r->status, 200);
+  const json h = json::parse(c.Get("/health")->body);
+  EXPECT_EQ(h["status"], "degraded") << h.dump();
+  EXPECT_GT(h["confidence_drift"].get<double>(), 0.1);
+  EXPECT_EQ(metric(c.Get("/metrics")->body, "sfcl_degraded"), 1.0);
+}
+
+TEST(Ops, SignedVerdictsVerifyAndFailAfterAOneByteChange) {
+  const char* bin = std::getenv("SFCL");
+  ASSERT_NE(bin, nullptr);
+  const auto dir = std::filesystem::temp_directory_path() / ("sfcl-sign-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  int rc = -1;
+  const std::string pub = run(std::string(bin) + " keygen " + (dir / "key").string() + " 2>/dev/null", rc);
+  ASSERT_EQ(rc, 0);
+  ServerProcess s({"--sign-key", (dir / "key").string(), "--test-script", " The total is $12,500.00."});
+  auto c = s.client();
+  EXPECT_EQ(json::parse(c.Get("/v1/sfcl/public-key")->body)["public_key"], pub.substr(0, 64));
+  auto r = c.Post("/v1/messages", msg("Total $12,500.00.", "total?", 40).dump(), "application/json");
+  ASSERT_EQ(r->status, 200);
+  ASSERT_TRUE(r->has_header("X-SFCL-Signature"));
+  auto save = [&](const std::string& body, const std::filesystem::path& f) {
+    std::ofstream o(f, std::ios::binary);
+    o << "HTTP/1.1 200 OK\r\n";
+    for (const auto& [k, v] : r->headers) o << k << ": " << v << "\r\n";
+    o << "\r\n" << body;
+  };
+  save(r->body, dir / "ok.txt");
+  std::string tampered = r->body;
+  // What is signed: id + status + the anchors. One byte inside the anchors' norm: 12500 -> 13500.
+  const size_t at = tampered.find("\"norm\":\"12500 USD\"");
+  ASSERT_NE(at, std::string::npos) << tampered;
+  tampered[at + 9] = '3';
+  save(tampered, dir / "bad.txt");
+  run(std::string(bin) + " verify --public-key " + (dir / "key.pub").string() + " " + (dir / "ok.txt").string(), rc);
+  EXPECT_EQ(rc, 0);
+  run(std::string(bin) + " verify --public-key " + (dir / "key.pub").string() + " " + (dir / "bad.txt").string(), rc);
+  EXPECT_EQ(rc, 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Ops, ConfigFileEnvAndFlagPrecedence) {
+  const auto cfg = std::filesystem::temp_directory_path() / ("sfcl-cfg-" + std::to_string(::getpid()) + ".toml");
+  auto slots = [](ServerProcess& s) {
+    httplib::Client c("127.0.0.1", s.port());
+    return json::parse(c.Get("/health")->body)["slots"].get<int>();
+  };
+  {
+    const int port = free_port();
+    std::ofstream(cfg) << "port = " << port << "\nparallel = 3\nsfcl = \"anchor\"\napi-key = [\"a\", \"b\"]\n";
+    ServerProcess s({"--config", cfg.string()}, false, {}, false);
+    s.set_port(port);
+    s.wait_healthy();
+    EXPECT_EQ(slots(s), 3);
+    httplib::Client c("127.0.0.1", port);
+    EXPECT_EQ(c.Post("/v1/messages", {{"x-api-key", "b"}}, msg("x", "y", 2).dump(), "application/json")->status, 200);
+    EXPECT_EQ(c.Post("/v1/messages", msg("x", "y", 2).dump(), "application/json")->status, 401);
+  }
+  {
+    ServerProcess s({"--config", cfg.string()}, false, {{"SFCL_PARALLEL", "2"}}, true);
+    s.wait_healthy();
+    EXPECT_EQ(slots(s), 2);  // env beats the file (the flag --port beats the file's port)
+  }
+  {
+    ServerProcess s({"--config", cfg.string(), "--parallel", "1"}, true, {{"SFCL_PARALLEL", "2"}}, true);
+    EXPECT_EQ(slots(s), 1);  // a flag beats both
+  }
+  std::ofstream(cfg) << "port = [not toml\n";
+  int rc = -1;
+  const std::string out =
+      run(std::string(std::getenv("SFCL")) + " serve --model x.gguf --config " + cfg.string() + " 2>&1", rc);
+  EXPECT_EQ(rc, 2);
+  EXPECT_NE(out.find("config file " + cfg.string() + ":1"), std::string::npos) << out;
+  std::filesystem::remove(cfg);
+}
+
+}  // namespace
+}  // namespace sfcl::test
