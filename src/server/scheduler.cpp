@@ -78,20 +78,21 @@ void Scheduler::finish(Slot& slot, const std::string& error) {
       slot.cached.resize(end);
     }
   }
-  if (slot.seq && job->metrics != nullptr && error.empty()) {
-    job->metrics->generation(slot.seq->result(), job->cached_tokens);
-  }
-  {
-    std::lock_guard<std::mutex> lk(job->mu);
-    if (slot.seq) job->result = slot.seq->result();
-    job->error = error;
-    job->finished = true;
-  }
-  job->cv.notify_all();
+  decode::Result result;
+  if (slot.seq) result = slot.seq->result();
+  if (slot.seq && job->metrics != nullptr && error.empty()) job->metrics->generation(result, job->cached_tokens);
+  // Free the slot before telling the client, so a response never races ahead of the slot count.
   slot.job.reset();
   slot.seq.reset();
   slot.fed = 0;
   --busy_;
+  {
+    std::lock_guard<std::mutex> lk(job->mu);
+    job->result = std::move(result);
+    job->error = error;
+    job->finished = true;
+  }
+  job->cv.notify_all();
 }
 
 namespace {

@@ -49,7 +49,12 @@ TEST(Ops, MetricsMoveWithKnownRequestsAndPassPromtool) {
   ASSERT_EQ(r->status, 200);
   const json body = json::parse(r->body);
   EXPECT_EQ(body["sfcl"]["confirmed"], 2) << r->body;
-  const std::string after = c.Get("/metrics")->body;
+  // Request counters are written by the HTTP logger right after the response: allow it a moment.
+  std::string after = c.Get("/metrics")->body;
+  for (int i = 0; i < 50 && metric(after, R"(sfcl_requests_total{endpoint="/v1/messages",status="200"})") < 1.0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    after = c.Get("/metrics")->body;
+  }
   const std::string amount = R"(sfcl_anchors_total{type="amount",verdict="confirmed"})";
   const std::string date = R"(sfcl_anchors_total{type="date",verdict="confirmed"})";
   EXPECT_EQ(metric(after, amount) - metric(before, amount), 1.0);
