@@ -24,6 +24,7 @@ async function stream(body) {
     const o = [...buf.matchAll(/"output_tokens":(\d+)/g)];
     if (o.length) out = Number(o[o.length - 1][1]);
   }
+  if (r.status !== 200) throw new Error(`HTTP ${r.status}: ${buf.slice(0, 200)}`);
   return { ms: performance.now() - t0, ttft: ttft ?? performance.now() - t0, out, cached };
 }
 
@@ -46,7 +47,7 @@ for (const c of [1, 4, 8]) {
     `${(tokens / s).toFixed(0)} generated tok/s, TTFT p50 ${pct(results.map((r) => r.ttft), 0.5).toFixed(1)} ms ` +
     `p95 ${pct(results.map((r) => r.ttft), 0.95).toFixed(1)} ms`);
 }
-const long = doc.repeat(12);
+const long = doc.repeat(4);  // ~650 tokens: fits the default --ctx
 const first = await stream({ max_tokens: 1, temperature: 0, system: long, messages: [{ role: 'user', content: 'fee?' }] });
 const again = await stream({ max_tokens: 1, temperature: 0, system: long, messages: [{ role: 'user', content: 'fee?' }] });
 console.log(`prefix cache: long prompt TTFT ${first.ttft.toFixed(1)} ms cold, ${again.ttft.toFixed(1)} ms repeated ` +
