@@ -6,7 +6,7 @@ DEMO_MODEL ?= demo/sfcl-demo.gguf
 TEST_MODEL := $(BUILD)/models/tiny.gguf
 PORT ?= 8080
 
-.PHONY: all bootstrap configure build test serve bench fuzz clean format tidy
+.PHONY: all bootstrap configure build test serve bench fuzz soak clean format tidy
 
 all: build
 
@@ -33,6 +33,11 @@ serve: build
 
 bench: build
 	$(BUILD)/bench/sfcl_bench_anchor --benchmark_min_time=0.2
+
+# Fault soak under ASan+UBSan (not part of make test): SOAK_SECONDS=120 by default.
+soak: bootstrap
+	cmake --preset asan && cmake --build --preset asan --target sfcl
+	scripts/soak
 
 fuzz: bootstrap
 	cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_lexer
