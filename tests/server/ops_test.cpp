@@ -192,3 +192,37 @@ TEST(Ops, ConfigFileEnvAndFlagPrecedence) {
 
 }  // namespace
 }  // namespace sfcl::test
+
+namespace sfcl::test {
+namespace {
+
+TEST(Probe, JsonReportHasEveryFieldAndRefusesNonSfclServers) {
+  ServerProcess s({});
+  int rc = -1;
+  const std::string bin = std::getenv("SFCL");
+  const std::string out =
+      run(bin + " probe --url http://127.0.0.1:" + std::to_string(s.port()) + " --n 3 --max-tokens 4 --json", rc);
+  ASSERT_EQ(rc, 0) << out;
+  const json j = json::parse(out);
+  EXPECT_EQ(j["requests"], 3);
+  EXPECT_EQ(j["ok"], 3);
+  EXPECT_EQ(j["errors"], 0);
+  EXPECT_EQ(j["layer_status"]["zeroed-v2"], 3);
+  EXPECT_TRUE(j["last_sfcl_status"].is_string());
+  for (const char* k : {"p50", "p95", "p99", "min", "max"}) EXPECT_GT(j["ttft_ms"][k].get<double>(), 0.0) << k;
+  // A plain HTTP server that is not sfcl: clear error, exit 2.
+  httplib::Server other;
+  other.Post("/v1/messages", [](const httplib::Request&, httplib::Response& r) { r.set_content("{}", "application/json"); });
+  const int port = other.bind_to_any_port("127.0.0.1");
+  std::thread t([&] { other.listen_after_bind(); });
+  const std::string err = run(bin + " probe --url http://127.0.0.1:" + std::to_string(port) + " --n 2 2>&1", rc);
+  other.stop();
+  t.join();
+  EXPECT_EQ(rc, 2);
+  EXPECT_NE(err.find("not an sfcl server"), std::string::npos) << err;
+  run(bin + " probe --url http://127.0.0.1:1 --n 1 2>&1", rc);
+  EXPECT_EQ(rc, 2);
+}
+
+}  // namespace
+}  // namespace sfcl::test
