@@ -770,7 +770,6 @@ size_t scan_han(Src& src, size_t p, Anchor& a) {
     std::string num;
     if (j > k) {
       while (src.at(j) == '.' && is_digit(src.at(j + 1))) j = src.digits(j + 1);
-      num = canonical_decimal(src.s.substr(k, j - k), "", 0);
       num = std::string(src.s.substr(k, j - k));
       const size_t nz = num.find_first_not_of('0');
       if (nz != std::string::npos && nz > 0) num.erase(0, nz);

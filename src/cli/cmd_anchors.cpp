@@ -47,7 +47,7 @@ Runner register_anchors(CLI::App& app) {
   return [o, ex, co, ch]() -> int {
     const anchor::LexerOptions lo = lexer_options(o->date_order);
     const std::string text = read_input(o->input);
-    const std::string scan = text;  // offsets refer to input bytes; the lexer reads bad bytes as U+FFFD
+    const std::string& scan = text;  // offsets refer to input bytes; the lexer reads bad bytes as U+FFFD
     if (ex->parsed()) {
       const auto anchors = anchor::extract(scan, lo);
       for (size_t i = 0; i < anchors.size(); ++i) {

@@ -53,6 +53,7 @@ Context::Context(const Model& model, const ContextOptions& options) : model_(mod
     throw EngineError("llama.cpp could not create a context (n_ctx=" + std::to_string(options.n_ctx) + ")");
   }
   n_batch_ = llama_n_batch(ctx_);
+  batch_ = std::make_unique<Batch>(static_cast<int32_t>(n_batch_));
 }
 
 Context::~Context() { llama_free(ctx_); }
@@ -63,7 +64,7 @@ void Context::decode(std::span<const Token> tokens, int32_t pos, int32_t seq) {
     throw EngineError("context full: " + std::to_string(pos + tokens.size()) + " tokens > n_ctx " +
                       std::to_string(n_ctx()));
   }
-  Batch batch(static_cast<int32_t>(std::min<size_t>(tokens.size(), n_batch_)));
+  Batch& batch = *batch_;
   for (size_t i = 0; i < tokens.size();) {
     batch.clear();
     const size_t n = std::min<size_t>(tokens.size() - i, n_batch_);

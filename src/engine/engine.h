@@ -135,6 +135,7 @@ class Context {
  private:
   const Model& model_;
   llama_context* ctx_;
+  std::unique_ptr<Batch> batch_;  // reused by decode(span): no allocation per token
   uint32_t n_batch_;
   int32_t n_vocab_;
   int32_t last_logits_index_ = -1;
