@@ -6,7 +6,7 @@ DEMO_MODEL ?= demo/sfcl-demo.gguf
 TEST_MODEL := $(BUILD)/models/tiny.gguf
 PORT ?= 8080
 
-.PHONY: all bootstrap configure build test serve bench fuzz soak clean format tidy
+.PHONY: all bootstrap configure build test serve bench bench-peer fuzz soak clean format tidy
 
 all: build
 
@@ -31,8 +31,17 @@ serve: build
 	  [ -f $$model ] || $(SFCL) make-test-model $$model; fi; \
 	  exec $(SFCL) serve --model $$model --host 127.0.0.1 --port $(PORT) $(SERVE_FLAGS)
 
+# What SFCL costs: off / anchor / per-token on the demo model and eval set (docs/BENCHMARKS.md),
+# then the anchor-engine microbenchmarks.
 bench: build
+	$(SFCL) bench --model $(DEMO_MODEL) --set demo/eval.jsonl --out docs/bench-modes.svg $(BENCH_FLAGS)
 	$(BUILD)/bench/sfcl_bench_anchor --benchmark_min_time=0.2
+
+# sfcl serve vs llama-server (built once from the same llama.cpp bundle into .deps/) at 1/4/8 streams.
+bench-peer: build
+	scripts/build-llama-server
+	$(SFCL) bench --no-modes --peer llama-server --model $(DEMO_MODEL) --set demo/eval.jsonl \
+	  --out docs/bench-peer.svg $(BENCH_FLAGS)
 
 # Fault soak under ASan+UBSan (not part of make test): SOAK_SECONDS=120 by default.
 soak: bootstrap

@@ -51,15 +51,17 @@ std::string value(Rng& r, Split split, F gen) {
 }
 
 // ---------------------------------------------------------------- value pools (train | eval)
-const std::array<const char*, 12> kPrefixTrain = {"Acme", "Harbor", "Northwind", "Bluestone", "Cedar", "Apex",
-                                                  "Summit", "Redwood", "Silverline", "Granite", "Meridian", "Oakridge"};
+const std::array<const char*, 12> kPrefixTrain = {"Acme",       "Harbor",  "Northwind", "Bluestone",
+                                                  "Cedar",      "Apex",    "Summit",    "Redwood",
+                                                  "Silverline", "Granite", "Meridian",  "Oakridge"};
 const std::array<const char*, 6> kPrefixEval = {"Zenith", "Orchid", "Falcon", "Ironbridge", "Lakeside", "Crescent"};
-const std::array<const char*, 10> kNoun = {"Robotics", "Logistics", "Foods", "Systems", "Textiles",
-                                           "Energy",   "Labs",      "Partners", "Health", "Capital"};
+const std::array<const char*, 10> kNoun = {"Robotics", "Logistics", "Foods",    "Systems", "Textiles",
+                                           "Energy",   "Labs",      "Partners", "Health",  "Capital"};
 const std::array<const char*, 5> kSuffix = {"Ltd.", "LLC", "Inc.", "GmbH", "Corp."};
 const std::array<const char*, 8> kFirstTrain = {"John", "Mary", "David", "Sarah", "Michael", "Linda", "James", "Emma"};
 const std::array<const char*, 4> kFirstEval = {"Oliver", "Grace", "Henry", "Chloe"};
-const std::array<const char*, 8> kLastTrain = {"Smith", "Johnson", "Brown", "Lee", "Garcia", "Miller", "Davis", "Wilson"};
+const std::array<const char*, 8> kLastTrain = {"Smith",  "Johnson", "Brown", "Lee",
+                                               "Garcia", "Miller",  "Davis", "Wilson"};
 const std::array<const char*, 4> kLastEval = {"Turner", "Hughes", "Price", "Foster"};
 const std::array<const char*, 6> kCityTrain = {"上海", "北京", "深圳", "杭州", "南京", "成都"};
 const std::array<const char*, 4> kCityEval = {"广州", "武汉", "苏州", "天津"};
@@ -99,8 +101,8 @@ std::string amount_cny(Rng& r, Split s) {
 }
 std::string date_en(Rng& r, Split s) {
   return value(r, s, [](Rng& g) {
-    return std::string(kMonths[static_cast<size_t>(uniform(g, 0, 11))]) + " " + std::to_string(uniform(g, 1, 28)) + ", " +
-           std::to_string(uniform(g, 2021, 2027));
+    return std::string(kMonths[static_cast<size_t>(uniform(g, 0, 11))]) + " " + std::to_string(uniform(g, 1, 28)) +
+           ", " + std::to_string(uniform(g, 2021, 2027));
   });
 }
 std::string date_zh(Rng& r, Split s) {
@@ -123,7 +125,9 @@ std::string days(Rng& r, Split s, bool zh) {
   });
 }
 std::string section(Rng& r, Split s) {
-  return value(r, s, [](Rng& g) { return "Section " + std::to_string(uniform(g, 1, 14)) + "." + std::to_string(uniform(g, 1, 9)); });
+  return value(r, s, [](Rng& g) {
+    return "Section " + std::to_string(uniform(g, 1, 14)) + "." + std::to_string(uniform(g, 1, 9));
+  });
 }
 std::string clause_zh(Rng& r, Split s) {
   return value(r, s, [](Rng& g) { return "第" + std::to_string(uniform(g, 1, 30)) + "条"; });
@@ -147,7 +151,8 @@ struct Kind {
 
 const std::vector<Kind>& kinds() {
   static const std::vector<Kind> k = {
-      {"invoice", "en",
+      {"invoice",
+       "en",
        {"Invoice {id} from {company}. Total due: {amount}. Due date: {date}. Late fee: {pct} per month.",
         "{company} invoice {id}: amount {amount}, due {date}, late fee {pct} per month."},
        {"{company} issued invoice {id} for {amount}, payable by {date}; overdue balances accrue {pct} monthly."},
@@ -157,12 +162,14 @@ const std::vector<Kind>& kinds() {
         {"When is the payment due?", "The payment is due on {date}."},
         {"What is the late fee?", "The late fee is {pct} per month."},
         {"Summarize the invoice.", "Invoice {id} for {amount} is due on {date}."}}},
-      {"contract", "en",
+      {"contract",
+       "en",
        {"Service agreement between {company} and {company2}, signed on {date}. The Client shall pay {amount} within "
         "{days}. Termination is governed by {section}. The Supplier {polarity} assign this agreement.",
         "Agreement of {date} between {company} and {company2}: fee {amount}, payable within {days}; termination under "
         "{section}. The Supplier {polarity} assign this agreement."},
-       {"This contract, dated {date}, binds {company} and {company2}. A fee of {amount} is payable within {days} in full. "
+       {"This contract, dated {date}, binds {company} and {company2}. A fee of {amount} is payable within {days} in "
+        "full. "
         "{section} covers termination. The Supplier {polarity} assign this agreement."},
        {{"Who are the parties?", "The parties are {company} and {company2}."},
         {"When was the agreement signed?", "The agreement was signed on {date}."},
@@ -171,7 +178,8 @@ const std::vector<Kind>& kinds() {
         {"Which section covers termination?", "Termination is covered by {section}."},
         {"Can the Supplier assign this agreement?", "The Supplier {polarity} assign this agreement."},
         {"Summarize the payment terms.", "The fee of {amount} is payable within {days}."}}},
-      {"purchase_order", "en",
+      {"purchase_order",
+       "en",
        {"Purchase order {id} placed by {company} on {date} for {amount}, delivery within {days}.",
         "PO {id}: buyer {company}, ordered {date}, value {amount}, delivery within {days}."},
        {"On {date}, {company} raised purchase order {id} worth {amount}; goods arrive within {days}."},
@@ -180,7 +188,8 @@ const std::vector<Kind>& kinds() {
         {"When was the order placed?", "The order was placed on {date}."},
         {"What is the order value?", "The order value is {amount}."},
         {"What is the delivery time?", "The delivery time is {days}."}}},
-      {"visit_note", "en",
+      {"visit_note",
+       "en",
        {"Visit note for patient {id}, seen by Dr. {person} on {date}. Dose reduced by {pct}. Follow-up in {days}.",
         "Patient {id} visited Dr. {person} on {date}; dose change {pct}; next review in {days}."},
        {"Dr. {person} examined patient {id} on {date}, lowered the dose by {pct} and booked a review in {days}."},
@@ -189,7 +198,8 @@ const std::vector<Kind>& kinds() {
         {"When was the visit?", "The visit was on {date}."},
         {"How much was the dose reduced?", "The dose was reduced by {pct}."},
         {"When is the follow-up?", "The follow-up is in {days}."}}},
-      {"ticket", "en",
+      {"ticket",
+       "en",
        {"Support ticket {id} opened by {person} of {company} on {date}. Refund approved: {amount}.",
         "Ticket {id}: customer {person} ({company}), opened {date}, refund {amount}."},
        {"{person} from {company} filed ticket {id} on {date} and was granted a refund of {amount}."},
@@ -198,7 +208,8 @@ const std::vector<Kind>& kinds() {
         {"Which company is the customer?", "The customer is {company}."},
         {"When was the ticket opened?", "The ticket was opened on {date}."},
         {"What refund was approved?", "The refund approved is {amount}."}}},
-      {"invoice", "zh",
+      {"invoice",
+       "zh",
        {"发票{id}，开票方{company}，总金额{amount}，付款截止日期{date}，逾期费率每月{pct}。",
         "{company}开具发票{id}：金额{amount}，{date}前付款，逾期每月{pct}。"},
        {"{company}于本期开出{id}号发票，应付{amount}，最迟{date}支付，逾期按月加收{pct}。"},
@@ -207,10 +218,14 @@ const std::vector<Kind>& kinds() {
         {"总金额是多少？", "总金额是{amount}。"},
         {"付款截止日期是哪天？", "付款截止日期是{date}。"},
         {"逾期费率是多少？", "逾期费率是每月{pct}。"}}},
-      {"contract", "zh",
-       {"甲方{company}与乙方{company2}于{date}签订合同。甲方应当在{days}内支付{amount}。终止条款见{clause}。乙方{polarity_zh}转让本合同。",
-        "合同签订日期{date}，甲方{company}，乙方{company2}，金额{amount}，付款期限{days}，终止见{clause}。乙方{polarity_zh}转让本合同。"},
-       {"{date}，{company}（甲方）与{company2}（乙方）订立本合同，约定{days}内一次性付清{amount}，{clause}规定终止事项。乙方{polarity_zh}转让本合同。"},
+      {"contract",
+       "zh",
+       {"甲方{company}与乙方{company2}于{date}签订合同。甲方应当在{days}内支付{amount}。终止条款见{clause}。乙方{"
+        "polarity_zh}转让本合同。",
+        "合同签订日期{date}，甲方{company}，乙方{company2}，金额{amount}，付款期限{days}，终止见{clause}。乙方{"
+        "polarity_zh}转让本合同。"},
+       {"{date}，{company}（甲方）与{company2}（乙方）订立本合同，约定{days}内一次性付清{amount}，{clause}"
+        "规定终止事项。乙方{polarity_zh}转让本合同。"},
        {{"甲方是谁？", "甲方是{company}。"},
         {"乙方是谁？", "乙方是{company2}。"},
         {"合同签订日期是哪天？", "合同签订日期是{date}。"},
@@ -239,7 +254,8 @@ std::vector<std::string> template_ids(Split split) {
 }
 
 Document make_document(uint64_t seed, Split split, uint64_t index) {
-  Rng r(seed * 0x9E3779B97F4A7C15ULL + index * 0xBF58476D1CE4E5B9ULL + (split == Split::eval ? 0x94D049BB133111EBULL : 0));
+  Rng r(seed * 0x9E3779B97F4A7C15ULL + index * 0xBF58476D1CE4E5B9ULL +
+        (split == Split::eval ? 0x94D049BB133111EBULL : 0));
   const auto& all = kinds();
   const Kind& kind = all[static_cast<size_t>(uniform(r, 0, static_cast<int>(all.size()) - 1))];
   const bool zh = std::string(kind.lang) == "zh";
@@ -270,11 +286,13 @@ Document make_document(uint64_t seed, Split split, uint64_t index) {
   d.kind = kind.name;
   d.text = fill(templates[static_cast<size_t>(uniform(r, 0, static_cast<int>(templates.size()) - 1))], v);
   for (const auto& [q, a] : kind.qas) d.qas.push_back({q, fill(a, v)});
-  for (const char* key : {"company", "company2", "person", "amount", "date", "pct", "days", "section", "clause", "id"}) {
+  for (const char* key :
+       {"company", "company2", "person", "amount", "date", "pct", "days", "section", "clause", "id"}) {
     if (d.text.find(v[key]) != std::string::npos) d.values.push_back(v[key]);
   }
   char id[64];
-  std::snprintf(id, sizeof id, "%s-%06llu", split == Split::train ? "train" : "eval", static_cast<unsigned long long>(index));
+  std::snprintf(id, sizeof id, "%s-%06llu", split == Split::train ? "train" : "eval",
+                static_cast<unsigned long long>(index));
   d.id = id;
   return d;
 }
@@ -297,12 +315,13 @@ std::vector<std::string> corpus_characters() {
       add(a);
     }
   }
-  for (auto* a : {&kCityTrain}) for (const char* s : *a) add(s);
+  for (auto* a : {&kCityTrain})
+    for (const char* s : *a) add(s);
   for (const char* s : kCityEval) add(s);
   for (const char* s : kWordTrain) add(s);
   for (const char* s : kWordEval) add(s);
   for (const char* s : kZhSuffix) add(s);
-  for (const char* s : {"人民币", "元", "年", "月", "日", "第", "条", "不得", "可以", "€", "£"}) add(s);
+  for (const char* s : {"复述文件。", "人民币", "元", "年", "月", "日", "第", "条", "不得", "可以", "€", "£"}) add(s);
   return {chars.begin(), chars.end()};
 }
 

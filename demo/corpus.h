@@ -21,7 +21,7 @@ struct Document {
   std::string lang;  // en | zh
   std::string kind;  // invoice | contract | purchase_order | visit_note | ticket
   std::string text;
-  std::vector<QA> qas;  // every fact of the document asked
+  std::vector<QA> qas;              // every fact of the document asked
   std::vector<std::string> values;  // the fact values as written
 };
 

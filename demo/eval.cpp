@@ -12,18 +12,18 @@ namespace sfcl::demo {
 
 using nlohmann::json;
 
-void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n) {
+void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n, Split split) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path.string());
   for (int i = 0; i < n; ++i) {
-    const Document d = make_document(seed, Split::eval, static_cast<uint64_t>(i));
+    const Document d = make_document(seed, split, static_cast<uint64_t>(i));
     const QA& qa = d.qas[static_cast<size_t>(i) % d.qas.size()];
     json gold = json::array();
     for (const auto& a : anchor::extract(d.text)) {
       if (anchor::kind_of(a.type) == anchor::Kind::entity || a.type == anchor::Type::logic) gold.push_back(a.norm);
     }
-    out << json{{"id", d.id}, {"lang", d.lang}, {"document", d.text}, {"question", qa.question}, {"answer", qa.answer},
-                {"gold_values", gold}}
+    out << json{{"id", d.id},          {"lang", d.lang},     {"document", d.text}, {"question", qa.question},
+                {"answer", qa.answer}, {"gold_values", gold}}
                .dump()
         << "\n";
   }
@@ -80,8 +80,8 @@ std::vector<EvalResult> run_eval(const std::filesystem::path& model_path, const 
   // Items outer, modes inner: machine noise hits every mode alike.
   for (size_t i = 0; i < n; ++i) {
     const EvalItem& it = all[i];
-    const auto prompt = model->tokenize(
-        model->apply_chat_template({{"system", it.document}, {"user", it.question}}, true), true, true);
+    const auto prompt =
+        model->tokenize(model->apply_chat_template({{"system", it.document}, {"user", it.question}}, true), true, true);
     anchor::SourceIndex index;
     index.add_source(it.document);
     index.add_source(it.question);
@@ -105,12 +105,18 @@ std::vector<EvalResult> run_eval(const std::filesystem::path& model_path, const 
         if (e.kind == decode::Event::Kind::backtrack) {
           if (is_gold(e.anchor->anchor.norm)) ++false_flags;
           if (o.keep_examples) {
-            ex.events.push_back(json{{"event", "backtrack"}, {"anchor_id", e.anchor->id}, {"removed", std::string(e.text)},
-                                     {"norm", e.anchor->anchor.norm}, {"attempt", e.attempt}}
-                                    .dump());
+            ex.events.push_back(json{
+                {"event", "backtrack"},
+                {"anchor_id", e.anchor->id},
+                {"removed", std::string(e.text)},
+                {"norm", e.anchor->anchor.norm},
+                {"attempt",
+                 e.attempt}}.dump());
           }
         } else if (e.kind == decode::Event::Kind::fallback && o.keep_examples) {
-          ex.events.push_back(json{{"event", "fallback"}, {"anchor_id", e.anchor->id}, {"text", e.anchor->text},
+          ex.events.push_back(json{{"event", "fallback"},
+                                   {"anchor_id", e.anchor->id},
+                                   {"text", e.anchor->text},
                                    {"policy", std::string(decode::fallback_name(e.policy))}}
                                   .dump());
         }

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "corpus.h"
 #include "decode/decode.h"
 
 namespace sfcl::demo {
@@ -17,8 +18,9 @@ struct EvalItem {
   std::vector<std::string> gold_values;  // norms of every anchor in the document
 };
 
-// Writes n eval items (JSONL) generated with the eval split of the corpus.
-void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n);
+// Writes n items (JSONL) generated from one split of the corpus (the eval split is the shipped set;
+// the train split measures what the model learned on its own templates).
+void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n, Split split = Split::eval);
 std::vector<EvalItem> load_eval_set(const std::filesystem::path& path);
 
 struct EvalOptions {
@@ -39,19 +41,21 @@ struct EvalExample {
 struct EvalResult {
   decode::Mode mode = decode::Mode::off;
   int items = 0;
-  int exact = 0;                  // answer's entity anchors equal the gold answer's
-  int output_anchors = 0;         // entity anchors in outputs
-  int hallucinated = 0;           // ... whose norm is not among the item's gold values
-  int correct_anchors = 0;        // ... whose norm is among them
-  int false_flags = 0;            // correct anchors that were backtracked or flagged
+  int exact = 0;            // answer's entity anchors equal the gold answer's
+  int output_anchors = 0;   // entity anchors in outputs
+  int hallucinated = 0;     // ... whose norm is not among the item's gold values
+  int correct_anchors = 0;  // ... whose norm is among them
+  int false_flags = 0;      // correct anchors that were backtracked or flagged
   int64_t backtracks = 0;
   int64_t regenerated_tokens = 0;
-  int corrected_anchors = 0;      // anchors that needed a backtrack and ended supported
+  int corrected_anchors = 0;  // anchors that needed a backtrack and ended supported
   int64_t decoded_tokens = 0;
   double seconds = 0.0;
   std::vector<EvalExample> examples;  // per item, when keep_examples
   [[nodiscard]] double exact_match() const { return items ? 100.0 * exact / items : 0.0; }
-  [[nodiscard]] double hallucination_rate() const { return output_anchors ? 100.0 * hallucinated / output_anchors : 0.0; }
+  [[nodiscard]] double hallucination_rate() const {
+    return output_anchors ? 100.0 * hallucinated / output_anchors : 0.0;
+  }
   [[nodiscard]] double false_flag_rate() const {
     return correct_anchors + false_flags ? 100.0 * false_flags / (correct_anchors + false_flags) : 0.0;
   }

@@ -72,10 +72,11 @@ ggml_tensor* forward(ggml_context* ctx, const Weights& w, const engine::LlamaHPa
                       0.0F, 0.0F);
     q = ggml_cont(ctx, ggml_permute(ctx, ggml_reshape_4d(ctx, q, hd, H, T, B), 0, 2, 1, 3));  // [hd, T, H, B]
     k = ggml_cont(ctx, ggml_permute(ctx, ggml_reshape_4d(ctx, k, hd, H, T, B), 0, 2, 1, 3));  // [hd, T, H, B]
-    ggml_tensor* vt = ggml_cont(ctx, ggml_permute(ctx, ggml_reshape_4d(ctx, v, hd, H, T, B), 1, 2, 0, 3));  // [T, hd, H, B]
-    ggml_tensor* kq = ggml_mul_mat(ctx, k, q);  // [T_k, T_q, H, B]
+    ggml_tensor* vt =
+        ggml_cont(ctx, ggml_permute(ctx, ggml_reshape_4d(ctx, v, hd, H, T, B), 1, 2, 0, 3));  // [T, hd, H, B]
+    ggml_tensor* kq = ggml_mul_mat(ctx, k, q);                                                // [T_k, T_q, H, B]
     kq = ggml_soft_max_ext(ctx, kq, mask, 1.0F / std::sqrt(static_cast<float>(hd)), 0.0F);
-    ggml_tensor* kqv = ggml_mul_mat(ctx, vt, kq);  // [hd, T_q, H, B]
+    ggml_tensor* kqv = ggml_mul_mat(ctx, vt, kq);              // [hd, T_q, H, B]
     kqv = ggml_cont(ctx, ggml_permute(ctx, kqv, 0, 2, 1, 3));  // [hd, H, T, B]
     x = ggml_add(ctx, x, ggml_mul_mat(ctx, L.wo, ggml_reshape_2d(ctx, kqv, E, T * B)));
     h = ggml_mul(ctx, ggml_rms_norm(ctx, x, hp.rms_eps), L.ffn_norm);
@@ -91,8 +92,8 @@ ggml_backend_t cpu_backend(int threads) {
   ggml_backend_t b = ggml_backend_init_by_type(GGML_BACKEND_DEVICE_TYPE_CPU, nullptr);
   if (b == nullptr) throw std::runtime_error("no ggml CPU backend");
   ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(ggml_backend_get_device(b));
-  auto set_threads =
-      reinterpret_cast<ggml_backend_set_n_threads_t>(ggml_backend_reg_get_proc_address(reg, "ggml_backend_set_n_threads"));
+  auto set_threads = reinterpret_cast<ggml_backend_set_n_threads_t>(
+      ggml_backend_reg_get_proc_address(reg, "ggml_backend_set_n_threads"));
   if (set_threads != nullptr) {
     set_threads(b, threads > 0 ? threads : static_cast<int>(std::max(1U, std::thread::hardware_concurrency())));
   }
@@ -128,7 +129,7 @@ struct Tokenizer {
 };
 
 bool build_row(const Tokenizer& tok, const Document& d, std::mt19937_64& rng, int T, int K, engine::Token bos,
-               engine::Token pad, Row& row) {
+               engine::Token pad, double repeat_share, Row& row) {
   row.tokens.clear();
   row.targets.clear();
   row.tokens.push_back(bos);
@@ -142,9 +143,17 @@ bool build_row(const Tokenizer& tok, const Document& d, std::mt19937_64& rng, in
   std::vector<std::pair<int, engine::Token>> doc_targets;
   for (int p = 1; p + 1 < doc_end; ++p) doc_targets.emplace_back(p, row.tokens[static_cast<size_t>(p) + 1]);
   int turns = 0;
-  for (size_t qi : order) {
-    const auto q = tok("<|im_start|>user\n" + d.qas[qi].question + "<|im_end|>\n<|im_start|>assistant\n");
-    const auto a = tok(d.qas[qi].answer + "<|im_end|>");
+  // A "repeat the document" turn first in some rows: every token of it is predictable only by
+  // copying from the context, which is what makes induction (copy) heads form; QA answers then
+  // need only to find where the value starts.
+  std::vector<QA> qas;
+  if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < repeat_share) {
+    qas.push_back({d.lang == "zh" ? "复述文件。" : "Repeat the document.", d.text});
+  }
+  for (size_t qi : order) qas.push_back(d.qas[qi]);
+  for (const QA& qa : qas) {
+    const auto q = tok("<|im_start|>user\n" + qa.question + "<|im_end|>\n<|im_start|>assistant\n");
+    const auto a = tok(qa.answer + "<|im_end|>");
     const auto nl = tok("\n");
     if (row.tokens.size() + q.size() + a.size() + nl.size() > static_cast<size_t>(T)) break;
     append(q);
@@ -154,7 +163,7 @@ bool build_row(const Tokenizer& tok, const Document& d, std::mt19937_64& rng, in
       if (static_cast<int>(row.targets.size()) < K) row.targets.emplace_back(p, row.tokens[static_cast<size_t>(p) + 1]);
     }
     append(nl);
-    if (++turns == 3) break;
+    ++turns;
   }
   if (turns == 0) return false;
   std::shuffle(doc_targets.begin(), doc_targets.end(), rng);
@@ -181,12 +190,12 @@ ggml_opt_optimizer_params opt_params(void* ud) {
 }
 
 // Greedy answers through llama.cpp on eval items: exact match of the answer text.
-double exact_match(const std::filesystem::path& gguf, int n_items, uint64_t seed) {
+double exact_match(const std::filesystem::path& gguf, int n_items, uint64_t seed, Split split = Split::eval) {
   auto model = engine::Model::load({gguf});
   engine::Context ctx(*model, {512, 256, 1, 1});
   int ok = 0;
   for (int i = 0; i < n_items; ++i) {
-    const Document d = make_document(seed, Split::eval, static_cast<uint64_t>(i));
+    const Document d = make_document(seed, split, static_cast<uint64_t>(i));
     const QA& qa = d.qas[static_cast<size_t>(i) % d.qas.size()];
     const auto prompt = model->tokenize(chat_prompt(d.text, qa.question), true, true);
     if (prompt.size() > 400) continue;
@@ -239,6 +248,17 @@ TrainReport train_demo(const TrainOptions& o) {
 
   // The tokenizer is llama.cpp's own, read from a GGUF with this vocabulary.
   auto init = engine::random_llama_weights(hp, o.seed, 1.0F);
+  if (o.residual_init) {
+    // Token identity must stay visible in the residual stream: embeddings at unit scale, the
+    // blocks' output projections scaled down by 1/sqrt(2 * layers) (GPT-2 style).
+    const float branch = 1.0F / std::sqrt(2.0F * static_cast<float>(hp.n_layer));
+    for (auto& t : init) {
+      const float f = t.name == "token_embd.weight" ? std::sqrt(static_cast<float>(hp.n_embd))
+                      : (t.name.ends_with("attn_output.weight") || t.name.ends_with("ffn_down.weight")) ? branch
+                                                                                                        : 1.0F;
+      for (auto& x : t.data) x *= f;
+    }
+  }
   const auto init_path = o.work_dir / "init.gguf";
   engine::write_llama_gguf(init_path, hp, vocab, init, engine::kChatMlTemplate, "sfcl-demo");
   auto tok_model = engine::Model::load({init_path});
@@ -302,14 +322,16 @@ TrainReport train_demo(const TrainOptions& o) {
   for (int64_t step = 0;; ++step) {
     const double elapsed = std::chrono::duration<double>(Clock::now() - t0).count();
     if ((o.max_steps > 0 && step >= o.max_steps) || (o.max_steps == 0 && elapsed >= total_s)) break;
-    const double frac = o.max_steps > 0 ? static_cast<double>(step) / static_cast<double>(o.max_steps) : elapsed / total_s;
+    const double frac =
+        o.max_steps > 0 ? static_cast<double>(step) / static_cast<double>(o.max_steps) : elapsed / total_s;
     // Warm-up, constant, then a linear decay over the last 20%.
     lr.lr = step < o.warmup ? o.lr * static_cast<float>(step + 1) / static_cast<float>(o.warmup)
-            : frac < 0.8   ? o.lr
-                           : o.lr_min + (o.lr - o.lr_min) * static_cast<float>((1.0 - frac) / 0.2);
+            : frac < 0.8    ? o.lr
+                            : o.lr_min + (o.lr - o.lr_min) * static_cast<float>((1.0 - frac) / 0.2);
     std::fill(labels.begin(), labels.end(), 0.0F);
     for (int b = 0; b < B; ++b) {
-      while (!build_row(tok, make_document(o.seed, Split::train, doc_index++), rng, T, K, tok_model->bos(), 3, row)) {
+      while (!build_row(tok, make_document(o.seed, Split::train, doc_index++), rng, T, K, tok_model->bos(), 3,
+                        o.repeat_share, row)) {
       }
       std::copy(row.tokens.begin(), row.tokens.end(), tok_buf.begin() + static_cast<ptrdiff_t>(b) * T);
       for (int k = 0; k < K; ++k) {
@@ -346,15 +368,17 @@ TrainReport train_demo(const TrainOptions& o) {
       const auto ck = o.work_dir / ("ckpt-" + std::to_string(static_cast<int>(now_s / 60)) + "min.gguf");
       engine::write_llama_gguf(ck, hp, vocab, read_weights(w, hp), engine::kChatMlTemplate, "sfcl-demo");
       const double em = o.eval_items > 0 ? exact_match(ck, o.eval_items, o.seed) : -1.0;
-      std::fprintf(stderr, "\ncheckpoint %s: step %lld, loss %.4f, eval exact match %.1f%%\n", ck.c_str(),
-                   static_cast<long long>(step), loss_ema, 100.0 * em);
+      const double em_train = o.eval_items > 0 ? exact_match(ck, o.eval_items, o.seed, Split::train) : -1.0;
+      std::fprintf(stderr, "\ncheckpoint %s: step %lld, loss %.4f, exact match eval %.1f%% train %.1f%%\n", ck.c_str(),
+                   static_cast<long long>(step), loss_ema, 100.0 * em, 100.0 * em_train);
     }
   }
   rep.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   rep.tokens_per_second = static_cast<double>(tokens_seen) / std::max(1e-9, rep.seconds);
   const auto final_weights = read_weights(w, hp);
   for (size_t i = 0; i < final_weights.size(); ++i) {
-    (final_weights[i].data == init[i].data ? rep.unchanged_tensors : rep.changed_tensors).push_back(final_weights[i].name);
+    (final_weights[i].data == init[i].data ? rep.unchanged_tensors : rep.changed_tensors)
+        .push_back(final_weights[i].name);
   }
   if (o.out.has_parent_path()) std::filesystem::create_directories(o.out.parent_path());
   engine::write_llama_gguf(o.out, hp, vocab, final_weights, engine::kChatMlTemplate, "sfcl-demo");

@@ -23,8 +23,10 @@ struct TrainOptions {
   uint32_t ff = 512;
   uint32_t ctx = 256;
   int batch = 16;
-  int targets_per_row = 112;
+  int targets_per_row = 128;  // answer tokens first, document tokens fill the rest
   uint64_t seed = 42;
+  double repeat_share = 0.5;  // rows that start with a "repeat the document" turn
+  bool residual_init = true;  // unit-scale embeddings, down-scaled block outputs
   float lr = 3e-3F;
   float lr_min = 3e-4F;
   int warmup = 100;
@@ -40,8 +42,8 @@ struct TrainReport {
   double last_loss = 0.0;
   double tokens_per_second = 0.0;
   double seconds = 0.0;
-  double exact_match = -1.0;  // at the end, on eval_items items (-1 = not measured)
-  std::vector<std::string> changed_tensors;    // tensors whose values differ from the init
+  double exact_match = -1.0;                 // at the end, on eval_items items (-1 = not measured)
+  std::vector<std::string> changed_tensors;  // tensors whose values differ from the init
   std::vector<std::string> unchanged_tensors;
 };
 

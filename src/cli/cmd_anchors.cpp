@@ -41,7 +41,9 @@ Runner register_anchors(CLI::App& app) {
   }
   ch->add_option("--source", o->sources, "Source document to check against (repeatable)")->required();
   ch->add_option("--kb", o->kb, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
-  ch->add_option("--threshold", o->threshold, "Confidence threshold")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  ch->add_option("--threshold", o->threshold, "Confidence threshold")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   ch->add_flag("--strict", o->strict, "Anchors of types the sources never mention are unsupported");
 
   return [o, ex, co, ch]() -> int {
@@ -52,7 +54,10 @@ Runner register_anchors(CLI::App& app) {
       const auto anchors = anchor::extract(scan, lo);
       for (size_t i = 0; i < anchors.size(); ++i) {
         const auto& a = anchors[i];
-        std::cout << anchor_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start))).dump() << "\n";
+        std::cout << anchor_json(a, anchor::anchor_id(a.type, i + 1),
+                                 utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)))
+                         .dump()
+                  << "\n";
       }
       return 0;
     }
@@ -64,7 +69,9 @@ Runner register_anchors(CLI::App& app) {
           by_type[std::string(anchor::type_name(static_cast<anchor::Type>(t)))] = c.by_type[static_cast<size_t>(t)];
         }
       }
-      std::cout << nlohmann::json{{"bytes", text.size()}, {"anchors", c.anchors}, {"decision_points", c.total},
+      std::cout << nlohmann::json{{"bytes", text.size()},
+                                  {"anchors", c.anchors},
+                                  {"decision_points", c.total},
                                   {"by_type", by_type}}
                        .dump()
                 << "\n";
@@ -81,7 +88,8 @@ Runner register_anchors(CLI::App& app) {
     for (size_t i = 0; i < anchors.size(); ++i) {
       const auto& a = anchors[i];
       const auto r = checker.check(a);
-      auto j = anchor_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)));
+      auto j = anchor_json(a, anchor::anchor_id(a.type, i + 1),
+                           utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)));
       j["verdict"] = std::string(verify::verdict_name(r.verdict));
       j["confidence"] = r.confidence;
       j["checked"] = r.checked;

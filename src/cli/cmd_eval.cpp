@@ -12,7 +12,8 @@
 namespace sfcl::cli {
 
 Runner register_eval(CLI::App& app) {
-  auto* cmd = app.add_subcommand("eval", "Fidelity on a grounded-QA set (exact match, hallucinated anchors, false flags)");
+  auto* cmd =
+      app.add_subcommand("eval", "Fidelity on a grounded-QA set (exact match, hallucinated anchors, false flags)");
   struct Opts {
     std::string model;
     std::string set = "demo/eval.jsonl";
@@ -24,12 +25,14 @@ Runner register_eval(CLI::App& app) {
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("-m,--model", o->model, "GGUF model")->required();
-  cmd->add_option("--set", o->set, "Eval set (JSONL: id, lang, document, question, answer, gold_values)")->capture_default_str();
+  cmd->add_option("--set", o->set, "Eval set (JSONL: id, lang, document, question, answer, gold_values)")
+      ->capture_default_str();
   cmd->add_option("--sfcl", o->modes, "Modes, comma-separated: off, anchor, per-token")->capture_default_str();
   cmd->add_option("--limit", o->eval.limit, "Only the first N items (0 = all)")->capture_default_str();
   cmd->add_option("-n,--max-tokens", o->eval.max_tokens, "Max tokens per answer")->capture_default_str();
   cmd->add_option("--max-backtracks", o->eval.max_backtracks, "Backtracks per anchor")->capture_default_str();
-  cmd->add_option("--fallback", o->fallback, "constrain, flag or abstain")->capture_default_str()
+  cmd->add_option("--fallback", o->fallback, "constrain, flag or abstain")
+      ->capture_default_str()
       ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
   cmd->add_option("-t,--threads", o->eval.threads, "CPU threads (0 = all)")->capture_default_str();
   cmd->add_option("--examples", o->examples, "Write every item's output and events per mode to this JSONL file");
@@ -42,10 +45,14 @@ Runner register_eval(CLI::App& app) {
   mk->add_option("--out", *out, "Output JSONL")->capture_default_str();
   mk->add_option("-n,--items", *n, "Items")->capture_default_str();
   mk->add_option("--seed", *seed, "Corpus seed")->capture_default_str();
+  auto split = std::make_shared<std::string>("eval");
+  mk->add_option("--split", *split, "Corpus split: eval (held-out templates and values) or train")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"eval", "train"}));
 
-  return [o, cmd, mk, out, n, seed]() -> int {
+  return [o, cmd, mk, out, n, seed, split]() -> int {
     if (mk->parsed()) {
-      demo::write_eval_set(*out, *seed, *n);
+      demo::write_eval_set(*out, *seed, *n, *split == "train" ? demo::Split::train : demo::Split::eval);
       std::fprintf(stderr, "wrote %d items to %s\n", *n, out->c_str());
       return 0;
     }
@@ -65,7 +72,9 @@ Runner register_eval(CLI::App& app) {
       std::ofstream ex(o->examples);
       for (const auto& r : results) {
         for (const auto& e : r.examples) {
-          ex << nlohmann::json{{"mode", std::string(decode::mode_name(r.mode))}, {"id", e.id}, {"text", e.text},
+          ex << nlohmann::json{{"mode", std::string(decode::mode_name(r.mode))},
+                               {"id", e.id},
+                               {"text", e.text},
                                {"events", e.events}}
                     .dump()
              << "\n";
@@ -95,9 +104,9 @@ Runner register_eval(CLI::App& app) {
                      {"regenerated_per_corrected", regen},
                      {"tokens_per_second", tps}});
       } else {
-        std::printf("%-10s %6d %8.1f %13.2f %12.2f %11lld %16.2f %8.0f\n", std::string(decode::mode_name(r.mode)).c_str(),
-                    r.items, r.exact_match(), r.hallucination_rate(), r.false_flag_rate(),
-                    static_cast<long long>(r.backtracks), regen, tps);
+        std::printf("%-10s %6d %8.1f %13.2f %12.2f %11lld %16.2f %8.0f\n",
+                    std::string(decode::mode_name(r.mode)).c_str(), r.items, r.exact_match(), r.hallucination_rate(),
+                    r.false_flag_rate(), static_cast<long long>(r.backtracks), regen, tps);
       }
     }
     if (o->json) std::cout << j.dump() << "\n";

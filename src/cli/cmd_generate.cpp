@@ -61,16 +61,20 @@ nlohmann::json event_json(const decode::Event& e) {
 }  // namespace
 
 Runner register_generate(CLI::App& app) {
-  auto* cmd = app.add_subcommand("generate", "Generate text for one prompt with fact checking; shows anchors and events");
+  auto* cmd =
+      app.add_subcommand("generate", "Generate text for one prompt with fact checking; shows anchors and events");
   auto o = std::make_shared<GenerateOpts>();
   cmd->add_option("-m,--model", o->model, "GGUF model file")->required();
   auto* p = cmd->add_option("-p,--prompt", o->prompt, "User prompt (also a source of facts)");
   cmd->add_option("-f,--prompt-file", o->prompt_file, "Read the user prompt from a file")->excludes(p);
   cmd->add_option("--system", o->system, "System prompt (also a source of facts)");
   cmd->add_flag("--raw", o->raw, "Do not apply the chat template; the prompt is the raw text");
-  cmd->add_option("-n,--max-tokens", o->n, "Maximum tokens to deliver")->capture_default_str()->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("-n,--max-tokens", o->n, "Maximum tokens to deliver")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20));
   cmd->add_option("--temperature", o->sampling.temperature, "Sampling temperature (0 = greedy)")
-      ->capture_default_str()->check(CLI::Range(0.0, 5.0));
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 5.0));
   cmd->add_option("--top-k", o->sampling.top_k, "Top-k (0 = off)")->capture_default_str();
   cmd->add_option("--top-p", o->sampling.top_p, "Top-p (1 = off)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--min-p", o->sampling.min_p, "Min-p (0 = off)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
@@ -81,12 +85,17 @@ Runner register_generate(CLI::App& app) {
   cmd->add_option("--source", o->sources, "Extra source document (repeatable)");
   cmd->add_option("--kb", o->kb, "Knowledge-anchor file (JSONL)");
   cmd->add_option("--sfcl", o->mode, "Check mode: off, anchor or per-token")
-      ->capture_default_str()->check(CLI::IsMember({"off", "anchor", "per-token"}));
+      ->capture_default_str()
+      ->check(CLI::IsMember({"off", "anchor", "per-token"}));
   cmd->add_option("--max-backtracks", o->max_backtracks, "Backtracks per anchor before the fallback")
-      ->capture_default_str()->check(CLI::Range(0, 16));
+      ->capture_default_str()
+      ->check(CLI::Range(0, 16));
   cmd->add_option("--fallback", o->fallback, "After the last backtrack: constrain, flag or abstain")
-      ->capture_default_str()->check(CLI::IsMember({"constrain", "flag", "abstain"}));
-  cmd->add_option("--threshold", o->threshold, "Confidence threshold")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+      ->capture_default_str()
+      ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
+  cmd->add_option("--threshold", o->threshold, "Confidence threshold")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--events", o->events, "Print events (anchor_confirmed, backtrack, fallback) as JSON lines to stderr");
   cmd->add_flag("--dynamic-temperature", o->dynamic_temperature, "Adapt temperature to running anchor confidence");
   cmd->add_option("--stop", o->stop, "Stop sequence (repeatable)");

@@ -29,7 +29,8 @@ Runner register_keys(CLI::App& app) {
     std::array<unsigned char, 32> pk{};
     std::string hex = *pub;
     if (std::ifstream f(*pub); f) std::getline(f, hex);
-    if (!server::from_hex(hex, pk.data(), pk.size())) throw UsageError("--public-key is not 64 hex digits or such a file");
+    if (!server::from_hex(hex, pk.data(), pk.size()))
+      throw UsageError("--public-key is not 64 hex digits or such a file");
     std::ifstream in(*response, std::ios::binary);
     if (!in) throw UsageError("cannot read " + *response);
     std::stringstream ss;
@@ -63,7 +64,8 @@ Runner register_keys(CLI::App& app) {
       throw UsageError(std::string("body is not JSON: ") + e.what());
     }
     const std::string id = body.value("id", "");
-    const std::string anchors = body.contains("sfcl") ? body["sfcl"].value("anchors", nlohmann::json::array()).dump() : "[]";
+    const std::string anchors =
+        body.contains("sfcl") ? body["sfcl"].value("anchors", nlohmann::json::array()).dump() : "[]";
     const bool ok = server::verify_base64(pk, server::signed_message(id, status, anchors), signature);
     std::printf("%s\n", ok ? "signature OK" : "signature INVALID");
     return ok ? 0 : 1;

@@ -15,79 +15,15 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "cli/net.h"
+#include "cli/stats.h"
+#include "cli/svg.h"
 
 namespace sfcl::cli {
-namespace {
-
-struct HostPort {
-  std::string scheme_host_port;
-  std::string host;
-  std::string port;
-};
-
-HostPort parse_url(const std::string& url) {
-  const std::string prefix = "http://";
-  if (url.rfind(prefix, 0) != 0) throw UsageError("--url must start with http:// (got " + url + ")");
-  std::string rest = url.substr(prefix.size());
-  while (!rest.empty() && rest.back() == '/') rest.pop_back();
-  const auto colon = rest.rfind(':');
-  if (colon == std::string::npos) return {url, rest, "80"};
-  return {prefix + rest, rest.substr(0, colon), rest.substr(colon + 1)};
-}
-
-double pct(std::vector<double> v, double p) {
-  if (v.empty()) return 0.0;
-  std::sort(v.begin(), v.end());
-  return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
-}
-
-std::string svg_histogram(const std::vector<double>& ms, double p50, double p95, double p99) {
-  const int bins = 20;
-  const double lo = *std::min_element(ms.begin(), ms.end());
-  const double hi = std::max(lo + 1e-6, *std::max_element(ms.begin(), ms.end()));
-  std::vector<int> h(bins, 0);
-  for (double x : ms) h[static_cast<size_t>(std::min(bins - 1, static_cast<int>((x - lo) / (hi - lo) * bins)))]++;
-  const int top = *std::max_element(h.begin(), h.end());
-  const int W = 640;
-  const int H = 320;
-  const int L = 50;
-  const int B = 40;
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(W) + "\" height=\"" +
-                  std::to_string(H) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
-  s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s += "<text x=\"" + std::to_string(W / 2) + "\" y=\"18\" text-anchor=\"middle\">sfcl probe: time to first token (" +
-       std::to_string(ms.size()) + " requests)</text>\n";
-  const double bw = static_cast<double>(W - L - 10) / bins;
-  for (int i = 0; i < bins; ++i) {
-    const double bh = top > 0 ? static_cast<double>(h[static_cast<size_t>(i)]) / top * (H - B - 40) : 0;
-    char r[256];
-    std::snprintf(r, sizeof r, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#4a7bd0\"/>\n",
-                  L + i * bw + 1, H - B - bh, bw - 2, bh);
-    s += r;
-  }
-  char axis[512];
-  std::snprintf(axis, sizeof axis,
-                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n"
-                "<text x=\"%d\" y=\"%d\">%.1f ms</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.1f ms</text>\n"
-                "<text x=\"%d\" y=\"%d\">count (max %d)</text>\n",
-                L, H - B, W - 10, H - B, L, H - B + 16, lo, W - 10, H - B + 16, hi, 4, 34, top);
-  s += axis;
-  for (auto [name, v] : {std::pair<const char*, double>{"p50", p50}, {"p95", p95}, {"p99", p99}}) {
-    const double x = L + (v - lo) / (hi - lo) * (W - L - 10);
-    char m[256];
-    std::snprintf(m, sizeof m,
-                  "<line x1=\"%.1f\" y1=\"30\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d04a4a\" stroke-dasharray=\"4\"/>"
-                  "<text x=\"%.1f\" y=\"%d\" fill=\"#d04a4a\">%s %.1f</text>\n",
-                  x, x, H - B, x + 3, H - B - 4 - (name[1] == '5' ? 0 : name[2] == '5' ? 14 : 28), name, v);
-    s += m;
-  }
-  return s + "</svg>\n";
-}
-
-}  // namespace
 
 Runner register_probe(CLI::App& app) {
-  auto* cmd = app.add_subcommand("probe", "Send N streaming requests to a server; check SFCL headers; TTFT percentiles");
+  auto* cmd =
+      app.add_subcommand("probe", "Send N streaming requests to a server; check SFCL headers; TTFT percentiles");
   struct Opts {
     std::string url;
     int n = 100;
@@ -109,7 +45,8 @@ Runner register_probe(CLI::App& app) {
   cmd->add_option("--pushgateway", o->pushgateway, "Push results to a Prometheus Pushgateway (http://host:port)");
   return [o]() -> int {
     const HostPort hp = parse_url(o->url);
-    const std::string prompt = o->prompt_file.empty() ? std::string("What is the total amount?") : read_input(o->prompt_file);
+    const std::string prompt =
+        o->prompt_file.empty() ? std::string("What is the total amount?") : read_input(o->prompt_file);
     httplib::Client cli(hp.scheme_host_port);
     cli.set_connection_timeout(5, 0);
     cli.set_read_timeout(120, 0);
@@ -148,8 +85,8 @@ Runner register_probe(CLI::App& app) {
       }
       if (res.status != 200) {
         if (i == 0) {
-          throw UsageError(o->url + " answered HTTP " + std::to_string(res.status) + " to /v1/messages: " +
-                           seen.substr(0, 200));
+          throw UsageError(o->url + " answered HTTP " + std::to_string(res.status) +
+                           " to /v1/messages: " + seen.substr(0, 200));
         }
         ++errors;
         continue;
@@ -159,15 +96,17 @@ Runner register_probe(CLI::App& app) {
       }
       last_status = res.get_header_value("X-SFCL-Status");
       ++statuses[last_status.substr(0, last_status.find(';'))];
-      ++layer[res.has_header("x-anthropic-layer-status") ? res.get_header_value("x-anthropic-layer-status") : "(absent)"];
+      ++layer[res.has_header("x-anthropic-layer-status") ? res.get_header_value("x-anthropic-layer-status")
+                                                         : "(absent)"];
       const auto pos = seen.rfind("\"status\":\"");
       if (pos != std::string::npos) last_status = seen.substr(pos + 10, seen.find('"', pos + 10) - pos - 10);
-      ttft_ms.push_back(first >= 0 ? first
-                                   : std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      ttft_ms.push_back(first >= 0
+                            ? first
+                            : std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
     }
-    const double p50 = pct(ttft_ms, 0.50);
-    const double p95 = pct(ttft_ms, 0.95);
-    const double p99 = pct(ttft_ms, 0.99);
+    const double p50 = percentile(ttft_ms, 0.50);
+    const double p95 = percentile(ttft_ms, 0.95);
+    const double p99 = percentile(ttft_ms, 0.99);
     nlohmann::json j = {{"url", o->url},
                         {"requests", o->n},
                         {"ok", ttft_ms.size()},
@@ -175,11 +114,17 @@ Runner register_probe(CLI::App& app) {
                         {"layer_status", layer},
                         {"sfcl_status", statuses},
                         {"last_sfcl_status", last_status},
-                        {"ttft_ms", {{"p50", p50}, {"p95", p95}, {"p99", p99},
-                                     {"min", ttft_ms.empty() ? 0.0 : *std::min_element(ttft_ms.begin(), ttft_ms.end())},
-                                     {"max", ttft_ms.empty() ? 0.0 : *std::max_element(ttft_ms.begin(), ttft_ms.end())}}}};
+                        {"ttft_ms",
+                         {{"p50", p50},
+                          {"p95", p95},
+                          {"p99", p99},
+                          {"min", ttft_ms.empty() ? 0.0 : *std::min_element(ttft_ms.begin(), ttft_ms.end())},
+                          {"max", ttft_ms.empty() ? 0.0 : *std::max_element(ttft_ms.begin(), ttft_ms.end())}}}};
     if (!o->out.empty() && !ttft_ms.empty()) {
-      std::ofstream(o->out) << svg_histogram(ttft_ms, p50, p95, p99);
+      const std::string title = "sfcl probe: time to first token (" + std::to_string(ttft_ms.size()) + " requests)";
+      std::ofstream(o->out) << svg::document(
+          640, 320,
+          {svg::histogram({0, 0, 640, 320}, title, ttft_ms, {{"p50", p50}, {"p95", p95}, {"p99", p99}}, "ms")});
       j["svg"] = o->out;
     }
     if (!o->pushgateway.empty()) {
@@ -189,7 +134,12 @@ Runner register_probe(CLI::App& app) {
       g.Add({{"quantile", "0.5"}}).Set(p50 / 1000);
       g.Add({{"quantile", "0.95"}}).Set(p95 / 1000);
       g.Add({{"quantile", "0.99"}}).Set(p99 / 1000);
-      prometheus::BuildGauge().Name("sfcl_probe_errors").Help("Failed probe requests").Register(*reg).Add({}).Set(errors);
+      prometheus::BuildGauge()
+          .Name("sfcl_probe_errors")
+          .Help("Failed probe requests")
+          .Register(*reg)
+          .Add({})
+          .Set(errors);
       prometheus::BuildGauge()
           .Name("sfcl_probe_layer_active")
           .Help("1 when the last X-SFCL-Status was active")

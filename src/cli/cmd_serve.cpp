@@ -19,25 +19,34 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("-m,--model", o->model_path, "GGUF model file")->required();
   cmd->add_option("--model-id", o->model_id, "Model id in the API (default: file name without .gguf)");
   cmd->add_option("--host", o->host, "Listen address")->capture_default_str();
-  cmd->add_option("--port", o->port, "Listen port (0 = any free port, printed at start)")->capture_default_str()
+  cmd->add_option("--port", o->port, "Listen port (0 = any free port, printed at start)")
+      ->capture_default_str()
       ->check(CLI::Range(0, 65535));
   cmd->add_option("--parallel", o->scheduler.n_parallel, "Slots decoded together (continuous batching)")
-      ->capture_default_str()->check(CLI::Range(1, 256));
-  cmd->add_option("-c,--ctx", o->scheduler.n_ctx_per_slot, "Context tokens per slot")->capture_default_str()
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("-c,--ctx", o->scheduler.n_ctx_per_slot, "Context tokens per slot")
+      ->capture_default_str()
       ->check(CLI::Range(64, 1 << 20));
-  cmd->add_option("--batch", o->scheduler.n_batch, "Tokens per llama_decode step")->capture_default_str()
+  cmd->add_option("--batch", o->scheduler.n_batch, "Tokens per llama_decode step")
+      ->capture_default_str()
       ->check(CLI::Range(16, 1 << 16));
   cmd->add_option("-t,--threads", o->scheduler.n_threads, "CPU threads (0 = all)")->capture_default_str();
   cmd->add_option("--queue", o->scheduler.queue_limit, "Requests that may wait for a slot; more get 429")
-      ->capture_default_str()->check(CLI::Range(0, 100000));
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000));
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 above)")->capture_default_str();
-  cmd->add_option("--sfcl", *mode, "Default check mode: off, anchor or per-token")->capture_default_str()
+  cmd->add_option("--sfcl", *mode, "Default check mode: off, anchor or per-token")
+      ->capture_default_str()
       ->check(CLI::IsMember({"off", "anchor", "per-token"}));
-  cmd->add_option("--threshold", o->threshold, "Default confidence threshold")->capture_default_str()
+  cmd->add_option("--threshold", o->threshold, "Default confidence threshold")
+      ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--max-backtracks", o->max_backtracks, "Default backtracks per anchor")->capture_default_str()
+  cmd->add_option("--max-backtracks", o->max_backtracks, "Default backtracks per anchor")
+      ->capture_default_str()
       ->check(CLI::Range(0, 16));
-  cmd->add_option("--fallback", *fallback, "Default fallback: constrain, flag or abstain")->capture_default_str()
+  cmd->add_option("--fallback", *fallback, "Default fallback: constrain, flag or abstain")
+      ->capture_default_str()
       ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
   cmd->add_flag("--events", o->events, "Send anchor_confirmed/backtrack SSE events by default");
   cmd->add_flag("--no-compat-headers", *no_compat, "Omit x-anthropic-layer-status and X-Anthropic-SFCL-Status");
@@ -54,22 +63,27 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--test-script", o->test_script, "Test hook: force this output text")->group("");
   cmd->add_option("--test-ready-delay-ms", o->test_ready_delay_ms, "Test hook: delay readiness")->group("");
   cmd->add_option("--max-decision-points", o->max_decision_points,
-                  "Refuse requests with more decision points (400; 0 = off)")->capture_default_str();
+                  "Refuse requests with more decision points (400; 0 = off)")
+      ->capture_default_str();
   cmd->add_option("--max-prompt-tokens", o->max_prompt_tokens, "Refuse longer prompts (400; 0 = off)")
       ->capture_default_str();
   cmd->add_option("--spam-density", o->spam_anchors_per_kb, "Anchors per KB of prompt counted as anchor spam")
       ->capture_default_str();
   cmd->add_option("--drift-threshold", o->drift_threshold,
-                  "Std dev of the last 100 anchor confidences above which /health says degraded")->capture_default_str();
+                  "Std dev of the last 100 anchor confidences above which /health says degraded")
+      ->capture_default_str();
   cmd->add_option("--sign-key", o->sign_key_path, "Ed25519 key file (sfcl keygen): sign verdicts");
-  cmd->add_option("--log-format", o->log_format, "Log lines: text or json")->capture_default_str()
+  cmd->add_option("--log-format", o->log_format, "Log lines: text or json")
+      ->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));
   // Read before parsing by expand_serve_args (cli/config.cpp); declared here for --help.
   std::string env_help;
   for (const auto& [env, flag] : serve_env_flags()) env_help += " " + env + "=" + flag.substr(2);
   static std::string config_path;  // consumed by expand_serve_args before parsing
-  cmd->add_option("--config", config_path, "TOML config file with any of these flags, e.g. port = 8080, api-key = [\"k\"]. "
-                              "Precedence: flag > environment (" + env_help.substr(1) + ") > file");
+  cmd->add_option("--config", config_path,
+                  "TOML config file with any of these flags, e.g. port = 8080, api-key = [\"k\"]. "
+                  "Precedence: flag > environment (" +
+                      env_help.substr(1) + ") > file");
   return [o, mode, fallback, key_file, no_compat, keep_zw]() -> int {
     engine::set_verbose_log(o->verbose);
     decode::parse_mode(*mode, o->mode);

@@ -19,13 +19,24 @@ Runner register_train_demo(CLI::App& app) {
   cmd->add_option("--heads", o->heads, "Attention heads")->capture_default_str()->check(CLI::Range(1, 64));
   cmd->add_option("--ff", o->ff, "Feed-forward width")->capture_default_str()->check(CLI::Range(16, 16384));
   cmd->add_option("--ctx", o->ctx, "Training sequence length")->capture_default_str()->check(CLI::Range(64, 4096));
-  cmd->add_option("--batch", o->batch, "Sequences per optimizer step")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--batch", o->batch, "Sequences per optimizer step")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--targets-per-row", o->targets_per_row, "Loss targets per row (answer tokens first)")
+      ->capture_default_str()
+      ->check(CLI::Range(4, 4096));
+  cmd->add_option("--repeat-share", o->repeat_share, "Share of rows that start with a repeat-the-document turn")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--residual-init", o->residual_init, "Unit-scale embeddings and down-scaled block outputs at init")
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "Seed (data and weights)")->capture_default_str();
   cmd->add_option("--lr", o->lr, "Peak AdamW learning rate")->capture_default_str();
   cmd->add_option("-t,--threads", o->threads, "CPU threads (0 = all)")->capture_default_str();
   cmd->add_option("--checkpoint-minutes", o->checkpoint_minutes, "Minutes between checkpoints (0 = none)")
       ->capture_default_str();
-  cmd->add_option("--eval-items", o->eval_items, "Eval items for greedy exact match at checkpoints")->capture_default_str();
+  cmd->add_option("--eval-items", o->eval_items, "Eval items for greedy exact match at checkpoints")
+      ->capture_default_str();
   return [o]() -> int {
     const demo::TrainReport r = demo::train_demo(*o);
     std::printf(

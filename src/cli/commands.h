@@ -23,5 +23,6 @@ Runner register_train_demo(CLI::App& app);
 Runner register_eval(CLI::App& app);
 Runner register_keys(CLI::App& app);
 Runner register_probe(CLI::App& app);
+Runner register_bench(CLI::App& app);
 
 }  // namespace sfcl::cli

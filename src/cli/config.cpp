@@ -1,18 +1,26 @@
 #include "cli/config.h"
 
+#include <toml++/toml.h>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
-#include <toml++/toml.h>
 
 namespace sfcl::cli {
 
 const std::vector<std::pair<std::string, std::string>>& serve_env_flags() {
   static const std::vector<std::pair<std::string, std::string>> m = {
-      {"SFCL_MODEL", "--model"},       {"SFCL_HOST", "--host"},       {"SFCL_PORT", "--port"},
-      {"SFCL_PARALLEL", "--parallel"}, {"SFCL_CTX", "--ctx"},         {"SFCL_THREADS", "--threads"},
-      {"SFCL_MODE", "--sfcl"},         {"SFCL_KB", "--kb"},           {"SFCL_API_KEY_FILE", "--api-key-file"},
-      {"SFCL_SIGN_KEY", "--sign-key"}, {"SFCL_LOG_FORMAT", "--log-format"}, {"SFCL_QUEUE", "--queue"},
+      {"SFCL_MODEL", "--model"},
+      {"SFCL_HOST", "--host"},
+      {"SFCL_PORT", "--port"},
+      {"SFCL_PARALLEL", "--parallel"},
+      {"SFCL_CTX", "--ctx"},
+      {"SFCL_THREADS", "--threads"},
+      {"SFCL_MODE", "--sfcl"},
+      {"SFCL_KB", "--kb"},
+      {"SFCL_API_KEY_FILE", "--api-key-file"},
+      {"SFCL_SIGN_KEY", "--sign-key"},
+      {"SFCL_LOG_FORMAT", "--log-format"},
+      {"SFCL_QUEUE", "--queue"},
       {"SFCL_MAX_DECISION_POINTS", "--max-decision-points"}};
   return m;
 }

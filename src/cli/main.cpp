@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   add(sfcl::cli::register_eval);
   add(sfcl::cli::register_keys);
   add(sfcl::cli::register_probe);
+  add(sfcl::cli::register_bench);
   std::vector<std::string> args;
   try {
     args = sfcl::cli::expand_serve_args(std::vector<std::string>(argv, argv + argc));

@@ -86,6 +86,7 @@ struct Stats {
   int64_t checks = 0;
   int64_t check_ns_total = 0;
   int64_t check_ns_max = 0;
+  int64_t scan_ns_total = 0;  // finding anchors: incremental lexing (anchor), sentence re-scans (per-token)
   double confidence_sum = 0.0;
   [[nodiscard]] int64_t checked() const { return verdicts[0] + verdicts[1]; }
 };

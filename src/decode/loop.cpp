@@ -78,9 +78,9 @@ struct Sequence::State {
   utf8::StreamAssembler assembler;
 
   std::vector<Token> prompt;
-  std::vector<Token> out;         // accepted output tokens
+  std::vector<Token> out;           // accepted output tokens
   std::vector<uint32_t> tok_start;  // byte offset of each output token in `text`
-  std::string text;               // detokenised output (valid UTF-8)
+  std::string text;                 // detokenised output (valid UTF-8)
   size_t emitted = 0;
   int32_t seq = 0;
   std::vector<Token> input;
@@ -105,6 +105,7 @@ struct Sequence::State {
   std::vector<uint8_t> alive;
   std::vector<Token> allowed;
   int32_t constrained_anchor_index = -1;
+  std::vector<Token> glue_ban;  // scratch: word-start tokens banned right after a constrained value
 
   // Abstain: forced tokens
   std::vector<Token> forced;
@@ -168,7 +169,9 @@ struct Sequence::State {
     const size_t before = text.size();
     assembler.feed(piece, text);
     if (text.size() > before && opt.mode == Mode::anchor && active) {
+      const auto t0 = Clock::now();
       lexer.feed(std::string_view(text).substr(before), new_anchors);
+      res.stats.scan_ns_total += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
     }
   }
 
@@ -183,7 +186,7 @@ struct Sequence::State {
     const size_t removed = out.size() - static_cast<size_t>(index);
     res.stats.regenerated_tokens += static_cast<int64_t>(removed);
     const uint32_t cut = index < static_cast<int32_t>(tok_start.size()) ? tok_start[static_cast<size_t>(index)]
-                                                                         : static_cast<uint32_t>(text.size());
+                                                                        : static_cast<uint32_t>(text.size());
     out.resize(static_cast<size_t>(index));
     tok_start.resize(static_cast<size_t>(index));
     text.resize(std::min<size_t>(cut, text.size()));
@@ -292,8 +295,8 @@ struct Sequence::State {
     }
     fell_back[first] = true;
     fallback_event(a, opt.fallback);
-    const std::string prefix = text.substr(tok_start[static_cast<size_t>(first)],
-                                           a.start - tok_start[static_cast<size_t>(first)]);
+    const std::string prefix =
+        text.substr(tok_start[static_cast<size_t>(first)], a.start - tok_start[static_cast<size_t>(first)]);
     if (opt.fallback == Fallback::abstain) {
       AnchorRecord rec;
       rec.anchor = a;
@@ -382,7 +385,9 @@ struct Sequence::State {
   bool process_per_token(engine::Context& ctx, bool final) {
     scratch.clear();
     const std::string_view sentence = std::string_view(text).substr(sentence_start);
+    const auto t0 = Clock::now();
     anchor::extract_into(sentence, scratch, sources.options());
+    res.stats.scan_ns_total += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
     const bool ends = final || sentence_end(sentence);
     for (auto& a : scratch) {
       a.start += static_cast<uint32_t>(sentence_start);
@@ -456,8 +461,18 @@ struct Sequence::State {
           allowed.push_back(cands[c][constrain_depth]);
         }
       }
-      // Once a candidate is complete the model may stop or continue a longer one.
-      const Token t = sampler.sample(logits, {}, complete ? std::span<const Token>() : std::span<const Token>(allowed));
+      // Once a candidate is complete the model may stop or continue a longer one, but not glue a
+      // letter or digit onto the value it just wrote ("Foster" + "s Ltd.").
+      std::span<const Token> ban;
+      if (complete) {
+        glue_ban.clear();
+        for (Token w : model.word_start_tokens()) {
+          if (std::find(allowed.begin(), allowed.end(), w) == allowed.end()) glue_ban.push_back(w);
+        }
+        ban = glue_ban;
+      }
+      const Token t =
+          sampler.sample(logits, ban, complete ? std::span<const Token>() : std::span<const Token>(allowed));
       bool any = false;
       for (size_t c = 0; c < cands.size(); ++c) {
         alive[c] = alive[c] && cands[c].size() > constrain_depth && cands[c][constrain_depth] == t;

@@ -3,6 +3,8 @@
 #include <thread>
 
 #include "engine/engine.h"
+#include "ggml-backend.h"
+#include "ggml-cpu.h"
 #include "llama.h"
 
 namespace sfcl::engine {
@@ -54,9 +56,26 @@ Context::Context(const Model& model, const ContextOptions& options) : model_(mod
   }
   n_batch_ = llama_n_batch(ctx_);
   batch_ = std::make_unique<Batch>(static_cast<int32_t>(n_batch_));
+  // A persistent CPU threadpool, as llama-server attaches one: without it ggml creates and joins
+  // its worker threads for every graph, i.e. for every decoded token.
+  if (ggml_backend_dev_t cpu = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU); cpu != nullptr) {
+    ggml_backend_reg_t reg = ggml_backend_dev_backend_reg(cpu);
+    auto* make =
+        reinterpret_cast<decltype(ggml_threadpool_new)*>(ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_new"));
+    threadpool_free_ =
+        reinterpret_cast<void (*)(ggml_threadpool*)>(ggml_backend_reg_get_proc_address(reg, "ggml_threadpool_free"));
+    if (make != nullptr && threadpool_free_ != nullptr) {
+      ggml_threadpool_params tpp = ggml_threadpool_params_default(threads);
+      threadpool_ = make(&tpp);
+      if (threadpool_ != nullptr) llama_attach_threadpool(ctx_, threadpool_, nullptr);
+    }
+  }
 }
 
-Context::~Context() { llama_free(ctx_); }
+Context::~Context() {
+  llama_free(ctx_);
+  if (threadpool_ != nullptr) threadpool_free_(threadpool_);
+}
 
 void Context::decode(std::span<const Token> tokens, int32_t pos, int32_t seq) {
   if (tokens.empty()) return;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <random>
 #include <span>
 #include <stdexcept>
@@ -15,6 +16,8 @@ struct llama_model;
 struct llama_context;
 struct llama_sampler;
 struct llama_vocab;
+
+struct ggml_threadpool;
 
 namespace sfcl::engine {
 
@@ -67,6 +70,11 @@ class Model {
   // "role: content" template when the model has none or llama.cpp does not know it.
   [[nodiscard]] std::string apply_chat_template(const std::vector<ChatMessage>& messages, bool add_assistant) const;
 
+  // Tokens whose text starts with an ASCII letter or digit or a CJK ideograph (or the UTF-8 lead
+  // byte of one): written right after a complete value they would glue onto it ("Foster" + "s").
+  // Computed once per model, thread-safe.
+  [[nodiscard]] const std::vector<Token>& word_start_tokens() const;
+
   [[nodiscard]] llama_model* raw() const { return model_; }
   [[nodiscard]] const llama_vocab* vocab() const { return vocab_; }
 
@@ -74,6 +82,8 @@ class Model {
   Model(llama_model* model);
   llama_model* model_;
   const llama_vocab* vocab_;
+  mutable std::once_flag word_start_once_;
+  mutable std::vector<Token> word_start_;
 };
 
 struct ContextOptions {
@@ -136,16 +146,18 @@ class Context {
   const Model& model_;
   llama_context* ctx_;
   std::unique_ptr<Batch> batch_;  // reused by decode(span): no allocation per token
+  ggml_threadpool* threadpool_ = nullptr;
+  void (*threadpool_free_)(ggml_threadpool*) = nullptr;
   uint32_t n_batch_;
   int32_t n_vocab_;
   int32_t last_logits_index_ = -1;
 };
 
 struct SamplingOptions {
-  float temperature = 0.8F;  // 0 = greedy
-  int32_t top_k = 40;        // 0 = off
-  float top_p = 0.95F;       // 1 = off
-  float min_p = 0.05F;       // 0 = off
+  float temperature = 0.8F;     // 0 = greedy
+  int32_t top_k = 40;           // 0 = off
+  float top_p = 0.95F;          // 1 = off
+  float min_p = 0.05F;          // 0 = off
   uint32_t seed = 0xFFFFFFFFU;  // 0xFFFFFFFF = random
 };
 
@@ -197,9 +209,9 @@ struct LlamaHParams {
 };
 
 struct NamedTensor {
-  std::string name;                // GGUF name, e.g. "blk.0.attn_q.weight"
-  std::vector<int64_t> ne;         // ggml order: ne[0] = input dimension
-  std::vector<float> data;         // f32, row-major in ggml order
+  std::string name;         // GGUF name, e.g. "blk.0.attn_q.weight"
+  std::vector<int64_t> ne;  // ggml order: ne[0] = input dimension
+  std::vector<float> data;  // f32, row-major in ggml order
 };
 
 // ChatML, which llama_chat_apply_template recognises.

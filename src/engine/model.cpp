@@ -1,4 +1,5 @@
 #include <array>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 
@@ -63,6 +64,23 @@ std::string Model::piece(Token token) const {
   std::string s;
   append_piece(token, s);
   return s;
+}
+
+const std::vector<Token>& Model::word_start_tokens() const {
+  std::call_once(word_start_once_, [this] {
+    std::string p;
+    for (Token t = 0; t < n_vocab(); ++t) {
+      if (llama_vocab_is_control(vocab_, t) || is_eog(t)) continue;
+      p.clear();
+      append_piece(t, p);
+      if (p.empty()) continue;
+      const auto c = static_cast<unsigned char>(p[0]);
+      // ASCII letters/digits; UTF-8 lead bytes 0xE4-0xE9 start U+4000-U+9FFF (CJK ideographs),
+      // 0xE3 (CJK punctuation such as U+3002) is left alone.
+      if (std::isalnum(c) != 0 || (c >= 0xE4 && c <= 0xE9)) word_start_.push_back(t);
+    }
+  });
+  return word_start_;
 }
 
 bool Model::is_eog(Token token) const { return llama_vocab_is_eog(vocab_, token); }

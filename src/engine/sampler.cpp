@@ -14,7 +14,8 @@ struct Sampler::Impl {
   std::vector<uint8_t> banned;        // per-token flags, cleared after each call
 };
 
-Sampler::Sampler(const Model& model, const SamplingOptions& options) : options_(options), impl_(std::make_unique<Impl>()) {
+Sampler::Sampler(const Model& model, const SamplingOptions& options)
+    : options_(options), impl_(std::make_unique<Impl>()) {
   impl_->n_vocab = model.n_vocab();
   impl_->cur.reserve(static_cast<size_t>(impl_->n_vocab));
   impl_->banned.assign(static_cast<size_t>(impl_->n_vocab), 0);

@@ -3,6 +3,7 @@
 // decode, hold-back) is the production path.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <cmath>
 
 #include "decode/decode.h"
@@ -102,9 +103,31 @@ TEST_F(LoopTest, ConstrainFallbackWritesASourceValue) {
   EXPECT_GE(r.fallback_events, 1);
   bool confirmed = false;
   for (const auto& a : r.result.anchors) {
-    if (a.anchor.type == anchor::Type::amount && a.anchor.norm == "12500 USD") confirmed = a.verdict == verify::Verdict::confirmed;
+    if (a.anchor.type == anchor::Type::amount && a.anchor.norm == "12500 USD")
+      confirmed = a.verdict == verify::Verdict::confirmed;
   }
   EXPECT_TRUE(confirmed);
+}
+
+TEST_F(LoopTest, ConstrainedValueIsNotExtendedByALetterOrDigit) {
+  Options o = greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  o.fallback = Fallback::constrain;
+  // Off the script, the "model" always wants to write a digit: right after the constrained
+  // "$12,500.00" that would turn it into "$12,500.007".
+  auto follow = script(" The total is $12,600.00 now.");
+  const Token seven = model_->tokenize("7", false, false).at(0);
+  o.logit_hook = [follow, seven](std::span<float> logits, std::span<const Token> out) {
+    logits[static_cast<size_t>(seven)] += 500.0F;
+    follow(logits, out);
+  };
+  const Run r = run(kSource, "", o);
+  const size_t at = r.result.text.find("$12,500.00");
+  ASSERT_NE(at, std::string::npos) << r.result.text;
+  const size_t after = at + std::string("$12,500.00").size();
+  if (after < r.result.text.size()) {
+    EXPECT_FALSE(std::isalnum(static_cast<unsigned char>(r.result.text[after]))) << r.result.text;
+  }
 }
 
 TEST_F(LoopTest, FlagFallbackKeepsAndMarksTheValue) {
