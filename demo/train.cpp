@@ -189,6 +189,31 @@ ggml_opt_optimizer_params opt_params(void* ud) {
   return p;
 }
 
+// A "document" of random words (letters, digits, amount and ID punctuation, corpus CJK
+// characters): repeating it is possible only by copying from the context, the pure form of the
+// skill grounded answers need.
+Document random_copy_document(std::mt19937_64& rng) {
+  static const std::string kAscii = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789$,.%-";
+  static const std::vector<std::string> kCjk = corpus_characters();
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  Document d;
+  const bool zh = pick(0, 3) == 0;
+  d.lang = zh ? "zh" : "en";
+  const int words = pick(3, 8);
+  for (int w = 0; w < words; ++w) {
+    if (w > 0 && !zh) d.text += ' ';
+    const int len = pick(2, 9);
+    for (int c = 0; c < len; ++c) {
+      if (zh && pick(0, 1) == 0) {
+        d.text += kCjk[static_cast<size_t>(pick(0, static_cast<int>(kCjk.size()) - 1))];
+      } else {
+        d.text += kAscii[static_cast<size_t>(pick(0, static_cast<int>(kAscii.size()) - 1))];
+      }
+    }
+  }
+  return d;
+}
+
 // Greedy answers through llama.cpp on eval items: exact match of the answer text.
 double exact_match(const std::filesystem::path& gguf, int n_items, uint64_t seed, Split split = Split::eval) {
   auto model = engine::Model::load({gguf});
@@ -248,7 +273,24 @@ TrainReport train_demo(const TrainOptions& o) {
 
   // The tokenizer is llama.cpp's own, read from a GGUF with this vocabulary.
   auto init = engine::random_llama_weights(hp, o.seed, 1.0F);
-  if (o.residual_init) {
+  if (!o.init_from.empty()) {
+    // Continue from a checkpoint of the same shape (a recipe in stages).
+    ggml_context* data_ctx = nullptr;
+    gguf_context* g = gguf_init_from_file(o.init_from.c_str(), {false, &data_ctx});
+    if (g == nullptr) throw std::runtime_error("cannot read --init-from " + o.init_from.string());
+    for (auto& t : init) {
+      ggml_tensor* src = ggml_get_tensor(data_ctx, t.name.c_str());
+      if (src == nullptr || static_cast<size_t>(ggml_nelements(src)) != t.data.size()) {
+        gguf_free(g);
+        ggml_free(data_ctx);
+        throw std::runtime_error("--init-from " + o.init_from.string() + ": tensor " + t.name +
+                                 " missing or of another shape");
+      }
+      std::memcpy(t.data.data(), src->data, t.data.size() * sizeof(float));
+    }
+    gguf_free(g);
+    ggml_free(data_ctx);
+  } else if (o.residual_init) {
     // Token identity must stay visible in the residual stream: embeddings at unit scale, the
     // blocks' output projections scaled down by 1/sqrt(2 * layers) (GPT-2 style).
     const float branch = 1.0F / std::sqrt(2.0F * static_cast<float>(hp.n_layer));
@@ -324,14 +366,18 @@ TrainReport train_demo(const TrainOptions& o) {
     if ((o.max_steps > 0 && step >= o.max_steps) || (o.max_steps == 0 && elapsed >= total_s)) break;
     const double frac =
         o.max_steps > 0 ? static_cast<double>(step) / static_cast<double>(o.max_steps) : elapsed / total_s;
-    // Warm-up, constant, then a linear decay over the last 20%.
+    // Warm-up, constant, then a linear decay over the last `decay_share` of the run.
+    const double decay_from = 1.0 - o.decay_share;
     lr.lr = step < o.warmup ? o.lr * static_cast<float>(step + 1) / static_cast<float>(o.warmup)
-            : frac < 0.8    ? o.lr
-                            : o.lr_min + (o.lr - o.lr_min) * static_cast<float>((1.0 - frac) / 0.2);
+            : frac < decay_from
+                ? o.lr
+                : o.lr_min + (o.lr - o.lr_min) * static_cast<float>((1.0 - frac) / std::max(1e-9, o.decay_share));
     std::fill(labels.begin(), labels.end(), 0.0F);
     for (int b = 0; b < B; ++b) {
-      while (!build_row(tok, make_document(o.seed, Split::train, doc_index++), rng, T, K, tok_model->bos(), 3,
-                        o.repeat_share, row)) {
+      const bool copy_row = std::uniform_real_distribution<double>(0.0, 1.0)(rng) < o.copy_share;
+      while (copy_row ? !build_row(tok, random_copy_document(rng), rng, T, K, tok_model->bos(), 3, 1.0, row)
+                      : !build_row(tok, make_document(o.seed, Split::train, doc_index++), rng, T, K, tok_model->bos(),
+                                   3, o.repeat_share, row)) {
       }
       std::copy(row.tokens.begin(), row.tokens.end(), tok_buf.begin() + static_cast<ptrdiff_t>(b) * T);
       for (int k = 0; k < K; ++k) {
@@ -395,6 +441,13 @@ TrainReport train_demo(const TrainOptions& o) {
 }
 
 std::vector<float> graph_last_logits(const std::filesystem::path& path, const std::vector<engine::Token>& toks) {
+  return graph_last_logits_batch(path, {toks}).at(0);
+}
+
+std::vector<std::vector<float>> graph_last_logits_batch(const std::filesystem::path& path,
+                                                        const std::vector<std::vector<engine::Token>>& rows) {
+  if (rows.empty()) throw std::invalid_argument("graph_last_logits_batch: no rows");
+  const std::vector<engine::Token>& toks = rows[0];
   ggml_context* data_ctx = nullptr;
   gguf_init_params gp{false, &data_ctx};
   gguf_context* g = gguf_init_from_file(path.c_str(), gp);
@@ -409,35 +462,48 @@ std::vector<float> graph_last_logits(const std::filesystem::path& path, const st
   hp.n_ctx = u32("llama.context_length");
   hp.n_vocab = u32("llama.vocab_size");
   const int T = static_cast<int>(toks.size());
+  const int B = static_cast<int>(rows.size());
+  for (const auto& r : rows) {
+    if (r.size() != toks.size()) throw std::invalid_argument("graph_last_logits_batch: rows differ in length");
+  }
   ggml_backend_t backend = cpu_backend(1);
   ggml_context* ctx_static = ggml_init({ggml_tensor_overhead() * 64, nullptr, true});
   Weights w = create_weights(ctx_static, hp);
-  ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T);
+  ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T * B);
   ggml_tensor* mask = ggml_new_tensor_2d(ctx_static, GGML_TYPE_F32, T, T);
-  ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T);
+  ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T * B);
   ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx_static, backend);
   for (auto& [name, x] : w.by_name) {
     ggml_tensor* src = ggml_get_tensor(data_ctx, name.c_str());
     if (src == nullptr) throw std::runtime_error("tensor missing: " + name);
     ggml_backend_tensor_set(x, src->data, 0, ggml_nbytes(x));
   }
-  std::vector<int32_t> p(static_cast<size_t>(T));
-  for (int t = 0; t < T; ++t) p[static_cast<size_t>(t)] = t;
+  std::vector<int32_t> p(static_cast<size_t>(T) * B);
+  std::vector<int32_t> all(static_cast<size_t>(T) * B);
+  for (int b = 0; b < B; ++b) {
+    for (int t = 0; t < T; ++t) {
+      p[static_cast<size_t>(b) * T + t] = t;
+      all[static_cast<size_t>(b) * T + t] = rows[static_cast<size_t>(b)][static_cast<size_t>(t)];
+    }
+  }
   ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
   std::vector<float> m;
   fill_causal(m, T);
   ggml_backend_tensor_set(mask, m.data(), 0, ggml_nbytes(mask));
-  ggml_backend_tensor_set(tokens, toks.data(), 0, ggml_nbytes(tokens));
+  ggml_backend_tensor_set(tokens, all.data(), 0, ggml_nbytes(tokens));
   ggml_context* ctx = ggml_init({ggml_tensor_overhead() * 2048 + ggml_graph_overhead(), nullptr, true});
-  ggml_tensor* logits = forward(ctx, w, hp, tokens, pos, mask, T, 1);
+  ggml_tensor* logits = forward(ctx, w, hp, tokens, pos, mask, T, B);
   ggml_cgraph* gf = ggml_new_graph(ctx);
   ggml_build_forward_expand(gf, logits);
   ggml_gallocr_t alloc = ggml_gallocr_new(ggml_backend_get_default_buffer_type(backend));
   ggml_gallocr_alloc_graph(alloc, gf);
   ggml_backend_graph_compute(backend, gf);
-  std::vector<float> out(static_cast<size_t>(hp.n_vocab));
-  ggml_backend_tensor_get(logits, out.data(), static_cast<size_t>(T - 1) * hp.n_vocab * sizeof(float),
-                          out.size() * sizeof(float));
+  std::vector<std::vector<float>> out(static_cast<size_t>(B), std::vector<float>(static_cast<size_t>(hp.n_vocab)));
+  for (int b = 0; b < B; ++b) {
+    ggml_backend_tensor_get(logits, out[static_cast<size_t>(b)].data(),
+                            (static_cast<size_t>(b) * T + static_cast<size_t>(T - 1)) * hp.n_vocab * sizeof(float),
+                            hp.n_vocab * sizeof(float));
+  }
   ggml_gallocr_free(alloc);
   ggml_free(ctx);
   ggml_backend_buffer_free(buf);

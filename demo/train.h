@@ -25,11 +25,14 @@ struct TrainOptions {
   int batch = 16;
   int targets_per_row = 128;  // answer tokens first, document tokens fill the rest
   uint64_t seed = 42;
-  double repeat_share = 0.5;  // rows that start with a "repeat the document" turn
-  bool residual_init = true;  // unit-scale embeddings, down-scaled block outputs
+  double repeat_share = 0.5;        // rows that start with a "repeat the document" turn
+  bool residual_init = false;       // unit-scale embeddings, down-scaled block outputs (slows copying: measured)
+  double copy_share = 0.0;          // rows that repeat a random-word document (pure copying)
+  std::filesystem::path init_from;  // start from this checkpoint's weights instead of random ones
   float lr = 3e-3F;
   float lr_min = 3e-4F;
   int warmup = 100;
+  double decay_share = 0.2;  // linear lr decay over this last share of the run (0 = none)
   int threads = 0;
   double checkpoint_minutes = 5.0;
   int eval_items = 40;  // greedy exact match through llama.cpp at each checkpoint
@@ -56,6 +59,9 @@ engine::LlamaHParams demo_hparams(const TrainOptions& options);
 // Runs sfcl's training graph forward on one token sequence and returns the logits of the last
 // position (for the test that llama.cpp reproduces the graph).
 std::vector<float> graph_last_logits(const std::filesystem::path& gguf, const std::vector<engine::Token>& tokens);
+// The same for several rows of equal length in one batch, as training runs them.
+std::vector<std::vector<float>> graph_last_logits_batch(const std::filesystem::path& gguf,
+                                                        const std::vector<std::vector<engine::Token>>& rows);
 
 // Chat-formatted example text as llama_chat_apply_template writes ChatML.
 std::string chat_prompt(const std::string& document, const std::string& question);

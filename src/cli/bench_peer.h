@@ -17,8 +17,8 @@ struct PeerBenchOptions {
   std::string peer_url;               // or an already running server (not started here)
   std::string sfcl_url;               // or an already running sfcl server (not started here)
   std::vector<int> concurrency = {1, 4, 8};
-  int reps = 3;
-  int requests_per_stream = 6;
+  int reps = 5;
+  int requests_per_stream = 16;
   int max_tokens = 64;
   int threads = 2;
   int parallel = 8;

@@ -72,7 +72,7 @@ Runner register_bench(CLI::App& app) {
   cmd->add_option("-m,--model", o->modes.model, "GGUF model (both parts)")->capture_default_str();
   cmd->add_option("--set", o->modes.set, "Prompt set: eval-set JSONL (document + question per line)")
       ->capture_default_str();
-  cmd->add_option("--items", o->modes.items, "Prompts used from the set")
+  cmd->add_option("--items", o->modes.items, "Prompts used from the set (modes and peer)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--reps", o->modes.reps, "Modes: interleaved repetitions")
@@ -111,6 +111,7 @@ Runner register_bench(CLI::App& app) {
       throw UsageError("--no-modes without --peer or --peer-url leaves nothing to run");
     }
     o->peer.concurrency = parse_list(o->concurrency);
+    o->peer.items = o->modes.items;
     if (o->quick) {
       o->modes.items = std::min(o->modes.items, 3);
       o->modes.max_tokens = std::min(o->modes.max_tokens, 24);

@@ -30,6 +30,13 @@ Runner register_train_demo(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--residual-init", o->residual_init, "Unit-scale embeddings and down-scaled block outputs at init")
       ->capture_default_str();
+  cmd->add_option("--copy-share", o->copy_share, "Share of rows that repeat a random-word document")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--init-from", o->init_from, "Start from this checkpoint (same shape) instead of random weights");
+  cmd->add_option("--decay-share", o->decay_share, "Linear learning-rate decay over this last share of the run")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--seed", o->seed, "Seed (data and weights)")->capture_default_str();
   cmd->add_option("--lr", o->lr, "Peak AdamW learning rate")->capture_default_str();
   cmd->add_option("-t,--threads", o->threads, "CPU threads (0 = all)")->capture_default_str();

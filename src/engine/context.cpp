@@ -44,7 +44,7 @@ Context::Context(const Model& model, const ContextOptions& options) : model_(mod
                               : static_cast<int32_t>(std::max(1U, std::thread::hardware_concurrency()));
   p.n_threads = threads;
   p.n_threads_batch = threads;
-  p.kv_unified = true;  // every sequence may use the whole cache; slots share it
+  p.kv_unified = options.kv_unified;
   p.no_perf = true;
   if (options.kv_f32) {
     p.type_k = GGML_TYPE_F32;

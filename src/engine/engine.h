@@ -91,7 +91,10 @@ struct ContextOptions {
   uint32_t n_batch = 512;  // tokens per llama_decode call
   int32_t n_threads = 0;   // 0 = hardware concurrency
   uint32_t n_seq_max = 1;  // parallel sequences (server slots)
-  bool kv_f32 = false;     // F32 K/V cache (exact comparisons in tests); default F16
+  // true: one KV cache every sequence may fill; false: n_ctx / n_seq_max cells per sequence, so a
+  // sequence's attention only spans its own cells (what the server's fixed-size slots want).
+  bool kv_unified = true;
+  bool kv_f32 = false;  // F32 K/V cache (exact comparisons in tests); default F16
 };
 
 // A batch of tokens over one or many sequences, decoded by one llama_decode.

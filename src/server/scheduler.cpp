@@ -10,6 +10,9 @@ Scheduler::Scheduler(const engine::Model& model, const SchedulerOptions& options
   c.n_batch = options.n_batch;
   c.n_threads = options.n_threads;
   c.n_seq_max = static_cast<uint32_t>(options.n_parallel);
+  // Slots never outgrow n_ctx_per_slot: per-slot KV streams keep each slot's attention to its
+  // own cells instead of the whole shared cache (measured: docs/BENCHMARKS.md, peer).
+  c.kv_unified = false;
   ctx_ = std::make_unique<engine::Context>(model, c);
   slots_.resize(static_cast<size_t>(options.n_parallel));
   for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;

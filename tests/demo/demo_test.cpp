@@ -2,6 +2,7 @@
 // and llama.cpp reproducing sfcl's training graph.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -74,8 +75,8 @@ TEST(Train, ShortRunLowersLossChangesEveryTensorAndLlamaReproducesTheGraph) {
   }
   // Same weights, same input: sfcl's graph and llama.cpp's decode give the same next-token logits.
   auto model = engine::Model::load({o.out});
-  const auto toks = model->tokenize(chat_prompt("Invoice INV-2024-0042 total $12,500.00.", "What is the total amount?"),
-                                    true, true);
+  const auto toks =
+      model->tokenize(chat_prompt("Invoice INV-2024-0042 total $12,500.00.", "What is the total amount?"), true, true);
   const std::vector<float> g = graph_last_logits(o.out, toks);
   engine::ContextOptions co;
   co.n_ctx = 256;
@@ -88,6 +89,14 @@ TEST(Train, ShortRunLowersLossChangesEveryTensorAndLlamaReproducesTheGraph) {
   float max_diff = 0.0F;
   for (int i = 0; i < model->n_vocab(); ++i) max_diff = std::max(max_diff, std::fabs(g[static_cast<size_t>(i)] - l[i]));
   EXPECT_LE(max_diff, 1e-3F);
+  // Training runs many rows per batch with one broadcast causal mask: a row's logits must not
+  // depend on its neighbours.
+  auto other = toks;
+  std::reverse(other.begin() + 1, other.end());
+  const auto batch = graph_last_logits_batch(o.out, {other, toks, other});
+  float batch_diff = 0.0F;
+  for (size_t i = 0; i < g.size(); ++i) batch_diff = std::max(batch_diff, std::fabs(g[i] - batch[1][i]));
+  EXPECT_LE(batch_diff, 1e-4F);
   std::filesystem::remove(o.out);
   std::filesystem::remove_all(o.work_dir);
 }
@@ -114,7 +123,8 @@ std::string answer(const engine::Model& m, const EvalItem& it, decode::Mode mode
   o.mode = mode;
   o.max_tokens = 96;
   o.sampling.temperature = 0.0F;
-  const auto prompt = m.tokenize(m.apply_chat_template({{"system", it.document}, {"user", it.question}}, true), true, true);
+  const auto prompt =
+      m.tokenize(m.apply_chat_template({{"system", it.document}, {"user", it.question}}, true), true, true);
   return decode::generate(ctx, prompt, o, index).text;
 }
 
