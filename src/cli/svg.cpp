@@ -112,7 +112,7 @@ std::string line_chart(const Box& b, const std::string& title, const std::string
   xs.erase(std::unique(xs.begin(), xs.end()), xs.end());
   for (double x : xs) {
     s += fmt("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", px(x), f.bottom + 16,
-             tick_label(x).c_str());
+             fmt("%g", x).c_str());
   }
   s += fmt("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", (f.left + f.right) / 2, f.bottom + 32,
            esc(x_label).c_str());
