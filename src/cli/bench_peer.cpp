@@ -131,6 +131,26 @@ MinMedMax ratio(const std::vector<LoadRun>& a, const std::vector<LoadRun>& b) {
   return min_med_max(v);
 }
 
+// One (target, concurrency) cell over all repetitions.
+struct CellSummary {
+  MinMedMax requests_per_s;
+  MinMedMax generated_tokens_per_s;
+  double ttft_p50, ttft_p95, itl_p50, itl_p95;
+  int errors = 0;
+};
+
+CellSummary summarize(const std::vector<LoadRun>& runs) {
+  CellSummary c{over(runs, req_ps), over(runs, gen_tps), 0, 0, 0, 0, 0};
+  for (const auto& x : runs) c.errors += x.errors;
+  const auto ttft = pooled(runs, true);
+  const auto itl = pooled(runs, false);
+  c.ttft_p50 = percentile(ttft, 0.5);
+  c.ttft_p95 = percentile(ttft, 0.95);
+  c.itl_p50 = percentile(itl, 0.5);
+  c.itl_p95 = percentile(itl, 0.95);
+  return c;
+}
+
 std::filesystem::path log_dir() {
   auto d = std::filesystem::temp_directory_path() / ("sfcl-bench-" + std::to_string(::getpid()));
   std::filesystem::create_directories(d);
@@ -255,18 +275,14 @@ json peer_json(const PeerBenchReport& r) {
   json ratios = json::array();
   for (size_t c = 0; c < r.concurrency.size(); ++c) {
     for (size_t t = 0; t < r.targets.size(); ++t) {
-      const auto& runs = r.runs[t][c];
-      int errors = 0;
-      for (const auto& x : runs) errors += x.errors;
-      const auto ttft = pooled(runs, true);
-      const auto itl = pooled(runs, false);
+      const CellSummary x = summarize(r.runs[t][c]);
       results.push_back({{"concurrency", r.concurrency[c]},
                          {"target", r.targets[t]},
-                         {"requests_per_s", to_json(over(runs, req_ps))},
-                         {"generated_tokens_per_s", to_json(over(runs, gen_tps))},
-                         {"ttft_ms", {{"p50", percentile(ttft, 0.5)}, {"p95", percentile(ttft, 0.95)}}},
-                         {"inter_token_ms", {{"p50", percentile(itl, 0.5)}, {"p95", percentile(itl, 0.95)}}},
-                         {"errors", errors}});
+                         {"requests_per_s", to_json(x.requests_per_s)},
+                         {"generated_tokens_per_s", to_json(x.generated_tokens_per_s)},
+                         {"ttft_ms", {{"p50", x.ttft_p50}, {"p95", x.ttft_p95}}},
+                         {"inter_token_ms", {{"p50", x.itl_p50}, {"p95", x.itl_p95}}},
+                         {"errors", x.errors}});
     }
     ratios.push_back({{"concurrency", r.concurrency[c]},
                       {"sfcl_off/" + r.peer, to_json(ratio(r.runs[1][c], r.runs[0][c]))},
@@ -281,15 +297,11 @@ void print_peer(const PeerBenchReport& r) {
               "TTFT p50/p95 ms", "ITL p50/p95 ms", "errors");
   for (size_t c = 0; c < r.concurrency.size(); ++c) {
     for (size_t t = 0; t < r.targets.size(); ++t) {
-      const auto& runs = r.runs[t][c];
-      int errors = 0;
-      for (const auto& x : runs) errors += x.errors;
-      const auto ttft = pooled(runs, true);
-      const auto itl = pooled(runs, false);
-      const auto g = over(runs, gen_tps);
+      const CellSummary x = summarize(r.runs[t][c]);
+      const auto& g = x.generated_tokens_per_s;
       std::printf("%-5d %-18s %18.2f %10.0f (%5.0f-%5.0f) %8.1f/%8.1f %8.2f/%8.2f %6d\n", r.concurrency[c],
-                  r.targets[t].c_str(), over(runs, req_ps).median, g.median, g.min, g.max, percentile(ttft, 0.5),
-                  percentile(ttft, 0.95), percentile(itl, 0.5), percentile(itl, 0.95), errors);
+                  r.targets[t].c_str(), x.requests_per_s.median, g.median, g.min, g.max, x.ttft_p50, x.ttft_p95,
+                  x.itl_p50, x.itl_p95, x.errors);
     }
     const auto off = ratio(r.runs[1][c], r.runs[0][c]);
     const auto on = ratio(r.runs[2][c], r.runs[0][c]);
