@@ -63,8 +63,8 @@ ggml_tensor* forward(ggml_context* ctx, const Weights& w, const engine::LlamaHPa
   ggml_tensor* x = ggml_get_rows(ctx, w.tok_embd, tokens);  // [E, T*B]
   for (const Layer& L : w.layers) {
     ggml_tensor* h = ggml_mul(ctx, ggml_rms_norm(ctx, x, hp.rms_eps), L.attn_norm);
-    ggml_tensor* q = ggml_reshape_3d(ctx, ggml_mul_mat(ctx, L.wq, h), hd, H, T * B);
-    ggml_tensor* k = ggml_reshape_3d(ctx, ggml_mul_mat(ctx, L.wk, h), hd, H, T * B);
+    ggml_tensor* q = ggml_reshape_3d(ctx, ggml_mul_mat(ctx, L.wq, h), hd, H, static_cast<int64_t>(T) * B);
+    ggml_tensor* k = ggml_reshape_3d(ctx, ggml_mul_mat(ctx, L.wk, h), hd, H, static_cast<int64_t>(T) * B);
     ggml_tensor* v = ggml_mul_mat(ctx, L.wv, h);
     q = ggml_rope_ext(ctx, q, pos, nullptr, hd, 0, static_cast<int>(hp.n_ctx), hp.rope_freq_base, 1.0F, 0.0F, 1.0F,
                       0.0F, 0.0F);
@@ -78,7 +78,7 @@ ggml_tensor* forward(ggml_context* ctx, const Weights& w, const engine::LlamaHPa
     kq = ggml_soft_max_ext(ctx, kq, mask, 1.0F / std::sqrt(static_cast<float>(hd)), 0.0F);
     ggml_tensor* kqv = ggml_mul_mat(ctx, vt, kq);              // [hd, T_q, H, B]
     kqv = ggml_cont(ctx, ggml_permute(ctx, kqv, 0, 2, 1, 3));  // [hd, H, T, B]
-    x = ggml_add(ctx, x, ggml_mul_mat(ctx, L.wo, ggml_reshape_2d(ctx, kqv, E, T * B)));
+    x = ggml_add(ctx, x, ggml_mul_mat(ctx, L.wo, ggml_reshape_2d(ctx, kqv, E, static_cast<int64_t>(T) * B)));
     h = ggml_mul(ctx, ggml_rms_norm(ctx, x, hp.rms_eps), L.ffn_norm);
     ggml_tensor* a = ggml_swiglu_split(ctx, ggml_mul_mat(ctx, L.gate, h), ggml_mul_mat(ctx, L.up, h));
     x = ggml_add(ctx, x, ggml_mul_mat(ctx, L.down, a));
@@ -310,10 +310,11 @@ TrainReport train_demo(const TrainOptions& o) {
   ggml_init_params sp{ggml_tensor_overhead() * 64, nullptr, true};
   ggml_context* ctx_static = ggml_init(sp);
   Weights w = create_weights(ctx_static, hp);
-  ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T * B);
+  ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, static_cast<int64_t>(T) * B);
   ggml_tensor* mask = ggml_new_tensor_2d(ctx_static, GGML_TYPE_F32, T, T);
   ggml_tensor* idx = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, N);
-  ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T * B);  // static graphs: inputs live here too
+  ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32,
+                                           static_cast<int64_t>(T) * B);  // static graphs: inputs live here too
   ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx_static, backend);
   for (const auto& t : init) {
     ggml_tensor* x = w.by_name.at(t.name);
@@ -469,9 +470,9 @@ std::vector<std::vector<float>> graph_last_logits_batch(const std::filesystem::p
   ggml_backend_t backend = cpu_backend(1);
   ggml_context* ctx_static = ggml_init({ggml_tensor_overhead() * 64, nullptr, true});
   Weights w = create_weights(ctx_static, hp);
-  ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T * B);
+  ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, static_cast<int64_t>(T) * B);
   ggml_tensor* mask = ggml_new_tensor_2d(ctx_static, GGML_TYPE_F32, T, T);
-  ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, T * B);
+  ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, static_cast<int64_t>(T) * B);
   ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx_static, backend);
   for (auto& [name, x] : w.by_name) {
     ggml_tensor* src = ggml_get_tensor(data_ctx, name.c_str());

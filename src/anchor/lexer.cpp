@@ -82,8 +82,9 @@ void set_norm(Anchor& a, Type type, std::string norm) {
 }
 
 // ---------------------------------------------------------------------------- dates
-constexpr std::array<std::string_view, 12> kMonths = {"january", "february", "march",     "april",   "may",      "june",
-                                                     "july",    "august",   "september", "october", "november", "december"};
+constexpr std::array<std::string_view, 12> kMonths = {"january",   "february", "march",    "april",
+                                                      "may",       "june",     "july",     "august",
+                                                      "september", "october",  "november", "december"};
 
 // Capitalised month name or abbreviation at i (with optional '.'); returns end and month.
 size_t month_name(Src& src, size_t i, int& month) {
@@ -353,19 +354,19 @@ struct CurrencyWord {
   std::string_view code;
 };
 constexpr std::array<CurrencyWord, 14> kCodes = {{{"USD", "USD"},
-                                                 {"EUR", "EUR"},
-                                                 {"GBP", "GBP"},
-                                                 {"CNY", "CNY"},
-                                                 {"RMB", "CNY"},
-                                                 {"JPY", "JPY"},
-                                                 {"HKD", "HKD"},
-                                                 {"CHF", "CHF"},
-                                                 {"CAD", "CAD"},
-                                                 {"AUD", "AUD"},
-                                                 {"SGD", "SGD"},
-                                                 {"INR", "INR"},
-                                                 {"KRW", "KRW"},
-                                                 {"NZD", "NZD"}}};
+                                                  {"EUR", "EUR"},
+                                                  {"GBP", "GBP"},
+                                                  {"CNY", "CNY"},
+                                                  {"RMB", "CNY"},
+                                                  {"JPY", "JPY"},
+                                                  {"HKD", "HKD"},
+                                                  {"CHF", "CHF"},
+                                                  {"CAD", "CAD"},
+                                                  {"AUD", "AUD"},
+                                                  {"SGD", "SGD"},
+                                                  {"INR", "INR"},
+                                                  {"KRW", "KRW"},
+                                                  {"NZD", "NZD"}}};
 
 // Currency named after the number: " USD", " dollars", "元", "円", " yen".
 size_t currency_suffix(Src& src, size_t j, std::string_view& code) {
@@ -388,12 +389,12 @@ size_t currency_suffix(Src& src, size_t j, std::string_view& code) {
     }
   }
   static constexpr std::array<CurrencyWord, 7> kWords = {{{"dollars", "USD"},
-                                                         {"dollar", "USD"},
-                                                         {"euros", "EUR"},
-                                                         {"euro", "EUR"},
-                                                         {"pounds", "GBP"},
-                                                         {"yuan", "CNY"},
-                                                         {"yen", "JPY"}}};
+                                                          {"dollar", "USD"},
+                                                          {"euros", "EUR"},
+                                                          {"euro", "EUR"},
+                                                          {"pounds", "GBP"},
+                                                          {"yuan", "CNY"},
+                                                          {"yen", "JPY"}}};
   for (const auto& c : kWords) {
     if (src.match_ci(k, c.text) && src.word_end(k + c.text.size())) {
       code = c.code;
@@ -411,17 +412,17 @@ struct DurationUnit {
 // Duration unit after a number: " days", "-day", " business days", "天", "日", "个月", "周", "年".
 size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn_year) {
   static constexpr std::array<DurationUnit, 12> kEn = {{{"business days", "day"},
-                                                       {"calendar days", "day"},
-                                                       {"working days", "day"},
-                                                       {"days", "day"},
-                                                       {"day", "day"},
-                                                       {"weeks", "week"},
-                                                       {"week", "week"},
-                                                       {"months", "month"},
-                                                       {"month", "month"},
-                                                       {"years", "year"},
-                                                       {"year", "year"},
-                                                       {"hours", "hour"}}};
+                                                        {"calendar days", "day"},
+                                                        {"working days", "day"},
+                                                        {"days", "day"},
+                                                        {"day", "day"},
+                                                        {"weeks", "week"},
+                                                        {"week", "week"},
+                                                        {"months", "month"},
+                                                        {"month", "month"},
+                                                        {"years", "year"},
+                                                        {"year", "year"},
+                                                        {"hours", "hour"}}};
   const int c = src.at(j);
   if (c == ' ' || c == '-') {
     const size_t k = c == ' ' ? src.skip_spaces(j) : j + 1;
@@ -434,13 +435,13 @@ size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn
     return 0;
   }
   static constexpr std::array<DurationUnit, 8> kZh = {{{"个工作日", "day"},
-                                                      {"工作日", "day"},
-                                                      {"天", "day"},
-                                                      {"日", "day"},
-                                                      {"个月", "month"},
-                                                      {"周", "week"},
-                                                      {"个星期", "week"},
-                                                      {"年", "year"}}};
+                                                       {"工作日", "day"},
+                                                       {"天", "day"},
+                                                       {"日", "day"},
+                                                       {"个月", "month"},
+                                                       {"周", "week"},
+                                                       {"个星期", "week"},
+                                                       {"年", "year"}}};
   for (const auto& u : kZh) {
     if (u.text == "年" && !allow_cn_year) continue;
     if (src.match(j, u.text)) {
@@ -499,21 +500,17 @@ std::string number_norm(std::string_view raw, int shift, bool& ok) {
 double to_value(const std::string& norm) { return std::strtod(norm.c_str(), nullptr); }
 
 // Everything that starts with an ASCII digit.
+// End of the number starting at p: digits with ',' / '.' separators followed by a digit.
+size_t digits_end(Src& src, size_t p) {
+  size_t j = p;
+  while (is_digit(src.at(j)) || ((src.at(j) == ',' || src.at(j) == '.') && is_digit(src.at(j + 1)))) ++j;
+  return j;
+}
+
 size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) {
   if (size_t e = scan_numeric_date(src, p, a, opt)) return e;
   if (size_t e = scan_day_first(src, p, a)) return e;
-  // The number itself: digits with ',' / '.' separators followed by a digit.
-  size_t j = p;
-  while (true) {
-    const int c = src.at(j);
-    if (is_digit(c)) {
-      ++j;
-    } else if ((c == ',' || c == '.') && is_digit(src.at(j + 1))) {
-      ++j;
-    } else {
-      break;
-    }
-  }
+  const size_t j = digits_end(src, p);
   const std::string_view raw = src.s.substr(p, j - p);
   bool ok = false;
   const Multiplier mult = multiplier(src, j);
@@ -588,14 +585,13 @@ struct Prefix {
   std::string_view code;
   bool word;  // a letter code that must end at a word boundary ("USD 5", not "USDA")
 };
-constexpr std::array<Prefix, 24> kPrefixes = {{{"US$", "USD", false},  {"HK$", "HKD", false},  {"A$", "AUD", false},
-                                              {"C$", "CAD", false},   {"S$", "SGD", false},   {"NZ$", "NZD", false},
-                                              {"$", "USD", false},    {"€", "EUR", false},    {"£", "GBP", false},
-                                              {"¥", "CNY", false},    {"￥", "CNY", false},   {"人民币", "CNY", false},
-                                              {"RMB¥", "CNY", false}, {"USD", "USD", true},   {"EUR", "EUR", true},
-                                              {"GBP", "GBP", true},   {"CNY", "CNY", true},   {"RMB", "CNY", true},
-                                              {"JPY", "JPY", true},   {"HKD", "HKD", true},   {"CHF", "CHF", true},
-                                              {"CAD", "CAD", true},   {"AUD", "AUD", true},   {"SGD", "SGD", true}}};
+constexpr std::array<Prefix, 24> kPrefixes = {
+    {{"US$", "USD", false},  {"HK$", "HKD", false}, {"A$", "AUD", false}, {"C$", "CAD", false},
+     {"S$", "SGD", false},   {"NZ$", "NZD", false}, {"$", "USD", false},  {"€", "EUR", false},
+     {"£", "GBP", false},    {"¥", "CNY", false},   {"￥", "CNY", false}, {"人民币", "CNY", false},
+     {"RMB¥", "CNY", false}, {"USD", "USD", true},  {"EUR", "EUR", true}, {"GBP", "GBP", true},
+     {"CNY", "CNY", true},   {"RMB", "CNY", true},  {"JPY", "JPY", true}, {"HKD", "HKD", true},
+     {"CHF", "CHF", true},   {"CAD", "CAD", true},  {"AUD", "AUD", true}, {"SGD", "SGD", true}}};
 
 size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a) {
   for (const auto& pre : kPrefixes) {
@@ -607,17 +603,7 @@ size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a) {
     std::string norm;
     size_t e = 0;
     if (is_digit(src.at(k))) {
-      size_t j = k;
-      while (true) {
-        const int c = src.at(j);
-        if (is_digit(c)) {
-          ++j;
-        } else if ((c == ',' || c == '.') && is_digit(src.at(j + 1))) {
-          ++j;
-        } else {
-          break;
-        }
-      }
+      const size_t j = digits_end(src, k);
       const Multiplier mult = multiplier(src, j);
       bool ok = false;
       norm = number_norm(src.s.substr(k, j - k), mult.shift, ok);
@@ -680,27 +666,52 @@ struct Word {
 };
 
 constexpr std::array<Word, 11> kZhLogic = {{{"如果", "if"},
-                                           {"否则", "else"},
-                                           {"除非", "unless"},
-                                           {"因此", "therefore"},
-                                           {"所以", "therefore"},
-                                           {"不得", "must_not"},
-                                           {"禁止", "must_not"},
-                                           {"应当", "must"},
-                                           {"必须", "must"},
-                                           {"同意", "commit"},
-                                           {"保证", "commit"}}};
+                                            {"否则", "else"},
+                                            {"除非", "unless"},
+                                            {"因此", "therefore"},
+                                            {"所以", "therefore"},
+                                            {"不得", "must_not"},
+                                            {"禁止", "must_not"},
+                                            {"应当", "must"},
+                                            {"必须", "must"},
+                                            {"同意", "commit"},
+                                            {"保证", "commit"}}};
 
 constexpr std::array<std::string_view, 12> kOrgSuffixes = {"有限责任公司", "股份有限公司", "有限公司", "公司",
-                                                          "集团",         "银行",         "医院",     "大学",
-                                                          "事务所",       "研究所",       "诊所",     "中心"};
+                                                           "集团",         "银行",         "医院",     "大学",
+                                                           "事务所",       "研究所",       "诊所",     "中心"};
 
 bool org_stop(char32_t c) {
   switch (c) {
-    case U'的': case U'与': case U'及': case U'在': case U'由': case U'向': case U'是':
-    case U'为': case U'于': case U'将': case U'从': case U'对': case U'把': case U'被': case U'给':
-    case U'了': case U'并': case U'或': case U'请': case U'我': case U'您': case U'你': case U'他':
-    case U'她': case U'该': case U'此': case U'其': case U'已': case U'经':
+    case U'的':
+    case U'与':
+    case U'及':
+    case U'在':
+    case U'由':
+    case U'向':
+    case U'是':
+    case U'为':
+    case U'于':
+    case U'将':
+    case U'从':
+    case U'对':
+    case U'把':
+    case U'被':
+    case U'给':
+    case U'了':
+    case U'并':
+    case U'或':
+    case U'请':
+    case U'我':
+    case U'您':
+    case U'你':
+    case U'他':
+    case U'她':
+    case U'该':
+    case U'此':
+    case U'其':
+    case U'已':
+    case U'经':
       return true;
     default:
       return false;
@@ -709,8 +720,17 @@ bool org_stop(char32_t c) {
 
 bool org_suffix_start(char32_t c) {
   switch (c) {
-    case U'有': case U'股': case U'公': case U'集': case U'银': case U'医': case U'大': case U'事':
-    case U'研': case U'诊': case U'中':
+    case U'有':
+    case U'股':
+    case U'公':
+    case U'集':
+    case U'银':
+    case U'医':
+    case U'大':
+    case U'事':
+    case U'研':
+    case U'诊':
+    case U'中':
       return true;
     default:
       return false;
@@ -824,27 +844,27 @@ size_t scan_han(Src& src, size_t p, Anchor& a) {
 
 // ---------------------------------------------------------------------------- letters
 constexpr std::array<Word, 22> kLogic = {{{"shall not", "must_not"},
-                                         {"must not", "must_not"},
-                                         {"may not", "must_not"},
-                                         {"will not", "must_not"},
-                                         {"shall", "must"},
-                                         {"must", "must"},
-                                         {"if", "if"},
-                                         {"else", "else"},
-                                         {"otherwise", "else"},
-                                         {"unless", "unless"},
-                                         {"therefore", "therefore"},
-                                         {"thus", "therefore"},
-                                         {"hence", "therefore"},
-                                         {"agrees", "commit"},
-                                         {"agreed", "commit"},
-                                         {"agree", "commit"},
-                                         {"consents", "commit"},
-                                         {"consent", "commit"},
-                                         {"warrants", "commit"},
-                                         {"warrant", "commit"},
-                                         {"guarantees", "commit"},
-                                         {"guarantee", "commit"}}};
+                                          {"must not", "must_not"},
+                                          {"may not", "must_not"},
+                                          {"will not", "must_not"},
+                                          {"shall", "must"},
+                                          {"must", "must"},
+                                          {"if", "if"},
+                                          {"else", "else"},
+                                          {"otherwise", "else"},
+                                          {"unless", "unless"},
+                                          {"therefore", "therefore"},
+                                          {"thus", "therefore"},
+                                          {"hence", "therefore"},
+                                          {"agrees", "commit"},
+                                          {"agreed", "commit"},
+                                          {"agree", "commit"},
+                                          {"consents", "commit"},
+                                          {"consent", "commit"},
+                                          {"warrants", "commit"},
+                                          {"warrant", "commit"},
+                                          {"guarantees", "commit"},
+                                          {"guarantee", "commit"}}};
 
 size_t scan_logic(Src& src, size_t p, Anchor& a) {
   const int c0 = src.at(p);
@@ -867,17 +887,17 @@ struct ClauseWord {
   bool needs_space;
 };
 constexpr std::array<ClauseWord, 12> kClauseWords = {{{"Section", true},
-                                                     {"section", true},
-                                                     {"Sec.", false},
-                                                     {"Sect.", false},
-                                                     {"Article", true},
-                                                     {"article", true},
-                                                     {"Art.", false},
-                                                     {"Clause", true},
-                                                     {"clause", true},
-                                                     {"Paragraph", true},
-                                                     {"Para.", false},
-                                                     {"§", false}}};
+                                                      {"section", true},
+                                                      {"Sec.", false},
+                                                      {"Sect.", false},
+                                                      {"Article", true},
+                                                      {"article", true},
+                                                      {"Art.", false},
+                                                      {"Clause", true},
+                                                      {"clause", true},
+                                                      {"Paragraph", true},
+                                                      {"Para.", false},
+                                                      {"§", false}}};
 
 size_t dotted_number(Src& src, size_t k) {
   size_t j = src.digits(k);
@@ -925,8 +945,8 @@ size_t scan_code_signature(Src& src, size_t p, Anchor& a) {
     if (kw.needs_paren) {
       ok = after == '(' || (kw.kw == "fn" && after == '<');
     } else {
-      ok = after == ':' || after == '(' || after == '{' || after == ';' ||
-           (after == ' ' && src.at(j + 1) == '{') || (after == ' ' && src.match(j + 1, "extends"));
+      ok = after == ':' || after == '(' || after == '{' || after == ';' || (after == ' ' && src.at(j + 1) == '{') ||
+           (after == ' ' && src.match(j + 1, "extends"));
     }
     if (!ok) return 0;
     set_norm(a, Type::code_signature, std::string(kw.kw) + " " + std::string(src.s.substr(k, j - k)));
@@ -935,13 +955,11 @@ size_t scan_code_signature(Src& src, size_t p, Anchor& a) {
   return 0;
 }
 
-constexpr std::array<Word, 20> kSpelled = {{{"one", "1"},       {"two", "2"},       {"three", "3"},
-                                           {"four", "4"},      {"five", "5"},      {"six", "6"},
-                                           {"seven", "7"},     {"eight", "8"},     {"nine", "9"},
-                                           {"ten", "10"},      {"eleven", "11"},   {"twelve", "12"},
-                                           {"fourteen", "14"}, {"fifteen", "15"},  {"twenty", "20"},
-                                           {"thirty", "30"},   {"forty-five", "45"}, {"forty", "40"},
-                                           {"sixty", "60"},    {"ninety", "90"}}};
+constexpr std::array<Word, 20> kSpelled = {
+    {{"one", "1"},     {"two", "2"},         {"three", "3"},     {"four", "4"},     {"five", "5"},
+     {"six", "6"},     {"seven", "7"},       {"eight", "8"},     {"nine", "9"},     {"ten", "10"},
+     {"eleven", "11"}, {"twelve", "12"},     {"fourteen", "14"}, {"fifteen", "15"}, {"twenty", "20"},
+     {"thirty", "30"}, {"forty-five", "45"}, {"forty", "40"},    {"sixty", "60"},   {"ninety", "90"}}};
 
 // "thirty days", "thirty (30) days", "ten percent".
 size_t scan_spelled(Src& src, size_t p, Anchor& a) {
@@ -1016,14 +1034,14 @@ size_t scan_email(Src& src, size_t p, Anchor& a) {
 
 // ---------------------------------------------------------------------------- names
 constexpr std::array<std::string_view, 56> kNameStop = {
-    "The",   "A",      "An",     "This",    "That",     "These",  "Those",   "It",       "Its",    "Our",
-    "We",    "You",    "Your",   "He",      "She",      "They",   "His",     "Her",      "Their",  "In",
-    "On",    "At",     "For",    "To",      "By",       "With",   "From",    "As",       "Of",     "And",
-    "Or",    "But",    "Yes",    "No",      "Please",   "Dear",   "Thank",   "Thanks",   "All",    "Any",
-    "Each",  "Every",  "When",   "Where",   "What",     "Who",    "Why",     "How",      "Monday", "Tuesday",
+    "The",       "A",        "An",     "This",     "That",   "These", "Those", "It",     "Its",    "Our",
+    "We",        "You",      "Your",   "He",       "She",    "They",  "His",   "Her",    "Their",  "In",
+    "On",        "At",       "For",    "To",       "By",     "With",  "From",  "As",     "Of",     "And",
+    "Or",        "But",      "Yes",    "No",       "Please", "Dear",  "Thank", "Thanks", "All",    "Any",
+    "Each",      "Every",    "When",   "Where",    "What",   "Who",   "Why",   "How",    "Monday", "Tuesday",
     "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Answer"};
-constexpr std::array<std::string_view, 14> kCorpSuffix = {"Ltd.", "Ltd", "LLC", "Inc.", "Inc", "Co.",  "Corp.",
-                                                          "Corp", "GmbH", "PLC", "LLP", "Group", "AG", "S.A."};
+constexpr std::array<std::string_view, 14> kCorpSuffix = {"Ltd.", "Ltd",  "LLC", "Inc.", "Inc",   "Co.", "Corp.",
+                                                          "Corp", "GmbH", "PLC", "LLP",  "Group", "AG",  "S.A."};
 constexpr std::array<std::string_view, 6> kHonorifics = {"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Mx."};
 constexpr std::array<std::string_view, 6> kConnectors = {"of", "and", "&", "de", "van", "von"};
 
@@ -1293,9 +1311,7 @@ void Incremental::feed(std::string_view chunk, std::vector<Anchor>& out) {
 
 void Incremental::finish(std::vector<Anchor>& out) { scan(true, out); }
 
-void Incremental::scan(bool final, std::vector<Anchor>& out) {
-  run(text_, scan_pos_, final, out, &visits_, options_);
-}
+void Incremental::scan(bool final, std::vector<Anchor>& out) { run(text_, scan_pos_, final, out, &visits_, options_); }
 
 size_t Incremental::truncate(size_t offset) {
   if (offset < text_.size()) text_.resize(offset);

@@ -32,6 +32,7 @@ double scan_ns_per_token(const ModeSample& s) {
 template <typename F>
 MinMedMax over(const std::vector<ModeSample>& v, F f) {
   std::vector<double> x;
+  x.reserve(v.size());
   for (const auto& s : v) x.push_back(f(s));
   return min_med_max(x);
 }

@@ -88,6 +88,7 @@ LoadRun run_load(const Target& t, const std::vector<json>& prompts, int concurre
   LoadRun run;
   std::mutex mu;
   std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(concurrency));
   const auto t0 = Clock::now();
   for (int s = 0; s < concurrency; ++s) {
     threads.emplace_back([&, s] {
@@ -121,6 +122,7 @@ std::vector<double> pooled(const std::vector<LoadRun>& runs, bool ttft) {
 template <typename F>
 MinMedMax over(const std::vector<LoadRun>& runs, F f) {
   std::vector<double> v;
+  v.reserve(runs.size());
   for (const auto& r : runs) v.push_back(f(r));
   return min_med_max(v);
 }
@@ -164,6 +166,7 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   if (o.items > 0 && items.size() > static_cast<size_t>(o.items)) items.resize(static_cast<size_t>(o.items));
   const std::string model_id = o.model.stem().string();
   std::vector<json> prompts;
+  prompts.reserve(items.size());
   for (const auto& it : items) {
     prompts.push_back({{"model", model_id},
                        {"messages", json::array({{{"role", "system"}, {"content", it.document}},

@@ -36,7 +36,7 @@ struct LoadRun {
   std::vector<double> itl_ms;   // per request: (last content - first content) / (tokens - 1)
 };
 
-struct PeerBenchReport {
+struct PeerBenchReport {  // NOLINT(bugprone-exception-escape): json members, built once per run
   std::string peer;
   nlohmann::json setup;
   std::vector<std::string> targets;  // peer, "sfcl (SFCL off)", "sfcl (SFCL on)"

@@ -13,6 +13,7 @@ namespace sfcl::cli {
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::filesystem::path& log) : log_(log) {
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -6,7 +6,7 @@
 #include "cli/commands.h"
 #include "cli/config.h"
 
-int main(int argc, char** argv) {
+int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): CLI11 setup only
   CLI::App app{"sfcl: LLM inference on llama.cpp that checks the facts a model writes while it writes them"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "sfcl 0.1.0 (llama.cpp v0.4.0)");
@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<char*> cargs;
+  cargs.reserve(args.size());
   for (auto& a : args) cargs.push_back(a.data());
   try {
     app.parse(static_cast<int>(cargs.size()), cargs.data());

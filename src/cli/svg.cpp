@@ -19,14 +19,19 @@ std::string fmt(const char* f, auto... args) {
 std::string esc(const std::string& s) {
   std::string o;
   for (char c : s) {
-    if (c == '<')
-      o += "&lt;";
-    else if (c == '>')
-      o += "&gt;";
-    else if (c == '&')
-      o += "&amp;";
-    else
-      o += c;
+    switch (c) {
+      case '<':
+        o += "&lt;";
+        break;
+      case '>':
+        o += "&gt;";
+        break;
+      case '&':
+        o += "&amp;";
+        break;
+      default:
+        o += c;
+    }
   }
   return o;
 }

@@ -21,7 +21,8 @@ std::string text_of(const json& content, const std::string& where) {
     }
     const std::string type = block["type"].get<std::string>();
     if (type != "text") throw bad(where + ": content block type \"" + type + "\" is not supported (text only)", where);
-    if (!block.contains("text") || !block["text"].is_string()) throw bad(where + ": text block without a string \"text\"", where);
+    if (!block.contains("text") || !block["text"].is_string())
+      throw bad(where + ": text block without a string \"text\"", where);
     out += block["text"].get<std::string>();
   }
   return out;
@@ -39,8 +40,7 @@ float number_in(const json& body, const char* key, float lo, float hi, float fal
   return static_cast<float>(v);
 }
 
-int32_t max_tokens_of(const json& body, const char* key, const ServerOptions& server, bool required,
-                      int32_t fallback) {
+int32_t max_tokens_of(const json& body, const char* key, const ServerOptions& server, bool required, int32_t fallback) {
   if (!body.contains(key) || body[key].is_null()) {
     if (required) throw bad(std::string(key) + ": field required", key);
     return fallback;
@@ -130,7 +130,7 @@ std::vector<std::string> stops_of(const json& v, const char* key, size_t max_n) 
   return out;
 }
 
-std::string clean(std::string s, const ServerOptions& server) {
+std::string clean(const std::string& s, const ServerOptions& server) {
   return server.strip_zero_width ? anchor::strip_zero_width(s) : s;
 }
 

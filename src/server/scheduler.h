@@ -18,7 +18,7 @@
 namespace sfcl::server {
 
 // What the decode thread tells the HTTP thread of one request.
-struct JobEvent {
+struct JobEvent {  // NOLINT(bugprone-exception-escape): strings and json, moved between threads
   enum class Kind : uint8_t { text, anchor_confirmed, backtrack, fallback };
   Kind kind = Kind::text;
   std::string text;
@@ -38,7 +38,7 @@ struct Job {
   std::mutex mu;
   std::condition_variable cv;
   std::deque<JobEvent> events;
-  bool admitted = false;     // a slot took it (cached_tokens is known)
+  bool admitted = false;      // a slot took it (cached_tokens is known)
   int32_t cached_tokens = 0;  // prompt tokens reused from the slot's KV cache
   bool finished = false;
   std::string error;  // set when the engine failed
@@ -81,7 +81,7 @@ class Scheduler {
     int32_t id = 0;
     std::shared_ptr<Job> job;
     std::unique_ptr<decode::Sequence> seq;
-    size_t fed = 0;                    // tokens of seq->pending() already in the batch
+    size_t fed = 0;                     // tokens of seq->pending() already in the batch
     std::vector<engine::Token> cached;  // tokens in this slot's KV cache (prefix reuse)
   };
   void loop();

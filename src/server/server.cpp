@@ -250,14 +250,17 @@ json openai_chunk(const Stream& s, const json& delta, const json& finish) {
             {"object", "text_completion"},
             {"created", s.created},
             {"model", s.model},
-            {"choices", json::array({{{"index", 0}, {"text", delta.value("content", "")}, {"logprobs", nullptr},
+            {"choices", json::array({{{"index", 0},
+                                      {"text", delta.value("content", "")},
+                                      {"logprobs", nullptr},
                                       {"finish_reason", finish}}})}};
   }
-  return {{"id", s.id},
-          {"object", "chat.completion.chunk"},
-          {"created", s.created},
-          {"model", s.model},
-          {"choices", json::array({{{"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
+  return {
+      {"id", s.id},
+      {"object", "chat.completion.chunk"},
+      {"created", s.created},
+      {"model", s.model},
+      {"choices", json::array({{{"index", 0}, {"delta", delta}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
 }
 
 bool stream_step(Stream& s, httplib::DataSink& sink) {
@@ -303,15 +306,16 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
     if (e.kind == JobEvent::Kind::text) {
       if (e.text.empty()) continue;
       if (s.api == Api::anthropic) {
-        out += sse("content_block_delta",
-                   {{"type", "content_block_delta"}, {"index", 0}, {"delta", {{"type", "text_delta"}, {"text", e.text}}}});
+        out +=
+            sse("content_block_delta",
+                {{"type", "content_block_delta"}, {"index", 0}, {"delta", {{"type", "text_delta"}, {"text", e.text}}}});
       } else {
         out += sse_data(openai_chunk(s, {{"content", e.text}}, nullptr));
       }
     } else {
       const char* name = e.kind == JobEvent::Kind::anchor_confirmed ? "anchor_confirmed"
-                         : e.kind == JobEvent::Kind::backtrack     ? "backtrack"
-                                                                   : "fallback";
+                         : e.kind == JobEvent::Kind::backtrack      ? "backtrack"
+                                                                    : "fallback";
       out += sse(name, e.data);
     }
   }
@@ -325,17 +329,18 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
       if (s.api == Api::anthropic) {
         out += sse("error", {{"type", "error"}, {"error", {{"type", "api_error"}, {"message", job.error}}}});
       } else {
-        out += sse_data({{"error", {{"message", job.error}, {"type", "server_error"}, {"param", nullptr}, {"code", nullptr}}}});
+        out += sse_data(
+            {{"error", {{"message", job.error}, {"type", "server_error"}, {"param", nullptr}, {"code", nullptr}}}});
       }
     } else if (s.api == Api::anthropic) {
       out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", 0}});
-      out += sse("message_delta",
-                 {{"type", "message_delta"},
-                  {"delta",
-                   {{"stop_reason", anthropic_stop(r)},
-                    {"stop_sequence", r.stop_sequence.empty() ? json(nullptr) : json(r.stop_sequence)}}},
-                  {"usage", anthropic_usage(r, job)},
-                  {"sfcl", final_sfcl(r, s.mode, false, s.key, s.id)}});
+      out +=
+          sse("message_delta", {{"type", "message_delta"},
+                                {"delta",
+                                 {{"stop_reason", anthropic_stop(r)},
+                                  {"stop_sequence", r.stop_sequence.empty() ? json(nullptr) : json(r.stop_sequence)}}},
+                                {"usage", anthropic_usage(r, job)},
+                                {"sfcl", final_sfcl(r, s.mode, false, s.key, s.id)}});
       out += sse("message_stop", {{"type", "message_stop"}});
     } else {
       json last = openai_chunk(s, json::object(), openai_finish(r));
@@ -377,11 +382,13 @@ void log_request(const State& st, const std::string& id, const std::string& endp
 
 void handle_generation(State& st, Api api, const httplib::Request& http, httplib::Response& res) {
   if (!st.ready) throw ApiError(503, api == Api::anthropic ? "overloaded_error" : "server_error", "model is loading");
-  if (st.draining) throw ApiError(503, api == Api::anthropic ? "overloaded_error" : "server_error", "server is shutting down");
+  if (st.draining)
+    throw ApiError(503, api == Api::anthropic ? "overloaded_error" : "server_error", "server is shutting down");
   Prepared p = prepare(st, api, http);
   if (!st.scheduler->submit(p.job)) {
-    throw ApiError(429, "rate_limit_error",
-                   "the request queue is full (" + std::to_string(st.opt.scheduler.queue_limit) + " waiting); retry later");
+    throw ApiError(
+        429, "rate_limit_error",
+        "the request queue is full (" + std::to_string(st.opt.scheduler.queue_limit) + " waiting); retry later");
   }
   const auto start = std::chrono::steady_clock::now();
   const decode::Mode mode = p.req.options.mode;
@@ -439,12 +446,14 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
                                      {"finish_reason", openai_finish(r)}}})},
            {"usage", openai_usage(r, job)}};
   } else {
-    out = {{"id", id},
-           {"object", "text_completion"},
-           {"created", unix_now()},
-           {"model", p.req.model},
-           {"choices", json::array({{{"index", 0}, {"text", r.text}, {"logprobs", nullptr}, {"finish_reason", openai_finish(r)}}})},
-           {"usage", openai_usage(r, job)}};
+    out = {
+        {"id", id},
+        {"object", "text_completion"},
+        {"created", unix_now()},
+        {"model", p.req.model},
+        {"choices",
+         json::array({{{"index", 0}, {"text", r.text}, {"logprobs", nullptr}, {"finish_reason", openai_finish(r)}}})},
+        {"usage", openai_usage(r, job)}};
   }
   out["sfcl"] = final_sfcl(r, mode, true, st.key ? &*st.key : nullptr, id);
   if (st.key) {
@@ -501,16 +510,21 @@ void install_routes(httplib::Server& svr, State& st) {
              set_json(r, 200, {{"input_tokens", tokenize_request(st, req).size()}});
            }));
   svr.Get("/v1/models", [&st](const httplib::Request&, httplib::Response& r) {
-    const json m = {{"id", st.opt.model_id},
-                    {"object", "model"},
-                    {"type", "model"},
-                    {"created", unix_now()},
-                    {"created_at", "1970-01-01T00:00:00Z"},
-                    {"owned_by", "sfcl"},
-                    {"display_name", st.opt.model_id},
-                    {"sfcl", {{"mode", std::string(decode::mode_name(st.opt.mode))}, {"layer_status", layer_status(st.opt.mode)}}}};
-    set_json(r, 200, {{"object", "list"}, {"data", json::array({m})}, {"has_more", false}, {"first_id", st.opt.model_id},
-                      {"last_id", st.opt.model_id}});
+    const json m = {
+        {"id", st.opt.model_id},
+        {"object", "model"},
+        {"type", "model"},
+        {"created", unix_now()},
+        {"created_at", "1970-01-01T00:00:00Z"},
+        {"owned_by", "sfcl"},
+        {"display_name", st.opt.model_id},
+        {"sfcl", {{"mode", std::string(decode::mode_name(st.opt.mode))}, {"layer_status", layer_status(st.opt.mode)}}}};
+    set_json(r, 200,
+             {{"object", "list"},
+              {"data", json::array({m})},
+              {"has_more", false},
+              {"first_id", st.opt.model_id},
+              {"last_id", st.opt.model_id}});
   });
   svr.Get("/health", [&st](const httplib::Request&, httplib::Response& r) {
     if (!st.ready) {
@@ -524,9 +538,12 @@ void install_routes(httplib::Server& svr, State& st) {
         log_line(st, degraded ? spdlog::level::warn : spdlog::level::info,
                  degraded ? "drift monitor: degraded" : "drift monitor: recovered", {{"drift", st.metrics->drift()}});
       }
-      set_json(r, 200, {{"status", degraded ? "degraded" : "ok"}, {"slots", st.opt.scheduler.n_parallel},
-                        {"slots_busy", s.busy_slots}, {"queue", s.queued},
-                        {"confidence_drift", st.metrics->drift()}});
+      set_json(r, 200,
+               {{"status", degraded ? "degraded" : "ok"},
+                {"slots", st.opt.scheduler.n_parallel},
+                {"slots_busy", s.busy_slots},
+                {"queue", s.queued},
+                {"confidence_drift", st.metrics->drift()}});
     }
   });
   svr.Get("/metrics", [&st](const httplib::Request&, httplib::Response& r) {
@@ -538,17 +555,20 @@ void install_routes(httplib::Server& svr, State& st) {
   });
   svr.Get("/v1/sfcl/public-key", [&st](const httplib::Request&, httplib::Response& r) {
     if (!st.key) {
-      send_error(r, Api::anthropic, ApiError(404, "not_found_error", "this server does not sign verdicts (no --sign-key)"));
+      send_error(r, Api::anthropic,
+                 ApiError(404, "not_found_error", "this server does not sign verdicts (no --sign-key)"));
       return;
     }
-    set_json(r, 200, {{"algorithm", "ed25519"},
-                      {"public_key", to_hex(st.key->public_key.data(), st.key->public_key.size())},
-                      {"signed_message", "sfcl-signature-v1\\n<request id>\\n<X-SFCL-Status>\\n<hex sha256 of sfcl.anchors JSON>"}});
+    set_json(
+        r, 200,
+        {{"algorithm", "ed25519"},
+         {"public_key", to_hex(st.key->public_key.data(), st.key->public_key.size())},
+         {"signed_message", "sfcl-signature-v1\\n<request id>\\n<X-SFCL-Status>\\n<hex sha256 of sfcl.anchors JSON>"}});
   });
   svr.set_logger([&st](const httplib::Request& req, const httplib::Response& res) {
-    static const std::set<std::string> known = {"/v1/messages", "/v1/messages/count_tokens", "/v1/chat/completions",
-                                                "/v1/completions", "/v1/models", "/health", "/metrics",
-                                                "/v1/sfcl/public-key"};
+    static const std::set<std::string> known = {
+        "/v1/messages", "/v1/messages/count_tokens", "/v1/chat/completions", "/v1/completions", "/v1/models", "/health",
+        "/metrics",     "/v1/sfcl/public-key"};
     st.metrics->request(known.count(req.path) ? req.path : "other", res.status);
   });
   svr.set_pre_routing_handler([&st](const httplib::Request& req, httplib::Response& res) {
@@ -558,25 +578,28 @@ void install_routes(httplib::Server& svr, State& st) {
     if (key.empty() && auth.rfind("Bearer ", 0) == 0) key = auth.substr(7);
     if (!key.empty() && key_matches(key, st.opt.api_keys)) return httplib::Server::HandlerResponse::Unhandled;
     const Api api = api_of(req.path);
-    send_error(res, api, ApiError(401, api == Api::anthropic ? "authentication_error" : "invalid_request_error",
-                                  key.empty() ? "missing API key (x-api-key or Authorization: Bearer)" : "invalid API key"));
+    send_error(res, api,
+               ApiError(401, api == Api::anthropic ? "authentication_error" : "invalid_request_error",
+                        key.empty() ? "missing API key (x-api-key or Authorization: Bearer)" : "invalid API key"));
     return httplib::Server::HandlerResponse::Handled;
   });
   svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     const Api api = api_of(req.path);
     if (res.status == 413) {
-      send_error(res, api, ApiError(413, api == Api::anthropic ? "request_too_large" : "invalid_request_error",
-                                    "request body is larger than the server's limit"));
+      send_error(res, api,
+                 ApiError(413, api == Api::anthropic ? "request_too_large" : "invalid_request_error",
+                          "request body is larger than the server's limit"));
     } else if (res.status == 404) {
       send_error(res, api, ApiError(404, "not_found_error", "no route for " + req.method + " " + req.path));
     } else if (res.status == 405) {
-      send_error(res, api, ApiError(405, "invalid_request_error", "method " + req.method + " not allowed on " + req.path));
+      send_error(res, api,
+                 ApiError(405, "invalid_request_error", "method " + req.method + " not allowed on " + req.path));
     } else {
       send_error(res, api, ApiError(res.status, "invalid_request_error", "bad request"));
     }
   });
-  svr.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr) {
+  svr.set_exception_handler([](const httplib::Request& req, httplib::Response& res, const std::exception_ptr&) {
     const Api api = api_of(req.path);
     send_error(res, api, ApiError(500, api == Api::anthropic ? "api_error" : "server_error", "internal error"));
   });
@@ -662,7 +685,8 @@ int serve(const ServerOptions& options) {
     warm->options.mode = decode::Mode::off;
     warm->sources = std::make_shared<anchor::SourceIndex>();
     if (st.scheduler->submit(warm)) wait_finished(*warm);
-    if (options.test_ready_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(options.test_ready_delay_ms));
+    if (options.test_ready_delay_ms > 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(options.test_ready_delay_ms));
     st.ready = true;
     std::fprintf(stderr, "sfcl: ready: %s, %d slots x %u tokens, sfcl mode %s\n", st.opt.model_id.c_str(),
                  options.scheduler.n_parallel, options.scheduler.n_ctx_per_slot,
@@ -671,13 +695,13 @@ int serve(const ServerOptions& options) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
     svr.stop();
     http.join();
-    pthread_kill(signals.native_handle(), SIGTERM);
+    pthread_kill(signals.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread): wakes its sigwait
     signals.join();
     return 2;
   }
   http.join();
   if (!stop_now) {
-    pthread_kill(signals.native_handle(), SIGTERM);
+    pthread_kill(signals.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread): wakes its sigwait
   }
   signals.join();
   st.scheduler->stop();

@@ -22,7 +22,8 @@ SigningKey load_signing_key(const std::filesystem::path& path);
 
 std::string signed_message(const std::string& request_id, const std::string& status, const std::string& anchors_json);
 std::string sign_base64(const SigningKey& key, const std::string& message);
-bool verify_base64(const std::array<unsigned char, 32>& public_key, const std::string& message, const std::string& sig_b64);
+bool verify_base64(const std::array<unsigned char, 32>& public_key, const std::string& message,
+                   const std::string& sig_b64);
 std::string to_hex(const unsigned char* data, size_t n);
 bool from_hex(const std::string& hex, unsigned char* out, size_t n);
 
