@@ -8,20 +8,12 @@
 #include <sstream>
 
 #include "server/server_process.h"
+#include "support/run_command.h"
 
 namespace sfcl::test {
 namespace {
 
 using json = nlohmann::json;
-
-std::string run(const std::string& cmd, int& rc) {
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  rc = p != nullptr ? WEXITSTATUS(::pclose(p)) : -1;
-  return out;
-}
 
 void expect_spread(const json& j, const std::string& what) {
   ASSERT_TRUE(j.is_object()) << what;

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "server/server_process.h"
+#include "support/run_command.h"
 
 namespace sfcl::test {
 namespace {
@@ -29,15 +30,6 @@ json msg(const std::string& system, const std::string& user, int max_tokens, jso
             {"messages", json::array({{{"role", "user"}, {"content", user}}})}};
   if (!sfcl.is_null()) j["sfcl"] = sfcl;
   return j;
-}
-
-std::string run(const std::string& cmd, int& rc) {
-  std::string out;
-  FILE* p = ::popen(cmd.c_str(), "r");
-  char buf[4096];
-  while (p != nullptr && std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
-  rc = p != nullptr ? WEXITSTATUS(::pclose(p)) : -1;
-  return out;
 }
 
 TEST(Ops, MetricsMoveWithKnownRequestsAndPassPromtool) {
@@ -77,11 +69,12 @@ TEST(Ops, MetricsMoveWithKnownRequestsAndPassPromtool) {
 TEST(Ops, DecisionPointLimitAndPromptLimit) {
   ServerProcess s({"--max-decision-points", "3", "--max-prompt-tokens", "400"});
   auto c = s.client();
-  auto r = c.Post("/v1/messages",
-                  msg("The Buyer shall pay $5 by June 1, 2024 and must not resell.", "Also $7?", 4).dump(),
-                  "application/json");
+  auto r =
+      c.Post("/v1/messages", msg("The Buyer shall pay $5 by June 1, 2024 and must not resell.", "Also $7?", 4).dump(),
+             "application/json");
   ASSERT_EQ(r->status, 400);
-  EXPECT_NE(json::parse(r->body)["error"]["message"].get<std::string>().find("has 5 decision points"), std::string::npos)
+  EXPECT_NE(json::parse(r->body)["error"]["message"].get<std::string>().find("has 5 decision points"),
+            std::string::npos)
       << r->body;
   auto ok = c.Post("/v1/messages", msg("Pay $5.", "ok?", 4).dump(), "application/json");
   EXPECT_EQ(ok->status, 200);
@@ -212,7 +205,8 @@ TEST(Probe, JsonReportHasEveryFieldAndRefusesNonSfclServers) {
   for (const char* k : {"p50", "p95", "p99", "min", "max"}) EXPECT_GT(j["ttft_ms"][k].get<double>(), 0.0) << k;
   // A plain HTTP server that is not sfcl: clear error, exit 2.
   httplib::Server other;
-  other.Post("/v1/messages", [](const httplib::Request&, httplib::Response& r) { r.set_content("{}", "application/json"); });
+  other.Post("/v1/messages",
+             [](const httplib::Request&, httplib::Response& r) { r.set_content("{}", "application/json"); });
   const int port = other.bind_to_any_port("127.0.0.1");
   std::thread t([&] { other.listen_after_bind(); });
   const std::string err = run(bin + " probe --url http://127.0.0.1:" + std::to_string(port) + " --n 2 2>&1", rc);
