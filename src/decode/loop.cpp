@@ -259,6 +259,28 @@ struct Sequence::State {
     sampler.set_temperature(mean > 0.85F ? 0.3F : (mean > 0.7F ? 0.55F : 0.8F));
   }
 
+  // The token where the anchor departs from every source value of its type: the anchor's first
+  // token when no source value shares its beginning. Banning the anchor's first token instead
+  // would make the right value unreachable whenever it shares that token with the wrong one
+  // ("$", "INV-2024-", "Section "), so every such retry would fail by construction.
+  int32_t divergence_token(const Anchor& a, int32_t first) const {
+    const std::string_view written = std::string_view(text).substr(a.start, a.end - a.start);
+    size_t common = 0;
+    for (uint32_t i : sources.of_type(a.type)) {
+      const std::string_view v = sources.anchors()[i].text;
+      size_t n = 0;
+      while (n < v.size() && n < written.size() && v[n] == written[n]) ++n;
+      common = std::max(common, n);
+    }
+    if (common == 0) return first;
+    const size_t byte = a.start + common;
+    if (byte >= text.size()) return first;
+    int32_t k = token_at(byte);
+    // Never split a character: byte tokens of one CJK character are rewound together.
+    while (k > first && (static_cast<unsigned char>(text[tok_start[static_cast<size_t>(k)]]) & 0xC0) == 0x80) --k;
+    return k > first && static_cast<size_t>(k) < out.size() ? k : first;
+  }
+
   // Backtrack or fall back for an unsupported anchor; true when the sequence was rewound.
   bool handle_unsupported(const Anchor& a, const verify::CheckResult& r, int32_t first, int32_t rewind_to,
                           engine::Context& ctx) {
@@ -281,9 +303,12 @@ struct Sequence::State {
         e.attempt = n;
         sink(e);
       }
-      if (ban_index != first) bans.clear();
-      ban_index = first;
-      bans.push_back(out[static_cast<size_t>(first)]);
+      // Anchor mode rewinds to the divergence token and bans it there; per-token mode rewinds to
+      // the sentence start and bans the anchor's first token.
+      const int32_t ban_at = std::max(first, rewind_to);
+      if (ban_index != ban_at) bans.clear();
+      ban_index = ban_at;
+      bans.push_back(out[static_cast<size_t>(ban_at)]);
       set_input_after_rewind(ctx, rewind_to);
       return true;
     }
@@ -369,7 +394,8 @@ struct Sequence::State {
       note_confidence(r);
       if (r.checked) ++res.stats.verdicts[static_cast<size_t>(r.verdict)];
       if (r.verdict == Verdict::unsupported) {
-        if (handle_unsupported(a, r, first, first, ctx)) {
+        const int32_t at = divergence_token(a, first);
+        if (handle_unsupported(a, r, first, at, ctx)) {
           new_anchors.clear();
           return true;
         }

@@ -130,6 +130,32 @@ TEST_F(LoopTest, ConstrainedValueIsNotExtendedByALetterOrDigit) {
   }
 }
 
+TEST_F(LoopTest, BacktrackRewindsOnlyFromWhereTheValueDeparts) {
+  // The model's first choice is "$12,600.00"; its second choice where that departs from the
+  // source ("6" after "$12,") is the source's "5". The retry must keep "$12," and ban only "6":
+  // banning the anchor's first token ("$") would make the right value unreachable.
+  Options o = greedy(Mode::anchor);
+  auto wrong = script(" The total is $12,600.00 now.");
+  auto right = std::make_shared<std::vector<Token>>(model_->tokenize(" The total is $12,500.00 now.", false, false));
+  o.logit_hook = [wrong, right](std::span<float> logits, std::span<const Token> out) {
+    if (out.size() < right->size() && std::equal(out.begin(), out.end(), right->begin())) {
+      logits[static_cast<size_t>((*right)[out.size()])] += 500.0F;
+    }
+    wrong(logits, out);
+  };
+  const Run r = run(kSource, "", o);
+  EXPECT_NE(r.result.text.find("$12,500.00"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.stats.backtracks, 1);
+  EXPECT_EQ(r.fallback_events, 0);
+  // Only "600.00" (6 tokens) and at most 3 tokens after it were regenerated.
+  EXPECT_LE(r.result.stats.regenerated_tokens, 6 + 3);
+  bool confirmed = false;
+  for (const auto& a : r.result.anchors) {
+    if (a.anchor.type == anchor::Type::amount) confirmed = a.verdict == verify::Verdict::confirmed && a.attempts == 1;
+  }
+  EXPECT_TRUE(confirmed);
+}
+
 TEST_F(LoopTest, FlagFallbackKeepsAndMarksTheValue) {
   Options o = greedy(Mode::anchor);
   o.max_backtracks = 0;
