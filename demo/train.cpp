@@ -56,7 +56,7 @@ Weights create_weights(ggml_context* ctx, const engine::LlamaHParams& hp) {
 // The llama forward pass as llama.cpp computes it (RoPE mode 0 on [head_dim, heads, T*B], causal
 // softmax with scale 1/sqrt(head_dim), SwiGLU FFN); returns logits [n_vocab, T*B].
 ggml_tensor* forward(ggml_context* ctx, const Weights& w, const engine::LlamaHParams& hp, ggml_tensor* tokens,
-                     ggml_tensor* pos, ggml_tensor* mask, int T, int B) {
+                     ggml_tensor* pos, ggml_tensor* mask, int T, int B, ggml_tensor* rows = nullptr) {
   const int E = static_cast<int>(hp.n_embd);
   const int H = static_cast<int>(hp.n_head);
   const int hd = E / H;
@@ -83,8 +83,11 @@ ggml_tensor* forward(ggml_context* ctx, const Weights& w, const engine::LlamaHPa
     ggml_tensor* a = ggml_swiglu_split(ctx, ggml_mul_mat(ctx, L.gate, h), ggml_mul_mat(ctx, L.up, h));
     x = ggml_add(ctx, x, ggml_mul_mat(ctx, L.down, a));
   }
+  // Training needs logits only at its target positions: selecting them before the output
+  // projection saves that matmul (and its backward) for every other position.
+  if (rows != nullptr) x = ggml_get_rows(ctx, x, rows);  // [E, N]
   x = ggml_mul(ctx, ggml_rms_norm(ctx, x, hp.rms_eps), w.output_norm);
-  return ggml_mul_mat(ctx, w.output, x);  // [V, T*B]
+  return ggml_mul_mat(ctx, w.output, x);  // [V, T*B] or [V, N]
 }
 
 ggml_backend_t cpu_backend(int threads) {
@@ -100,10 +103,12 @@ ggml_backend_t cpu_backend(int threads) {
   return b;
 }
 
-void fill_causal(std::vector<float>& mask, int T) {
-  mask.assign(static_cast<size_t>(T) * T, 0.0F);
+// One row's attention mask [T_k, T_q]: causal, and blocked across packed segments (position q
+// sees k only when segment_start[q] <= k <= q).
+void fill_row_mask(const std::vector<int>& segment_start, int T, float* m) {
   for (int q = 0; q < T; ++q) {
-    for (int k = q + 1; k < T; ++k) mask[static_cast<size_t>(q) * T + k] = -INFINITY;
+    const int from = segment_start[static_cast<size_t>(q)];
+    for (int k = 0; k < T; ++k) m[static_cast<size_t>(q) * T + k] = k >= from && k <= q ? 0.0F : -INFINITY;
   }
 }
 
@@ -117,63 +122,99 @@ std::vector<engine::NamedTensor> read_weights(const Weights& w, const engine::Ll
   return layout;
 }
 
-// One training row: tokens (padded to T) and (position, next token) targets.
-struct Row {
-  std::vector<engine::Token> tokens;
-  std::vector<std::pair<int, engine::Token>> targets;
-};
-
 struct Tokenizer {
   const engine::Model& m;
   std::vector<engine::Token> operator()(const std::string& s) const { return m.tokenize(s, false, true); }
 };
 
-bool build_row(const Tokenizer& tok, const Document& d, std::mt19937_64& rng, int T, int K, engine::Token bos,
-               engine::Token pad, double repeat_share, Row& row) {
-  row.tokens.clear();
-  row.targets.clear();
-  row.tokens.push_back(bos);
-  auto append = [&](const std::vector<engine::Token>& t) { row.tokens.insert(row.tokens.end(), t.begin(), t.end()); };
+// One document with its question/answer turns, as the chat template writes it (BOS first), and
+// the positions whose next token is a loss target: answer tokens, then document tokens.
+struct Segment {
+  std::vector<engine::Token> tokens;
+  std::vector<int> answer_targets;
+  std::vector<int> doc_targets;
+};
+
+Segment build_segment(const Tokenizer& tok, const Document& d, std::mt19937_64& rng, int T, engine::Token bos,
+                      double repeat_share) {
+  Segment s;
+  s.tokens.push_back(bos);
+  auto append = [&](const std::vector<engine::Token>& t) { s.tokens.insert(s.tokens.end(), t.begin(), t.end()); };
   append(tok("<|im_start|>system\n" + d.text + "<|im_end|>\n"));
-  const int doc_end = static_cast<int>(row.tokens.size());
-  if (doc_end + 24 > T) return false;
-  std::vector<size_t> order(d.qas.size());
-  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::shuffle(order.begin(), order.end(), rng);
-  std::vector<std::pair<int, engine::Token>> doc_targets;
-  for (int p = 1; p + 1 < doc_end; ++p) doc_targets.emplace_back(p, row.tokens[static_cast<size_t>(p) + 1]);
-  int turns = 0;
-  // A "repeat the document" turn first in some rows: every token of it is predictable only by
+  const int doc_end = static_cast<int>(s.tokens.size());
+  if (doc_end + 24 > T) return {};
+  for (int p = 1; p + 1 < doc_end; ++p) s.doc_targets.push_back(p);
+  // A "repeat the document" turn first in some segments: every token of it is predictable only by
   // copying from the context, which is what makes induction (copy) heads form; QA answers then
   // need only to find where the value starts.
   std::vector<QA> qas;
   if (std::uniform_real_distribution<double>(0.0, 1.0)(rng) < repeat_share) {
     qas.push_back({d.lang == "zh" ? "复述文件。" : "Repeat the document.", d.text});
   }
+  std::vector<size_t> order(d.qas.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::shuffle(order.begin(), order.end(), rng);
   for (size_t qi : order) qas.push_back(d.qas[qi]);
+  // Every question of the document (as many as fit): each answer's first value token is the one
+  // training signal that teaches where to look, so a segment carries as many as it can.
   for (const QA& qa : qas) {
     const auto q = tok("<|im_start|>user\n" + qa.question + "<|im_end|>\n<|im_start|>assistant\n");
     const auto a = tok(qa.answer + "<|im_end|>");
     const auto nl = tok("\n");
-    if (row.tokens.size() + q.size() + a.size() + nl.size() > static_cast<size_t>(T)) break;
+    if (s.tokens.size() + q.size() + a.size() + nl.size() > static_cast<size_t>(T)) break;
     append(q);
-    const int a0 = static_cast<int>(row.tokens.size());
+    const int a0 = static_cast<int>(s.tokens.size());
     append(a);
-    for (int p = a0 - 1; p + 1 < static_cast<int>(row.tokens.size()); ++p) {
-      if (static_cast<int>(row.targets.size()) < K) row.targets.emplace_back(p, row.tokens[static_cast<size_t>(p) + 1]);
-    }
+    for (int p = a0 - 1; p + 1 < static_cast<int>(s.tokens.size()); ++p) s.answer_targets.push_back(p);
     append(nl);
-    ++turns;
   }
-  if (turns == 0) return false;
-  std::shuffle(doc_targets.begin(), doc_targets.end(), rng);
-  for (const auto& t : doc_targets) {
-    if (static_cast<int>(row.targets.size()) >= K) break;
-    row.targets.push_back(t);
+  if (s.answer_targets.empty()) return {};
+  return s;
+}
+
+// A training row: several segments packed into T tokens (positions restart at each segment, the
+// attention mask is causal within a segment and blocks everything across), padding after.
+struct Row {
+  std::vector<engine::Token> tokens;
+  std::vector<int32_t> pos;
+  std::vector<int> segment_start;  // per position: where its segment begins
+  std::vector<std::pair<int, engine::Token>> targets;
+};
+
+// Appends `seg` at the row's end; false when it does not fit.
+bool pack(const Segment& seg, int T, Row& row, std::vector<int>& answer, std::vector<int>& doc) {
+  const int at = static_cast<int>(row.tokens.size());
+  if (at + static_cast<int>(seg.tokens.size()) > T) return false;
+  for (size_t i = 0; i < seg.tokens.size(); ++i) {
+    row.tokens.push_back(seg.tokens[i]);
+    row.pos.push_back(static_cast<int32_t>(i));
+    row.segment_start.push_back(at);
   }
-  while (static_cast<int>(row.targets.size()) < K) row.targets.push_back(row.targets[row.targets.size() % 4]);
-  row.tokens.resize(static_cast<size_t>(T), pad);
+  for (int p : seg.answer_targets) answer.push_back(at + p);
+  for (int p : seg.doc_targets) doc.push_back(at + p);
   return true;
+}
+
+// Closes a row: pads it to T and picks K targets (answer tokens first, document tokens fill up).
+void finish_row(int T, int K, engine::Token pad, std::mt19937_64& rng, std::vector<int>& answer,
+                std::vector<int>& doc, Row& row) {
+  const int used = static_cast<int>(row.tokens.size());
+  for (int p = used; p < T; ++p) {
+    row.tokens.push_back(pad);
+    row.pos.push_back(p - used);
+    row.segment_start.push_back(used);
+  }
+  row.targets.clear();
+  std::shuffle(answer.begin(), answer.end(), rng);
+  std::shuffle(doc.begin(), doc.end(), rng);
+  for (const auto* list : {&answer, &doc}) {
+    for (int p : *list) {
+      if (static_cast<int>(row.targets.size()) >= K) break;
+      row.targets.emplace_back(p, row.tokens[static_cast<size_t>(p) + 1]);
+    }
+  }
+  const size_t n = row.targets.size();
+  while (static_cast<int>(row.targets.size()) < K) row.targets.push_back(row.targets[row.targets.size() % n]);
 }
 
 struct LrState {
@@ -311,7 +352,7 @@ TrainReport train_demo(const TrainOptions& o) {
   ggml_context* ctx_static = ggml_init(sp);
   Weights w = create_weights(ctx_static, hp);
   ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, static_cast<int64_t>(T) * B);
-  ggml_tensor* mask = ggml_new_tensor_2d(ctx_static, GGML_TYPE_F32, T, T);
+  ggml_tensor* mask = ggml_new_tensor_4d(ctx_static, GGML_TYPE_F32, T, T, 1, B);  // per row: packed segments
   ggml_tensor* idx = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, N);
   ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32,
                                            static_cast<int64_t>(T) * B);  // static graphs: inputs live here too
@@ -321,21 +362,10 @@ TrainReport train_demo(const TrainOptions& o) {
     ggml_backend_tensor_set(x, t.data.data(), 0, ggml_nbytes(x));
     ggml_set_param(x);
   }
-  {
-    std::vector<int32_t> p(static_cast<size_t>(T) * B);
-    for (int b = 0; b < B; ++b) {
-      for (int t = 0; t < T; ++t) p[static_cast<size_t>(b) * T + t] = t;
-    }
-    ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
-    std::vector<float> m;
-    fill_causal(m, T);
-    ggml_backend_tensor_set(mask, m.data(), 0, ggml_nbytes(mask));
-  }
 
   ggml_init_params cp{ggml_tensor_overhead() * 4096 + ggml_graph_overhead_custom(4096, true), nullptr, true};
   ggml_context* ctx_compute = ggml_init(cp);
-  ggml_tensor* logits = forward(ctx_compute, w, hp, tokens, pos, mask, T, B);
-  ggml_tensor* sel = ggml_get_rows(ctx_compute, logits, idx);  // [V, N]: only the target rows count
+  ggml_tensor* sel = forward(ctx_compute, w, hp, tokens, pos, mask, T, B, idx);  // [V, N]: only the targets
 
   ggml_backend_sched_t sched = ggml_backend_sched_new(&backend, nullptr, 1, 8192, false, true);
   LrState lr;
@@ -354,7 +384,12 @@ TrainReport train_demo(const TrainOptions& o) {
   std::vector<int32_t> tok_buf(static_cast<size_t>(T) * B);
   std::vector<int32_t> idx_buf(static_cast<size_t>(N));
   std::vector<float> labels(static_cast<size_t>(V) * N);
+  std::vector<int32_t> pos_buf(static_cast<size_t>(T) * B);
+  std::vector<float> mask_buf(static_cast<size_t>(T) * T * B);
   Row row;
+  std::vector<int> answer_pos;
+  std::vector<int> doc_pos;
+  Segment pending;  // the segment that did not fit in the previous row
   uint64_t doc_index = 0;
   TrainReport rep;
   const auto t0 = Clock::now();
@@ -375,12 +410,23 @@ TrainReport train_demo(const TrainOptions& o) {
                 : o.lr_min + (o.lr - o.lr_min) * static_cast<float>((1.0 - frac) / std::max(1e-9, o.decay_share));
     std::fill(labels.begin(), labels.end(), 0.0F);
     for (int b = 0; b < B; ++b) {
-      const bool copy_row = std::uniform_real_distribution<double>(0.0, 1.0)(rng) < o.copy_share;
-      while (copy_row ? !build_row(tok, random_copy_document(rng), rng, T, K, tok_model->bos(), 3, 1.0, row)
-                      : !build_row(tok, make_document(o.seed, Split::train, doc_index++), rng, T, K, tok_model->bos(),
-                                   3, o.repeat_share, row)) {
+      row = Row{};
+      answer_pos.clear();
+      doc_pos.clear();
+      for (;;) {
+        while (pending.tokens.empty()) {
+          const bool copy = std::uniform_real_distribution<double>(0.0, 1.0)(rng) < o.copy_share;
+          pending = copy ? build_segment(tok, random_copy_document(rng), rng, T, tok_model->bos(), 1.0)
+                         : build_segment(tok, make_document(o.seed, Split::train, doc_index++), rng, T,
+                                         tok_model->bos(), o.repeat_share);
+        }
+        if (!pack(pending, T, row, answer_pos, doc_pos)) break;
+        pending = Segment{};
       }
+      finish_row(T, K, 3, rng, answer_pos, doc_pos, row);
       std::copy(row.tokens.begin(), row.tokens.end(), tok_buf.begin() + static_cast<ptrdiff_t>(b) * T);
+      std::copy(row.pos.begin(), row.pos.end(), pos_buf.begin() + static_cast<ptrdiff_t>(b) * T);
+      fill_row_mask(row.segment_start, T, mask_buf.data() + static_cast<size_t>(b) * T * T);
       for (int k = 0; k < K; ++k) {
         const auto& [p, next] = row.targets[static_cast<size_t>(k)];
         idx_buf[static_cast<size_t>(b) * K + k] = b * T + p;
@@ -390,6 +436,8 @@ TrainReport train_demo(const TrainOptions& o) {
     ggml_opt_alloc(opt, true);
     ggml_backend_tensor_set(ggml_opt_inputs(opt), tok_buf.data(), 0, ggml_nbytes(tokens));
     ggml_backend_tensor_set(idx, idx_buf.data(), 0, ggml_nbytes(idx));
+    ggml_backend_tensor_set(pos, pos_buf.data(), 0, ggml_nbytes(pos));
+    ggml_backend_tensor_set(mask, mask_buf.data(), 0, ggml_nbytes(mask));
     ggml_backend_tensor_set(ggml_opt_labels(opt), labels.data(), 0, labels.size() * sizeof(float));
     ggml_opt_result_reset(result);
     ggml_opt_eval(opt, result);
@@ -447,8 +495,21 @@ std::vector<float> graph_last_logits(const std::filesystem::path& path, const st
 
 std::vector<std::vector<float>> graph_last_logits_batch(const std::filesystem::path& path,
                                                         const std::vector<std::vector<engine::Token>>& rows) {
-  if (rows.empty()) throw std::invalid_argument("graph_last_logits_batch: no rows");
-  const std::vector<engine::Token>& toks = rows[0];
+  std::vector<std::vector<std::vector<engine::Token>>> packed;
+  packed.reserve(rows.size());
+  for (const auto& r : rows) packed.push_back({r});
+  auto per_segment = graph_last_logits_packed(path, packed);
+  std::vector<std::vector<float>> out;
+  out.reserve(per_segment.size());
+  for (auto& r : per_segment) out.push_back(std::move(r.at(0)));
+  return out;
+}
+
+std::vector<std::vector<std::vector<float>>> graph_last_logits_packed(
+    const std::filesystem::path& path, const std::vector<std::vector<std::vector<engine::Token>>>& rows) {
+  if (rows.empty()) throw std::invalid_argument("graph_last_logits_packed: no rows");
+  size_t row_len = 0;
+  for (const auto& seg : rows[0]) row_len += seg.size();
   ggml_context* data_ctx = nullptr;
   gguf_init_params gp{false, &data_ctx};
   gguf_context* g = gguf_init_from_file(path.c_str(), gp);
@@ -462,16 +523,18 @@ std::vector<std::vector<float>> graph_last_logits_batch(const std::filesystem::p
   hp.n_ff = u32("llama.feed_forward_length");
   hp.n_ctx = u32("llama.context_length");
   hp.n_vocab = u32("llama.vocab_size");
-  const int T = static_cast<int>(toks.size());
+  const int T = static_cast<int>(row_len);
   const int B = static_cast<int>(rows.size());
   for (const auto& r : rows) {
-    if (r.size() != toks.size()) throw std::invalid_argument("graph_last_logits_batch: rows differ in length");
+    size_t n = 0;
+    for (const auto& seg : r) n += seg.size();
+    if (n != row_len) throw std::invalid_argument("graph_last_logits_packed: rows differ in length");
   }
   ggml_backend_t backend = cpu_backend(1);
   ggml_context* ctx_static = ggml_init({ggml_tensor_overhead() * 64, nullptr, true});
   Weights w = create_weights(ctx_static, hp);
   ggml_tensor* pos = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, static_cast<int64_t>(T) * B);
-  ggml_tensor* mask = ggml_new_tensor_2d(ctx_static, GGML_TYPE_F32, T, T);
+  ggml_tensor* mask = ggml_new_tensor_4d(ctx_static, GGML_TYPE_F32, T, T, 1, B);
   ggml_tensor* tokens = ggml_new_tensor_1d(ctx_static, GGML_TYPE_I32, static_cast<int64_t>(T) * B);
   ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx_static, backend);
   for (auto& [name, x] : w.by_name) {
@@ -479,17 +542,25 @@ std::vector<std::vector<float>> graph_last_logits_batch(const std::filesystem::p
     if (src == nullptr) throw std::runtime_error("tensor missing: " + name);
     ggml_backend_tensor_set(x, src->data, 0, ggml_nbytes(x));
   }
-  std::vector<int32_t> p(static_cast<size_t>(T) * B);
-  std::vector<int32_t> all(static_cast<size_t>(T) * B);
-  for (int b = 0; b < B; ++b) {
-    for (int t = 0; t < T; ++t) {
-      p[static_cast<size_t>(b) * T + t] = t;
-      all[static_cast<size_t>(b) * T + t] = rows[static_cast<size_t>(b)][static_cast<size_t>(t)];
+  // The same packing as training: positions restart per segment, attention stays inside it.
+  std::vector<int32_t> p;
+  std::vector<int32_t> all;
+  std::vector<float> m(static_cast<size_t>(T) * T * B);
+  std::vector<std::vector<int>> last(rows.size());  // per row: index of each segment's last token
+  for (size_t b = 0; b < rows.size(); ++b) {
+    std::vector<int> seg_start;
+    for (const auto& seg : rows[b]) {
+      const int at = static_cast<int>(seg_start.size());
+      for (size_t i = 0; i < seg.size(); ++i) {
+        p.push_back(static_cast<int32_t>(i));
+        all.push_back(seg[i]);
+        seg_start.push_back(at);
+      }
+      last[b].push_back(static_cast<int>(seg_start.size()) - 1);
     }
+    fill_row_mask(seg_start, T, m.data() + b * static_cast<size_t>(T) * T);
   }
   ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
-  std::vector<float> m;
-  fill_causal(m, T);
   ggml_backend_tensor_set(mask, m.data(), 0, ggml_nbytes(mask));
   ggml_backend_tensor_set(tokens, all.data(), 0, ggml_nbytes(tokens));
   ggml_context* ctx = ggml_init({ggml_tensor_overhead() * 2048 + ggml_graph_overhead(), nullptr, true});
@@ -499,11 +570,13 @@ std::vector<std::vector<float>> graph_last_logits_batch(const std::filesystem::p
   ggml_gallocr_t alloc = ggml_gallocr_new(ggml_backend_get_default_buffer_type(backend));
   ggml_gallocr_alloc_graph(alloc, gf);
   ggml_backend_graph_compute(backend, gf);
-  std::vector<std::vector<float>> out(static_cast<size_t>(B), std::vector<float>(static_cast<size_t>(hp.n_vocab)));
-  for (int b = 0; b < B; ++b) {
-    ggml_backend_tensor_get(logits, out[static_cast<size_t>(b)].data(),
-                            (static_cast<size_t>(b) * T + static_cast<size_t>(T - 1)) * hp.n_vocab * sizeof(float),
-                            hp.n_vocab * sizeof(float));
+  std::vector<std::vector<std::vector<float>>> out(rows.size());
+  for (size_t b = 0; b < rows.size(); ++b) {
+    for (int at : last[b]) {
+      auto& v = out[b].emplace_back(static_cast<size_t>(hp.n_vocab));
+      ggml_backend_tensor_get(logits, v.data(), (b * T + static_cast<size_t>(at)) * hp.n_vocab * sizeof(float),
+                              hp.n_vocab * sizeof(float));
+    }
   }
   ggml_gallocr_free(alloc);
   ggml_free(ctx);

@@ -63,6 +63,11 @@ std::vector<float> graph_last_logits(const std::filesystem::path& gguf, const st
 std::vector<std::vector<float>> graph_last_logits_batch(const std::filesystem::path& gguf,
                                                         const std::vector<std::vector<engine::Token>>& rows);
 
+// Several segments packed per row, as training packs documents (positions restart per segment,
+// attention stays inside it): the logits at the last token of every segment, per row.
+std::vector<std::vector<std::vector<float>>> graph_last_logits_packed(
+    const std::filesystem::path& gguf, const std::vector<std::vector<std::vector<engine::Token>>>& rows);
+
 // Chat-formatted example text as llama_chat_apply_template writes ChatML.
 std::string chat_prompt(const std::string& document, const std::string& question);
 

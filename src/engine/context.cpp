@@ -46,6 +46,7 @@ Context::Context(const Model& model, const ContextOptions& options) : model_(mod
   p.n_threads_batch = threads;
   p.kv_unified = options.kv_unified;
   p.no_perf = true;
+  if (!options.flash_attn) p.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;
   if (options.kv_f32) {
     p.type_k = GGML_TYPE_F32;
     p.type_v = GGML_TYPE_F32;

@@ -95,6 +95,7 @@ struct ContextOptions {
   // sequence's attention only spans its own cells (what the server's fixed-size slots want).
   bool kv_unified = true;
   bool kv_f32 = false;  // F32 K/V cache (exact comparisons in tests); default F16
+  bool flash_attn = true;  // false: llama.cpp's plain softmax attention (exact comparisons in tests)
 };
 
 // A batch of tokens over one or many sequences, decoded by one llama_decode.
