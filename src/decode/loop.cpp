@@ -105,6 +105,8 @@ struct Sequence::State {
   std::vector<uint8_t> alive;
   std::vector<Token> allowed;
   int32_t constrained_anchor_index = -1;
+  size_t constrained_end = 0;  // byte where the last constrained value ended
+  int32_t extension_bans = 0;   // continuations banned for extending that value
   std::vector<Token> glue_ban;  // scratch: word-start tokens banned right after a constrained value
 
   // Abstain: forced tokens
@@ -281,6 +283,25 @@ struct Sequence::State {
     return k > first && static_cast<size_t>(k) < out.size() ? k : first;
   }
 
+  // The constrained value is grounded by construction; when what follows it makes the lexer read
+  // a longer anchor that is not an exact source value ("Falcon Robotics GmbH" + " Ltd.", which
+  // n-gram similarity may even accept), that continuation is banned and resampled.
+  bool ban_constrained_extension(const Anchor& a, const verify::CheckResult& r, int32_t first,
+                                 engine::Context& ctx) {
+    if (first != constrained_anchor_index || constrained_end <= a.start || a.end <= constrained_end) return false;
+    if (r.confidence >= 1.0F || extension_bans >= 3 || res.stats.decoded_tokens >= budget) return false;
+    size_t b = constrained_end;
+    while (b < a.end && text[b] == ' ') ++b;
+    const int32_t k = token_at(b);
+    if (k <= first || static_cast<size_t>(k) >= out.size()) return false;
+    ++extension_bans;
+    if (ban_index != k) bans.clear();
+    ban_index = k;
+    bans.push_back(out[static_cast<size_t>(k)]);
+    set_input_after_rewind(ctx, k);
+    return true;
+  }
+
   // Backtrack or fall back for an unsupported anchor; true when the sequence was rewound.
   bool handle_unsupported(const Anchor& a, const verify::CheckResult& r, int32_t first, int32_t rewind_to,
                           engine::Context& ctx) {
@@ -364,6 +385,8 @@ struct Sequence::State {
     constrain_index = first;
     constrain_depth = 0;
     constrained_anchor_index = first;
+    constrained_end = 0;
+    extension_bans = 0;
     set_input_after_rewind(ctx, first);
     return true;
   }
@@ -393,6 +416,10 @@ struct Sequence::State {
       const verify::CheckResult r = timed_check(a);
       note_confidence(r);
       if (r.checked) ++res.stats.verdicts[static_cast<size_t>(r.verdict)];
+      if (ban_constrained_extension(a, r, first, ctx)) {
+        new_anchors.clear();
+        return true;
+      }
       if (r.verdict == Verdict::unsupported) {
         const int32_t at = divergence_token(a, first);
         if (handle_unsupported(a, r, first, at, ctx)) {
@@ -505,7 +532,10 @@ struct Sequence::State {
         any = any || alive[c];
       }
       ++constrain_depth;
-      if (!any) constraining = false;
+      if (!any) {
+        constraining = false;
+        constrained_end = text.size() + assembler.pending_bytes();  // `t` starts right after the value
+      }
       return t;
     }
     return sampler.sample(logits, banned, {});
