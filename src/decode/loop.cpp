@@ -380,14 +380,28 @@ struct Sequence::State {
       record(a, r, first, true);
       return false;
     }
-    alive.assign(cands.size(), 1);
+    // Keep the tokens before the divergence when some candidate starts with them: only the rest of
+    // the value is resampled (the whole value otherwise).
+    int32_t from = first;
+    if (rewind_to > first) {
+      const auto kept = std::span<const Token>(out).subspan(static_cast<size_t>(first),
+                                                             static_cast<size_t>(rewind_to - first));
+      alive.assign(cands.size(), 0);
+      bool any = false;
+      for (size_t c = 0; c < cands.size(); ++c) {
+        alive[c] = cands[c].size() > kept.size() && std::equal(kept.begin(), kept.end(), cands[c].begin()) ? 1 : 0;
+        any = any || alive[c] != 0;
+      }
+      if (any) from = rewind_to;
+    }
+    if (from == first) alive.assign(cands.size(), 1);
     constraining = true;
     constrain_index = first;
-    constrain_depth = 0;
+    constrain_depth = static_cast<size_t>(from - first);
     constrained_anchor_index = first;
     constrained_end = 0;
     extension_bans = 0;
-    set_input_after_rewind(ctx, first);
+    set_input_after_rewind(ctx, from);
     return true;
   }
 

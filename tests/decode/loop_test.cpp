@@ -97,10 +97,20 @@ TEST_F(LoopTest, ConstrainFallbackWritesASourceValue) {
   Options o = greedy(Mode::anchor);
   o.max_backtracks = 0;
   o.fallback = Fallback::constrain;
-  const Run r = run(kSource, " The total is $12,600.00 now.", o);
+  auto follow = script(" The total is $12,600.00 now.");
+  const Model* m = model_;
+  o.logit_hook = [follow, m](std::span<float> logits, std::span<const Token> out) {
+    std::string text;
+    for (Token t : out) m->append_piece(t, text);
+    if (text.ends_with("$12,500.00")) logits[2] += 1000.0F;  // end once the grounded value is written
+    follow(logits, out);
+  };
+  const Run r = run(kSource, "", o);
   EXPECT_NE(r.result.text.find("$12,500.00"), std::string::npos) << r.result.text;
   EXPECT_EQ(r.result.text.find("12,600"), std::string::npos);
   EXPECT_GE(r.fallback_events, 1);
+  // "$12," is a source value's beginning and is kept: only "600.00" and <= 3 tokens after it go.
+  EXPECT_LE(r.result.stats.regenerated_tokens, 6 + 3) << r.result.text << " backtracks " << r.result.stats.backtracks;
   bool confirmed = false;
   for (const auto& a : r.result.anchors) {
     if (a.anchor.type == anchor::Type::amount && a.anchor.norm == "12500 USD")
@@ -148,7 +158,7 @@ TEST_F(LoopTest, BacktrackRewindsOnlyFromWhereTheValueDeparts) {
   EXPECT_EQ(r.result.stats.backtracks, 1);
   EXPECT_EQ(r.fallback_events, 0);
   // Only "600.00" (6 tokens) and at most 3 tokens after it were regenerated.
-  EXPECT_LE(r.result.stats.regenerated_tokens, 6 + 3);
+  EXPECT_LE(r.result.stats.regenerated_tokens, 6 + 3) << r.result.text << " backtracks " << r.result.stats.backtracks;
   bool confirmed = false;
   for (const auto& a : r.result.anchors) {
     if (a.anchor.type == anchor::Type::amount) confirmed = a.verdict == verify::Verdict::confirmed && a.attempts == 1;
