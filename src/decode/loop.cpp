@@ -109,6 +109,14 @@ struct Sequence::State {
   int32_t extension_bans = 0;   // continuations banned for extending that value
   std::vector<Token> glue_ban;  // scratch: word-start tokens banned right after a constrained value
 
+  // A retry whose first token is checked before it is sampled (see retry_is_futile)
+  bool retry_check = false;
+  int32_t retry_index = -1;
+  int32_t retry_first = -1;
+  Anchor retry_anchor;
+  std::string retry_text;
+  mutable std::vector<Token> allowed_scratch;
+
   // Abstain: forced tokens
   std::vector<Token> forced;
   size_t forced_pos = 0;
@@ -302,6 +310,101 @@ struct Sequence::State {
     return true;
   }
 
+  // Candidate values for `a` the sources support (same type; numbers fall back to amounts,
+  // percentages, durations), as token sequences that start at the anchor's first token.
+  bool build_candidates(const Anchor& a, int32_t first) {
+    const std::string prefix =
+        text.substr(tok_start[static_cast<size_t>(first)], a.start - tok_start[static_cast<size_t>(first)]);
+    cands.clear();
+    std::vector<std::string> seen;
+    auto add_type = [&](anchor::Type t) {
+      for (uint32_t i : sources.of_type(t)) {
+        const auto& s = sources.anchors()[i];
+        if (s.text.empty() || std::find(seen.begin(), seen.end(), s.anchor.norm) != seen.end()) continue;
+        seen.push_back(s.anchor.norm);
+        if (a.type == anchor::Type::logic && s.anchor.norm != "must" && s.anchor.norm != "must_not") continue;
+        cands.push_back(model.tokenize(prefix + s.text, false, false));
+      }
+    };
+    add_type(a.type);
+    if (cands.empty() && a.type == anchor::Type::number) {
+      for (auto t : {anchor::Type::amount, anchor::Type::percent, anchor::Type::duration}) add_type(t);
+    }
+    return !cands.empty();
+  }
+
+  // Marks alive the candidates that begin with the output tokens [first, upto); false when none.
+  bool keep_prefix(int32_t first, int32_t upto) {
+    const auto kept =
+        std::span<const Token>(out).subspan(static_cast<size_t>(first), static_cast<size_t>(upto - first));
+    alive.assign(cands.size(), 0);
+    bool any = false;
+    for (size_t c = 0; c < cands.size(); ++c) {
+      alive[c] = cands[c].size() > kept.size() && std::equal(kept.begin(), kept.end(), cands[c].begin()) ? 1 : 0;
+      any = any || alive[c] != 0;
+    }
+    return any;
+  }
+
+  void start_constraining(int32_t first, int32_t from) {
+    constraining = true;
+    constrain_index = first;
+    constrain_depth = static_cast<size_t>(from - first);
+    constrained_anchor_index = first;
+    constrained_end = 0;
+    extension_bans = 0;
+  }
+
+  // A retry is worth its tokens only if the model can write a source value at the divergence. At
+  // that token (after the ban) the retry is skipped for the constrain fallback when no source
+  // value's next token is the greedy choice (temperature 0: the retry would fail for certain) or,
+  // when sampling, when those tokens hold < 5% of the probability.
+  bool retry_is_futile(const float* logits) const {
+    allowed_scratch.clear();
+    for (size_t c = 0; c < cands.size(); ++c) {
+      if (alive[c] && cands[c].size() > constrain_depth) allowed_scratch.push_back(cands[c][constrain_depth]);
+    }
+    if (allowed_scratch.empty()) return false;
+    auto banned = [&](int32_t t) { return std::find(bans.begin(), bans.end(), t) != bans.end(); };
+    const int32_t n_vocab = model.n_vocab();
+    const float temp = sampler.temperature();
+    int32_t best = -1;
+    for (int32_t t = 0; t < n_vocab; ++t) {
+      if (!banned(t) && (best < 0 || logits[t] > logits[best])) best = t;
+    }
+    if (best < 0) return false;
+    auto is_allowed = [&](int32_t t) {
+      return std::find(allowed_scratch.begin(), allowed_scratch.end(), t) != allowed_scratch.end();
+    };
+    if (temp <= 0.0F) return !is_allowed(best);
+    double all = 0.0;
+    double good = 0.0;
+    for (int32_t t = 0; t < n_vocab; ++t) {
+      if (banned(t)) continue;
+      const double p = std::exp(static_cast<double>(logits[t] - logits[best]) / temp);
+      all += p;
+      if (is_allowed(t)) good += p;
+    }
+    return good < 0.05 * all;
+  }
+
+  void prepare_retry_check(const Anchor& a, int32_t first, int32_t rewind_to) {
+    retry_check = false;
+    if (opt.mode != Mode::anchor || opt.fallback != Fallback::constrain || rewind_to < first) return;
+    if (!build_candidates(a, first)) return;
+    if (rewind_to == first) {
+      alive.assign(cands.size(), 1);
+    } else if (!keep_prefix(first, rewind_to)) {
+      return;
+    }
+    constrain_depth = static_cast<size_t>(rewind_to - first);
+    retry_check = true;
+    retry_index = rewind_to;
+    retry_first = first;
+    retry_anchor = a;
+    retry_text = text.substr(a.start, a.end - a.start);
+  }
+
   // Backtrack or fall back for an unsupported anchor; true when the sequence was rewound.
   bool handle_unsupported(const Anchor& a, const verify::CheckResult& r, int32_t first, int32_t rewind_to,
                           engine::Context& ctx) {
@@ -330,6 +433,7 @@ struct Sequence::State {
       if (ban_index != ban_at) bans.clear();
       ban_index = ban_at;
       bans.push_back(out[static_cast<size_t>(ban_at)]);
+      prepare_retry_check(a, first, rewind_to);
       set_input_after_rewind(ctx, rewind_to);
       return true;
     }
@@ -360,58 +464,26 @@ struct Sequence::State {
       abstain_index = first;
       return true;
     }
-    // constrain: candidate values of the same type the sources support, as token sequences
-    cands.clear();
-    std::vector<std::string> seen;
-    auto add_type = [&](anchor::Type t) {
-      for (uint32_t i : sources.of_type(t)) {
-        const auto& s = sources.anchors()[i];
-        if (s.text.empty() || std::find(seen.begin(), seen.end(), s.anchor.norm) != seen.end()) continue;
-        seen.push_back(s.anchor.norm);
-        if (a.type == anchor::Type::logic && s.anchor.norm != "must" && s.anchor.norm != "must_not") continue;
-        cands.push_back(model.tokenize(prefix + s.text, false, false));
-      }
-    };
-    add_type(a.type);
-    if (cands.empty() && a.type == anchor::Type::number) {
-      for (auto t : {anchor::Type::amount, anchor::Type::percent, anchor::Type::duration}) add_type(t);
-    }
-    if (cands.empty()) {
+    if (!build_candidates(a, first)) {
       record(a, r, first, true);
       return false;
     }
     // Keep the tokens before the divergence when some candidate starts with them: only the rest of
     // the value is resampled (the whole value otherwise).
-    int32_t from = first;
-    if (rewind_to > first) {
-      const auto kept = std::span<const Token>(out).subspan(static_cast<size_t>(first),
-                                                             static_cast<size_t>(rewind_to - first));
-      alive.assign(cands.size(), 0);
-      bool any = false;
-      for (size_t c = 0; c < cands.size(); ++c) {
-        alive[c] = cands[c].size() > kept.size() && std::equal(kept.begin(), kept.end(), cands[c].begin()) ? 1 : 0;
-        any = any || alive[c] != 0;
-      }
-      if (any) from = rewind_to;
-    }
+    const int32_t from = rewind_to > first && keep_prefix(first, rewind_to) ? rewind_to : first;
     if (from == first) alive.assign(cands.size(), 1);
-    constraining = true;
-    constrain_index = first;
-    constrain_depth = static_cast<size_t>(from - first);
-    constrained_anchor_index = first;
-    constrained_end = 0;
-    extension_bans = 0;
+    start_constraining(first, from);
     set_input_after_rewind(ctx, from);
     return true;
   }
 
-  void fallback_event(const Anchor& a, Fallback policy) {
+  void fallback_event(const Anchor& a, Fallback policy, std::string_view failed = {}) {
     ++res.stats.fallbacks;
     if (!sink) return;
     AnchorRecord tmp;
     tmp.anchor = a;
     tmp.id = anchor::anchor_id(a.type, res.anchors.size() + 1);
-    tmp.text = text.substr(a.start, a.end - a.start);
+    tmp.text = failed.empty() ? text.substr(a.start, a.end - a.start) : std::string(failed);
     Event e;
     e.kind = Event::Kind::fallback;
     e.anchor = &tmp;
@@ -515,6 +587,14 @@ struct Sequence::State {
 
   Token next_token(const float* logits) {
     if (forced_pos < forced.size()) return forced[forced_pos++];
+    if (retry_check) {
+      retry_check = false;  // decided at the first token after the rewind, or never
+      if (static_cast<int32_t>(out.size()) == retry_index && !constraining && retry_is_futile(logits)) {
+        fell_back[retry_first] = true;
+        fallback_event(retry_anchor, Fallback::constrain, retry_text);
+        start_constraining(retry_first, retry_index);
+      }
+    }
     const bool ban_here = ban_index == static_cast<int32_t>(out.size());
     const std::span<const Token> banned = ban_here ? std::span<const Token>(bans) : std::span<const Token>();
     if (constraining) {

@@ -202,6 +202,25 @@ TEST_F(LoopTest, ConstrainedNameIsNotExtendedByTheNextWord) {
   for (const auto& a : r.result.anchors) EXPECT_FALSE(a.flagged) << a.text;
 }
 
+TEST_F(LoopTest, FutileRetryGoesStraightToTheConstrainFallback) {
+  // Greedy decoding and no source value's next token is the model's choice at the divergence: a
+  // retry would fail for certain, so the first backtrack resamples under the constraint at once.
+  Options o = greedy(Mode::anchor);
+  auto follow = script(" The total is $12,600.00 now.");
+  const Model* m = model_;
+  o.logit_hook = [follow, m](std::span<float> logits, std::span<const Token> out) {
+    std::string text;
+    for (Token t : out) m->append_piece(t, text);
+    if (text.ends_with("$12,500.00")) logits[2] += 1000.0F;
+    follow(logits, out);
+  };
+  const Run r = run(kSource, "", o);
+  EXPECT_NE(r.result.text.find("$12,500.00"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.stats.backtracks, 1);
+  EXPECT_EQ(r.fallback_events, 1);
+  EXPECT_LE(r.result.stats.regenerated_tokens, 6 + 3);
+}
+
 TEST_F(LoopTest, FlagFallbackKeepsAndMarksTheValue) {
   Options o = greedy(Mode::anchor);
   o.max_backtracks = 0;
