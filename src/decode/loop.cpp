@@ -105,7 +105,7 @@ struct Sequence::State {
   std::vector<uint8_t> alive;
   std::vector<Token> allowed;
   int32_t constrained_anchor_index = -1;
-  size_t constrained_end = 0;  // byte where the last constrained value ended
+  size_t constrained_end = 0;   // byte where the last constrained value ended
   int32_t extension_bans = 0;   // continuations banned for extending that value
   std::vector<Token> glue_ban;  // scratch: word-start tokens banned right after a constrained value
 
@@ -294,8 +294,7 @@ struct Sequence::State {
   // The constrained value is grounded by construction; when what follows it makes the lexer read
   // a longer anchor that is not an exact source value ("Falcon Robotics GmbH" + " Ltd.", which
   // n-gram similarity may even accept), that continuation is banned and resampled.
-  bool ban_constrained_extension(const Anchor& a, const verify::CheckResult& r, int32_t first,
-                                 engine::Context& ctx) {
+  bool ban_constrained_extension(const Anchor& a, const verify::CheckResult& r, int32_t first, engine::Context& ctx) {
     if (first != constrained_anchor_index || constrained_end <= a.start || a.end <= constrained_end) return false;
     if (r.confidence >= 1.0F || extension_bans >= 3 || res.stats.decoded_tokens >= budget) return false;
     size_t b = constrained_end;

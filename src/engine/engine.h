@@ -94,7 +94,7 @@ struct ContextOptions {
   // true: one KV cache every sequence may fill; false: n_ctx / n_seq_max cells per sequence, so a
   // sequence's attention only spans its own cells (what the server's fixed-size slots want).
   bool kv_unified = true;
-  bool kv_f32 = false;  // F32 K/V cache (exact comparisons in tests); default F16
+  bool kv_f32 = false;     // F32 K/V cache (exact comparisons in tests); default F16
   bool flash_attn = true;  // false: llama.cpp's plain softmax attention (exact comparisons in tests)
 };
 

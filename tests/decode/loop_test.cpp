@@ -181,10 +181,10 @@ TEST_F(LoopTest, ConstrainedNameIsNotExtendedByTheNextWord) {
       const std::string tl = tail;
       if (text.size() < tl.size() || text.compare(text.size() - tl.size(), tl.size(), tl) != 0) continue;
       const char* next = tl.back() == 's' || tl.back() == 'r' ? " "
-                         : tl.back() == ' '                    ? "L"
-                         : tl.back() == 'L'                    ? "t"
-                         : tl.back() == 't'                    ? "d"
-                                                               : ".";
+                         : tl.back() == ' '                   ? "L"
+                         : tl.back() == 'L'                   ? "t"
+                         : tl.back() == 't'                   ? "d"
+                                                              : ".";
       logits[static_cast<size_t>(m->tokenize(next, false, false).at(0))] += 800.0F;
       return;
     }
