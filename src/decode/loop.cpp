@@ -292,19 +292,36 @@ struct Sequence::State {
   }
 
   // The constrained value is grounded by construction; when what follows it makes the lexer read
-  // a longer anchor that is not an exact source value ("Falcon Robotics GmbH" + " Ltd.", which
-  // n-gram similarity may even accept), that continuation is banned and resampled.
-  bool ban_constrained_extension(const Anchor& a, const verify::CheckResult& r, int32_t first, engine::Context& ctx) {
+  // a longer anchor that is not an exact source value ("Henry Hughes" + " Inc.", which n-gram
+  // similarity may even accept), that continuation is banned and resampled (at most 4 times).
+  bool ban_constrained_extension(const Anchor& a, int32_t first, engine::Context& ctx) {
     if (first != constrained_anchor_index || constrained_end <= a.start || a.end <= constrained_end) return false;
-    if (r.confidence >= 1.0F || extension_bans >= 3 || res.stats.decoded_tokens >= budget) return false;
+    if (extension_bans >= 4 || res.stats.decoded_tokens >= budget) return false;
+    // Only an exact source value may extend it ("Acme Labs" -> "Acme Labs LLC"); the checker may
+    // confirm a longer name ("Henry Hughes Inc." by "Henry Hughes", suffixes aside) that the
+    // source never wrote.
+    const std::string_view written = std::string_view(text).substr(a.start, a.end - a.start);
+    for (uint32_t i : sources.of_type(a.type)) {
+      if (sources.anchors()[i].text == written) return false;
+    }
+    // The word that extends it is banned twice; a model that keeps reaching for another suffix
+    // ("Ltd.", "Corp.", ...) then loses the separator before it, and gluing a letter or digit on
+    // in its place ("Hughesby").
+    const bool separator = extension_bans >= 2;
     size_t b = constrained_end;
-    while (b < a.end && text[b] == ' ') ++b;
+    if (!separator) {
+      while (b < a.end && text[b] == ' ') ++b;
+    }
     const int32_t k = token_at(b);
     if (k <= first || static_cast<size_t>(k) >= out.size()) return false;
     ++extension_bans;
     if (ban_index != k) bans.clear();
     ban_index = k;
     bans.push_back(out[static_cast<size_t>(k)]);
+    if (separator) {
+      const auto& glue = model.word_start_tokens();
+      bans.insert(bans.end(), glue.begin(), glue.end());
+    }
     set_input_after_rewind(ctx, k);
     return true;
   }
@@ -501,7 +518,7 @@ struct Sequence::State {
       const verify::CheckResult r = timed_check(a);
       note_confidence(r);
       if (r.checked) ++res.stats.verdicts[static_cast<size_t>(r.verdict)];
-      if (ban_constrained_extension(a, r, first, ctx)) {
+      if (ban_constrained_extension(a, first, ctx)) {
         new_anchors.clear();
         return true;
       }

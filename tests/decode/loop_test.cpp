@@ -167,39 +167,38 @@ TEST_F(LoopTest, BacktrackRewindsOnlyFromWhereTheValueDeparts) {
 }
 
 TEST_F(LoopTest, ConstrainedNameIsNotExtendedByTheNextWord) {
-  // After the constrain fallback wrote a source name, the "model" wants to add " Ltd." -- which
-  // the lexer would read as a longer name (a company) the source does not have. That continuation is banned instead.
-  Options o = greedy(Mode::anchor);
-  o.max_backtracks = 0;
-  o.fallback = Fallback::constrain;
-  auto follow = script(" The doctor was Oliver Price now.");
-  const Model* m = model_;
-  o.logit_hook = [follow, m](std::span<float> logits, std::span<const Token> out) {
-    std::string text;
-    for (Token t : out) m->append_piece(t, text);
-    for (const char* tail : {"Hughes", "Foster", "Hughes ", "Foster ", " L", " Lt", " Ltd"}) {
-      const std::string tl = tail;
-      if (text.size() < tl.size() || text.compare(text.size() - tl.size(), tl.size(), tl) != 0) continue;
-      const char* next = tl.back() == 's' || tl.back() == 'r' ? " "
-                         : tl.back() == ' '                   ? "L"
-                         : tl.back() == 'L'                   ? "t"
-                         : tl.back() == 't'                   ? "d"
-                                                              : ".";
-      logits[static_cast<size_t>(m->tokenize(next, false, false).at(0))] += 800.0F;
-      return;
+  // After the constrain fallback wrote a source name, the "model" wants to add a company suffix --
+  // which the lexer reads as a longer name the source never wrote (the checker may even confirm
+  // "Henry Foster Inc." by "Henry Foster", suffixes aside). That continuation is banned instead.
+  for (const std::string suffix : {" Ltd.", " Inc."}) {
+    Options o = greedy(Mode::anchor);
+    o.max_backtracks = 0;
+    o.fallback = Fallback::constrain;
+    auto follow = script(" The doctor was Oliver Price now.");
+    const Model* m = model_;
+    o.logit_hook = [follow, m, suffix](std::span<float> logits, std::span<const Token> out) {
+      std::string text;
+      for (Token t : out) m->append_piece(t, text);
+      for (const std::string name : {"Grace Hughes", "Henry Foster"}) {
+        for (size_t k = 0; k < suffix.size(); ++k) {
+          if (text.ends_with(name + suffix.substr(0, k))) {
+            logits[static_cast<size_t>(m->tokenize(suffix.substr(k, 1), false, false).at(0))] += 800.0F;
+            return;
+          }
+        }
+      }
+      follow(logits, out);
+    };
+    const Run r = run("Visit by Grace Hughes. Review by Henry Foster.", "", o);
+    EXPECT_TRUE(r.result.text.find("Grace Hughes") != std::string::npos ||
+                r.result.text.find("Henry Foster") != std::string::npos)
+        << r.result.text;
+    EXPECT_EQ(r.result.text.find(suffix), std::string::npos) << r.result.text;
+    ASSERT_FALSE(r.result.anchors.empty()) << r.result.text;
+    for (const auto& a : r.result.anchors) {
+      EXPECT_TRUE(a.text == "Grace Hughes" || a.text == "Henry Foster") << a.text << " in " << r.result.text;
     }
-    follow(logits, out);
-  };
-  const Run r = run("Visit by Grace Hughes. Review by Henry Foster.", "", o);
-  EXPECT_TRUE(r.result.text.find("Grace Hughes") != std::string::npos ||
-              r.result.text.find("Henry Foster") != std::string::npos)
-      << r.result.text;
-  EXPECT_EQ(r.result.text.find(" Ltd"), std::string::npos) << r.result.text;
-  ASSERT_FALSE(r.result.anchors.empty()) << r.result.text;
-  for (const auto& a : r.result.anchors) {
-    EXPECT_TRUE(a.text == "Grace Hughes" || a.text == "Henry Foster") << a.text << " in " << r.result.text;
   }
-  for (const auto& a : r.result.anchors) EXPECT_FALSE(a.flagged) << a.text;
 }
 
 TEST_F(LoopTest, FutileRetryGoesStraightToTheConstrainFallback) {
