@@ -196,8 +196,8 @@ bool pack(const Segment& seg, int T, Row& row, std::vector<int>& answer, std::ve
 }
 
 // Closes a row: pads it to T and picks K targets (answer tokens first, document tokens fill up).
-void finish_row(int T, int K, engine::Token pad, std::mt19937_64& rng, std::vector<int>& answer,
-                std::vector<int>& doc, Row& row) {
+void finish_row(int T, int K, engine::Token pad, std::mt19937_64& rng, std::vector<int>& answer, std::vector<int>& doc,
+                Row& row) {
   const int used = static_cast<int>(row.tokens.size());
   for (int p = used; p < T; ++p) {
     row.tokens.push_back(pad);
@@ -452,7 +452,9 @@ TrainReport train_demo(const TrainOptions& o) {
     const double now_s = std::chrono::duration<double>(Clock::now() - t0).count();
     if (o.progress && (step % 10 == 0)) {
       const double tps = static_cast<double>(tokens_seen) / std::max(1e-9, now_s);
-      const double left = o.max_steps > 0 ? 0.0 : std::max(0.0, total_s - now_s);
+      const double left = o.max_steps > 0
+                              ? now_s / static_cast<double>(step + 1) * static_cast<double>(o.max_steps - step - 1)
+                              : std::max(0.0, total_s - now_s);
       std::fprintf(stderr, "\rstep %6lld | loss %.4f (avg %.4f) | lr %.2e | %6.0f tok/s | %3.0f%% | ETA %02d:%02d   ",
                    static_cast<long long>(step), loss, loss_ema, static_cast<double>(lr.lr), tps, 100.0 * frac,
                    static_cast<int>(left) / 60, static_cast<int>(left) % 60);
