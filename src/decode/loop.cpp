@@ -116,6 +116,7 @@ struct Sequence::State {
   Anchor retry_anchor;
   std::string retry_text;
   mutable std::vector<Token> allowed_scratch;
+  mutable std::vector<uint8_t> ban_mask;
 
   // Abstain: forced tokens
   std::vector<Token> forced;
@@ -381,8 +382,13 @@ struct Sequence::State {
       if (alive[c] && cands[c].size() > constrain_depth) allowed_scratch.push_back(cands[c][constrain_depth]);
     }
     if (allowed_scratch.empty()) return false;
-    auto banned = [&](int32_t t) { return std::find(bans.begin(), bans.end(), t) != bans.end(); };
     const int32_t n_vocab = model.n_vocab();
+    // A mask, not a search: after a separator ban `bans` holds every word-start token.
+    ban_mask.assign(static_cast<size_t>(n_vocab), 0);
+    for (Token t : bans) {
+      if (t >= 0 && t < n_vocab) ban_mask[static_cast<size_t>(t)] = 1;
+    }
+    auto banned = [&](int32_t t) { return ban_mask[static_cast<size_t>(t)] != 0; };
     const float temp = sampler.temperature();
     int32_t best = -1;
     for (int32_t t = 0; t < n_vocab; ++t) {
