@@ -327,11 +327,16 @@ struct Sequence::State {
     return true;
   }
 
+  // The bytes of the anchor's first token that precede the anchor (a token may start before it).
+  std::string first_token_prefix(const Anchor& a, int32_t first) const {
+    const uint32_t from = tok_start[static_cast<size_t>(first)];
+    return text.substr(from, a.start - from);
+  }
+
   // Candidate values for `a` the sources support (same type; numbers fall back to amounts,
   // percentages, durations), as token sequences that start at the anchor's first token.
   bool build_candidates(const Anchor& a, int32_t first) {
-    const std::string prefix =
-        text.substr(tok_start[static_cast<size_t>(first)], a.start - tok_start[static_cast<size_t>(first)]);
+    const std::string prefix = first_token_prefix(a, first);
     cands.clear();
     std::vector<std::string> seen;
     auto add_type = [&](anchor::Type t) {
@@ -350,8 +355,13 @@ struct Sequence::State {
     return !cands.empty();
   }
 
-  // Marks alive the candidates that begin with the output tokens [first, upto); false when none.
+  // Marks alive the candidates that begin with the output tokens [first, upto) (all of them when
+  // upto <= first); false when none.
   bool keep_prefix(int32_t first, int32_t upto) {
+    if (upto <= first) {
+      alive.assign(cands.size(), 1);
+      return true;
+    }
     const auto kept =
         std::span<const Token>(out).subspan(static_cast<size_t>(first), static_cast<size_t>(upto - first));
     alive.assign(cands.size(), 0);
@@ -413,12 +423,7 @@ struct Sequence::State {
   void prepare_retry_check(const Anchor& a, int32_t first, int32_t rewind_to) {
     retry_check = false;
     if (opt.mode != Mode::anchor || opt.fallback != Fallback::constrain || rewind_to < first) return;
-    if (!build_candidates(a, first)) return;
-    if (rewind_to == first) {
-      alive.assign(cands.size(), 1);
-    } else if (!keep_prefix(first, rewind_to)) {
-      return;
-    }
+    if (!build_candidates(a, first) || !keep_prefix(first, rewind_to)) return;
     constrain_depth = static_cast<size_t>(rewind_to - first);
     retry_check = true;
     retry_index = rewind_to;
@@ -467,9 +472,8 @@ struct Sequence::State {
     }
     fell_back[first] = true;
     fallback_event(a, opt.fallback);
-    const std::string prefix =
-        text.substr(tok_start[static_cast<size_t>(first)], a.start - tok_start[static_cast<size_t>(first)]);
     if (opt.fallback == Fallback::abstain) {
+      const std::string prefix = first_token_prefix(a, first);  // before the rewind cuts the text
       AnchorRecord rec;
       rec.anchor = a;
       rec.id = anchor::anchor_id(a.type, res.anchors.size() + 1);
@@ -492,8 +496,11 @@ struct Sequence::State {
     }
     // Keep the tokens before the divergence when some candidate starts with them: only the rest of
     // the value is resampled (the whole value otherwise).
-    const int32_t from = rewind_to > first && keep_prefix(first, rewind_to) ? rewind_to : first;
-    if (from == first) alive.assign(cands.size(), 1);
+    int32_t from = std::max(first, rewind_to);
+    if (!keep_prefix(first, from)) {
+      from = first;
+      keep_prefix(first, from);
+    }
     start_constraining(first, from);
     set_input_after_rewind(ctx, from);
     return true;
