@@ -153,10 +153,9 @@ CellSummary summarize(const std::vector<LoadRun>& runs) {
   return c;
 }
 
+// Where started servers log (created only when one is started).
 std::filesystem::path log_dir() {
-  auto d = std::filesystem::temp_directory_path() / ("sfcl-bench-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(d);
-  return d;
+  return std::filesystem::temp_directory_path() / ("sfcl-bench-" + std::to_string(::getpid()));
 }
 
 }  // namespace
@@ -189,6 +188,7 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
                        " (build it once with scripts/build-llama-server, or pass --peer-url)");
     }
     const int port = free_port();
+    std::filesystem::create_directories(logs);
     peer = std::make_unique<ChildProcess>(std::vector<std::string>{o.peer_binary.string(),
                                                                    "-m",
                                                                    o.model.string(),
@@ -214,6 +214,7 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   }
   if (sfcl_url.empty()) {
     const int port = free_port();
+    std::filesystem::create_directories(logs);
     sfcl = std::make_unique<ChildProcess>(
         std::vector<std::string>{self_executable().string(), "serve", "-m", o.model.string(), "--host", "127.0.0.1",
                                  "--port", std::to_string(port), "--parallel", std::to_string(o.parallel), "--ctx",
@@ -269,6 +270,19 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
       }
       offset += static_cast<size_t>(o.concurrency[c] * o.requests_per_stream);
     }
+  }
+  // The servers' logs are kept only when some request failed (they explain why).
+  int errors = 0;
+  for (const auto& per_target : rep.runs)
+    for (const auto& per_conc : per_target)
+      for (const auto& run : per_conc) errors += run.errors;
+  peer.reset();
+  sfcl.reset();
+  if (errors == 0) {
+    std::error_code ec;
+    std::filesystem::remove_all(logs, ec);
+  } else {
+    std::fprintf(stderr, "%d requests failed; server logs kept in %s\n", errors, logs.c_str());
   }
   return rep;
 }

@@ -1,10 +1,11 @@
 // Starts the real `sfcl serve` binary on a free 127.0.0.1 port for integration tests.
 #pragma once
+#include <gtest/gtest.h>
 #include <httplib.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <netinet/in.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -64,6 +65,9 @@ class ServerProcess {
       ::kill(pid_, SIGKILL);
       ::waitpid(pid_, nullptr, 0);
     }
+    // The server's log is kept only when the test failed (it explains the failure).
+    std::error_code ec;
+    if (!::testing::Test::HasFailure()) std::filesystem::remove(log_, ec);
   }
   void wait_healthy() {
     httplib::Client c("127.0.0.1", port_);
