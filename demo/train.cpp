@@ -341,6 +341,16 @@ TrainReport train_demo(const TrainOptions& o) {
                                                                                                         : 1.0F;
       for (auto& x : t.data) x *= f;
     }
+  } else if (o.init_std > 0.0F) {
+    // GPT-2 style: every matrix N(0, init_std), the blocks' output projections down by
+    // 1/sqrt(2 * layers) so the residual stream starts close to the embeddings.
+    const float branch = 1.0F / std::sqrt(2.0F * static_cast<float>(hp.n_layer));
+    for (auto& t : init) {
+      if (t.ne.size() == 1) continue;                                 // norm weights stay 1
+      float f = o.init_std * std::sqrt(static_cast<float>(t.ne[0]));  // random_llama_weights: std 1/sqrt(fan-in)
+      if (t.name.ends_with("attn_output.weight") || t.name.ends_with("ffn_down.weight")) f *= branch;
+      for (auto& x : t.data) x *= f;
+    }
   }
   const auto init_path = o.work_dir / "init.gguf";
   engine::write_llama_gguf(init_path, hp, vocab, init, engine::kChatMlTemplate, "sfcl-demo");
@@ -489,6 +499,110 @@ TrainReport train_demo(const TrainOptions& o) {
   ggml_free(ctx_static);
   ggml_backend_free(backend);
   return rep;
+}
+
+std::vector<GradientError> gradient_check(const engine::LlamaHParams& hp, uint64_t seed, int per_tensor) {
+  // Two rows of T tokens: the first packs two segments, the second holds one, as training packs.
+  const int T = 12;
+  const int B = 2;
+  const int V = static_cast<int>(hp.n_vocab);
+  std::mt19937_64 rng(seed);
+  auto draw = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };
+  ggml_backend_t backend = cpu_backend(1);
+  ggml_init_params ip{ggml_tensor_overhead() * 4096 + 2 * ggml_graph_overhead_custom(8192, true), nullptr, true};
+  ggml_context* ctx = ggml_init(ip);
+  Weights w = create_weights(ctx, hp);
+  ggml_tensor* tokens = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, static_cast<int64_t>(T) * B);
+  ggml_tensor* pos = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, static_cast<int64_t>(T) * B);
+  ggml_tensor* mask = ggml_new_tensor_4d(ctx, GGML_TYPE_F32, T, T, 1, B);
+  std::vector<int32_t> target_rows;
+  for (int p = 0; p + 1 < T * B; ++p) {
+    if (p % T != T - 1 && draw(3) > 0) target_rows.push_back(p);
+  }
+  const int N = static_cast<int>(target_rows.size());
+  ggml_tensor* idx = ggml_new_tensor_1d(ctx, GGML_TYPE_I32, N);
+  ggml_tensor* labels = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, V, N);
+  for (auto& [name, x] : w.by_name) ggml_set_param(x);
+  ggml_tensor* logits = forward(ctx, w, hp, tokens, pos, mask, T, B, idx);
+  ggml_tensor* loss = ggml_cross_entropy_loss(ctx, logits, labels);
+  ggml_set_loss(loss);
+  ggml_cgraph* gf = ggml_new_graph_custom(ctx, 8192, true);
+  ggml_cgraph* gb = ggml_new_graph_custom(ctx, 8192, true);
+  ggml_build_forward_expand(gf, loss);
+  ggml_graph_cpy(gf, gb);
+  ggml_build_backward_expand(ctx, gb, nullptr);
+  ggml_backend_buffer_t buf = ggml_backend_alloc_ctx_tensors(ctx, backend);
+
+  const auto init = engine::random_llama_weights(hp, seed, 1.0F);
+  for (const auto& t : init) ggml_backend_tensor_set(w.by_name.at(t.name), t.data.data(), 0, t.data.size() * 4);
+  std::vector<int32_t> tok(static_cast<size_t>(T) * B);
+  for (auto& t : tok) t = draw(V);
+  std::vector<int32_t> p(static_cast<size_t>(T) * B);
+  std::vector<int> seg_start(static_cast<size_t>(T));
+  std::vector<float> m(static_cast<size_t>(T) * T * B);
+  for (int b = 0; b < B; ++b) {
+    const int split = b == 0 ? T / 2 : 0;  // row 0: segments [0, T/2) and [T/2, T)
+    for (int i = 0; i < T; ++i) {
+      seg_start[static_cast<size_t>(i)] = i < split ? 0 : split;
+      p[static_cast<size_t>(b) * T + i] = i - seg_start[static_cast<size_t>(i)];
+    }
+    fill_row_mask(seg_start, T, m.data() + static_cast<size_t>(b) * T * T);
+  }
+  std::vector<float> lab(static_cast<size_t>(V) * N, 0.0F);
+  for (int k = 0; k < N; ++k) {
+    lab[static_cast<size_t>(k) * V +
+        static_cast<size_t>(tok[static_cast<size_t>(target_rows[static_cast<size_t>(k)]) + 1])] = 1.0F;
+  }
+  ggml_backend_tensor_set(tokens, tok.data(), 0, ggml_nbytes(tokens));
+  ggml_backend_tensor_set(pos, p.data(), 0, ggml_nbytes(pos));
+  ggml_backend_tensor_set(mask, m.data(), 0, ggml_nbytes(mask));
+  ggml_backend_tensor_set(idx, target_rows.data(), 0, ggml_nbytes(idx));
+  ggml_backend_tensor_set(labels, lab.data(), 0, ggml_nbytes(labels));
+  ggml_graph_reset(gb);  // gradients 0, the loss's 1
+  ggml_backend_graph_compute(backend, gb);
+
+  auto loss_at = [&](ggml_tensor* x, int64_t i, float v) {
+    ggml_backend_tensor_set(x, &v, static_cast<size_t>(i) * 4, 4);
+    ggml_backend_graph_compute(backend, gf);
+    float l = 0.0F;
+    ggml_backend_tensor_get(loss, &l, 0, 4);
+    return static_cast<double>(l);
+  };
+  std::vector<GradientError> out;
+  for (const auto& t : init) {
+    ggml_tensor* x = w.by_name.at(t.name);
+    std::vector<float> g(t.data.size());
+    ggml_backend_tensor_get(ggml_graph_get_grad(gb, x), g.data(), 0, g.size() * 4);
+    GradientError e{t.name, 0.0, 0.0};
+    for (float gi : g) e.max_abs_grad = std::max(e.max_abs_grad, static_cast<double>(std::fabs(gi)));
+    // Sample among the elements with the larger gradients: tiny ones drown in float rounding.
+    std::vector<int64_t> order(g.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return std::fabs(g[static_cast<size_t>(a)]) > std::fabs(g[static_cast<size_t>(b)]);
+    });
+    const int64_t pool = std::max<int64_t>(1, static_cast<int64_t>(order.size()) / 4);
+    for (int s = 0; s < per_tensor; ++s) {
+      const int64_t i = order[static_cast<size_t>(draw(static_cast<int>(pool)))];
+      const float x0 = t.data[static_cast<size_t>(i)];
+      const float h = 1e-2F * std::max(1.0F, std::fabs(x0));
+      // Fourth-order central difference: f'(x) ~ (8 f(x+h/2) + f(x-h) - 8 f(x-h/2) - f(x+h)) / (6h).
+      const double fu = loss_at(x, i, x0 + h);
+      const double fd = loss_at(x, i, x0 - h);
+      const double fuh = loss_at(x, i, x0 + h / 2);
+      const double fdh = loss_at(x, i, x0 - h / 2);
+      loss_at(x, i, x0);
+      const double num = (8.0 * fuh + fd - 8.0 * fdh - fu) / (6.0 * h);
+      const double ana = g[static_cast<size_t>(i)];
+      const double rel = std::fabs(num - ana) / std::max({std::fabs(num), std::fabs(ana), 1e-3});
+      e.max_rel_error = std::max(e.max_rel_error, rel);
+    }
+    out.push_back(e);
+  }
+  ggml_backend_buffer_free(buf);
+  ggml_free(ctx);
+  ggml_backend_free(backend);
+  return out;
 }
 
 std::vector<float> graph_last_logits(const std::filesystem::path& path, const std::vector<engine::Token>& toks) {

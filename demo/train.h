@@ -27,6 +27,7 @@ struct TrainOptions {
   uint64_t seed = 42;
   double repeat_share = 0.5;        // rows that start with a "repeat the document" turn
   bool residual_init = false;       // unit-scale embeddings, down-scaled block outputs (slows copying: measured)
+  float init_std = 0.0F;            // > 0: every matrix N(0, init_std), block outputs scaled down
   double copy_share = 0.0;          // rows that repeat a random-word document (pure copying)
   std::filesystem::path init_from;  // start from this checkpoint's weights instead of random ones
   float lr = 3e-3F;
@@ -67,6 +68,16 @@ std::vector<std::vector<float>> graph_last_logits_batch(const std::filesystem::p
 // attention stays inside it): the logits at the last token of every segment, per row.
 std::vector<std::vector<std::vector<float>>> graph_last_logits_packed(
     const std::filesystem::path& gguf, const std::vector<std::vector<std::vector<engine::Token>>>& rows);
+
+// Compares the training graph's backward pass (ggml autodiff through the packed, masked forward
+// and the cross-entropy over selected target rows) with central finite differences on a small
+// random model: per weight tensor, the largest relative error over `per_tensor` sampled elements.
+struct GradientError {
+  std::string tensor;
+  double max_rel_error = 0.0;
+  double max_abs_grad = 0.0;
+};
+std::vector<GradientError> gradient_check(const engine::LlamaHParams& hp, uint64_t seed, int per_tensor);
 
 // Chat-formatted example text as llama_chat_apply_template writes ChatML.
 std::string chat_prompt(const std::string& document, const std::string& question);

@@ -30,6 +30,10 @@ Runner register_train_demo(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--residual-init", o->residual_init, "Unit-scale embeddings and down-scaled block outputs at init")
       ->capture_default_str();
+  cmd->add_option("--init-std", o->init_std,
+                  "Initial weight std for every matrix, block outputs scaled by 1/sqrt(2*layers) (0 = 1/sqrt(fan-in))")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0F, 1.0F));
   cmd->add_option("--copy-share", o->copy_share, "Share of rows that repeat a random-word document")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
