@@ -1113,6 +1113,9 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
       // "Bank of China": a lowercase connector between two capitalised words.
       bool joined = false;
       for (auto c : kConnectors) {
+        // "and"/"&" join only a one-word name ("Johnson and Johnson", "Procter & Gamble"): after
+        // a full name ("Grace Hughes and Henry Foster") they separate two names.
+        if ((c == "and" || c == "&") && words > 1) continue;
         if (src.match(k, c) && src.at(k + c.size()) == ' ') {
           const size_t w2 = cap_word(src, k + c.size() + 1);
           if (w2 != 0) {
