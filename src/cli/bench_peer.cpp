@@ -273,9 +273,11 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   }
   // The servers' logs are kept only when some request failed (they explain why).
   int errors = 0;
-  for (const auto& per_target : rep.runs)
-    for (const auto& per_conc : per_target)
+  for (const auto& per_target : rep.runs) {
+    for (const auto& per_conc : per_target) {
       for (const auto& run : per_conc) errors += run.errors;
+    }
+  }
   peer.reset();
   sfcl.reset();
   if (errors == 0) {
