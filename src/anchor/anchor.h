@@ -44,8 +44,8 @@ struct Anchor {
   Type type = Type::number;
   uint32_t start = 0;  // byte offsets into the scanned text, [start, end)
   uint32_t end = 0;
-  std::string norm;    // canonical form (see docs/ANCHORS.md)
-  std::string alt_norm;  // second reading of an ambiguous date, else empty
+  std::string norm;                                         // canonical form (see docs/ANCHORS.md)
+  std::string alt_norm;                                     // second reading of an ambiguous date, else empty
   double value = std::numeric_limits<double>::quiet_NaN();  // numeric value where the type has one
   bool ambiguous = false;
 };
@@ -159,6 +159,7 @@ class SourceIndex {
 
  private:
   void add(const Anchor& a, int32_t source, std::string_view text);
+  void add_name_parts(const Anchor& joined, int32_t source, std::string_view text);
   LexerOptions options_;
   std::vector<SourceAnchor> anchors_;
   std::array<std::vector<uint32_t>, kTypeCount> by_type_;

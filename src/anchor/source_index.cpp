@@ -25,11 +25,51 @@ void SourceIndex::add(const Anchor& a, int32_t source, std::string_view text) {
   if (!a.alt_norm.empty()) exact_.emplace(exact_key(a.type, a.alt_norm), idx);
 }
 
+// A name the lexer joined at a connector ("John Smith of Acme Robotics Ltd.", "Grace Hughes and
+// Acme Ltd.") also supports each part that is a name on its own, so an answer naming only the
+// person or only the company is grounded. "Bank of China" adds nothing: "Bank" and "China" are not
+// names by themselves.
+void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::string_view text) {
+  const std::string_view surface = text.substr(joined.start, joined.end - joined.start);
+  std::vector<size_t> cuts;  // [part start, part end) pairs, in surface offsets
+  size_t from = 0;
+  for (size_t i = 0; i < surface.size(); ++i) {
+    if (surface[i] != ' ') continue;
+    for (std::string_view c : {"of", "and", "&", "de", "van", "von"}) {
+      if (surface.substr(i + 1, c.size()) == c && i + 1 + c.size() < surface.size() &&
+          surface[i + 1 + c.size()] == ' ') {
+        cuts.push_back(from);
+        cuts.push_back(i);
+        from = i + c.size() + 2;
+        break;
+      }
+    }
+  }
+  if (cuts.empty()) return;
+  cuts.push_back(from);
+  cuts.push_back(surface.size());
+  std::vector<Anchor> found;
+  for (size_t k = 0; k + 1 < cuts.size(); k += 2) {
+    const std::string_view part = surface.substr(cuts[k], cuts[k + 1] - cuts[k]);
+    found.clear();
+    extract_into(part, found, options_);
+    for (auto a : found) {
+      if (a.type != Type::name || a.start != 0 || a.end != part.size() || a.norm == joined.norm) continue;
+      a.start += joined.start + cuts[k];
+      a.end += joined.start + cuts[k];
+      add(a, source, text.substr(a.start, a.end - a.start));
+    }
+  }
+}
+
 int32_t SourceIndex::add_source(std::string_view text) {
   const int32_t id = n_sources_++;
   std::vector<Anchor> found;
   extract_into(text, found, options_);
-  for (const auto& a : found) add(a, id, text.substr(a.start, a.end - a.start));
+  for (const auto& a : found) {
+    add(a, id, text.substr(a.start, a.end - a.start));
+    if (a.type == Type::name) add_name_parts(a, id, text);
+  }
   return id;
 }
 

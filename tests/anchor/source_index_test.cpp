@@ -20,12 +20,32 @@ TEST(SourceIndex, IndexesByTypeAndNorm) {
   EXPECT_EQ(idx.anchors()[static_cast<size_t>(idx.find_exact(Type::clause, "7.2"))].source, 1);
 }
 
+// "X of Y" is one name to the lexer; an answer that names only X or only Y is still grounded.
+TEST(SourceIndex, JoinedNameAlsoSupportsItsParts) {
+  SourceIndex idx;
+  const std::string src = "Support ticket TCK-12345 opened by John Smith of Acme Robotics Ltd. on May 3, 2024.";
+  idx.add_source(src);
+  EXPECT_GE(idx.find_exact(Type::name, "john smith of acme robotics ltd"), 0);
+  for (const char* part : {"john smith", "acme robotics ltd"}) {
+    const int64_t hit = idx.find_exact(Type::name, part);
+    ASSERT_GE(hit, 0) << part;
+    const auto& a = idx.anchors()[static_cast<size_t>(hit)];
+    EXPECT_EQ(src.substr(a.anchor.start, a.anchor.end - a.anchor.start), a.text) << part;
+  }
+  // Parts that are not names by themselves add nothing.
+  SourceIndex bank;
+  bank.add_source("Paid to Bank of China.");
+  EXPECT_EQ(bank.of_type(Type::name).size(), 1U);
+}
+
 TEST(Knowledge, LoadsJsonlAndReportsBadLines) {
   const auto p = std::filesystem::temp_directory_path() / "sfcl-kb-test.jsonl";
   {
     std::ofstream f(p);
-    f << R"({"term":"reasonable efforts","value":"合理努力","type":"name","aliases":["best efforts"]})" << "\n\n";
-    f << R"({"term":"late fee","value":"1.5%","type":"percent"})" << "\n";
+    f << R"({"term":"reasonable efforts","value":"合理努力","type":"name","aliases":["best efforts"]})"
+      << "\n\n";
+    f << R"({"term":"late fee","value":"1.5%","type":"percent"})"
+      << "\n";
   }
   const auto kb = load_knowledge(p);
   ASSERT_EQ(kb.size(), 2U);
@@ -36,7 +56,9 @@ TEST(Knowledge, LoadsJsonlAndReportsBadLines) {
   EXPECT_GE(idx.find_exact(Type::percent, "1.5%"), 0);
   {
     std::ofstream f(p);
-    f << R"({"term":"ok"})" << "\n" << "{not json}\n";
+    f << R"({"term":"ok"})"
+      << "\n"
+      << "{not json}\n";
   }
   try {
     load_knowledge(p);

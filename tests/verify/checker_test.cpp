@@ -58,6 +58,17 @@ TEST_F(CheckerTest, NamesBySimilarity) {
   EXPECT_LT(other.confidence, 0.87F);
 }
 
+// The source names "John Smith of Acme Robotics Ltd." as one name; an answer that names only the
+// person or only the company is right, and must not be backtracked.
+TEST(Checker, NamePartOfAJoinedSourceNameIsConfirmed) {
+  SourceIndex idx;
+  idx.add_source("Support ticket TCK-12345 opened by John Smith of Acme Robotics Ltd. on May 3, 2024.");
+  EXPECT_EQ(check_one(idx, "John Smith").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "Acme Robotics Ltd.").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "John Smith of Acme Robotics Ltd.").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "Mary Brown").verdict, Verdict::unsupported);
+}
+
 TEST_F(CheckerTest, ObligationPolarity) {
   EXPECT_EQ(check_one(idx, "shall pay").verdict, Verdict::confirmed);
   EXPECT_EQ(check_one(idx, "不得").verdict, Verdict::confirmed);
