@@ -1043,7 +1043,6 @@ constexpr std::array<std::string_view, 56> kNameStop = {
 constexpr std::array<std::string_view, 14> kCorpSuffix = {"Ltd.", "Ltd",  "LLC", "Inc.", "Inc",   "Co.", "Corp.",
                                                           "Corp", "GmbH", "PLC", "LLP",  "Group", "AG",  "S.A."};
 constexpr std::array<std::string_view, 6> kHonorifics = {"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Mx."};
-constexpr std::array<std::string_view, 6> kConnectors = {"of", "and", "&", "de", "van", "von"};
 
 // A capitalised word at i: "Acme", "McKay", "O'Neil", "IBM"; returns its end or 0.
 size_t cap_word(Src& src, size_t i) {
@@ -1112,7 +1111,7 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
     if (w == 0) {
       // "Bank of China": a lowercase connector between two capitalised words.
       bool joined = false;
-      for (auto c : kConnectors) {
+      for (auto c : kNameConnectors) {
         // "and"/"&" join only a one-word name ("Johnson and Johnson", "Procter & Gamble"): after
         // a full name ("Grace Hughes and Henry Foster") they separate two names.
         if ((c == "and" || c == "&") && words > 1) continue;

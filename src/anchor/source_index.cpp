@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
 
 namespace sfcl::anchor {
 
@@ -35,7 +36,7 @@ void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::stri
   size_t from = 0;
   for (size_t i = 0; i < surface.size(); ++i) {
     if (surface[i] != ' ') continue;
-    for (std::string_view c : {"of", "and", "&", "de", "van", "von"}) {
+    for (std::string_view c : kNameConnectors) {
       if (surface.substr(i + 1, c.size()) == c && i + 1 + c.size() < surface.size() &&
           surface[i + 1 + c.size()] == ' ') {
         cuts.push_back(from);
