@@ -100,16 +100,23 @@ std::vector<EvalResult> run_eval(const std::filesystem::path& model_path, const 
       const auto is_gold = [&](const std::string& norm) {
         return std::find(it.gold_values.begin(), it.gold_values.end(), norm) != it.gold_values.end();
       };
+      // A correct anchor is one the gold answer has: a document value written under another
+      // field's label is in the document, yet wrong, and catching it is not a false flag.
+      const auto is_correct = [&](const std::string& norm) {
+        return std::find(gold_answer.begin(), gold_answer.end(), norm) != gold_answer.end();
+      };
       const auto t0 = std::chrono::steady_clock::now();
       const decode::Result res = decode::generate(ctx, prompt, opt, index, [&](const decode::Event& e) {
         if (e.kind == decode::Event::Kind::backtrack) {
-          if (is_gold(e.anchor->anchor.norm)) ++false_flags;
+          if (is_correct(e.anchor->anchor.norm)) ++false_flags;
+          if (e.reason == "other_field") ++r.field_backtracks;
           if (o.keep_examples) {
             ex.events.push_back(json{
                 {"event", "backtrack"},
                 {"anchor_id", e.anchor->id},
                 {"removed", std::string(e.text)},
                 {"norm", e.anchor->anchor.norm},
+                {"reason", std::string(e.reason)},
                 {"attempt",
                  e.attempt}}.dump());
           }
@@ -127,17 +134,14 @@ std::vector<EvalResult> run_eval(const std::filesystem::path& model_path, const 
       r.backtracks += res.stats.backtracks;
       r.regenerated_tokens += res.stats.regenerated_tokens;
       for (const auto& a : res.anchors) {
-        if (a.flagged && is_gold(a.anchor.norm)) ++false_flags;
+        if (a.flagged && is_correct(a.anchor.norm)) ++false_flags;
         if (a.attempts > 0 && a.verdict == verify::Verdict::confirmed) ++r.corrected_anchors;
       }
       const auto out_norms = entity_norms(res.text);
       for (const auto& nrm : out_norms) {
         ++r.output_anchors;
-        if (is_gold(nrm)) {
-          ++r.correct_anchors;
-        } else {
-          ++r.hallucinated;
-        }
+        if (!is_gold(nrm)) ++r.hallucinated;
+        if (is_correct(nrm)) ++r.correct_anchors;
       }
       r.false_flags += false_flags;
       if (out_norms == gold_answer) ++r.exact;

@@ -41,11 +41,12 @@ struct EvalExample {
 struct EvalResult {
   decode::Mode mode = decode::Mode::off;
   int items = 0;
-  int exact = 0;            // answer's entity anchors equal the gold answer's
-  int output_anchors = 0;   // entity anchors in outputs
-  int hallucinated = 0;     // ... whose norm is not among the item's gold values
-  int correct_anchors = 0;  // ... whose norm is among them
-  int false_flags = 0;      // correct anchors that were backtracked or flagged
+  int exact = 0;             // answer's entity anchors equal the gold answer's
+  int output_anchors = 0;    // entity anchors in outputs
+  int hallucinated = 0;      // ... whose norm is not among the item's gold values
+  int correct_anchors = 0;   // ... whose norm is among the gold answer's anchors
+  int false_flags = 0;       // correct anchors that were backtracked or flagged
+  int field_backtracks = 0;  // backtracks of a source value written under another field's label
   int64_t backtracks = 0;
   int64_t regenerated_tokens = 0;
   int corrected_anchors = 0;  // anchors that needed a backtrack and ended supported

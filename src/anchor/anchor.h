@@ -134,10 +134,21 @@ struct KnowledgeEntry {
 std::vector<KnowledgeEntry> load_knowledge(const std::filesystem::path& path);
 
 // Anchors of all sources of one request (and the knowledge base), indexed by type and norm.
+// ---- fields ----
+
+// The label of the "Label: value" field an anchor starting at byte `start` sits in: "Due date" in
+// "Due date: June 15, 2024", "付款期限" in "付款期限：30日内", "total" in "\"total\": 12500",
+// "Supplier" in "Fee: $5; Supplier: Acme Ltd.". Empty when the anchor is not in such a field (prose,
+// a separator more than 32 bytes before it, a "label" longer than 40 bytes). Points into `text`.
+std::string_view field_label(std::string_view text, size_t start);
+// Labels compare ASCII-case-insensitively ("Total" = "total").
+bool same_label(std::string_view a, std::string_view b);
+
 struct SourceAnchor {
   Anchor anchor;
   int32_t source = 0;  // index of the source text; -1 = knowledge base
   std::string text;    // the anchor as written in its source
+  std::string field;   // label of the field it is stated under (field_label), or empty
 };
 
 class SourceIndex {
@@ -158,7 +169,7 @@ class SourceIndex {
   [[nodiscard]] const LexerOptions& options() const { return options_; }
 
  private:
-  void add(const Anchor& a, int32_t source, std::string_view text);
+  void add(const Anchor& a, int32_t source, std::string_view text, std::string_view field = {});
   void add_name_parts(const Anchor& joined, int32_t source, std::string_view text);
   LexerOptions options_;
   std::vector<SourceAnchor> anchors_;

@@ -18,9 +18,9 @@ std::string exact_key(Type type, std::string_view norm) {
 }
 }  // namespace
 
-void SourceIndex::add(const Anchor& a, int32_t source, std::string_view text) {
+void SourceIndex::add(const Anchor& a, int32_t source, std::string_view text, std::string_view field) {
   const auto idx = static_cast<uint32_t>(anchors_.size());
-  anchors_.push_back({a, source, std::string(text)});
+  anchors_.push_back({a, source, std::string(text), std::string(field)});
   by_type_[static_cast<size_t>(a.type)].push_back(idx);
   exact_.emplace(exact_key(a.type, a.norm), idx);
   if (!a.alt_norm.empty()) exact_.emplace(exact_key(a.type, a.alt_norm), idx);
@@ -58,7 +58,7 @@ void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::stri
       if (a.type != Type::name || a.start != 0 || a.end != part.size() || a.norm == joined.norm) continue;
       a.start += joined.start + cuts[k];
       a.end += joined.start + cuts[k];
-      add(a, source, text.substr(a.start, a.end - a.start));
+      add(a, source, text.substr(a.start, a.end - a.start), field_label(text, joined.start));
     }
   }
 }
@@ -68,7 +68,7 @@ int32_t SourceIndex::add_source(std::string_view text) {
   std::vector<Anchor> found;
   extract_into(text, found, options_);
   for (const auto& a : found) {
-    add(a, id, text.substr(a.start, a.end - a.start));
+    add(a, id, text.substr(a.start, a.end - a.start), field_label(text, a.start));
     if (a.type == Type::name) add_name_parts(a, id, text);
   }
   return id;

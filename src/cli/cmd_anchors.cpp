@@ -87,12 +87,15 @@ Runner register_anchors(CLI::App& app) {
     const auto anchors = anchor::extract(scan, lo);
     for (size_t i = 0; i < anchors.size(); ++i) {
       const auto& a = anchors[i];
-      const auto r = checker.check(a);
+      const std::string_view field = anchor::field_label(scan, a.start);
+      const auto r = checker.check(a, field);
       auto j = anchor_json(a, anchor::anchor_id(a.type, i + 1),
                            utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)));
       j["verdict"] = std::string(verify::verdict_name(r.verdict));
       j["confidence"] = r.confidence;
       j["checked"] = r.checked;
+      if (!field.empty()) j["field"] = utf8::sanitize(field);
+      if (r.other_field) j["other_field"] = true;
       if (r.support >= 0) {
         const auto& s = index.anchors()[static_cast<size_t>(r.support)];
         j["support"] = {{"source", s.source}, {"start", s.anchor.start}, {"end", s.anchor.end}};

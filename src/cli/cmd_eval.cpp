@@ -83,8 +83,8 @@ Runner register_eval(CLI::App& app) {
     }
     nlohmann::json j = nlohmann::json::array();
     if (!o->json) {
-      std::printf("%-10s %6s %8s %13s %12s %11s %16s %8s\n", "mode", "items", "exact%", "halluc/100anc", "false-flag%",
-                  "backtracks", "regen/corrected", "tok/s");
+      std::printf("%-10s %6s %8s %13s %12s %11s %9s %16s %8s\n", "mode", "items", "exact%", "halluc/100anc",
+                  "false-flag%", "backtracks", "field-bt", "regen/corrected", "tok/s");
     }
     for (const auto& r : results) {
       const double regen = r.corrected_anchors ? static_cast<double>(r.regenerated_tokens) / r.corrected_anchors : 0.0;
@@ -99,14 +99,15 @@ Runner register_eval(CLI::App& app) {
                      {"false_flags", r.false_flags},
                      {"false_flag_rate", r.false_flag_rate()},
                      {"backtracks", r.backtracks},
+                     {"field_backtracks", r.field_backtracks},
                      {"regenerated_tokens", r.regenerated_tokens},
                      {"corrected_anchors", r.corrected_anchors},
                      {"regenerated_per_corrected", regen},
                      {"tokens_per_second", tps}});
       } else {
-        std::printf("%-10s %6d %8.1f %13.2f %12.2f %11lld %16.2f %8.0f\n",
+        std::printf("%-10s %6d %8.1f %13.2f %12.2f %11lld %9d %16.2f %8.0f\n",
                     std::string(decode::mode_name(r.mode)).c_str(), r.items, r.exact_match(), r.hallucination_rate(),
-                    r.false_flag_rate(), static_cast<long long>(r.backtracks), regen, tps);
+                    r.false_flag_rate(), static_cast<long long>(r.backtracks), r.field_backtracks, regen, tps);
       }
     }
     if (o->json) std::cout << j.dump() << "\n";

@@ -247,7 +247,7 @@ struct Sequence::State {
 
   verify::CheckResult timed_check(const Anchor& a) {
     const auto t0 = Clock::now();
-    verify::CheckResult r = checker.check(a);
+    verify::CheckResult r = checker.check(a, anchor::field_label(text, a.start));
     const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
     res.stats.checks += 1;
     res.stats.check_ns_total += ns;
@@ -274,10 +274,34 @@ struct Sequence::State {
   // token when no source value shares its beginning. Banning the anchor's first token instead
   // would make the right value unreachable whenever it shares that token with the wrong one
   // ("$", "INV-2024-", "Section "), so every such retry would fail by construction.
+  // The label `a` is written under when the sources state values of its type under the same label:
+  // the checker then binds it to those values, and so do the divergence and the candidates.
+  std::string_view bound_field(const Anchor& a) const {
+    const std::string_view f = anchor::field_label(text, a.start);
+    if (f.empty()) return {};
+    auto bound = [&](anchor::Type t) {
+      const auto ids = sources.of_type(t);
+      return std::any_of(ids.begin(), ids.end(),
+                         [&](uint32_t i) { return anchor::same_label(sources.anchors()[i].field, f); });
+    };
+    if (bound(a.type)) return f;
+    if (a.type == anchor::Type::number) {
+      for (auto t : {anchor::Type::amount, anchor::Type::percent, anchor::Type::duration}) {
+        if (bound(t)) return f;
+      }
+    }
+    return {};
+  }
+  bool in_field(uint32_t i, std::string_view field) const {
+    return field.empty() || anchor::same_label(sources.anchors()[i].field, field);
+  }
+
   int32_t divergence_token(const Anchor& a, int32_t first) const {
     const std::string_view written = std::string_view(text).substr(a.start, a.end - a.start);
+    const std::string_view field = bound_field(a);
     size_t common = 0;
     for (uint32_t i : sources.of_type(a.type)) {
+      if (!in_field(i, field)) continue;
       const std::string_view v = sources.anchors()[i].text;
       size_t n = 0;
       while (n < v.size() && n < written.size() && v[n] == written[n]) ++n;
@@ -337,11 +361,13 @@ struct Sequence::State {
   // percentages, durations), as token sequences that start at the anchor's first token.
   bool build_candidates(const Anchor& a, int32_t first) {
     const std::string prefix = first_token_prefix(a, first);
+    const std::string_view field = bound_field(a);
     cands.clear();
     std::vector<std::string> seen;
     auto add_type = [&](anchor::Type t) {
       for (uint32_t i : sources.of_type(t)) {
         const auto& s = sources.anchors()[i];
+        if (!in_field(i, field)) continue;
         if (s.text.empty() || std::find(seen.begin(), seen.end(), s.anchor.norm) != seen.end()) continue;
         seen.push_back(s.anchor.norm);
         if (a.type == anchor::Type::logic && s.anchor.norm != "must" && s.anchor.norm != "must_not") continue;
@@ -450,7 +476,7 @@ struct Sequence::State {
         tmp.confidence = r.confidence;
         e.anchor = &tmp;
         e.text = tmp.text;
-        e.reason = "unsupported";
+        e.reason = r.other_field ? "other_field" : "unsupported";
         e.attempt = n;
         sink(e);
       }
@@ -575,7 +601,7 @@ struct Sequence::State {
     if (ends) {
       for (const auto& a : scratch) {
         const int32_t first = token_at(a.start);
-        const verify::CheckResult r = checker.check(a);
+        const verify::CheckResult r = checker.check(a, anchor::field_label(text, a.start));
         if (r.verdict == Verdict::unsupported && fell_back[first]) continue;  // recorded as flagged
         ++res.stats.anchors_seen;
         note_confidence(r);

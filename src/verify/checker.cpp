@@ -103,8 +103,9 @@ float Checker::cosine(const std::vector<uint32_t>& a, float na, const std::vecto
 
 bool Checker::has_numeric_source() const { return !numeric_.empty(); }
 
-CheckResult Checker::check(const Anchor& a) {
+CheckResult Checker::check(const Anchor& a, std::string_view field) {
   CheckResult r;
+  query_ready_ = false;
   if (!is_checkable(a) || index_.empty()) return r;
   r.checked = true;
   const auto& all = index_.anchors();
@@ -115,6 +116,7 @@ CheckResult Checker::check(const Anchor& a) {
     r.verdict = Verdict::confirmed;
     r.confidence = 1.0F;
     r.support = hit;
+    if (!field.empty()) bind_to_field(a, field, r);
     return r;
   }
   bool present = !index_.of_type(a.type).empty();
@@ -134,9 +136,9 @@ CheckResult Checker::check(const Anchor& a) {
       break;
     case Type::date:
       for (uint32_t i : index_.of_type(Type::date)) {
-        if (date_compatible(a.norm, all[i].anchor.norm) ||
-            (!a.alt_norm.empty() && date_compatible(a.alt_norm, all[i].anchor.norm))) {
-          best = kPartialDate;
+        const float s = similarity(a, i);
+        if (s > best) {
+          best = s;
           best_idx = i;
           break;
         }
@@ -144,6 +146,7 @@ CheckResult Checker::check(const Anchor& a) {
       break;
     case Type::name: {
       trigrams(a.norm, query_);
+      query_ready_ = true;
       const float qn = std::sqrt(static_cast<float>(query_.size()));
       for (const auto& [idx, g] : names_) {
         const float c = cosine(query_, qn, g.hashes, g.norm);
@@ -164,6 +167,7 @@ CheckResult Checker::check(const Anchor& a) {
   if (best_idx >= 0 && best >= options_.threshold_for(a.type)) {
     r.verdict = Verdict::confirmed;
     r.support = best_idx;
+    if (!field.empty()) bind_to_field(a, field, r);
     return r;
   }
   r.support = -1;
@@ -173,6 +177,61 @@ CheckResult Checker::check(const Anchor& a) {
     r.verdict = Verdict::unverifiable;
   }
   return r;
+}
+
+float Checker::similarity(const Anchor& a, uint32_t i) {
+  const Anchor& s = index_.anchors()[i].anchor;
+  if (s.norm == a.norm || (!a.alt_norm.empty() && s.norm == a.alt_norm)) return 1.0F;
+  if (a.type == Type::number) return numeric_type(s.type) && s.value == a.value ? 1.0F : 0.0F;
+  if (s.type != a.type) return 0.0F;
+  if (a.type == Type::date) {
+    return date_compatible(a.norm, s.norm) || (!a.alt_norm.empty() && date_compatible(a.alt_norm, s.norm))
+               ? kPartialDate
+               : 0.0F;
+  }
+  if (a.type != Type::name) return 0.0F;
+  if (!query_ready_) {
+    trigrams(a.norm, query_);
+    query_ready_ = true;
+  }
+  for (const auto& [idx, g] : names_) {
+    if (idx == i) return cosine(query_, std::sqrt(static_cast<float>(query_.size())), g.hashes, g.norm);
+  }
+  return 0.0F;
+}
+
+// A confirmed anchor written under a label the sources also use for values of its type must match
+// one of those values: the right value under the wrong label is the error a reviewer misses most.
+void Checker::bind_to_field(const Anchor& a, std::string_view field, CheckResult& r) {
+  const auto& all = index_.anchors();
+  if (r.support >= 0 && anchor::same_label(all[static_cast<size_t>(r.support)].field, field)) return;
+  bool bound = false;
+  float best = 0.0F;
+  int64_t best_idx = -1;
+  auto consider = [&](uint32_t i) {
+    if (!anchor::same_label(all[i].field, field)) return;
+    bound = true;
+    const float s = similarity(a, i);
+    if (s > best) {
+      best = s;
+      best_idx = i;
+    }
+  };
+  if (a.type == Type::number) {
+    for (uint32_t i : numeric_) consider(i);
+  } else {
+    for (uint32_t i : index_.of_type(a.type)) consider(i);
+  }
+  if (!bound) return;  // the sources state nothing of this type under that label
+  if (best_idx >= 0 && best >= options_.threshold_for(a.type)) {
+    r.support = best_idx;
+    r.confidence = best;
+    return;
+  }
+  r.verdict = Verdict::unsupported;
+  r.confidence = best;
+  r.support = -1;
+  r.other_field = true;
 }
 
 }  // namespace sfcl::verify

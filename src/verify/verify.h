@@ -36,6 +36,9 @@ struct CheckResult {
   float confidence = 0.0F;
   int64_t support = -1;  // index into SourceIndex::anchors() of the supporting anchor, or -1
   bool checked = false;  // false for anchor types that are reported but never fact-checked
+  // The value is in the source, but not under the label of the field it was written in ("Opened
+  // by: Acme Ltd." where the source states Acme as the account): unsupported for that reason.
+  bool other_field = false;
 };
 
 // Fact-checked types: every entity type, and obligation connectives (must / must_not).
@@ -45,7 +48,10 @@ class Checker {
  public:
   Checker(const anchor::SourceIndex& index, const CheckerOptions& options);
   // Allocation-free after construction (buffers are reused); not thread-safe per instance.
-  CheckResult check(const anchor::Anchor& a);
+  // `field`: the label of the "Label: value" field the anchor was written in (anchor::field_label
+  // of the output), or empty. When the sources state values of the anchor's type under that same
+  // label, the anchor must match one of them; otherwise any same-type source value supports it.
+  CheckResult check(const anchor::Anchor& a, std::string_view field = {});
   [[nodiscard]] const anchor::SourceIndex& index() const { return index_; }
   [[nodiscard]] const CheckerOptions& options() const { return options_; }
 
@@ -57,6 +63,9 @@ class Checker {
   static void trigrams(std::string_view text, std::vector<uint32_t>& out);
   static float cosine(const std::vector<uint32_t>& a, float na, const std::vector<uint32_t>& b, float nb);
   [[nodiscard]] bool has_numeric_source() const;
+  // Support of source anchor `i` for `a` (1 exact, 0.9 partial date, name trigram cosine, else 0).
+  float similarity(const anchor::Anchor& a, uint32_t i);
+  void bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
 
   const anchor::SourceIndex& index_;
   CheckerOptions options_;
@@ -64,7 +73,8 @@ class Checker {
   std::vector<uint32_t> numeric_;                  // source anchors with a numeric value
   bool has_must_ = false;
   bool has_must_not_ = false;
-  std::vector<uint32_t> query_;                    // scratch
+  std::vector<uint32_t> query_;                    // scratch: trigrams of the checked name
+  bool query_ready_ = false;                       // query_ holds the trigrams of this check's anchor
 };
 
 }  // namespace sfcl::verify

@@ -105,3 +105,67 @@ TEST(Checker, EmptySourceIsInactive) {
 
 }  // namespace
 }  // namespace sfcl::verify
+
+namespace sfcl::verify {
+namespace {
+
+// The output's anchor `value` in `out`, checked with the label of the field it is written in.
+CheckResult check_in_field(const anchor::SourceIndex& idx, const std::string& out, const std::string& value) {
+  Checker c(idx, {});
+  for (const auto& a : anchor::extract(out)) {
+    if (out.substr(a.start, a.end - a.start).find(value) != std::string::npos) {
+      return c.check(a, anchor::field_label(out, a.start));
+    }
+  }
+  ADD_FAILURE() << value << " not found in " << out;
+  return {};
+}
+
+class FieldBindingTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    idx.add_source(
+        "Service request\nAccount: Falcon Systems LLC\nOpened by: Chloe Turner\nOpened on: March 4, 2023\n"
+        "Signed on: March 4, 2023\nRefund: $85,064.00\nFee: $1,200.00");
+  }
+  anchor::SourceIndex idx;
+};
+
+TEST_F(FieldBindingTest, ValueUnderItsOwnLabelIsConfirmed) {
+  const auto r = check_in_field(idx, "Opened by: Chloe Turner.", "Chloe");
+  EXPECT_EQ(r.verdict, Verdict::confirmed);
+  EXPECT_FALSE(r.other_field);
+  ASSERT_GE(r.support, 0);
+  EXPECT_EQ(idx.anchors()[static_cast<size_t>(r.support)].field, "Opened by");
+}
+
+TEST_F(FieldBindingTest, SourceValueUnderAnotherLabelIsUnsupported) {
+  const auto name = check_in_field(idx, "Opened by: Falcon Systems LLC.", "Falcon");
+  EXPECT_EQ(name.verdict, Verdict::unsupported);
+  EXPECT_TRUE(name.other_field);
+  const auto amount = check_in_field(idx, "Summary: x; Fee: $85,064.00.", "$85,064.00");
+  EXPECT_EQ(amount.verdict, Verdict::unsupported);
+  EXPECT_TRUE(amount.other_field);
+  // Without a field, the same values are confirmed (the per-value check).
+  EXPECT_EQ(check_in_field(idx, "The fee is $85,064.00.", "$85,064.00").verdict, Verdict::confirmed);
+}
+
+TEST_F(FieldBindingTest, EqualValuesUnderTwoLabelsAndCaseAreFine) {
+  // The exact-match index points at "Opened on"; the value is also stated under "Signed on".
+  const auto r = check_in_field(idx, "Signed on: March 4, 2023.", "March");
+  EXPECT_EQ(r.verdict, Verdict::confirmed);
+  EXPECT_EQ(idx.anchors()[static_cast<size_t>(r.support)].field, "Signed on");
+  EXPECT_EQ(check_in_field(idx, "REFUND: $85,064.00", "$85,064.00").verdict, Verdict::confirmed);
+  // A bare number binds to the numeric values under the label.
+  EXPECT_EQ(check_in_field(idx, "Refund: 85064", "85064").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_in_field(idx, "Fee: 85064", "85064").verdict, Verdict::unsupported);
+}
+
+TEST_F(FieldBindingTest, LabelTheSourceDoesNotUseFallsBackToTheValueCheck) {
+  EXPECT_EQ(check_in_field(idx, "Customer: Falcon Systems LLC.", "Falcon").verdict, Verdict::confirmed);
+  // A label the sources use only for values of another type binds nothing.
+  EXPECT_EQ(check_in_field(idx, "Refund: Falcon Systems LLC.", "Falcon").verdict, Verdict::confirmed);
+}
+
+}  // namespace
+}  // namespace sfcl::verify

@@ -1,0 +1,84 @@
+// The "Label: value" field an anchor sits in. Records, forms, summaries and JSON state a value
+// under a label; a value copied from the source under another field's label ("Opened by: Acme
+// Ltd." when Acme is the account) is in the source, yet wrong. The checker binds such an anchor
+// to the source values stated under the same label.
+#include "anchor/anchor.h"
+
+namespace sfcl::anchor {
+
+namespace {
+// How far back from the anchor the field's separator may be ("within ", "Dr. ", "reduced by ").
+constexpr size_t kMaxValuePrefix = 32;
+// A longer "label" is a sentence ("The parties agree as follows: ..."), not a field name.
+constexpr size_t kMaxLabel = 40;
+
+bool ends_with_at(std::string_view text, size_t end, std::string_view s) {
+  return end >= s.size() && text.substr(end - s.size(), s.size()) == s;
+}
+
+// Length of a segment boundary ending at byte `end` (exclusive), or 0: a line break, ';', '{',
+// ',', or the CJK '；' '。' '，'.
+size_t boundary_before(std::string_view text, size_t end) {
+  if (end == 0) return 0;
+  const char c = text[end - 1];
+  if (c == '\n' || c == ';' || c == '{' || c == ',') return 1;
+  for (std::string_view s : {"；", "。", "，"}) {
+    if (ends_with_at(text, end, s)) return s.size();
+  }
+  return 0;
+}
+
+// Length of a field separator ending at byte `end`: ": " (':' then a space, or '"' before it
+// as in JSON) or '：'; 0 when none. "10:30" is not one.
+size_t separator_before(std::string_view text, size_t end) {
+  if (ends_with_at(text, end, "：")) return 3;
+  if (end >= 2 && text[end - 2] == ':' && (text[end - 1] == ' ' || text[end - 1] == '\t')) return 2;
+  if (end >= 2 && text[end - 1] == ':' && text[end - 2] == '"') return 1;
+  return 0;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+}  // namespace
+
+std::string_view field_label(std::string_view text, size_t start) {
+  start = std::min(start, text.size());
+  // 1. The separator, within kMaxValuePrefix bytes before the anchor and in the same segment.
+  size_t sep_end = std::string_view::npos;
+  size_t sep_len = 0;
+  for (size_t end = start; end + kMaxValuePrefix >= start && end > 0; --end) {
+    if (boundary_before(text, end) > 0) return {};
+    sep_len = separator_before(text, end);
+    if (sep_len > 0) {
+      sep_end = end;
+      break;
+    }
+  }
+  if (sep_end == std::string_view::npos) return {};
+  // 2. The label: from the segment start (or a sentence end) to the separator.
+  const size_t label_end = sep_end - sep_len;
+  size_t label_start = label_end;
+  while (label_start > 0 && label_end - label_start <= kMaxLabel) {
+    if (boundary_before(text, label_start) > 0) break;
+    if (label_start >= 2 && text[label_start - 1] == ' ' && text[label_start - 2] == '.') break;  // ". Label:"
+    --label_start;
+  }
+  if (label_end - label_start > kMaxLabel) return {};
+  std::string_view label = text.substr(label_start, label_end - label_start);
+  while (!label.empty() &&
+         (is_space(label.front()) || label.front() == '"' || label.front() == '-' || label.front() == '*')) {
+    label.remove_prefix(1);
+  }
+  while (!label.empty() && (is_space(label.back()) || label.back() == '"')) label.remove_suffix(1);
+  return label;
+}
+
+bool same_label(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+    if (lower(a[i]) != lower(b[i])) return false;
+  }
+  return true;
+}
+
+}  // namespace sfcl::anchor
