@@ -43,6 +43,7 @@ class LoopTest : public ::testing::Test {
     std::vector<std::string> chunks;
     int backtrack_events = 0;
     int fallback_events = 0;
+    std::vector<std::string> backtrack_reasons;
   };
 
   Run run(const std::string& source, const std::string& scripted, Options opt) {
@@ -57,7 +58,10 @@ class LoopTest : public ::testing::Test {
         r.chunks.emplace_back(e.text);
         r.streamed += e.text;
       }
-      if (e.kind == Event::Kind::backtrack) ++r.backtrack_events;
+      if (e.kind == Event::Kind::backtrack) {
+        ++r.backtrack_events;
+        r.backtrack_reasons.emplace_back(e.reason);
+      }
       if (e.kind == Event::Kind::fallback) ++r.fallback_events;
     });
     return r;
@@ -117,6 +121,28 @@ TEST_F(LoopTest, ConstrainFallbackWritesASourceValue) {
       confirmed = a.verdict == verify::Verdict::confirmed;
   }
   EXPECT_TRUE(confirmed);
+}
+
+TEST_F(LoopTest, SourceValueUnderAnotherLabelIsReplacedByTheLabelsValue) {
+  // "$85,064.00" is in the source, but as the refund: written as the fee it is backtracked
+  // (reason other_field) and the constrained retry writes the fee the source states.
+  const std::string source = "Account: Falcon Systems LLC\nRefund: $85,064.00\nFee: $1,200.00";
+  Options o = greedy(Mode::anchor);
+  auto follow = script("Fee: $85,064.00 now.");
+  const Model* m = model_;
+  o.logit_hook = [follow, m](std::span<float> logits, std::span<const Token> out) {
+    std::string text;
+    for (Token t : out) m->append_piece(t, text);
+    if (text.ends_with("$1,200.00")) logits[2] += 1000.0F;  // end once the fee is written
+    follow(logits, out);
+  };
+  const Run r = run(source, "", o);
+  EXPECT_NE(r.result.text.find("Fee: $1,200.00"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.text.find("85,064"), std::string::npos) << r.result.text;
+  ASSERT_FALSE(r.backtrack_reasons.empty());
+  EXPECT_EQ(r.backtrack_reasons[0], "other_field");
+  // Only what follows the shared "$" is rewound.
+  EXPECT_LE(r.result.stats.regenerated_tokens, 9 + 3);
 }
 
 TEST_F(LoopTest, ConstrainedValueIsNotExtendedByALetterOrDigit) {
