@@ -139,7 +139,7 @@ std::vector<KnowledgeEntry> load_knowledge(const std::filesystem::path& path);
 // The label of the "Label: value" field an anchor starting at byte `start` sits in: "Due date" in
 // "Due date: June 15, 2024", "付款期限" in "付款期限：30日内", "total" in "\"total\": 12500",
 // "Supplier" in "Fee: $5; Supplier: Acme Ltd.". Empty when the anchor is not in such a field (prose,
-// a separator more than 32 bytes before it, a "label" longer than 40 bytes). Points into `text`.
+// more than 2 words or 16 bytes between separator and anchor, a "label" longer than 40 bytes). Points into `text`.
 std::string_view field_label(std::string_view text, size_t start);
 // Labels compare ASCII-case-insensitively ("Total" = "total").
 bool same_label(std::string_view a, std::string_view b);

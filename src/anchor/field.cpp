@@ -7,10 +7,15 @@
 namespace sfcl::anchor {
 
 namespace {
-// How far back from the anchor the field's separator may be ("within ", "Dr. ", "reduced by ").
-constexpr size_t kMaxValuePrefix = 32;
+// What may stand between the separator and the anchor: a unit or qualifier ("within ", "Dr. ",
+// "reduced by ", "每月"), not a clause. "Note: the invoice total is $5,000" states the total, not
+// the note, so it binds nothing.
+constexpr size_t kMaxValuePrefix = 16;
+constexpr int kMaxValuePrefixWords = 2;
 // A longer "label" is a sentence ("The parties agree as follows: ..."), not a field name.
 constexpr size_t kMaxLabel = 40;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 bool ends_with_at(std::string_view text, size_t end, std::string_view s) {
   return end >= s.size() && text.substr(end - s.size(), s.size()) == s;
@@ -37,7 +42,6 @@ size_t separator_before(std::string_view text, size_t end) {
   return 0;
 }
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 }  // namespace
 
 std::string_view field_label(std::string_view text, size_t start) {
@@ -54,6 +58,11 @@ std::string_view field_label(std::string_view text, size_t start) {
     }
   }
   if (sep_end == std::string_view::npos) return {};
+  int words = 0;
+  for (size_t i = sep_end; i < start; ++i) {
+    if (!is_space(text[i]) && (i == sep_end || is_space(text[i - 1]))) ++words;
+  }
+  if (words > kMaxValuePrefixWords) return {};
   // 2. The label: from the segment start (or a sentence end) to the separator.
   const size_t label_end = sep_end - sep_len;
   size_t label_start = label_end;

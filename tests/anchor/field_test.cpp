@@ -38,6 +38,9 @@ TEST(FieldLabel, NotAFieldGivesNoLabel) {
   EXPECT_EQ(label_of("Whereas the parties to this agreement have agreed as follows: $5", "$5"), "");
   EXPECT_EQ(label_of("Due: June 1, 2024 and July 6, 2024", "July"), "");  // past a comma: another clause
   EXPECT_EQ(label_of("$5 up front", "$5"), "");
+  // A clause between the separator and the value: the value is not the field's.
+  EXPECT_EQ(label_of("Note: the invoice total is $5,000", "$5,000"), "");
+  EXPECT_EQ(label_of("Summary: a payment of $500 is due", "$500"), "");
 }
 
 TEST(FieldLabel, SameLabelIgnoresAsciiCaseOnly) {
