@@ -133,17 +133,18 @@ struct KnowledgeEntry {
 // Loads a JSONL knowledge file; throws std::runtime_error with file:line on a bad line.
 std::vector<KnowledgeEntry> load_knowledge(const std::filesystem::path& path);
 
-// Anchors of all sources of one request (and the knowledge base), indexed by type and norm.
 // ---- fields ----
 
 // The label of the "Label: value" field an anchor starting at byte `start` sits in: "Due date" in
 // "Due date: June 15, 2024", "付款期限" in "付款期限：30日内", "total" in "\"total\": 12500",
-// "Supplier" in "Fee: $5; Supplier: Acme Ltd.". Empty when the anchor is not in such a field (prose,
-// more than 2 words or 16 bytes between separator and anchor, a "label" longer than 40 bytes). Points into `text`.
+// "Supplier" in "Fee: $5; Supplier: Acme Ltd.". Empty when the anchor is not in such a field:
+// prose, more than 2 words or 16 bytes between separator and anchor, a "label" longer than 40
+// bytes. Points into `text`.
 std::string_view field_label(std::string_view text, size_t start);
 // Labels compare ASCII-case-insensitively ("Total" = "total").
 bool same_label(std::string_view a, std::string_view b);
 
+// Anchors of all sources of one request (and the knowledge base), indexed by type and norm.
 struct SourceAnchor {
   Anchor anchor;
   int32_t source = 0;  // index of the source text; -1 = knowledge base
