@@ -34,6 +34,9 @@ printf 'It is $12,600.00 on 2024-06-15 \xff.' | "$SFCL" anchors extract - >"$tmp
 check "anchors extract jsonl" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"norm\":\"12600 USD\"" "$tmp/o" && grep -q "\"id\":\"entity_001\"" "$tmp/o"'
 printf 'It is $12,600.00 on 2024-06-15.' | "$SFCL" anchors check --source "$tmp/src.txt" - >"$tmp/o"; rc=$?
 check "anchors check verdicts" '[ $rc -eq 0 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o" && grep -q "\"verdict\":\"confirmed\"" "$tmp/o" && grep -q "\"support\":{\"end\"" "$tmp/o"'
+printf 'Account: Acme Ltd.\nOpened by: Chloe Turner\n' >"$tmp/rec.txt"
+printf 'Opened by: Acme Ltd.' | "$SFCL" anchors check --source "$tmp/rec.txt" - >"$tmp/o"; rc=$?
+check "anchors check binds a field" '[ $rc -eq 0 ] && grep -q "\"field\":\"Opened by\"" "$tmp/o" && grep -q "\"other_field\":true" "$tmp/o" && grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
 "$SFCL" anchors count "$tmp/src.txt" >"$tmp/o"; rc=$?
 check "anchors count" '[ $rc -eq 0 ] && grep -q "\"decision_points\":2" "$tmp/o" && grep -q "\"bytes\":33" "$tmp/o"'
 "$SFCL" anchors count "$tmp/nope.txt" 2>"$tmp/e"; rc=$?
