@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -108,6 +109,9 @@ bool parse_chinese_numeral(std::string_view text, uint64_t& out);
 std::string fold_name(std::string_view text);
 // Removes zero-width characters (U+200B, U+200C, U+200D, U+2060, U+FEFF).
 std::string strip_zero_width(std::string_view text);
+// Sorted character-trigram hashes of a name (code points, a space on each side): the checker's
+// name similarity is their cosine. `out` is cleared first; no allocation once it has capacity.
+void name_trigrams(std::string_view text, std::vector<uint32_t>& out);
 
 // ---- decision points (SPEC §1, §6) ----
 struct DecisionCount {
@@ -147,25 +151,62 @@ bool same_label(std::string_view a, std::string_view b);
 // Anchors of all sources of one request (and the knowledge base), indexed by type and norm.
 struct SourceAnchor {
   Anchor anchor;
-  int32_t source = 0;  // index of the source text; -1 = knowledge base
-  std::string text;    // the anchor as written in its source
-  std::string field;   // label of the field it is stated under (field_label), or empty
+  int32_t source = 0;           // index of the source text; -1 = knowledge base
+  std::string text;             // the anchor as written in its source
+  std::string field;            // label of the field it is stated under (field_label), or empty
+  std::vector<uint32_t> grams;  // names: name_trigrams(anchor.norm), computed once when indexed
 };
 
 class SourceIndex {
  public:
+  // The anchors of a base index (shared, never copied) followed by this index's own.
+  class Anchors {
+   public:
+    Anchors(const std::vector<SourceAnchor>* base, const std::vector<SourceAnchor>* own) : base_(base), own_(own) {}
+    [[nodiscard]] size_t size() const { return (base_ ? base_->size() : 0) + own_->size(); }
+    [[nodiscard]] bool empty() const { return size() == 0; }
+    const SourceAnchor& operator[](size_t i) const {
+      const size_t nb = base_ ? base_->size() : 0;
+      return i < nb ? (*base_)[i] : (*own_)[i - nb];
+    }
+    class iterator {
+     public:
+      iterator(const Anchors* a, size_t i) : a_(a), i_(i) {}
+      const SourceAnchor& operator*() const { return (*a_)[i_]; }
+      iterator& operator++() {
+        ++i_;
+        return *this;
+      }
+      bool operator!=(const iterator& o) const { return i_ != o.i_; }
+
+     private:
+      const Anchors* a_;
+      size_t i_;
+    };
+    [[nodiscard]] iterator begin() const { return {this, 0}; }
+    [[nodiscard]] iterator end() const { return {this, size()}; }
+
+   private:
+    const std::vector<SourceAnchor>* base_;
+    const std::vector<SourceAnchor>* own_;
+  };
+
   SourceIndex() = default;
   explicit SourceIndex(const LexerOptions& options) : options_(options) {}
+  // Starts from `base` (typically the knowledge base, built once at startup) without copying its
+  // anchors: a request's index then costs what its own sources cost. Exact matches prefer this
+  // index's own anchors (the request's sources) over the base's.
+  explicit SourceIndex(std::shared_ptr<const SourceIndex> base);
   // Adds a source text; returns its index.
   int32_t add_source(std::string_view text);
   void add_knowledge(const std::vector<KnowledgeEntry>& entries);
-  [[nodiscard]] const std::vector<SourceAnchor>& anchors() const { return anchors_; }
+  [[nodiscard]] Anchors anchors() const { return {base_ ? &base_->anchors_ : nullptr, &anchors_}; }
   // Indices into anchors() of one type.
   [[nodiscard]] std::span<const uint32_t> of_type(Type type) const;
   // Index of an anchor with exactly this type and norm, or -1.
   [[nodiscard]] int64_t find_exact(Type type, std::string_view norm) const;
-  [[nodiscard]] bool empty() const { return anchors_.empty(); }
-  [[nodiscard]] size_t size() const { return anchors_.size(); }
+  [[nodiscard]] bool empty() const { return size() == 0; }
+  [[nodiscard]] size_t size() const { return base_size_ + anchors_.size(); }
   [[nodiscard]] int32_t source_count() const { return n_sources_; }
   [[nodiscard]] const LexerOptions& options() const { return options_; }
 
@@ -173,9 +214,11 @@ class SourceIndex {
   void add(const Anchor& a, int32_t source, std::string_view text, std::string_view field = {});
   void add_name_parts(const Anchor& joined, int32_t source, std::string_view text);
   LexerOptions options_;
+  std::shared_ptr<const SourceIndex> base_;  // its anchors come first: indices [0, base_size_)
+  size_t base_size_ = 0;
   std::vector<SourceAnchor> anchors_;
-  std::array<std::vector<uint32_t>, kTypeCount> by_type_;
-  std::unordered_map<std::string, uint32_t> exact_;  // key: type byte + norm
+  std::array<std::vector<uint32_t>, kTypeCount> by_type_;  // base's indices, then own
+  std::unordered_map<std::string, uint32_t> exact_;        // own; key: type byte + norm
   int32_t n_sources_ = 0;
 };
 

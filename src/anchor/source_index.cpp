@@ -18,9 +18,20 @@ std::string exact_key(Type type, std::string_view norm) {
 }
 }  // namespace
 
+SourceIndex::SourceIndex(std::shared_ptr<const SourceIndex> base)
+    : options_(base->options_),
+      base_(std::move(base)),
+      base_size_(base_->size()),
+      by_type_(base_->by_type_),
+      n_sources_(base_->n_sources_) {
+  // A base is flat (its own base merged away would need a chain); one level is what the server uses.
+  if (base_->base_) throw std::logic_error("SourceIndex: the base index must not have a base itself");
+}
+
 void SourceIndex::add(const Anchor& a, int32_t source, std::string_view text, std::string_view field) {
-  const auto idx = static_cast<uint32_t>(anchors_.size());
-  anchors_.push_back({a, source, std::string(text), std::string(field)});
+  const auto idx = static_cast<uint32_t>(size());
+  anchors_.push_back({a, source, std::string(text), std::string(field), {}});
+  if (a.type == Type::name) name_trigrams(a.norm, anchors_.back().grams);
   by_type_[static_cast<size_t>(a.type)].push_back(idx);
   exact_.emplace(exact_key(a.type, a.norm), idx);
   if (!a.alt_norm.empty()) exact_.emplace(exact_key(a.type, a.alt_norm), idx);
@@ -107,7 +118,8 @@ std::span<const uint32_t> SourceIndex::of_type(Type type) const { return by_type
 
 int64_t SourceIndex::find_exact(Type type, std::string_view norm) const {
   const auto it = exact_.find(exact_key(type, norm));
-  return it == exact_.end() ? -1 : static_cast<int64_t>(it->second);
+  if (it != exact_.end()) return static_cast<int64_t>(it->second);
+  return base_ ? base_->find_exact(type, norm) : -1;
 }
 
 std::vector<KnowledgeEntry> load_knowledge(const std::filesystem::path& path) {

@@ -1,4 +1,6 @@
 // Text folding shared by names, terms and input hygiene.
+#include <algorithm>
+
 #include "anchor/anchor.h"
 #include "anchor/lexer_internal.h"
 #include "util/utf8.h"
@@ -13,7 +15,7 @@ std::string fold_name(std::string_view text) {
     const auto d = utf8::decode(text, i);
     char32_t c = d.cp;
     if (c >= 0xFF01 && c <= 0xFF5E) c -= 0xFEE0;  // full-width ASCII
-    if (c == 0x3000) c = ' ';                      // ideographic space
+    if (c == 0x3000) c = ' ';                     // ideographic space
     if (c < 0x80 && is_space(static_cast<int>(c))) {
       pending_space = !out.empty();
     } else {
@@ -41,6 +43,30 @@ std::string strip_zero_width(std::string_view text) {
     i += static_cast<size_t>(d.length);
   }
   return out;
+}
+
+void name_trigrams(std::string_view text, std::vector<uint32_t>& out) {
+  out.clear();
+  // Code points with a space on each side, hashed three at a time (FNV-1a).
+  char32_t w0 = ' ';
+  char32_t w1 = ' ';
+  auto push = [&](char32_t c) {
+    uint32_t h = 2166136261U;
+    for (char32_t x : {w0, w1, c}) {
+      h ^= static_cast<uint32_t>(x);
+      h *= 16777619U;
+    }
+    out.push_back(h);
+    w0 = w1;
+    w1 = c;
+  };
+  for (size_t i = 0; i < text.size();) {
+    const auto d = utf8::decode(text, i);
+    push(d.cp);
+    i += static_cast<size_t>(d.length);
+  }
+  push(' ');
+  std::sort(out.begin(), out.end());
 }
 
 }  // namespace sfcl::anchor

@@ -28,7 +28,9 @@ struct State {
   ServerOptions opt;
   std::unique_ptr<engine::Model> model;
   std::unique_ptr<Scheduler> scheduler;
-  std::vector<anchor::KnowledgeEntry> kb;
+  // The knowledge base, indexed once at startup; each request's index starts from it without
+  // copying it (re-indexing 10,000 entries per request cost ~74 ms of CPU: BM_RequestIndexWithKnowledge).
+  std::shared_ptr<const anchor::SourceIndex> kb;
   std::atomic<bool> ready{false};
   std::atomic<bool> draining{false};
   std::atomic<int32_t> in_flight{0};
@@ -143,12 +145,11 @@ Prepared prepare(State& st, Api api, const httplib::Request& http) {
     };
   }
   job->want_events = p.req.events;
-  job->sources = std::make_shared<anchor::SourceIndex>();
+  job->sources = st.kb ? std::make_shared<anchor::SourceIndex>(st.kb) : std::make_shared<anchor::SourceIndex>();
   for (const auto& m : p.req.messages) job->sources->add_source(m.content);
   if (!p.req.prefill.empty()) job->sources->add_source(p.req.prefill);
   if (p.req.raw) job->sources->add_source(p.req.raw_prompt);
   for (const auto& s : p.req.extra_sources) job->sources->add_source(s);
-  if (!st.kb.empty()) job->sources->add_knowledge(st.kb);
   job->prompt = tokenize_request(st, p.req);
   job->metrics = st.metrics.get();
   if (st.metrics) {
@@ -619,7 +620,11 @@ int serve(const ServerOptions& options) {
   st.metrics = std::make_unique<metrics::Metrics>(options.mode, options.drift_threshold);
   if (!options.sign_key_path.empty()) st.key = load_signing_key(options.sign_key_path);
   if (st.opt.model_id.empty()) st.opt.model_id = std::filesystem::path(options.model_path).stem().string();
-  if (!st.opt.kb_path.empty()) st.kb = anchor::load_knowledge(st.opt.kb_path);
+  if (!st.opt.kb_path.empty()) {
+    auto kb = std::make_shared<anchor::SourceIndex>();
+    kb->add_knowledge(anchor::load_knowledge(st.opt.kb_path));
+    st.kb = std::move(kb);
+  }
   std::error_code ec;
   if (!std::filesystem::is_regular_file(options.model_path, ec)) {
     throw engine::EngineError("model file not found: " + options.model_path);

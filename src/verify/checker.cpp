@@ -42,44 +42,24 @@ bool date_compatible(std::string_view out, std::string_view src) {
 }  // namespace
 
 Checker::Checker(const anchor::SourceIndex& index, const CheckerOptions& options) : index_(index), options_(options) {
-  const auto& all = index_.anchors();
-  for (uint32_t i = 0; i < all.size(); ++i) {
-    const Anchor& a = all[i].anchor;
-    if (a.type == Type::name) {
-      Grams g;
-      trigrams(a.norm, g.hashes);
-      g.norm = std::sqrt(static_cast<float>(g.hashes.size()));
-      names_.emplace_back(i, std::move(g));
+  const auto all = index_.anchors();
+  // The request's own sources first, so that a tie in name similarity cites them, not the
+  // knowledge base. Name trigrams were computed when the anchors were indexed.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (uint32_t i : index_.of_type(Type::name)) {
+      if ((all[i].source >= 0) == (pass == 0)) names_.push_back(i);
     }
-    if (numeric_type(a.type) && !std::isnan(a.value)) numeric_.push_back(i);
-    if (a.type == Type::logic && a.norm == "must") has_must_ = true;
-    if (a.type == Type::logic && a.norm == "must_not") has_must_not_ = true;
+  }
+  for (auto t : {Type::number, Type::amount, Type::percent, Type::duration}) {
+    for (uint32_t i : index_.of_type(t)) {
+      if (!std::isnan(all[i].anchor.value)) numeric_.push_back(i);
+    }
+  }
+  for (uint32_t i : index_.of_type(Type::logic)) {
+    if (all[i].anchor.norm == "must") has_must_ = true;
+    if (all[i].anchor.norm == "must_not") has_must_not_ = true;
   }
   query_.reserve(256);
-}
-
-void Checker::trigrams(std::string_view text, std::vector<uint32_t>& out) {
-  out.clear();
-  // Code points with a space on each side, hashed three at a time (FNV-1a).
-  char32_t w0 = ' ';
-  char32_t w1 = ' ';
-  auto push = [&](char32_t c) {
-    uint32_t h = 2166136261U;
-    for (char32_t x : {w0, w1, c}) {
-      h ^= static_cast<uint32_t>(x);
-      h *= 16777619U;
-    }
-    out.push_back(h);
-    w0 = w1;
-    w1 = c;
-  };
-  for (size_t i = 0; i < text.size();) {
-    const auto d = utf8::decode(text, i);
-    push(d.cp);
-    i += static_cast<size_t>(d.length);
-  }
-  push(' ');
-  std::sort(out.begin(), out.end());
 }
 
 float Checker::cosine(const std::vector<uint32_t>& a, float na, const std::vector<uint32_t>& b, float nb) {
@@ -145,11 +125,12 @@ CheckResult Checker::check(const Anchor& a, std::string_view field) {
       }
       break;
     case Type::name: {
-      trigrams(a.norm, query_);
+      anchor::name_trigrams(a.norm, query_);
       query_ready_ = true;
       const float qn = std::sqrt(static_cast<float>(query_.size()));
-      for (const auto& [idx, g] : names_) {
-        const float c = cosine(query_, qn, g.hashes, g.norm);
+      for (uint32_t idx : names_) {
+        const auto& g = all[idx].grams;
+        const float c = cosine(query_, qn, g, std::sqrt(static_cast<float>(g.size())));
         if (c > best) {
           best = c;
           best_idx = idx;
@@ -191,13 +172,11 @@ float Checker::similarity(const Anchor& a, uint32_t i) {
   }
   if (a.type != Type::name) return 0.0F;
   if (!query_ready_) {
-    trigrams(a.norm, query_);
+    anchor::name_trigrams(a.norm, query_);
     query_ready_ = true;
   }
-  for (const auto& [idx, g] : names_) {
-    if (idx == i) return cosine(query_, std::sqrt(static_cast<float>(query_.size())), g.hashes, g.norm);
-  }
-  return 0.0F;
+  const auto& g = index_.anchors()[i].grams;
+  return cosine(query_, std::sqrt(static_cast<float>(query_.size())), g, std::sqrt(static_cast<float>(g.size())));
 }
 
 // A confirmed anchor written under a label the sources also use for values of its type must match

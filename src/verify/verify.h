@@ -56,11 +56,6 @@ class Checker {
   [[nodiscard]] const CheckerOptions& options() const { return options_; }
 
  private:
-  struct Grams {
-    std::vector<uint32_t> hashes;  // sorted character-trigram hashes
-    float norm = 0.0F;
-  };
-  static void trigrams(std::string_view text, std::vector<uint32_t>& out);
   static float cosine(const std::vector<uint32_t>& a, float na, const std::vector<uint32_t>& b, float nb);
   [[nodiscard]] bool has_numeric_source() const;
   // Support of source anchor `i` for `a` (1 exact, 0.9 partial date, name trigram cosine, else 0).
@@ -69,12 +64,12 @@ class Checker {
 
   const anchor::SourceIndex& index_;
   CheckerOptions options_;
-  std::vector<std::pair<uint32_t, Grams>> names_;  // source name anchors with their trigrams
-  std::vector<uint32_t> numeric_;                  // source anchors with a numeric value
+  std::vector<uint32_t> names_;    // name anchors: the request's sources, then the knowledge base
+  std::vector<uint32_t> numeric_;  // source anchors with a numeric value
   bool has_must_ = false;
   bool has_must_not_ = false;
-  std::vector<uint32_t> query_;                    // scratch: trigrams of the checked name
-  bool query_ready_ = false;                       // query_ holds the trigrams of this check's anchor
+  std::vector<uint32_t> query_;  // scratch: trigrams of the checked name
+  bool query_ready_ = false;     // query_ holds the trigrams of this check's anchor
 };
 
 }  // namespace sfcl::verify

@@ -38,6 +38,43 @@ TEST(SourceIndex, JoinedNameAlsoSupportsItsParts) {
   EXPECT_EQ(bank.of_type(Type::name).size(), 1U);
 }
 
+// The server indexes the knowledge base once; each request's index starts from it.
+TEST(SourceIndex, RequestIndexOnASharedKnowledgeBase) {
+  auto kb = std::make_shared<SourceIndex>();
+  kb->add_knowledge(
+      {{"late fee", "1.5%", "percent", {}}, {"reasonable efforts", "合理努力", "name", {"best efforts"}}});
+  const size_t kb_size = kb->size();
+  ASSERT_GT(kb_size, 0U);
+  SourceIndex a(kb);
+  SourceIndex b(kb);
+  EXPECT_EQ(a.add_source("Late fee: 1.5% per month, due June 15, 2024."), 0);
+  // The base is shared, not modified: b sees only the knowledge base.
+  EXPECT_EQ(kb->size(), kb_size);
+  EXPECT_EQ(b.size(), kb_size);
+  EXPECT_EQ(a.size(), kb_size + 2);
+  EXPECT_EQ(b.find_exact(Type::date, "2024-06-15"), -1);
+  // Knowledge anchors are found through the request's index ...
+  const int64_t term = a.find_exact(Type::name, "best efforts");
+  ASSERT_GE(term, 0);
+  EXPECT_EQ(a.anchors()[static_cast<size_t>(term)].source, -1);
+  // ... but a value that the request's source also states is cited from the source.
+  const int64_t fee = a.find_exact(Type::percent, "1.5%");
+  ASSERT_GE(fee, 0);
+  EXPECT_EQ(a.anchors()[static_cast<size_t>(fee)].source, 0);
+  EXPECT_EQ(a.anchors()[static_cast<size_t>(fee)].field, "Late fee");
+  // of_type spans both, and every index it gives is valid.
+  size_t percents = 0;
+  for (uint32_t i : a.of_type(Type::percent)) {
+    ASSERT_LT(i, a.size());
+    EXPECT_EQ(a.anchors()[i].anchor.type, Type::percent);
+    ++percents;
+  }
+  EXPECT_EQ(percents, 2U);
+  size_t seen = 0;
+  for (const auto& s : a.anchors()) seen += s.text.empty() ? 0 : 1;
+  EXPECT_EQ(seen, a.size());
+}
+
 TEST(Knowledge, LoadsJsonlAndReportsBadLines) {
   const auto p = std::filesystem::temp_directory_path() / "sfcl-kb-test.jsonl";
   {

@@ -114,6 +114,41 @@ TEST(Ops, DriftMonitorTurnsHealthDegraded) {
   EXPECT_EQ(metric(c.Get("/metrics")->body, "sfcl_degraded"), 1.0);
 }
 
+// The knowledge base is indexed once at startup and serves every request: a value it holds is
+// confirmed and cited from it (message -1), a request's own source is cited from the request, and
+// a second request still sees the knowledge base (nothing of the first request leaks into it).
+TEST(Ops, KnowledgeBaseSupportsEveryRequest) {
+  const auto kb = std::filesystem::temp_directory_path() / ("sfcl-kb-" + std::to_string(::getpid()) + ".jsonl");
+  {
+    std::ofstream f(kb);
+    f << R"({"term":"late fee","value":"1.5%","type":"percent"})"
+      << "\n";
+  }
+  ServerProcess s({"--kb", kb.string(), "--test-script", " Fee 1.5% on $12,500.00."});
+  auto c = s.client();
+  for (int i = 0; i < 2; ++i) {
+    auto r = c.Post("/v1/messages", msg(i == 0 ? "Total $12,500.00." : "Total $12,500.00 again.", "fee?", 40).dump(),
+                    "application/json");
+    ASSERT_EQ(r->status, 200);
+    const json j = json::parse(r->body);
+    int checked = 0;
+    for (const auto& a : j["sfcl"]["anchors"]) {
+      if (a["text"] == "1.5%") {
+        EXPECT_EQ(a["verdict"], "confirmed") << a.dump();
+        EXPECT_EQ(a["source"]["message"], -1) << a.dump();
+        ++checked;
+      }
+      if (a["text"] == "$12,500.00") {
+        EXPECT_EQ(a["verdict"], "confirmed") << a.dump();
+        EXPECT_GE(a["source"]["message"].get<int>(), 0) << a.dump();
+        ++checked;
+      }
+    }
+    EXPECT_EQ(checked, 2) << j.dump();
+  }
+  std::filesystem::remove(kb);
+}
+
 TEST(Ops, SignedVerdictsVerifyAndFailAfterAOneByteChange) {
   const char* bin = std::getenv("SFCL");
   ASSERT_NE(bin, nullptr);
