@@ -47,6 +47,7 @@ inline nlohmann::json record_json(const decode::AnchorRecord& r) {
   j["checked"] = r.checked;
   if (r.flagged) j["flagged"] = true;
   if (r.constrained) j["constrained"] = true;
+  if (r.other_field) j["other_field"] = true;
   if (r.attempts > 0) j["backtracks"] = r.attempts;
   if (r.verdict == verify::Verdict::confirmed && r.checked) {
     j["source"] = {{"message", r.support_source}, {"start", r.support_start}, {"end", r.support_end}};

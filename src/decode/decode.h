@@ -50,15 +50,16 @@ struct Options {
 
 // One checked anchor of the output.
 struct AnchorRecord {
-  std::string id;  // entity_001, struct_json_002, logic_003
+  std::string id;         // entity_001, struct_json_002, logic_003
   anchor::Anchor anchor;  // offsets into the output text
   std::string text;
   verify::Verdict verdict = verify::Verdict::unverifiable;
   float confidence = 0.0F;
   bool checked = false;
-  bool flagged = false;     // kept although unsupported (fallback flag / budget spent)
-  bool constrained = false; // produced by the constrain fallback
-  int32_t attempts = 0;     // backtracks spent on this anchor
+  bool flagged = false;         // kept although unsupported (fallback flag / budget spent)
+  bool constrained = false;     // produced by the constrain fallback
+  bool other_field = false;     // unsupported: a source value, but stated under another field's label
+  int32_t attempts = 0;         // backtracks spent on this anchor
   int32_t support_source = -1;  // source index (-1 = knowledge base) when confirmed
   uint32_t support_start = 0;
   uint32_t support_end = 0;
@@ -67,7 +68,7 @@ struct AnchorRecord {
 struct Event {
   enum class Kind : uint8_t { token, anchor_confirmed, backtrack, fallback, anchor_checked };
   Kind kind = Kind::token;
-  std::string_view text;             // token: emitted text; backtrack: removed text
+  std::string_view text;  // token: emitted text; backtrack: removed text
   const AnchorRecord* anchor = nullptr;
   std::string_view reason;           // backtrack
   int32_t attempt = 0;               // backtrack

@@ -226,6 +226,7 @@ struct Sequence::State {
     rec.confidence = r.confidence;
     rec.checked = r.checked;
     rec.flagged = flagged;
+    rec.other_field = r.other_field;
     rec.constrained = first_token == constrained_anchor_index;
     const auto it = attempts.find(first_token);
     rec.attempts = it == attempts.end() ? 0 : it->second;

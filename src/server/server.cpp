@@ -98,6 +98,7 @@ json sfcl_summary(const decode::Result& r, decode::Mode mode, bool with_anchors)
                 {"checked", a.checked}};
       if (a.flagged) x["flagged"] = true;
       if (a.constrained) x["constrained"] = true;
+      if (a.other_field) x["other_field"] = true;
       if (a.attempts > 0) x["backtracks"] = a.attempts;
       if (a.checked && a.verdict == verify::Verdict::confirmed) {
         x["source"] = {{"message", a.support_source}, {"start", a.support_start}, {"end", a.support_end}};

@@ -1,8 +1,8 @@
 // Integration tests against the real `sfcl serve` on 127.0.0.1 with a project-made model.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <fcntl.h>
+#include <atomic>
 #include <future>
 #include <nlohmann/json.hpp>
 
@@ -31,7 +31,9 @@ json anthropic(const std::string& user, int max_tokens, bool stream = false) {
 
 class ServerTest : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { server_ = new ServerProcess({"--parallel", "8", "--ctx", "1024", "--max-body", "65536"}); }
+  static void SetUpTestSuite() {
+    server_ = new ServerProcess({"--parallel", "8", "--ctx", "1024", "--max-body", "65536"});
+  }
   static void TearDownTestSuite() {
     delete server_;
     server_ = nullptr;
@@ -106,8 +108,11 @@ TEST_F(ServerTest, MessagesStreamEventOrder) {
 
 TEST_F(ServerTest, OpenAIChatAndCompletions) {
   auto c = server_->client();
-  json chat = {{"model", "sfcl"}, {"max_tokens", 6}, {"temperature", 0},
-               {"messages", json::array({{{"role", "system"}, {"content", "Fee $5."}}, {{"role", "user"}, {"content", "fee?"}}})}};
+  json chat = {{"model", "sfcl"},
+               {"max_tokens", 6},
+               {"temperature", 0},
+               {"messages",
+                json::array({{{"role", "system"}, {"content", "Fee $5."}}, {{"role", "user"}, {"content", "fee?"}}})}};
   auto j = post_json(c, "/v1/chat/completions", chat);
   EXPECT_EQ(j["_status"], 200);
   EXPECT_EQ(j["object"], "chat.completion");
@@ -124,7 +129,8 @@ TEST_F(ServerTest, OpenAIChatAndCompletions) {
   const json last = json::parse(ev[ev.size() - 2].second);
   EXPECT_EQ(last["choices"][0]["finish_reason"], "length");
   EXPECT_TRUE(last["sfcl"]["status"].is_string());
-  auto comp = post_json(c, "/v1/completions", {{"model", "sfcl"}, {"prompt", "Once"}, {"max_tokens", 4}, {"temperature", 0}});
+  auto comp =
+      post_json(c, "/v1/completions", {{"model", "sfcl"}, {"prompt", "Once"}, {"max_tokens", 4}, {"temperature", 0}});
   EXPECT_EQ(comp["_status"], 200);
   EXPECT_EQ(comp["object"], "text_completion");
   EXPECT_TRUE(comp["choices"][0]["text"].is_string());
@@ -144,22 +150,35 @@ TEST_F(ServerTest, BadInputGetsTheApisErrorShapeAndTheServerKeepsServing) {
       {"/v1/messages", R"({"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
       {"/v1/messages", R"({"max_tokens":5})", 400, "invalid_request_error"},
       {"/v1/messages", R"({"max_tokens":5,"messages":[]})", 400, "invalid_request_error"},
-      {"/v1/messages", R"({"max_tokens":"5","messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":"5","messages":[{"role":"user","content":"hi"}]})", 400,
+       "invalid_request_error"},
       {"/v1/messages", R"({"max_tokens":0,"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
-      {"/v1/messages", R"({"max_tokens":99999999,"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
-      {"/v1/messages", R"({"max_tokens":5,"messages":[{"role":"assistant","content":"hi"}]})", 400, "invalid_request_error"},
-      {"/v1/messages", R"({"max_tokens":5,"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]})", 400, "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":99999999,"messages":[{"role":"user","content":"hi"}]})", 400,
+       "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":5,"messages":[{"role":"assistant","content":"hi"}]})", 400,
+       "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":5,"messages":[{"role":"user","content":"a"},{"role":"user","content":"b"}]})",
+       400, "invalid_request_error"},
       {"/v1/messages", R"({"max_tokens":5,"messages":[{"role":"user","content":5}]})", 400, "invalid_request_error"},
-      {"/v1/messages", "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"\xff\xfe\"}]}", 400, "invalid_request_error"},
-      {"/v1/messages", R"({"model":"gpt-9","max_tokens":5,"messages":[{"role":"user","content":"hi"}]})", 404, "not_found_error"},
-      {"/v1/messages", R"({"max_tokens":5,"temperature":7,"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
-      {"/v1/messages", R"({"max_tokens":5,"sfcl":{"mode":"bogus"},"messages":[{"role":"user","content":"hi"}]})", 400, "invalid_request_error"},
-      {"/v1/messages", "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"" + big + "\"}]}", 413, "request_too_large"},
-      {"/v1/messages", "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"" + std::string(3000, 'y') + "\"}]}", 400, "invalid_request_error"},
+      {"/v1/messages", "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"\xff\xfe\"}]}", 400,
+       "invalid_request_error"},
+      {"/v1/messages", R"({"model":"gpt-9","max_tokens":5,"messages":[{"role":"user","content":"hi"}]})", 404,
+       "not_found_error"},
+      {"/v1/messages", R"({"max_tokens":5,"temperature":7,"messages":[{"role":"user","content":"hi"}]})", 400,
+       "invalid_request_error"},
+      {"/v1/messages", R"({"max_tokens":5,"sfcl":{"mode":"bogus"},"messages":[{"role":"user","content":"hi"}]})", 400,
+       "invalid_request_error"},
+      {"/v1/messages", "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"" + big + "\"}]}", 413,
+       "request_too_large"},
+      {"/v1/messages",
+       "{\"max_tokens\":5,\"messages\":[{\"role\":\"user\",\"content\":\"" + std::string(3000, 'y') + "\"}]}", 400,
+       "invalid_request_error"},
       {"/v1/chat/completions", "[1,2]", 400, "invalid_request_error"},
       {"/v1/chat/completions", R"({"messages":[{"role":"wizard","content":"hi"}]})", 400, "invalid_request_error"},
-      {"/v1/chat/completions", R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":-1})", 400, "invalid_request_error"},
-      {"/v1/chat/completions", R"({"model":"nope","messages":[{"role":"user","content":"hi"}]})", 404, "not_found_error"},
+      {"/v1/chat/completions", R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":-1})", 400,
+       "invalid_request_error"},
+      {"/v1/chat/completions", R"({"model":"nope","messages":[{"role":"user","content":"hi"}]})", 404,
+       "not_found_error"},
       {"/v1/completions", R"({"prompt":7})", 400, "invalid_request_error"},
   };
   auto c = server_->client();
@@ -197,8 +216,9 @@ TEST_F(ServerTest, ConcurrentStreamsMatchTheirSoloRuns) {
   for (int i = 0; i < 8; ++i) {
     futs.push_back(std::async(std::launch::async, [this, i] {
       auto cl = server_->client();
-      auto r = cl.Post("/v1/messages", anthropic("prompt number " + std::to_string(i) + " asks something", 24, true).dump(),
-                       "application/json");
+      auto r =
+          cl.Post("/v1/messages", anthropic("prompt number " + std::to_string(i) + " asks something", 24, true).dump(),
+                  "application/json");
       std::string text;
       for (const auto& [e, d] : parse_sse(r->body)) {
         if (e == "content_block_delta") text += json::parse(d)["delta"]["text"].get<std::string>();
@@ -206,7 +226,8 @@ TEST_F(ServerTest, ConcurrentStreamsMatchTheirSoloRuns) {
       return text;
     }));
   }
-  for (int i = 0; i < 8; ++i) EXPECT_EQ(futs[static_cast<size_t>(i)].get(), solo[static_cast<size_t>(i)]) << "stream " << i;
+  for (int i = 0; i < 8; ++i)
+    EXPECT_EQ(futs[static_cast<size_t>(i)].get(), solo[static_cast<size_t>(i)]) << "stream " << i;
 }
 
 TEST_F(ServerTest, PrefixReuseCountsCachedTokens) {
@@ -230,8 +251,10 @@ TEST(ServerLifecycle, DisconnectFreesTheSlotAndQueueLimitAnswers429) {
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
     const std::string body = anthropic("go on forever", 8000, true).dump();
-    const std::string req = "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                            "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    const std::string req =
+        "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Content-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n" + body;
     ASSERT_EQ(::send(fd, req.data(), req.size(), 0), static_cast<ssize_t>(req.size()));
     char buf[4096];
     ASSERT_GT(::recv(fd, buf, sizeof buf, 0), 0);
@@ -262,6 +285,31 @@ TEST(ServerLifecycle, DisconnectFreesTheSlotAndQueueLimitAnswers429) {
   EXPECT_EQ(r2->status, 429);
   EXPECT_EQ(json::parse(r2->body)["error"]["type"], "rate_limit_error");
   EXPECT_EQ(busy.get(), 200);
+}
+
+// A source value written under another field's label: the stream's backtrack says why
+// (other_field), and with the flag fallback the non-stream anchor carries other_field.
+TEST(ServerLifecycle, ValueUnderAnotherLabelIsBacktrackedWithReasonOtherField) {
+  ServerProcess s({"--test-script", "Fee: $85,064.00."});
+  auto c = s.client();
+  json body = anthropic("What is the fee?", 40, true);
+  body["system"] = "Refund: $85,064.00\nFee: $1,200.00";
+  body["sfcl"] = {{"events", true}};
+  auto r = c.Post("/v1/messages", body.dump(), "application/json");
+  ASSERT_TRUE(r);
+  std::string first_reason;
+  for (const auto& [e, d] : parse_sse(r->body)) {
+    if (e == "backtrack" && first_reason.empty()) first_reason = json::parse(d)["reason"].get<std::string>();
+  }
+  EXPECT_EQ(first_reason, "other_field") << r->body;
+  body["stream"] = false;
+  body["sfcl"] = {{"max_backtracks", 0}, {"fallback", "flag"}};
+  const json nj = post_json(c, "/v1/messages", body);
+  bool other = false;
+  for (const auto& a : nj["sfcl"]["anchors"]) {
+    if (a["text"] == "$85,064.00") other = a["flagged"] == true && a["other_field"] == true;
+  }
+  EXPECT_TRUE(other) << nj.dump();
 }
 
 TEST(ServerLifecycle, SfclHeadersEventsAndBacktrackEndToEnd) {
@@ -316,8 +364,8 @@ TEST(ServerLifecycle, AuthAcceptsBothHeadersAndHealthStaysOpen) {
                   json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}, {"max_tokens", 2}}.dump(),
                   "application/json");
   EXPECT_EQ(b->status, 200);
-  auto oa = c.Post("/v1/chat/completions", json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}}.dump(),
-                   "application/json");
+  auto oa = c.Post("/v1/chat/completions",
+                   json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}}.dump(), "application/json");
   EXPECT_EQ(oa->status, 401);
   EXPECT_TRUE(json::parse(oa->body)["error"]["message"].is_string());
 }
