@@ -12,6 +12,9 @@ namespace {
 // the note, so it binds nothing.
 constexpr size_t kMaxValuePrefix = 16;
 constexpr int kMaxValuePrefixWords = 2;
+// FieldScope::line looks this far back for the separator: a field's line, not a whole paragraph
+// (the scan runs once per source anchor, so it must stay short).
+constexpr size_t kMaxLineReach = 256;
 // A longer "label" is a sentence ("The parties agree as follows: ..."), not a field name.
 constexpr size_t kMaxLabel = 40;
 
@@ -42,28 +45,9 @@ size_t separator_before(std::string_view text, size_t end) {
   return 0;
 }
 
-}  // namespace
-
-std::string_view field_label(std::string_view text, size_t start) {
-  start = std::min(start, text.size());
-  // 1. The separator, within kMaxValuePrefix bytes before the anchor and in the same segment.
-  size_t sep_end = std::string_view::npos;
-  size_t sep_len = 0;
-  for (size_t end = start; end + kMaxValuePrefix >= start && end > 0; --end) {
-    if (boundary_before(text, end) > 0) return {};
-    sep_len = separator_before(text, end);
-    if (sep_len > 0) {
-      sep_end = end;
-      break;
-    }
-  }
-  if (sep_end == std::string_view::npos) return {};
-  int words = 0;
-  for (size_t i = sep_end; i < start; ++i) {
-    if (!is_space(text[i]) && (i == sep_end || is_space(text[i - 1]))) ++words;
-  }
-  if (words > kMaxValuePrefixWords) return {};
-  // 2. The label: from the segment start (or a sentence end) to the separator.
+// The label that ends `sep_len` bytes before `sep_end`: from the segment start (or a sentence end)
+// to the separator, trimmed; empty when longer than kMaxLabel.
+std::string_view label_before(std::string_view text, size_t sep_end, size_t sep_len) {
   const size_t label_end = sep_end - sep_len;
   size_t label_start = label_end;
   while (label_start > 0 && label_end - label_start <= kMaxLabel) {
@@ -79,6 +63,73 @@ std::string_view field_label(std::string_view text, size_t start) {
   }
   while (!label.empty() && (is_space(label.back()) || label.back() == '"')) label.remove_suffix(1);
   return label;
+}
+
+// A comma separates list items inside one field's line ("Parties: Acme Ltd., Beta LLC").
+bool is_comma_before(std::string_view text, size_t end) {
+  return (end >= 1 && text[end - 1] == ',') || ends_with_at(text, end, "，");
+}
+
+}  // namespace
+
+LineFieldScanner::LineFieldScanner(std::string_view text) : text_(text) {}
+
+std::string_view LineFieldScanner::label_at(size_t start) {
+  start = std::min(start, text_.size());
+  if (start < pos_) *this = LineFieldScanner(text_);  // callers go forward; restart if not
+  for (; pos_ < start; ++pos_) {
+    // Only these bytes can end a boundary or a separator: skip the rest quickly.
+    switch (static_cast<unsigned char>(text_[pos_])) {
+      case ' ':
+      case '\t':
+      case ':':
+      case '\n':
+      case ';':
+      case '{':
+      case ',':
+      case 0x9A:
+      case 0x9B:
+      case 0x82:
+      case 0x8C:  // last bytes of ： ； 。 ，
+        break;
+      default:
+        continue;
+    }
+    const size_t end = pos_ + 1;
+    if (boundary_before(text_, end) > 0 && !is_comma_before(text_, end)) {
+      sep_end_ = std::string_view::npos;
+      continue;
+    }
+    const size_t len = separator_before(text_, end);
+    if (len > 0) {
+      sep_end_ = end;
+      sep_len_ = len;
+    }
+  }
+  if (sep_end_ == std::string_view::npos || start - sep_end_ > kMaxLineReach) return {};
+  if (sep_end_ != label_sep_end_) {  // anchors of one field share its label: compute it once
+    label_ = label_before(text_, sep_end_, sep_len_);
+    label_sep_end_ = sep_end_;
+  }
+  return label_;
+}
+
+std::string_view field_label(std::string_view text, size_t start, FieldScope scope) {
+  start = std::min(start, text.size());
+  if (scope == FieldScope::line) return LineFieldScanner(text).label_at(start);
+  // The separator, within kMaxValuePrefix bytes before the anchor and in the same segment, with at
+  // most kMaxValuePrefixWords words between it and the anchor.
+  for (size_t end = start; end + kMaxValuePrefix >= start && end > 0; --end) {
+    if (boundary_before(text, end) > 0) return {};
+    const size_t sep_len = separator_before(text, end);
+    if (sep_len == 0) continue;
+    int words = 0;
+    for (size_t i = end; i < start; ++i) {
+      if (!is_space(text[i]) && (i == end || is_space(text[i - 1]))) ++words;
+    }
+    return words > kMaxValuePrefixWords ? std::string_view{} : label_before(text, end, sep_len);
+  }
+  return {};
 }
 
 bool same_label(std::string_view a, std::string_view b) {

@@ -41,7 +41,7 @@ void SourceIndex::add(const Anchor& a, int32_t source, std::string_view text, st
 // Acme Ltd.") also supports each part that is a name on its own, so an answer naming only the
 // person or only the company is grounded. "Bank of China" adds nothing: "Bank" and "China" are not
 // names by themselves.
-void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::string_view text) {
+void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::string_view text, std::string_view field) {
   const std::string_view surface = text.substr(joined.start, joined.end - joined.start);
   std::vector<size_t> cuts;  // [part start, part end) pairs, in surface offsets
   size_t from = 0;
@@ -69,7 +69,7 @@ void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::stri
       if (a.type != Type::name || a.start != 0 || a.end != part.size() || a.norm == joined.norm) continue;
       a.start += joined.start + cuts[k];
       a.end += joined.start + cuts[k];
-      add(a, source, text.substr(a.start, a.end - a.start), field_label(text, joined.start));
+      add(a, source, text.substr(a.start, a.end - a.start), field);
     }
   }
 }
@@ -78,9 +78,11 @@ int32_t SourceIndex::add_source(std::string_view text) {
   const int32_t id = n_sources_++;
   std::vector<Anchor> found;
   extract_into(text, found, options_);
+  LineFieldScanner fields(text);  // anchors come in text order: one pass labels them all
   for (const auto& a : found) {
-    add(a, id, text.substr(a.start, a.end - a.start), field_label(text, a.start));
-    if (a.type == Type::name) add_name_parts(a, id, text);
+    const std::string_view field = fields.label_at(a.start);
+    add(a, id, text.substr(a.start, a.end - a.start), field);
+    if (a.type == Type::name) add_name_parts(a, id, text, field);
   }
   return id;
 }

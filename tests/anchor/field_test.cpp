@@ -43,6 +43,19 @@ TEST(FieldLabel, NotAFieldGivesNoLabel) {
   EXPECT_EQ(label_of("Summary: a payment of $500 is due", "$500"), "");
 }
 
+TEST(FieldLabel, LineScopeLabelsEveryValueOnTheFieldsLine) {
+  const std::string src = "Parties: Acme Ltd., Beta LLC and Gamma Inc.\nNote: the invoice total is $5,000";
+  for (const char* v : {"Acme", "Beta", "Gamma"}) {
+    EXPECT_EQ(std::string(field_label(src, src.find(v), FieldScope::line)), "Parties") << v;
+  }
+  EXPECT_EQ(std::string(field_label(src, src.find("$5,000"), FieldScope::line)), "Note");
+  EXPECT_EQ(std::string(field_label(src, src.find("Beta"))), "");  // the output's rule: past a comma
+  // The nearest separator wins (JSON), and a line break ends the field.
+  const std::string json = "{\"a\": 1, \"b\": 2}";
+  EXPECT_EQ(std::string(field_label(json, json.find('2'), FieldScope::line)), "b");
+  EXPECT_EQ(std::string(field_label("Total: $5\nPaid $7 today", 15, FieldScope::line)), "");
+}
+
 TEST(FieldLabel, SameLabelIgnoresAsciiCaseOnly) {
   EXPECT_TRUE(same_label("Total Due", "total due"));
   EXPECT_FALSE(same_label("Total", "Total due"));

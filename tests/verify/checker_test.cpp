@@ -161,6 +161,15 @@ TEST_F(FieldBindingTest, EqualValuesUnderTwoLabelsAndCaseAreFine) {
   EXPECT_EQ(check_in_field(idx, "Fee: 85064", "85064").verdict, Verdict::unsupported);
 }
 
+TEST(FieldBinding, EveryNameOfASourceListSupportsTheListsLabel) {
+  anchor::SourceIndex idx;
+  idx.add_source("Parties: Acme Ltd., Beta LLC and Gamma Inc.\nAuditor: Delta Corp.");
+  for (const std::string name : {"Acme Ltd.", "Beta LLC", "Gamma Inc."}) {
+    EXPECT_EQ(check_in_field(idx, "Parties: " + name, name.substr(0, 4)).verdict, Verdict::confirmed) << name;
+  }
+  EXPECT_TRUE(check_in_field(idx, "Parties: Delta Corp.", "Delta").other_field);
+}
+
 TEST_F(FieldBindingTest, LabelTheSourceDoesNotUseFallsBackToTheValueCheck) {
   EXPECT_EQ(check_in_field(idx, "Customer: Falcon Systems LLC.", "Falcon").verdict, Verdict::confirmed);
   // A label the sources use only for values of another type binds nothing.
