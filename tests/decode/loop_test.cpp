@@ -37,6 +37,20 @@ class LoopTest : public ::testing::Test {
     };
   }
 
+  // Follows `script`, and ends the output as soon as it ends with `end_after` (the value a
+  // backtrack or the constrain fallback should have written instead).
+  static std::function<void(std::span<float>, std::span<const Token>)> script_until(const std::string& text,
+                                                                                    const std::string& end_after) {
+    auto follow = script(text);
+    const Model* m = model_;
+    return [follow, m, end_after](std::span<float> logits, std::span<const Token> out) {
+      std::string written;
+      for (Token t : out) m->append_piece(t, written);
+      if (written.ends_with(end_after)) logits[2] += 1000.0F;  // </s>
+      follow(logits, out);
+    };
+  }
+
   struct Run {
     Result result;
     std::string streamed;
@@ -101,14 +115,7 @@ TEST_F(LoopTest, ConstrainFallbackWritesASourceValue) {
   Options o = greedy(Mode::anchor);
   o.max_backtracks = 0;
   o.fallback = Fallback::constrain;
-  auto follow = script(" The total is $12,600.00 now.");
-  const Model* m = model_;
-  o.logit_hook = [follow, m](std::span<float> logits, std::span<const Token> out) {
-    std::string text;
-    for (Token t : out) m->append_piece(t, text);
-    if (text.ends_with("$12,500.00")) logits[2] += 1000.0F;  // end once the grounded value is written
-    follow(logits, out);
-  };
+  o.logit_hook = script_until(" The total is $12,600.00 now.", "$12,500.00");
   const Run r = run(kSource, "", o);
   EXPECT_NE(r.result.text.find("$12,500.00"), std::string::npos) << r.result.text;
   EXPECT_EQ(r.result.text.find("12,600"), std::string::npos);
@@ -128,14 +135,7 @@ TEST_F(LoopTest, SourceValueUnderAnotherLabelIsReplacedByTheLabelsValue) {
   // (reason other_field) and the constrained retry writes the fee the source states.
   const std::string source = "Account: Falcon Systems LLC\nRefund: $85,064.00\nFee: $1,200.00";
   Options o = greedy(Mode::anchor);
-  auto follow = script("Fee: $85,064.00 now.");
-  const Model* m = model_;
-  o.logit_hook = [follow, m](std::span<float> logits, std::span<const Token> out) {
-    std::string text;
-    for (Token t : out) m->append_piece(t, text);
-    if (text.ends_with("$1,200.00")) logits[2] += 1000.0F;  // end once the fee is written
-    follow(logits, out);
-  };
+  o.logit_hook = script_until("Fee: $85,064.00 now.", "$1,200.00");
   const Run r = run(source, "", o);
   EXPECT_NE(r.result.text.find("Fee: $1,200.00"), std::string::npos) << r.result.text;
   EXPECT_EQ(r.result.text.find("85,064"), std::string::npos) << r.result.text;
@@ -231,14 +231,7 @@ TEST_F(LoopTest, FutileRetryGoesStraightToTheConstrainFallback) {
   // Greedy decoding and no source value's next token is the model's choice at the divergence: a
   // retry would fail for certain, so the first backtrack resamples under the constraint at once.
   Options o = greedy(Mode::anchor);
-  auto follow = script(" The total is $12,600.00 now.");
-  const Model* m = model_;
-  o.logit_hook = [follow, m](std::span<float> logits, std::span<const Token> out) {
-    std::string text;
-    for (Token t : out) m->append_piece(t, text);
-    if (text.ends_with("$12,500.00")) logits[2] += 1000.0F;
-    follow(logits, out);
-  };
+  o.logit_hook = script_until(" The total is $12,600.00 now.", "$12,500.00");
   const Run r = run(kSource, "", o);
   EXPECT_NE(r.result.text.find("$12,500.00"), std::string::npos) << r.result.text;
   EXPECT_EQ(r.result.stats.backtracks, 1);

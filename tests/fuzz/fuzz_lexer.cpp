@@ -1,5 +1,6 @@
 // Fuzzes batch extraction, incremental extraction with a data-driven split (must equal batch),
-// the number and Chinese-numeral normalisers, and the checker against the input as its source.
+// the number and Chinese-numeral normalisers, field labels (both scopes agree with their contracts),
+// and the checker, with field binding, against the input as its source.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -27,9 +28,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   anchor::SourceIndex idx;
   idx.add_source(text.substr(0, size / 2));
   verify::Checker checker(idx, {});
+  anchor::LineFieldScanner lines(text);
   for (const auto& a : batch) {
-    const auto r = checker.check(a);
+    const std::string_view field = anchor::field_label(text, a.start);
+    const std::string_view line = lines.label_at(a.start);
+    // A label is a view into the text, before the anchor.
+    for (std::string_view l : {field, line}) {
+      if (!l.empty() && (l.data() < text.data() || l.data() + l.size() > text.data() + a.start)) std::abort();
+    }
+    // The forward scanner equals the single-call form.
+    if (line != anchor::field_label(text, a.start, anchor::FieldScope::line)) std::abort();
+    const auto r = checker.check(a, field);
     if (r.confidence < 0.0F || r.confidence > 1.0001F) std::abort();
+    if (r.other_field && r.verdict != verify::Verdict::unsupported) std::abort();
   }
   return 0;
 }
