@@ -125,6 +125,7 @@ TEST(Ops, KnowledgeBaseSupportsEveryRequest) {
       << "\n";
   }
   ServerProcess s({"--kb", kb.string(), "--test-script", " Fee 1.5% on $12,500.00."});
+  std::filesystem::remove(kb);  // read once at startup: the server no longer needs the file
   auto c = s.client();
   for (int i = 0; i < 2; ++i) {
     auto r = c.Post("/v1/messages", msg(i == 0 ? "Total $12,500.00." : "Total $12,500.00 again.", "fee?", 40).dump(),
@@ -146,7 +147,6 @@ TEST(Ops, KnowledgeBaseSupportsEveryRequest) {
     }
     EXPECT_EQ(checked, 2) << j.dump();
   }
-  std::filesystem::remove(kb);
 }
 
 TEST(Ops, SignedVerdictsVerifyAndFailAfterAOneByteChange) {
