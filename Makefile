@@ -57,7 +57,8 @@ format:
 	find src tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
 
 tidy: build
-	run-clang-tidy -p $(BUILD) src/ 2>/dev/null || clang-tidy -p $(BUILD) $$(find src -name '*.cpp')
+	run-clang-tidy -p $(BUILD) -extra-arg=-Wno-unknown-warning-option src/ 2>/dev/null || \
+	  clang-tidy -p $(BUILD) --extra-arg=-Wno-unknown-warning-option $$(find src -name '*.cpp')
 
 clean:
 	rm -rf build

@@ -46,7 +46,7 @@ Runner register_anchors(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   ch->add_flag("--strict", o->strict, "Anchors of types the sources never mention are unsupported");
 
-  return [o, ex, co, ch]() -> int {
+  return [o, ex, co]() -> int {
     const anchor::LexerOptions lo = lexer_options(o->date_order);
     const std::string text = read_input(o->input);
     const std::string& scan = text;  // offsets refer to input bytes; the lexer reads bad bytes as U+FFFD

@@ -480,8 +480,8 @@ bool key_matches(const std::string& given, const std::vector<std::string>& keys)
 }
 
 void install_routes(httplib::Server& svr, State& st) {
-  auto guarded = [&st](Api api, auto&& fn) {
-    return [&st, api, fn](const httplib::Request& req, httplib::Response& res) {
+  auto guarded = [](Api api, auto&& fn) {
+    return [api, fn](const httplib::Request& req, httplib::Response& res) {
       try {
         fn(req, res);
       } catch (const ApiError& e) {
