@@ -271,10 +271,6 @@ struct Sequence::State {
     sampler.set_temperature(mean > 0.85F ? 0.3F : (mean > 0.7F ? 0.55F : 0.8F));
   }
 
-  // The token where the anchor departs from every source value of its type: the anchor's first
-  // token when no source value shares its beginning. Banning the anchor's first token instead
-  // would make the right value unreachable whenever it shares that token with the wrong one
-  // ("$", "INV-2024-", "Section "), so every such retry would fail by construction.
   // The label `a` is written under when the sources state values of its type under the same label:
   // the checker then binds it to those values, and so do the divergence and the candidates.
   std::string_view bound_field(const Anchor& a) const {
@@ -297,6 +293,10 @@ struct Sequence::State {
     return field.empty() || anchor::same_label(sources.anchors()[i].field, field);
   }
 
+  // The token where the anchor departs from every source value of its type: the anchor's first
+  // token when no source value shares its beginning. Banning the anchor's first token instead
+  // would make the right value unreachable whenever it shares that token with the wrong one
+  // ("$", "INV-2024-", "Section "), so every such retry would fail by construction.
   int32_t divergence_token(const Anchor& a, int32_t first) const {
     const std::string_view written = std::string_view(text).substr(a.start, a.end - a.start);
     const std::string_view field = bound_field(a);
