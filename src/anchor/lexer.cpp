@@ -2,6 +2,7 @@
 // allocation per character. Incremental correctness rests on one rule: every read goes through
 // Src, and a read past the end of the text seen so far marks the decision as provisional.
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include "anchor/anchor.h"
@@ -18,6 +19,11 @@ struct Src {
   bool final;
   bool overrun = false;
   size_t max_read = 0;  // furthest byte a decision looked at (truncate must redo it)
+  // A Chinese organisation-name scan from `org_from` found no suffix before the character at
+  // `org_to` stopped it, so a scan from any start in between fails too (see scan_org_name).
+  size_t org_from = 0;
+  size_t org_to = 0;
+  size_t org_reach = 0;
 
   int at(size_t i) {
     if (i > max_read) max_read = i;
@@ -81,22 +87,57 @@ void set_norm(Anchor& a, Type type, std::string norm) {
   a.norm = std::move(norm);
 }
 
+// Which entries of a keyword table start with each byte (in either case when `fold`), as a bit
+// mask in table order: a matcher tries only those, and none at any other byte. Built from the
+// tables themselves, so they cannot disagree.
+struct FirstBytes {
+  std::array<uint32_t, 256> mask{};
+  [[nodiscard]] constexpr uint32_t at(int c) const { return c >= 0 && c < 256 ? mask[static_cast<size_t>(c)] : 0U; }
+};
+template <typename T, size_t N, typename Text>
+constexpr FirstBytes first_bytes(const std::array<T, N>& words, Text text, bool fold) {
+  static_assert(N <= 32);
+  FirstBytes f;
+  for (size_t i = 0; i < N; ++i) {
+    const int c = static_cast<unsigned char>(std::string_view(text(words[i])).front());
+    const uint32_t bit = 1U << i;
+    f.mask[static_cast<size_t>(c)] |= bit;
+    if (fold && is_alpha(c)) {
+      f.mask[static_cast<size_t>(to_lower(c))] |= bit;
+      f.mask[static_cast<size_t>(to_lower(c) - 32)] |= bit;
+    }
+  }
+  return f;
+}
+// The entry of the lowest set bit (iterating `m &= m - 1` keeps table order: first match wins).
+template <typename T, size_t N>
+constexpr const T& entry(const std::array<T, N>& words, uint32_t m) {
+  return words[static_cast<size_t>(std::countr_zero(m))];
+}
+constexpr auto kSelf = [](std::string_view w) { return w; };
+constexpr auto kText = [](const auto& w) { return w.text; };
+
 // ---------------------------------------------------------------------------- dates
 constexpr std::array<std::string_view, 12> kMonths = {"january",   "february", "march",    "april",
                                                       "may",       "june",     "july",     "august",
                                                       "september", "october",  "november", "december"};
+constexpr FirstBytes kMonthFirst = first_bytes(kMonths, kSelf, true);
 
 // Capitalised month name or abbreviation at i (with optional '.'); returns end and month.
 size_t month_name(Src& src, size_t i, int& month) {
-  if (!is_upper(src.at(i))) return 0;
-  for (int m = 0; m < 12; ++m) {
+  const int c = src.at(i);
+  if (!is_upper(c)) return 0;
+  const uint32_t first = kMonthFirst.at(c);
+  for (uint32_t bits = first; bits != 0; bits &= bits - 1) {
+    const int m = std::countr_zero(bits);
     const std::string_view full = kMonths[static_cast<size_t>(m)];
     if (src.match_ci(i, full) && src.word_end(i + full.size())) {
       month = m + 1;
       return i + full.size();
     }
   }
-  for (int m = 0; m < 12; ++m) {
+  for (uint32_t bits = first; bits != 0; bits &= bits - 1) {
+    const int m = std::countr_zero(bits);
     const std::string_view abbr = kMonths[static_cast<size_t>(m)].substr(0, m == 8 ? 4 : 3);  // "sept"
     for (std::string_view a : {abbr, kMonths[static_cast<size_t>(m)].substr(0, 3)}) {
       if (src.match_ci(i, a) && src.word_end(i + a.size())) {
@@ -592,9 +633,11 @@ constexpr std::array<Prefix, 24> kPrefixes = {
      {"RMB¥", "CNY", false}, {"USD", "USD", true},  {"EUR", "EUR", true}, {"GBP", "GBP", true},
      {"CNY", "CNY", true},   {"RMB", "CNY", true},  {"JPY", "JPY", true}, {"HKD", "HKD", true},
      {"CHF", "CHF", true},   {"CAD", "CAD", true},  {"AUD", "AUD", true}, {"SGD", "SGD", true}}};
+constexpr FirstBytes kPrefixFirst = first_bytes(kPrefixes, kText, false);
 
 size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a) {
-  for (const auto& pre : kPrefixes) {
+  for (uint32_t bits = kPrefixFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+    const Prefix& pre = entry(kPrefixes, bits);
     if (!src.match(p, pre.text)) continue;
     size_t k = p + pre.text.size();
     if (pre.word && is_alpha(src.at(k))) continue;
@@ -677,6 +720,19 @@ constexpr std::array<Word, 11> kZhLogic = {{{"如果", "if"},
                                             {"同意", "commit"},
                                             {"保证", "commit"}}};
 
+constexpr char32_t decode3(std::string_view w) {  // a 3-byte UTF-8 character (every Han keyword)
+  return static_cast<char32_t>(((static_cast<unsigned char>(w[0]) & 0x0F) << 12) |
+                               ((static_cast<unsigned char>(w[1]) & 0x3F) << 6) |
+                               (static_cast<unsigned char>(w[2]) & 0x3F));
+}
+constexpr bool zh_logic_first(char32_t c) {
+  for (const auto& w : kZhLogic) {
+    if (decode3(w.text) == c) return true;
+  }
+  return false;
+}
+static_assert(zh_logic_first(U'如') && zh_logic_first(U'保') && !zh_logic_first(U'的'));
+
 constexpr std::array<std::string_view, 12> kOrgSuffixes = {"有限责任公司", "股份有限公司", "有限公司", "公司",
                                                            "集团",         "银行",         "医院",     "大学",
                                                            "事务所",       "研究所",       "诊所",     "中心"};
@@ -739,6 +795,13 @@ bool org_suffix_start(char32_t c) {
 
 size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   constexpr int kMaxChars = 16;
+  // Inside a failed scan's span: this scan would look at a subset of the same characters (a
+  // suffix check at a position does not depend on the start) and stop at the same one, so it
+  // fails too; it reports the earlier scan's reach, which covers what it would have read.
+  if (p > src.org_from && p < src.org_to) {
+    src.max_read = std::max(src.max_read, src.org_reach);
+    return 0;
+  }
   size_t j = p;
   for (int n = 0; n < kMaxChars; ++n) {
     const auto d = src.cp(j);
@@ -751,23 +814,33 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
         }
       }
     }
-    if (d.length == 0 || !is_han(d.cp) || org_stop(d.cp) || is_cn_numeral(d.cp)) return 0;
+    if (d.length == 0 || !is_han(d.cp) || org_stop(d.cp) || is_cn_numeral(d.cp)) {
+      if (d.length > 0) {  // stopped by a character, not by the end of the text seen so far
+        src.org_from = p;
+        src.org_to = j;
+        src.org_reach = src.max_read;
+      }
+      return 0;
+    }
     j += static_cast<size_t>(d.length);
   }
   return 0;
 }
 
-size_t scan_han(Src& src, size_t p, Anchor& a) {
-  for (const auto& w : kZhLogic) {
-    if (src.match(p, w.text)) {
-      set_norm(a, Type::logic, std::string(w.norm));
-      return p + w.text.size();
+// At a Han character c0 (complete, at p): the keyword matchers run only for their first characters.
+size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a) {
+  if (zh_logic_first(c0)) {
+    for (const auto& w : kZhLogic) {
+      if (src.match(p, w.text)) {
+        set_norm(a, Type::logic, std::string(w.norm));
+        return p + w.text.size();
+      }
     }
   }
-  if (src.match(p, "人民币")) {
+  if (c0 == U'人' && src.match(p, "人民币")) {
     if (size_t e = scan_prefixed_amount(src, p, a)) return e;
   }
-  if (src.match(p, "百分之")) {
+  if (c0 == U'百' && src.match(p, "百分之")) {
     const size_t k = p + 9;
     size_t j = cn_numeral_run(src, k);
     uint64_t v = 0;
@@ -784,7 +857,7 @@ size_t scan_han(Src& src, size_t p, Anchor& a) {
     }
     return 0;
   }
-  if (src.match(p, "第")) {
+  if (c0 == U'第') {
     const size_t k = p + 3;
     size_t j = src.digits(k);
     std::string num;
@@ -807,8 +880,7 @@ size_t scan_han(Src& src, size_t p, Anchor& a) {
     }
     return 0;
   }
-  const auto d0 = src.cp(p);
-  if (d0.length > 0 && is_cn_numeral(d0.cp)) {
+  if (is_cn_numeral(c0)) {
     const size_t j = cn_numeral_run(src, p);
     uint64_t v = 0;
     const std::string_view run = src.s.substr(p, j - p);
@@ -865,11 +937,12 @@ constexpr std::array<Word, 22> kLogic = {{{"shall not", "must_not"},
                                           {"warrant", "commit"},
                                           {"guarantees", "commit"},
                                           {"guarantee", "commit"}}};
+constexpr FirstBytes kLogicFirst = first_bytes(kLogic, kText, true);
 
 size_t scan_logic(Src& src, size_t p, Anchor& a) {
   const int c0 = src.at(p);
-  for (const auto& w : kLogic) {
-    if (to_lower(c0) != w.text[0]) continue;
+  for (uint32_t bits = kLogicFirst.at(c0); bits != 0; bits &= bits - 1) {
+    const Word& w = entry(kLogic, bits);
     // Lowercase, or capitalised at a sentence start; never ALL CAPS matches of short words.
     if (src.match_ci(p, w.text) && src.word_end(p + w.text.size())) {
       bool rest_lower = true;
@@ -898,6 +971,7 @@ constexpr std::array<ClauseWord, 12> kClauseWords = {{{"Section", true},
                                                       {"Paragraph", true},
                                                       {"Para.", false},
                                                       {"§", false}}};
+constexpr FirstBytes kClauseFirst = first_bytes(kClauseWords, kText, false);
 
 size_t dotted_number(Src& src, size_t k) {
   size_t j = src.digits(k);
@@ -907,7 +981,8 @@ size_t dotted_number(Src& src, size_t k) {
 }
 
 size_t scan_clause(Src& src, size_t p, Anchor& a) {
-  for (const auto& w : kClauseWords) {
+  for (uint32_t bits = kClauseFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+    const ClauseWord& w = entry(kClauseWords, bits);
     if (!src.match(p, w.text)) continue;
     size_t k = p + w.text.size();
     if (w.text == "§" && src.match(k, "§")) k += w.text.size();
@@ -927,12 +1002,17 @@ size_t scan_clause(Src& src, size_t p, Anchor& a) {
 
 bool ident_char(int c) { return is_alnum(c) || c == '_'; }
 
+struct CodeKeyword {
+  std::string_view kw;
+  bool needs_paren;
+};
+constexpr std::array<CodeKeyword, 4> kCodeKeywords = {
+    {{"def", true}, {"fn", true}, {"function", true}, {"class", false}}};
+constexpr FirstBytes kCodeFirst = first_bytes(kCodeKeywords, [](const CodeKeyword& k) { return k.kw; }, false);
+
 size_t scan_code_signature(Src& src, size_t p, Anchor& a) {
-  struct Kw {
-    std::string_view kw;
-    bool needs_paren;
-  };
-  for (const Kw kw : {Kw{"def", true}, Kw{"fn", true}, Kw{"function", true}, Kw{"class", false}}) {
+  for (uint32_t bits = kCodeFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+    const CodeKeyword& kw = entry(kCodeKeywords, bits);
     if (!src.match(p, kw.kw) || src.at(p + kw.kw.size()) != ' ') continue;
     const size_t k = p + kw.kw.size() + 1;
     const int c = src.at(k);
@@ -960,10 +1040,12 @@ constexpr std::array<Word, 20> kSpelled = {
      {"six", "6"},     {"seven", "7"},       {"eight", "8"},     {"nine", "9"},     {"ten", "10"},
      {"eleven", "11"}, {"twelve", "12"},     {"fourteen", "14"}, {"fifteen", "15"}, {"twenty", "20"},
      {"thirty", "30"}, {"forty-five", "45"}, {"forty", "40"},    {"sixty", "60"},   {"ninety", "90"}}};
+constexpr FirstBytes kSpelledFirst = first_bytes(kSpelled, kText, true);
 
 // "thirty days", "thirty (30) days", "ten percent".
 size_t scan_spelled(Src& src, size_t p, Anchor& a) {
-  for (const auto& w : kSpelled) {
+  for (uint32_t bits = kSpelledFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+    const Word& w = entry(kSpelled, bits);
     if (!src.match_ci(p, w.text) || !src.word_end(p + w.text.size())) continue;
     size_t j = p + w.text.size();
     if (src.at(j) == ' ' && src.at(j + 1) == '(') {  // "thirty (30)"
@@ -1257,7 +1339,7 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
   if (d.length == 0) return 0;
   if (d.cp == U'§') return scan_clause(src, p, a);
   if (d.cp == U'€' || d.cp == U'£' || d.cp == U'¥' || d.cp == U'￥') return scan_prefixed_amount(src, p, a);
-  if (is_han(d.cp)) return scan_han(src, p, a);
+  if (is_han(d.cp)) return scan_han(src, p, d.cp, a);
   return 0;
 }
 
