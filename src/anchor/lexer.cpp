@@ -63,6 +63,14 @@ struct Src {
     }
     return true;
   }
+  // End of the run of ASCII letters and digits from i (reads like at() up to that end).
+  size_t alnum_end(size_t i) {
+    const size_t n = s.size();
+    while (i < n && is_alnum(static_cast<unsigned char>(s[i]))) ++i;
+    if (i > max_read) max_read = i;
+    if (i >= n) overrun = true;
+    return i;
+  }
   bool word_end(size_t i) {
     const int c = at(i);
     return c == kEnd ? final : !is_alnum(c);
@@ -725,9 +733,14 @@ constexpr char32_t decode3(std::string_view w) {  // a 3-byte UTF-8 character (e
                                ((static_cast<unsigned char>(w[1]) & 0x3F) << 6) |
                                (static_cast<unsigned char>(w[2]) & 0x3F));
 }
+constexpr std::array<char32_t, kZhLogic.size()> kZhLogicFirst = [] {
+  std::array<char32_t, kZhLogic.size()> f{};
+  for (size_t i = 0; i < kZhLogic.size(); ++i) f[i] = decode3(kZhLogic[i].text);
+  return f;
+}();
 constexpr bool zh_logic_first(char32_t c) {
-  for (const auto& w : kZhLogic) {
-    if (decode3(w.text) == c) return true;
+  for (char32_t f : kZhLogicFirst) {
+    if (f == c) return true;
   }
   return false;
 }
@@ -1276,8 +1289,7 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
   const int c = src.at(p);
   if (c < 0x80) {
     if (is_alnum(c)) {
-      skip = p;
-      while (is_alnum(src.at(skip))) ++skip;
+      skip = src.alnum_end(p);
       if (p > 0 && is_alnum(static_cast<unsigned char>(src.s[p - 1]))) return 0;  // mid-word
       if (is_digit(c)) {
         skip = p + 1;
@@ -1343,12 +1355,29 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
   return 0;
 }
 
+// ASCII bytes no matcher starts at (spaces, most punctuation): scan_at would read only that byte
+// and move on, so run() does that itself.
+constexpr std::array<bool, 256> kInert = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0; c < 0x80; ++c) t[static_cast<size_t>(c)] = !is_alnum(c);
+  for (char c : std::string_view("${[\"<=")) t[static_cast<unsigned char>(c)] = false;
+  return t;
+}();
+
 // Scans from `pos` while decisions are final; stops at the first provisional one.
 void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& out, std::vector<LexVisit>* visits,
          const LexerOptions& opt) {
   Src src{text, final};
   Anchor a;
   while (pos < text.size()) {
+    if (kInert[static_cast<unsigned char>(text[pos])]) {
+      if (visits != nullptr) {
+        const uint32_t prev = visits->empty() ? 0 : visits->back().reach;
+        visits->push_back({static_cast<uint32_t>(pos), std::max(prev, static_cast<uint32_t>(pos))});
+      }
+      ++pos;
+      continue;
+    }
     src.overrun = false;
     src.max_read = pos;
     a.norm.clear();

@@ -41,6 +41,8 @@ Runner register_train_demo(CLI::App& app) {
   cmd->add_option("--decay-share", o->decay_share, "Linear learning-rate decay over this last share of the run")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--digit-pairs", o->digit_pairs, "Add the 100 two-digit tokens \"00\"..\"99\" to the vocabulary")
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "Seed (data and weights)")->capture_default_str();
   cmd->add_option("--lr", o->lr, "Peak AdamW learning rate")->capture_default_str();
   cmd->add_option("-t,--threads", o->threads, "CPU threads (0 = all)")->capture_default_str();

@@ -49,6 +49,36 @@ TEST(Corpus, EvalValuesAndTemplatesNeverAppearInTraining) {
   for (const auto& t : template_ids(Split::eval)) EXPECT_EQ(train_t.count(t), 0U) << t;
 }
 
+TEST(Train, DigitPairVocabularyTokenisesDigitRunsInPairs) {
+  // llama.cpp's SPM tokenizer merges equal-score pairs leftmost first: "2024" -> "20" "24",
+  // "4226025" -> "42" "26" "02" "5", the same way in a document and in an answer.
+  TrainOptions o;
+  o.digit_pairs = true;
+  o.layers = 1;
+  o.embd = 32;
+  o.heads = 2;
+  o.ff = 64;
+  const auto path = std::filesystem::temp_directory_path() / "sfcl-digit-pairs.gguf";
+  const engine::LlamaHParams hp = demo_hparams(o);
+  EXPECT_EQ(hp.n_vocab, demo_vocab(false).size() + 100);
+  engine::write_llama_gguf(path, hp, demo_vocab(true), engine::random_llama_weights(hp, 1), engine::kChatMlTemplate,
+                           "digit-pairs-test");
+  auto m = engine::Model::load({path});
+  std::filesystem::remove(path);
+  auto pieces = [&](const std::string& s) {
+    std::vector<std::string> out;
+    for (engine::Token t : m->tokenize(s, false, false)) {
+      std::string p;
+      m->append_piece(t, p);
+      out.push_back(p);
+    }
+    return out;
+  };
+  EXPECT_EQ(pieces("MRN-4226025"), (std::vector<std::string>{"M", "R", "N", "-", "42", "26", "02", "5"}));
+  EXPECT_EQ(pieces("$12,500.00"), (std::vector<std::string>{"$", "12", ",", "50", "0", ".", "00"}));
+  EXPECT_EQ(pieces("2024年1月14日"), (std::vector<std::string>{"20", "24", "年", "1", "月", "14", "日"}));
+}
+
 TEST(Train, ShortRunLowersLossChangesEveryTensorAndLlamaReproducesTheGraph) {
   TrainOptions o;
   o.out = std::filesystem::temp_directory_path() / "sfcl-demo-test.gguf";
