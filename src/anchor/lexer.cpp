@@ -11,6 +11,7 @@
 
 namespace sfcl::anchor {
 namespace {
+using namespace std::string_view_literals;
 
 constexpr int kEnd = -1;
 
@@ -99,16 +100,16 @@ void set_norm(Anchor& a, Type type, std::string norm) {
 // mask in table order: a matcher tries only those, and none at any other byte. Built from the
 // tables themselves, so they cannot disagree.
 struct FirstBytes {
-  std::array<uint32_t, 256> mask{};
-  [[nodiscard]] constexpr uint32_t at(int c) const { return c >= 0 && c < 256 ? mask[static_cast<size_t>(c)] : 0U; }
+  std::array<uint64_t, 256> mask{};
+  [[nodiscard]] constexpr uint64_t at(int c) const { return c >= 0 && c < 256 ? mask[static_cast<size_t>(c)] : 0U; }
 };
 template <typename T, size_t N, typename Text>
 constexpr FirstBytes first_bytes(const std::array<T, N>& words, Text text, bool fold) {
-  static_assert(N <= 32);
+  static_assert(N <= 64);
   FirstBytes f;
   for (size_t i = 0; i < N; ++i) {
     const int c = static_cast<unsigned char>(std::string_view(text(words[i])).front());
-    const uint32_t bit = 1U << i;
+    const uint64_t bit = uint64_t{1} << i;
     f.mask[static_cast<size_t>(c)] |= bit;
     if (fold && is_alpha(c)) {
       f.mask[static_cast<size_t>(to_lower(c))] |= bit;
@@ -119,7 +120,7 @@ constexpr FirstBytes first_bytes(const std::array<T, N>& words, Text text, bool 
 }
 // The entry of the lowest set bit (iterating `m &= m - 1` keeps table order: first match wins).
 template <typename T, size_t N>
-constexpr const T& entry(const std::array<T, N>& words, uint32_t m) {
+constexpr const T& entry(const std::array<T, N>& words, uint64_t m) {
   return words[static_cast<size_t>(std::countr_zero(m))];
 }
 constexpr auto kSelf = [](std::string_view w) { return w; };
@@ -135,8 +136,8 @@ constexpr FirstBytes kMonthFirst = first_bytes(kMonths, kSelf, true);
 size_t month_name(Src& src, size_t i, int& month) {
   const int c = src.at(i);
   if (!is_upper(c)) return 0;
-  const uint32_t first = kMonthFirst.at(c);
-  for (uint32_t bits = first; bits != 0; bits &= bits - 1) {
+  const uint64_t first = kMonthFirst.at(c);
+  for (uint64_t bits = first; bits != 0; bits &= bits - 1) {
     const int m = std::countr_zero(bits);
     const std::string_view full = kMonths[static_cast<size_t>(m)];
     if (src.match_ci(i, full) && src.word_end(i + full.size())) {
@@ -144,7 +145,7 @@ size_t month_name(Src& src, size_t i, int& month) {
       return i + full.size();
     }
   }
-  for (uint32_t bits = first; bits != 0; bits &= bits - 1) {
+  for (uint64_t bits = first; bits != 0; bits &= bits - 1) {
     const int m = std::countr_zero(bits);
     const std::string_view abbr = kMonths[static_cast<size_t>(m)].substr(0, m == 8 ? 4 : 3);  // "sept"
     for (std::string_view a : {abbr, kMonths[static_cast<size_t>(m)].substr(0, 3)}) {
@@ -180,7 +181,7 @@ std::string md(int m, int d) {
 }
 
 size_t ordinal_suffix(Src& src, size_t i) {
-  for (std::string_view s : {"st", "nd", "rd", "th"}) {
+  for (std::string_view s : {"st"sv, "nd"sv, "rd"sv, "th"sv}) {
     if (src.match_ci(i, s) && src.word_end(i + 2)) return i + 2;
   }
   return i;
@@ -644,7 +645,7 @@ constexpr std::array<Prefix, 24> kPrefixes = {
 constexpr FirstBytes kPrefixFirst = first_bytes(kPrefixes, kText, false);
 
 size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a) {
-  for (uint32_t bits = kPrefixFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+  for (uint64_t bits = kPrefixFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
     const Prefix& pre = entry(kPrefixes, bits);
     if (!src.match(p, pre.text)) continue;
     size_t k = p + pre.text.size();
@@ -885,7 +886,7 @@ size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a) {
       if (j == k || !cn_value(src.s.substr(k, j - k), v)) return 0;
       num = std::to_string(v);
     }
-    for (std::string_view unit : {"条", "款", "章", "节", "项"}) {
+    for (std::string_view unit : {"条"sv, "款"sv, "章"sv, "节"sv, "项"sv}) {
       if (src.match(j, unit)) {
         set_norm(a, Type::clause, num);
         return j + unit.size();
@@ -954,7 +955,7 @@ constexpr FirstBytes kLogicFirst = first_bytes(kLogic, kText, true);
 
 size_t scan_logic(Src& src, size_t p, Anchor& a) {
   const int c0 = src.at(p);
-  for (uint32_t bits = kLogicFirst.at(c0); bits != 0; bits &= bits - 1) {
+  for (uint64_t bits = kLogicFirst.at(c0); bits != 0; bits &= bits - 1) {
     const Word& w = entry(kLogic, bits);
     // Lowercase, or capitalised at a sentence start; never ALL CAPS matches of short words.
     if (src.match_ci(p, w.text) && src.word_end(p + w.text.size())) {
@@ -994,7 +995,7 @@ size_t dotted_number(Src& src, size_t k) {
 }
 
 size_t scan_clause(Src& src, size_t p, Anchor& a) {
-  for (uint32_t bits = kClauseFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+  for (uint64_t bits = kClauseFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
     const ClauseWord& w = entry(kClauseWords, bits);
     if (!src.match(p, w.text)) continue;
     size_t k = p + w.text.size();
@@ -1024,7 +1025,7 @@ constexpr std::array<CodeKeyword, 4> kCodeKeywords = {
 constexpr FirstBytes kCodeFirst = first_bytes(kCodeKeywords, [](const CodeKeyword& k) { return k.kw; }, false);
 
 size_t scan_code_signature(Src& src, size_t p, Anchor& a) {
-  for (uint32_t bits = kCodeFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+  for (uint64_t bits = kCodeFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
     const CodeKeyword& kw = entry(kCodeKeywords, bits);
     if (!src.match(p, kw.kw) || src.at(p + kw.kw.size()) != ' ') continue;
     const size_t k = p + kw.kw.size() + 1;
@@ -1057,7 +1058,7 @@ constexpr FirstBytes kSpelledFirst = first_bytes(kSpelled, kText, true);
 
 // "thirty days", "thirty (30) days", "ten percent".
 size_t scan_spelled(Src& src, size_t p, Anchor& a) {
-  for (uint32_t bits = kSpelledFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+  for (uint64_t bits = kSpelledFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
     const Word& w = entry(kSpelled, bits);
     if (!src.match_ci(p, w.text) || !src.word_end(p + w.text.size())) continue;
     size_t j = p + w.text.size();
@@ -1158,13 +1159,20 @@ size_t cap_word(Src& src, size_t i) {
   return j;
 }
 
+constexpr std::array<std::string_view, 14> kNameStopMore = {"Section", "Sec",    "Article", "Art",   "Clause",
+                                                            "Paragraph", "Para", "See",     "Per",   "Under",
+                                                            "Total",     "Amount", "Date",  "Invoice"};
+constexpr FirstBytes kNameStopFirst = first_bytes(kNameStop, kSelf, false);
+constexpr FirstBytes kNameStopMoreFirst = first_bytes(kNameStopMore, kSelf, false);
+
 bool is_stop_word(std::string_view w) {
-  for (auto s : kNameStop) {
-    if (s == w) return true;
+  if (w.empty()) return false;
+  const int c = static_cast<unsigned char>(w.front());
+  for (uint64_t bits = kNameStopFirst.at(c); bits != 0; bits &= bits - 1) {
+    if (entry(kNameStop, bits) == w) return true;
   }
-  for (std::string_view s : {"Section", "Sec", "Article", "Art", "Clause", "Paragraph", "Para", "See", "Per", "Under",
-                             "Total", "Amount", "Date", "Invoice"}) {
-    if (s == w) return true;
+  for (uint64_t bits = kNameStopMoreFirst.at(c); bits != 0; bits &= bits - 1) {
+    if (entry(kNameStopMore, bits) == w) return true;
   }
   int m = 0;
   Src tmp{w, true};
