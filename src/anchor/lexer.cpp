@@ -25,6 +25,7 @@ struct Src {
   size_t org_from = 0;
   size_t org_to = 0;
   size_t org_reach = 0;
+  bool org_plain = false;  // every character strictly between them is plain (HanClass::kPlain)
 
   int at(size_t i) {
     if (i > max_read) max_read = i;
@@ -807,6 +808,37 @@ bool org_suffix_start(char32_t c) {
   }
 }
 
+// What a Han character can be, one byte per code point of the main CJK block (computed on the fly
+// outside it): the org-name scan and scan_han ask this once per character.
+class HanClass {
+ public:
+  static constexpr uint8_t kPlain = 1;    // starts no keyword or numeral: only an org name
+  static constexpr uint8_t kStop = 2;     // ends an org name (org_stop)
+  static constexpr uint8_t kSuffix = 4;   // may start an org suffix
+  static constexpr uint8_t kNumeral = 8;  // a Chinese numeral
+  HanClass() {
+    for (char32_t c = kFirst; c <= kLast; ++c) table_[c - kFirst] = compute(c);
+  }
+  [[nodiscard]] uint8_t operator()(char32_t c) const {
+    return c >= kFirst && c <= kLast ? table_[c - kFirst] : compute(c);
+  }
+
+ private:
+  static uint8_t compute(char32_t c) {
+    const bool numeral = is_cn_numeral(c);
+    const bool plain = !zh_logic_first(c) && c != U'人' && c != U'百' && c != U'第' && !numeral;
+    return static_cast<uint8_t>((plain ? kPlain : 0) | (org_stop(c) ? kStop : 0) |
+                                (org_suffix_start(c) ? kSuffix : 0) | (numeral ? kNumeral : 0));
+  }
+  static constexpr char32_t kFirst = 0x4E00;
+  static constexpr char32_t kLast = 0x9FFF;
+  std::array<uint8_t, kLast - kFirst + 1> table_{};
+};
+const HanClass& han_class() {
+  static const HanClass table;
+  return table;
+}
+
 size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   constexpr int kMaxChars = 16;
   // Inside a failed scan's span: this scan would look at a subset of the same characters (a
@@ -816,10 +848,13 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
     src.max_read = std::max(src.max_read, src.org_reach);
     return 0;
   }
+  const HanClass& han = han_class();
   size_t j = p;
+  bool plain = true;
   for (int n = 0; n < kMaxChars; ++n) {
     const auto d = src.cp(j);
-    if (n >= 1 && d.length > 0 && org_suffix_start(d.cp)) {
+    const uint8_t k = d.length > 0 ? han(d.cp) : 0;
+    if (n >= 1 && (k & HanClass::kSuffix) != 0) {
       for (std::string_view suf : kOrgSuffixes) {
         if (src.match(j, suf)) {
           const size_t e = j + suf.size();
@@ -828,14 +863,16 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
         }
       }
     }
-    if (d.length == 0 || !is_han(d.cp) || org_stop(d.cp) || is_cn_numeral(d.cp)) {
+    if (d.length == 0 || !is_han(d.cp) || (k & (HanClass::kStop | HanClass::kNumeral)) != 0) {
       if (d.length > 0) {  // stopped by a character, not by the end of the text seen so far
         src.org_from = p;
         src.org_to = j;
         src.org_reach = src.max_read;
+        src.org_plain = plain;
       }
       return 0;
     }
+    if (n >= 1) plain = plain && (k & HanClass::kPlain) != 0;
     j += static_cast<size_t>(d.length);
   }
   return 0;
@@ -843,6 +880,7 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
 
 // At a Han character c0 (complete, at p): the keyword matchers run only for their first characters.
 size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a) {
+  if ((han_class()(c0) & HanClass::kPlain) != 0) return scan_org_name(src, p, a);
   if (zh_logic_first(c0)) {
     for (const auto& w : kZhLogic) {
       if (src.match(p, w.text)) {
@@ -1291,6 +1329,44 @@ size_t scan_xml(Src& src, size_t p, Anchor& a) {
 }
 
 // ---------------------------------------------------------------------------- dispatch
+// The clause, logic, code and spelled-number keywords all require the word at p to be exactly
+// their leading run of letters ("shall" of "shall not", "forty" of "forty-five", "Sec" of
+// "Sec."): a word that is none of these runs cannot start any of them.
+struct KeywordLeads {
+  std::array<std::string_view, 64> words{};
+  size_t n = 0;
+  FirstBytes first;
+  constexpr void add(std::string_view w) {
+    size_t k = 0;
+    while (k < w.size() && is_alnum(static_cast<unsigned char>(w[k]))) ++k;
+    if (k == 0) return;  // "§": not an ASCII word
+    const int c = static_cast<unsigned char>(w[0]);
+    first.mask[static_cast<size_t>(to_lower(c))] |= uint64_t{1} << n;
+    first.mask[static_cast<size_t>(to_lower(c) - 32)] |= uint64_t{1} << n;
+    words[n++] = w.substr(0, k);
+  }
+};
+constexpr KeywordLeads kKeywordLeads = [] {
+  KeywordLeads k;
+  for (const auto& w : kClauseWords) k.add(w.text);
+  for (const auto& w : kLogic) k.add(w.text);
+  for (const auto& w : kCodeKeywords) k.add(w.kw);
+  for (const auto& w : kSpelled) k.add(w.text);
+  return k;
+}();
+static_assert(kKeywordLeads.n == kClauseWords.size() - 1 + kLogic.size() + kCodeKeywords.size() + kSpelled.size());
+
+bool keyword_lead(std::string_view word) {
+  for (uint64_t bits = kKeywordLeads.first.at(static_cast<unsigned char>(word[0])); bits != 0; bits &= bits - 1) {
+    const std::string_view w = kKeywordLeads.words[static_cast<size_t>(std::countr_zero(bits))];
+    if (w.size() != word.size()) continue;
+    bool same = true;
+    for (size_t k = 0; k < w.size() && same; ++k) same = to_lower(static_cast<unsigned char>(w[k])) == to_lower(static_cast<unsigned char>(word[k]));
+    if (same) return true;
+  }
+  return false;
+}
+
 // Tries every matcher at p. Returns the anchor end (> p) or 0 with `skip` set to where the
 // scan goes on.
 size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& opt) {
@@ -1327,10 +1403,12 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
       if (upper) {
         if (size_t e = scan_month_first(src, p, a)) return e;
       }
-      if (size_t e = scan_clause(src, p, a)) return e;
-      if (size_t e = scan_logic(src, p, a)) return e;
-      if (size_t e = scan_code_signature(src, p, a)) return e;
-      if (size_t e = scan_spelled(src, p, a)) return e;
+      if (keyword_lead(src.s.substr(p, skip - p))) {
+        if (size_t e = scan_clause(src, p, a)) return e;
+        if (size_t e = scan_logic(src, p, a)) return e;
+        if (size_t e = scan_code_signature(src, p, a)) return e;
+        if (size_t e = scan_spelled(src, p, a)) return e;
+      }
       if (upper) return scan_name(src, p, a);
       return 0;
     }
@@ -1359,7 +1437,13 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
   if (d.length == 0) return 0;
   if (d.cp == U'§') return scan_clause(src, p, a);
   if (d.cp == U'€' || d.cp == U'£' || d.cp == U'¥' || d.cp == U'￥') return scan_prefixed_amount(src, p, a);
-  if (is_han(d.cp)) return scan_han(src, p, d.cp, a);
+  if (is_han(d.cp)) {
+    const size_t e = scan_han(src, p, d.cp, a);
+    // The organisation-name scan from p failed, crossing only plain characters: a start at any of
+    // them reaches only that scan (no keyword, no numeral) and fails the same way, so skip them.
+    if (e == 0 && src.org_from == p && src.org_plain && src.org_to > skip) skip = src.org_to;
+    return e;
+  }
   return 0;
 }
 
