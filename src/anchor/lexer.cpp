@@ -1486,7 +1486,7 @@ void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& ou
     if (e > pos) {
       a.start = static_cast<uint32_t>(pos);
       a.end = static_cast<uint32_t>(e);
-      out.push_back(a);
+      out.push_back(std::move(a));  // every field is reset or set before the next use
       pos = e;
     } else {
       pos = std::max(skip, pos + 1);
