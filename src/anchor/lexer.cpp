@@ -161,24 +161,40 @@ size_t month_name(Src& src, size_t i, int& month) {
   return 0;
 }
 
+// "%0*d" without printf (dates are normalised for every date anchor): v >= 0, at least `width` digits.
+void append_padded(std::string& out, int v, int width) {
+  if (v < 0) v = 0;  // not reached: years, months and days come from digit runs
+  char buf[12];
+  int n = 0;
+  do {
+    buf[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v > 0);
+  for (int k = n; k < width; ++k) out.push_back('0');
+  while (n > 0) out.push_back(buf[--n]);
+}
+
 std::string ymd(int y, int m, int d) {
-  char buf[48];
+  std::string out;
+  out.reserve(10);
+  append_padded(out, y, 4);
+  out.push_back('-');
+  append_padded(out, m, 2);
   if (d > 0) {
-    std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", y, m, d);
-  } else {
-    std::snprintf(buf, sizeof buf, "%04d-%02d", y, m);
+    out.push_back('-');
+    append_padded(out, d, 2);
   }
-  return buf;
+  return out;
 }
 
 std::string md(int m, int d) {
-  char buf[48];
+  std::string out = "--";
+  append_padded(out, m, 2);
   if (d > 0) {
-    std::snprintf(buf, sizeof buf, "--%02d-%02d", m, d);
-  } else {
-    std::snprintf(buf, sizeof buf, "--%02d", m);
+    out.push_back('-');
+    append_padded(out, d, 2);
   }
-  return buf;
+  return out;
 }
 
 size_t ordinal_suffix(Src& src, size_t i) {
