@@ -287,21 +287,17 @@ std::string chat_prompt(const std::string& document, const std::string& question
          "<|im_end|>\n<|im_start|>assistant\n";
 }
 
-std::vector<engine::VocabEntry> demo_vocab(bool digit_pairs) {
-  std::vector<std::string> extra = corpus_characters();
-  if (digit_pairs) {
-    // Half as many tokens per number, date or identifier, and a digit pair is far rarer in a
-    // document than a single digit, so copying by matching the previous token is less ambiguous.
-    for (char a = '0'; a <= '9'; ++a) {
-      for (char b = '0'; b <= '9'; ++b) extra.push_back(std::string{a, b});
-    }
-  }
-  return engine::make_byte_vocab(extra);
+VocabOptions vocab_options(const TrainOptions& o) {
+  VocabOptions v;
+  v.digit_pairs = o.digit_pairs;
+  v.merges = o.merges;
+  v.seed = o.seed;
+  return v;
 }
 
 engine::LlamaHParams demo_hparams(const TrainOptions& o) {
   engine::LlamaHParams hp;
-  hp.n_vocab = static_cast<uint32_t>(demo_vocab(o.digit_pairs).size());
+  hp.n_vocab = static_cast<uint32_t>(demo_vocab(vocab_options(o)).size());
   hp.n_embd = o.embd;
   hp.n_layer = o.layers;
   hp.n_head = o.heads;
@@ -314,8 +310,9 @@ engine::LlamaHParams demo_hparams(const TrainOptions& o) {
 TrainReport train_demo(const TrainOptions& o) {
   if (o.embd % o.heads != 0) throw std::invalid_argument("--embd must be a multiple of --heads");
   std::filesystem::create_directories(o.work_dir);
-  const auto vocab = demo_vocab(o.digit_pairs);
-  const engine::LlamaHParams hp = demo_hparams(o);
+  const auto vocab = demo_vocab(vocab_options(o));
+  engine::LlamaHParams hp = demo_hparams(o);
+  hp.n_vocab = static_cast<uint32_t>(vocab.size());
   const int T = static_cast<int>(o.ctx);
   const int B = o.batch;
   const int K = o.targets_per_row;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "vocab.h"
 
 namespace sfcl::demo {
 
@@ -35,6 +36,7 @@ struct TrainOptions {
   int warmup = 100;
   double decay_share = 0.2;  // linear lr decay over this last share of the run (0 = none)
   bool digit_pairs = false;  // the vocabulary also holds "00".."99" (digit runs tokenise in pairs)
+  int merges = 0;            // subword merges learned from training documents (demo/vocab.h)
   int threads = 0;
   double checkpoint_minutes = 5.0;
   int eval_items = 40;  // greedy exact match through llama.cpp at each checkpoint
@@ -54,9 +56,8 @@ struct TrainReport {
 
 TrainReport train_demo(const TrainOptions& options);
 
-// The demo vocabulary: byte vocab + ChatML control tokens + the corpus's CJK characters, and with
-// `digit_pairs` the 100 two-digit tokens (llama.cpp's SPM merge pairs a digit run from the left).
-std::vector<engine::VocabEntry> demo_vocab(bool digit_pairs = false);
+// The vocabulary these options train with (demo/vocab.h).
+VocabOptions vocab_options(const TrainOptions& options);
 engine::LlamaHParams demo_hparams(const TrainOptions& options);
 
 // Runs sfcl's training graph forward on one token sequence and returns the logits of the last

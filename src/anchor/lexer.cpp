@@ -843,8 +843,8 @@ class HanClass {
   static uint8_t compute(char32_t c) {
     const bool numeral = is_cn_numeral(c);
     const bool plain = !zh_logic_first(c) && c != U'人' && c != U'百' && c != U'第' && !numeral;
-    return static_cast<uint8_t>((plain ? kPlain : 0) | (org_stop(c) ? kStop : 0) |
-                                (org_suffix_start(c) ? kSuffix : 0) | (numeral ? kNumeral : 0));
+    return static_cast<uint8_t>((plain ? kPlain : 0) | (org_stop(c) ? kStop : 0) | (org_suffix_start(c) ? kSuffix : 0) |
+                                (numeral ? kNumeral : 0));
   }
   static constexpr char32_t kFirst = 0x4E00;
   static constexpr char32_t kLast = 0x9FFF;
@@ -1076,7 +1076,8 @@ struct CodeKeyword {
 };
 constexpr std::array<CodeKeyword, 4> kCodeKeywords = {
     {{"def", true}, {"fn", true}, {"function", true}, {"class", false}}};
-constexpr FirstBytes kCodeFirst = first_bytes(kCodeKeywords, [](const CodeKeyword& k) { return k.kw; }, false);
+constexpr FirstBytes kCodeFirst = first_bytes(
+    kCodeKeywords, [](const CodeKeyword& k) { return k.kw; }, false);
 
 size_t scan_code_signature(Src& src, size_t p, Anchor& a) {
   for (uint64_t bits = kCodeFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
@@ -1213,9 +1214,9 @@ size_t cap_word(Src& src, size_t i) {
   return j;
 }
 
-constexpr std::array<std::string_view, 14> kNameStopMore = {"Section", "Sec",    "Article", "Art",   "Clause",
-                                                            "Paragraph", "Para", "See",     "Per",   "Under",
-                                                            "Total",     "Amount", "Date",  "Invoice"};
+constexpr std::array<std::string_view, 14> kNameStopMore = {"Section",   "Sec",    "Article", "Art",    "Clause",
+                                                            "Paragraph", "Para",   "See",     "Per",    "Under",
+                                                            "Total",     "Amount", "Date",    "Invoice"};
 constexpr FirstBytes kNameStopFirst = first_bytes(kNameStop, kSelf, false);
 constexpr FirstBytes kNameStopMoreFirst = first_bytes(kNameStopMore, kSelf, false);
 
@@ -1377,7 +1378,8 @@ bool keyword_lead(std::string_view word) {
     const std::string_view w = kKeywordLeads.words[static_cast<size_t>(std::countr_zero(bits))];
     if (w.size() != word.size()) continue;
     bool same = true;
-    for (size_t k = 0; k < w.size() && same; ++k) same = to_lower(static_cast<unsigned char>(w[k])) == to_lower(static_cast<unsigned char>(word[k]));
+    for (size_t k = 0; k < w.size() && same; ++k)
+      same = to_lower(static_cast<unsigned char>(w[k])) == to_lower(static_cast<unsigned char>(word[k]));
     if (same) return true;
   }
   return false;
@@ -1502,7 +1504,8 @@ void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& ou
     if (e > pos) {
       a.start = static_cast<uint32_t>(pos);
       a.end = static_cast<uint32_t>(e);
-      out.push_back(std::move(a));  // every field is reset or set before the next use
+      out.push_back(std::move(a));
+      a = Anchor{};
       pos = e;
     } else {
       pos = std::max(skip, pos + 1);

@@ -43,6 +43,9 @@ Runner register_train_demo(CLI::App& app) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_option("--digit-pairs", o->digit_pairs, "Add the 100 two-digit tokens \"00\"..\"99\" to the vocabulary")
       ->capture_default_str();
+  cmd->add_option("--merges", o->merges, "Subword merges learned from training documents (0 = byte-level words)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 8000));
   cmd->add_option("--seed", o->seed, "Seed (data and weights)")->capture_default_str();
   cmd->add_option("--lr", o->lr, "Peak AdamW learning rate")->capture_default_str();
   cmd->add_option("-t,--threads", o->threads, "CPU threads (0 = all)")->capture_default_str();

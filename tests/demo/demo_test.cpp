@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <memory>
 #include <set>
 
 #include "corpus.h"
@@ -49,34 +51,68 @@ TEST(Corpus, EvalValuesAndTemplatesNeverAppearInTraining) {
   for (const auto& t : template_ids(Split::eval)) EXPECT_EQ(train_t.count(t), 0U) << t;
 }
 
-TEST(Train, DigitPairVocabularyTokenisesDigitRunsInPairs) {
-  // llama.cpp's SPM tokenizer merges equal-score pairs leftmost first: "2024" -> "20" "24",
-  // "4226025" -> "42" "26" "02" "5", the same way in a document and in an answer.
-  TrainOptions o;
-  o.digit_pairs = true;
-  o.layers = 1;
-  o.embd = 32;
-  o.heads = 2;
-  o.ff = 64;
-  const auto path = std::filesystem::temp_directory_path() / "sfcl-digit-pairs.gguf";
-  const engine::LlamaHParams hp = demo_hparams(o);
-  EXPECT_EQ(hp.n_vocab, demo_vocab(false).size() + 100);
-  engine::write_llama_gguf(path, hp, demo_vocab(true), engine::random_llama_weights(hp, 1), engine::kChatMlTemplate,
-                           "digit-pairs-test");
+// A model file with this vocabulary (random weights) for llama.cpp's tokenizer; removed on exit.
+std::unique_ptr<engine::Model> vocab_model(const VocabOptions& v) {
+  const auto vocab = demo_vocab(v);
+  engine::LlamaHParams hp;
+  hp.n_vocab = static_cast<uint32_t>(vocab.size());
+  hp.n_embd = 32;
+  hp.n_layer = 1;
+  hp.n_head = 2;
+  hp.n_head_kv = 2;
+  hp.n_ff = 64;
+  const auto path = std::filesystem::temp_directory_path() / "sfcl-vocab-test.gguf";
+  engine::write_llama_gguf(path, hp, vocab, engine::random_llama_weights(hp, 1), engine::kChatMlTemplate, "vocab-test");
   auto m = engine::Model::load({path});
   std::filesystem::remove(path);
-  auto pieces = [&](const std::string& s) {
-    std::vector<std::string> out;
-    for (engine::Token t : m->tokenize(s, false, false)) {
-      std::string p;
-      m->append_piece(t, p);
-      out.push_back(p);
-    }
-    return out;
-  };
-  EXPECT_EQ(pieces("MRN-4226025"), (std::vector<std::string>{"M", "R", "N", "-", "42", "26", "02", "5"}));
-  EXPECT_EQ(pieces("$12,500.00"), (std::vector<std::string>{"$", "12", ",", "50", "0", ".", "00"}));
-  EXPECT_EQ(pieces("2024年1月14日"), (std::vector<std::string>{"20", "24", "年", "1", "月", "14", "日"}));
+  return m;
+}
+
+std::vector<std::string> pieces(const engine::Model& m, const std::string& s) {
+  std::vector<std::string> out;
+  for (engine::Token t : m.tokenize(s, false, false)) out.push_back(m.piece(t));
+  return out;
+}
+
+TEST(Vocab, DigitPairsTokeniseDigitRunsInPairs) {
+  // llama.cpp's SPM tokenizer merges equal-score pairs leftmost first: "2024" -> "20" "24",
+  // "4226025" -> "42" "26" "02" "5", the same way in a document and in an answer.
+  VocabOptions v;
+  v.digit_pairs = true;
+  EXPECT_EQ(demo_vocab(v).size(), demo_vocab({}).size() + 100);
+  const auto m = vocab_model(v);
+  EXPECT_EQ(pieces(*m, "MRN-4226025"), (std::vector<std::string>{"M", "R", "N", "-", "42", "26", "02", "5"}));
+  EXPECT_EQ(pieces(*m, "$12,500.00"), (std::vector<std::string>{"$", "12", ",", "50", "0", ".", "00"}));
+  EXPECT_EQ(pieces(*m, "2024年1月14日"), (std::vector<std::string>{"20", "24", "年", "1", "月", "14", "日"}));
+}
+
+TEST(Vocab, MergesAreDeterministicAndStayInsideWords) {
+  const std::vector<std::string> texts = {"the total of the invoice", "the totals", "公司 有限公司 公司"};
+  const auto a = learn_merges(texts, 20);
+  EXPECT_EQ(a, learn_merges(texts, 20));
+  ASSERT_FALSE(a.empty());
+  // "he", "th" and "▁t" occur 3 times each, more than any other pair; ties go to the smallest.
+  EXPECT_EQ(a.front(), "he");
+  EXPECT_NE(std::find(a.begin(), a.end(), "公司"), a.end());
+  for (const auto& m : a) EXPECT_EQ(m.find(' '), std::string::npos) << m;
+
+  VocabOptions v;
+  v.digit_pairs = true;
+  v.merges = 400;
+  const auto m = vocab_model(v);
+  // Words become subword pieces; digits stay pairs; no piece mixes letters with digits or
+  // punctuation, so an anchor's boundary is always a token boundary.
+  const std::string text = "The total amount is $12,500.00, due 2024-06-15 (Invoice INV-2024-0042).";
+  const auto p = pieces(*m, text);
+  EXPECT_LT(p.size(), text.size() * 2 / 3) << "merges barely used";
+  for (const auto& piece : p) {
+    const bool digit = std::any_of(piece.begin(), piece.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const bool letter = std::any_of(piece.begin(), piece.end(),
+                                    [](char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; });
+    const bool punct = std::any_of(piece.begin(), piece.end(),
+                                   [](char c) { return std::ispunct(static_cast<unsigned char>(c)) != 0; });
+    EXPECT_LE(int{digit} + int{letter} + int{punct}, 1) << piece;
+  }
 }
 
 TEST(Train, ShortRunLowersLossChangesEveryTensorAndLlamaReproducesTheGraph) {
