@@ -216,11 +216,11 @@ const Case kCases[] = {
     {"IF ONLY", "!logic", ""},
     // Keywords and numerals inside a long run of plain Han characters (the scan skips plain
     // characters after a failed organisation-name scan, never a keyword or numeral).
-    {"客户表示非常满意应当付款", "logic", "must"},
-    {"客户表示非常满意三千五百元", "amount", "3500 CNY"},
-    {"客户表示非常满意见第七条", "clause", "7"},
-    {"客户表示非常满意支付人民币5000元", "amount", "5000 CNY"},
-    {"客户表示非常满意百分之十", "percent", "10%"},
+    {"客户表示非常满意应当付款。", "logic", "must"},
+    {"客户表示非常满意三千五百元。", "amount", "3500 CNY"},
+    {"客户表示非常满意见第七条。", "clause", "7"},
+    {"客户表示非常满意支付人民币5000元。", "amount", "5000 CNY"},
+    {"客户表示非常满意百分之十。", "percent", "10%"},
     {"客户表示非常满意华东科技有限公司", "name", "客户表示非常满意华东科技有限公司"},
     // Words that only begin like a keyword (the keyword matchers run for exact leading words).
     {"thirtyish days", "!duration", ""},
