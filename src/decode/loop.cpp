@@ -344,7 +344,9 @@ struct Sequence::State {
     if (ban_index != k) bans.clear();
     ban_index = k;
     bans.push_back(out[static_cast<size_t>(k)]);
-    if (separator) {
+    // A token that starts right after the value (" Emma" in a subword vocabulary) is replaced by
+    // one that must not glue a letter or digit onto it ("Hughes" + "00") either.
+    if (separator || tok_start[static_cast<size_t>(k)] == constrained_end) {
       const auto& glue = model.word_start_tokens();
       bans.insert(bans.end(), glue.begin(), glue.end());
     }

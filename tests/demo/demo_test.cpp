@@ -236,6 +236,11 @@ TEST(CommittedModel, LoadsAndAnswersKnownEvalItems) {
   const EvalItem& b = item(items, "eval-000024");
   EXPECT_NE(answer(*m, b, decode::Mode::off), b.answer);
   EXPECT_EQ(answer(*m, b, decode::Mode::anchor), b.answer);
+  // A constrained name the model then tried to extend: after the extension is banned, no digit
+  // pair may be glued onto it (it once became "Dr. Grace MRN-45 days." through "Hughes00").
+  const std::string c = answer(*m, item(items, "eval-000031"), decode::Mode::anchor);
+  EXPECT_NE(c.find("Dr. Grace Hughes"), std::string::npos) << c;
+  EXPECT_EQ(c.find("MRN"), std::string::npos) << c;
 }
 
 }  // namespace
