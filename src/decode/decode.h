@@ -84,6 +84,7 @@ struct Stats {
   int64_t regenerated_tokens = 0;
   int64_t fallbacks = 0;
   int64_t decoded_tokens = 0;  // sampled tokens, regenerated ones included
+  int64_t cached_rewinds = 0;  // rewinds resampled from cached logits (no llama_decode)
   int64_t checks = 0;
   int64_t check_ns_total = 0;
   int64_t check_ns_max = 0;
@@ -134,6 +135,7 @@ class Sequence {
   [[nodiscard]] const std::vector<Token>& output_tokens() const;
 
  private:
+  void step(const float* logits, engine::Context& ctx);  // one sampled token (on_logits, replays)
   struct State;
   std::unique_ptr<State> s_;
 };

@@ -66,6 +66,15 @@ struct Sequence::State {
     text.reserve(4096);
     lexer.reserve(4096);
     new_anchors.reserve(16);
+    if (active) {
+      // Logits of the last few output positions, so a rewind samples again without re-decoding
+      // the token before it (one llama_decode saved per backtrack). ~1M floats at most: 32
+      // positions of a small vocabulary, 8 of a 128k one.
+      const auto n_vocab = static_cast<size_t>(m.n_vocab());
+      cache_slots = std::clamp<size_t>((size_t{1} << 20) / std::max<size_t>(n_vocab, 1), 4, 32);
+      cache.assign(cache_slots * n_vocab, 0.0F);
+      cache_tag.assign(cache_slots, -1);
+    }
   }
 
   const engine::Model& model;
@@ -133,6 +142,29 @@ struct Sequence::State {
   size_t n_recent = 0;
   std::string piece;
   std::vector<float> hooked;
+
+  // Logit cache (see the constructor): slot i % cache_slots holds the logits output token i was
+  // sampled from, when cache_tag says so.
+  size_t cache_slots = 0;
+  std::vector<float> cache;
+  std::vector<int32_t> cache_tag;
+  int32_t replay_index = -1;  // set by a rewind that hit the cache: sample here from it
+
+  void cache_logits(const float* logits) {
+    if (cache_slots == 0) return;
+    const auto i = static_cast<int32_t>(out.size());
+    const size_t slot = static_cast<size_t>(i) % cache_slots;
+    const auto n_vocab = static_cast<size_t>(model.n_vocab());
+    float* dst = cache.data() + slot * n_vocab;
+    if (dst != logits) std::copy(logits, logits + n_vocab, dst);  // a replay reads its own slot
+    cache_tag[slot] = i;
+  }
+  const float* cached_logits(int32_t i) const {
+    if (cache_slots == 0 || i < 0) return nullptr;
+    const size_t slot = static_cast<size_t>(i) % cache_slots;
+    if (cache_tag[slot] != i) return nullptr;
+    return cache.data() + slot * static_cast<size_t>(model.n_vocab());
+  }
 
   // ---------------------------------------------------------------- helpers
   int32_t token_at(size_t byte) const {
@@ -210,6 +242,19 @@ struct Sequence::State {
     }
     if (opt.mode == Mode::per_token) sentence_start = std::min(sentence_start, text.size());
     const int32_t n_prompt = static_cast<int32_t>(prompt.size());
+    // Logits cached for positions from `index` on belong to the removed continuation.
+    for (auto& tag : cache_tag) {
+      if (tag > index) tag = -1;
+    }
+    if (cached_logits(index) != nullptr) {
+      // The token before `index` keeps its KV entry; on_logits samples again from its logits.
+      ctx.rewind(seq, n_prompt + index);
+      input.clear();
+      input_pos = n_prompt + index;
+      replay_index = index;
+      ++res.stats.cached_rewinds;
+      return;
+    }
     const int32_t pos = n_prompt + index - 1;
     const Token prev = index > 0 ? out[static_cast<size_t>(index - 1)] : prompt.back();
     ctx.rewind(seq, pos);
@@ -727,7 +772,19 @@ void Sequence::cancel() {
 
 void Sequence::on_logits(const float* logits, engine::Context& ctx) {
   State& s = *s_;
+  step(logits, ctx);
+  // A rewind that hit the logit cache samples again at once, from the logits it had then.
+  while (!s.finished && s.replay_index >= 0) {
+    const float* cached = s.cached_logits(s.replay_index);
+    s.replay_index = -1;
+    step(cached, ctx);
+  }
+}
+
+void Sequence::step(const float* logits, engine::Context& ctx) {
+  State& s = *s_;
   if (s.finished) return;
+  s.cache_logits(logits);  // before the hook: a replay applies the hook again
   if (s.opt.logit_hook) {
     s.hooked.assign(logits, logits + ctx.n_vocab());
     s.opt.logit_hook(s.hooked, s.out);

@@ -344,11 +344,18 @@ TEST_F(LoopTest, RewoundStateEqualsAFreshDecodeOfTheAcceptedPrefix) {
   Context ctx(*model_, {1024, 128, 1, 1});
   Sequence seq(*model_, o, index, {});
   seq.start(prompt, 0, 0);
+  int64_t decodes = 0;
   while (!seq.done()) {
     ctx.decode(seq.pending(), seq.pending_pos(), 0);
+    ++decodes;
     seq.on_logits(ctx.logits_last(), ctx);
   }
-  ASSERT_GE(seq.result().stats.backtracks, 1);
+  const Stats& st = seq.result().stats;
+  ASSERT_GE(st.backtracks, 1);
+  // Every rewind here lands within the logit cache: it samples again from the logits it had,
+  // so a backtrack costs no llama_decode of its own.
+  EXPECT_EQ(st.cached_rewinds, st.backtracks);
+  EXPECT_EQ(decodes + st.cached_rewinds, st.decoded_tokens);
   const auto& out = seq.output_tokens();
   ASSERT_FALSE(out.empty());
   // Decode the last accepted token on the rewound cache...
