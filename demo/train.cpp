@@ -295,9 +295,9 @@ VocabOptions vocab_options(const TrainOptions& o) {
   return v;
 }
 
-engine::LlamaHParams demo_hparams(const TrainOptions& o) {
+engine::LlamaHParams demo_hparams(const TrainOptions& o, size_t n_vocab) {
   engine::LlamaHParams hp;
-  hp.n_vocab = static_cast<uint32_t>(demo_vocab(vocab_options(o)).size());
+  hp.n_vocab = static_cast<uint32_t>(n_vocab);
   hp.n_embd = o.embd;
   hp.n_layer = o.layers;
   hp.n_head = o.heads;
@@ -310,9 +310,8 @@ engine::LlamaHParams demo_hparams(const TrainOptions& o) {
 TrainReport train_demo(const TrainOptions& o) {
   if (o.embd % o.heads != 0) throw std::invalid_argument("--embd must be a multiple of --heads");
   std::filesystem::create_directories(o.work_dir);
-  const auto vocab = demo_vocab(vocab_options(o));
-  engine::LlamaHParams hp = demo_hparams(o);
-  hp.n_vocab = static_cast<uint32_t>(vocab.size());
+  const auto vocab = demo_vocab(vocab_options(o));  // merges are learned here, once
+  const engine::LlamaHParams hp = demo_hparams(o, vocab.size());
   const int T = static_cast<int>(o.ctx);
   const int B = o.batch;
   const int K = o.targets_per_row;

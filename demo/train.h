@@ -58,7 +58,7 @@ TrainReport train_demo(const TrainOptions& options);
 
 // The vocabulary these options train with (demo/vocab.h).
 VocabOptions vocab_options(const TrainOptions& options);
-engine::LlamaHParams demo_hparams(const TrainOptions& options);
+engine::LlamaHParams demo_hparams(const TrainOptions& options, size_t n_vocab);
 
 // Runs sfcl's training graph forward on one token sequence and returns the logits of the last
 // position (for the test that llama.cpp reproduces the graph).
