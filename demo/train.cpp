@@ -291,7 +291,7 @@ VocabOptions vocab_options(const TrainOptions& o) {
   VocabOptions v;
   v.digit_pairs = o.digit_pairs;
   v.merges = o.merges;
-  v.seed = o.seed;
+  v.seed = o.vocab_seed;
   return v;
 }
 

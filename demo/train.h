@@ -37,6 +37,7 @@ struct TrainOptions {
   double decay_share = 0.2;  // linear lr decay over this last share of the run (0 = none)
   bool digit_pairs = false;  // the vocabulary also holds "00".."99" (digit runs tokenise in pairs)
   int merges = 0;            // subword merges learned from training documents (demo/vocab.h)
+  uint64_t vocab_seed = 42;  // which documents the merges are learned from (keep it to continue a run)
   int threads = 0;
   double checkpoint_minutes = 5.0;
   int eval_items = 40;  // greedy exact match through llama.cpp at each checkpoint

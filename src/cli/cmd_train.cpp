@@ -46,6 +46,9 @@ Runner register_train_demo(CLI::App& app) {
   cmd->add_option("--merges", o->merges, "Subword merges learned from training documents (0 = byte-level words)")
       ->capture_default_str()
       ->check(CLI::Range(0, 8000));
+  cmd->add_option("--vocab-seed", o->vocab_seed,
+                  "Seed of the documents the merges are learned from (same value to continue a checkpoint)")
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "Seed (data and weights)")->capture_default_str();
   cmd->add_option("--lr", o->lr, "Peak AdamW learning rate")->capture_default_str();
   cmd->add_option("-t,--threads", o->threads, "CPU threads (0 = all)")->capture_default_str();
