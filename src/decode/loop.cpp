@@ -391,9 +391,16 @@ struct Sequence::State {
     bans.push_back(out[static_cast<size_t>(k)]);
     // A token that starts right after the value (" Emma" in a subword vocabulary) is replaced by
     // one that must not glue a letter or digit onto it ("Hughes" + "00") either.
-    if (separator || tok_start[static_cast<size_t>(k)] == constrained_end) {
+    const bool right_after = tok_start[static_cast<size_t>(k)] == constrained_end;
+    if (separator || right_after) {
       const auto& glue = model.word_start_tokens();
       bans.insert(bans.end(), glue.begin(), glue.end());
+    }
+    // A name goes on with any capitalised word ("Dr. Grace Hughes" + " David Brown"): with
+    // subword tokens that word starts right after the value, and all of them are banned at once.
+    if (right_after && a.type == anchor::Type::name) {
+      const auto& caps = model.spaced_capital_tokens();
+      bans.insert(bans.end(), caps.begin(), caps.end());
     }
     set_input_after_rewind(ctx, k);
     return true;

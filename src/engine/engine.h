@@ -74,6 +74,8 @@ class Model {
   // byte of one): written right after a complete value they would glue onto it ("Foster" + "s").
   // Computed once per model, thread-safe.
   [[nodiscard]] const std::vector<Token>& word_start_tokens() const;
+  // Tokens that begin a new capitalised word: a space, then an ASCII capital (" Emma", " D").
+  [[nodiscard]] const std::vector<Token>& spaced_capital_tokens() const;
 
   [[nodiscard]] llama_model* raw() const { return model_; }
   [[nodiscard]] const llama_vocab* vocab() const { return vocab_; }
@@ -84,6 +86,8 @@ class Model {
   const llama_vocab* vocab_;
   mutable std::once_flag word_start_once_;
   mutable std::vector<Token> word_start_;
+  mutable std::once_flag spaced_capital_once_;
+  mutable std::vector<Token> spaced_capital_;
 };
 
 struct ContextOptions {

@@ -83,6 +83,19 @@ const std::vector<Token>& Model::word_start_tokens() const {
   return word_start_;
 }
 
+const std::vector<Token>& Model::spaced_capital_tokens() const {
+  std::call_once(spaced_capital_once_, [this] {
+    std::string p;
+    for (Token t = 0; t < n_vocab(); ++t) {
+      if (llama_vocab_is_control(vocab_, t) || is_eog(t)) continue;
+      p.clear();
+      append_piece(t, p);
+      if (p.size() >= 2 && p[0] == ' ' && p[1] >= 'A' && p[1] <= 'Z') spaced_capital_.push_back(t);
+    }
+  });
+  return spaced_capital_;
+}
+
 bool Model::is_eog(Token token) const { return llama_vocab_is_eog(vocab_, token); }
 Token Model::bos() const { return llama_vocab_bos(vocab_); }
 Token Model::eos() const { return llama_vocab_eos(vocab_); }
