@@ -66,32 +66,38 @@ std::string Model::piece(Token token) const {
   return s;
 }
 
+namespace {
+// Every token but control and end-of-generation ones whose piece satisfies `keep`.
+template <typename Keep>
+std::vector<Token> tokens_where(const Model& m, const llama_vocab* vocab, Keep keep) {
+  std::vector<Token> out;
+  std::string p;
+  for (Token t = 0; t < m.n_vocab(); ++t) {
+    if (llama_vocab_is_control(vocab, t) || m.is_eog(t)) continue;
+    p.clear();
+    m.append_piece(t, p);
+    if (!p.empty() && keep(p)) out.push_back(t);
+  }
+  return out;
+}
+}  // namespace
+
 const std::vector<Token>& Model::word_start_tokens() const {
   std::call_once(word_start_once_, [this] {
-    std::string p;
-    for (Token t = 0; t < n_vocab(); ++t) {
-      if (llama_vocab_is_control(vocab_, t) || is_eog(t)) continue;
-      p.clear();
-      append_piece(t, p);
-      if (p.empty()) continue;
+    word_start_ = tokens_where(*this, vocab_, [](const std::string& p) {
       const auto c = static_cast<unsigned char>(p[0]);
       // ASCII letters/digits; UTF-8 lead bytes 0xE4-0xE9 start U+4000-U+9FFF (CJK ideographs),
       // 0xE3 (CJK punctuation such as U+3002) is left alone.
-      if (std::isalnum(c) != 0 || (c >= 0xE4 && c <= 0xE9)) word_start_.push_back(t);
-    }
+      return std::isalnum(c) != 0 || (c >= 0xE4 && c <= 0xE9);
+    });
   });
   return word_start_;
 }
 
 const std::vector<Token>& Model::spaced_capital_tokens() const {
   std::call_once(spaced_capital_once_, [this] {
-    std::string p;
-    for (Token t = 0; t < n_vocab(); ++t) {
-      if (llama_vocab_is_control(vocab_, t) || is_eog(t)) continue;
-      p.clear();
-      append_piece(t, p);
-      if (p.size() >= 2 && p[0] == ' ' && p[1] >= 'A' && p[1] <= 'Z') spaced_capital_.push_back(t);
-    }
+    spaced_capital_ = tokens_where(
+        *this, vocab_, [](const std::string& p) { return p.size() >= 2 && p[0] == ' ' && p[1] >= 'A' && p[1] <= 'Z'; });
   });
   return spaced_capital_;
 }
