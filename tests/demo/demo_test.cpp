@@ -233,7 +233,7 @@ TEST(CommittedModel, LoadsAndAnswersKnownEvalItems) {
   const EvalItem& a = item(items, "eval-000003");
   EXPECT_EQ(answer(*m, a, decode::Mode::off), a.answer);
   // ...and wrong without SFCL, right with it (one backtrack; the model's own retry is right).
-  const EvalItem& b = item(items, "eval-000024");
+  const EvalItem& b = item(items, "eval-000041");
   EXPECT_NE(answer(*m, b, decode::Mode::off), b.answer);
   EXPECT_EQ(answer(*m, b, decode::Mode::anchor), b.answer);
   // A constrained name the model then tried to extend: after the extension is banned, no digit
