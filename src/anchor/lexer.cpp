@@ -1211,6 +1211,8 @@ size_t cap_word(Src& src, size_t i) {
   }
   if (j - i < 2) return 0;
   if (is_digit(src.at(j))) return 0;
+  // "MRN-534782", "INV-2024": the word is an identifier's prefix, not part of a name.
+  if (src.at(j) == '-' && is_digit(src.at(j + 1))) return 0;
   return j;
 }
 

@@ -181,6 +181,11 @@ const Case kCases[] = {
     {"Grace Hughes and Henry Foster", "name", "henry foster"},
     {"Grace Hughes and Henry Foster", "!name", "grace hughes and henry foster"},
     {"Royal Bank of Canada", "name", "royal bank of canada"},
+    // A capitalised word that prefixes an identifier belongs to the identifier, not the name.
+    {"Dr. Chloe Turner MRN-534782.", "name", "dr. chloe turner"},
+    {"Dr. Chloe Turner MRN-534782.", "!name", "dr. chloe turner mrn"},
+    {"Dr. Chloe Turner MRN-534782.", "identifier", "MRN-534782"},
+    {"Jean-Luc Picard", "name", "jean-luc picard"},
     // code, json, xml
     {"def total(x):", "code_signature", "def total"},
     {"class Invoice:", "code_signature", "class Invoice"},
