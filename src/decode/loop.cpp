@@ -114,9 +114,10 @@ struct Sequence::State {
   std::vector<uint8_t> alive;
   std::vector<Token> allowed;
   int32_t constrained_anchor_index = -1;
-  size_t constrained_end = 0;   // byte where the last constrained value ended
-  int32_t extension_bans = 0;   // continuations banned for extending that value
-  std::vector<Token> glue_ban;  // scratch: word-start tokens banned right after a constrained value
+  size_t constrained_end = 0;          // byte where the last constrained value ended
+  int32_t extension_bans = 0;          // continuations banned for extending that value
+  int32_t emitted_extension_bans = 0;  // continuations banned for extending an emitted anchor
+  std::vector<Token> glue_ban;         // scratch: word-start tokens banned right after a constrained value
 
   // A retry whose first token is checked before it is sampled (see retry_is_futile)
   bool retry_check = false;
@@ -406,6 +407,22 @@ struct Sequence::State {
     return true;
   }
 
+  // An emitted anchor that the text after a rewind extends into one the sources do not support:
+  // emitted text stays, so the first token after it is banned and decoded again.
+  bool reject_emitted_extension(const Anchor& a, engine::Context& ctx) {
+    if (emitted_extension_bans >= 4 || res.stats.decoded_tokens >= budget) return false;
+    if (timed_check(a).verdict != Verdict::unsupported) return false;
+    const auto it = std::lower_bound(tok_start.begin(), tok_start.end(), static_cast<uint32_t>(emitted));
+    const auto k = static_cast<int32_t>(it - tok_start.begin());
+    if (static_cast<size_t>(k) >= out.size()) return false;
+    ++emitted_extension_bans;
+    if (ban_index != k) bans.clear();
+    ban_index = k;
+    bans.push_back(out[static_cast<size_t>(k)]);
+    set_input_after_rewind(ctx, k);
+    return true;
+  }
+
   // The bytes of the anchor's first token that precede the anchor (a token may start before it).
   std::string first_token_prefix(const Anchor& a, int32_t first) const {
     const uint32_t from = tok_start[static_cast<size_t>(first)];
@@ -605,7 +622,15 @@ struct Sequence::State {
   bool process_anchor_mode(engine::Context& ctx) {
     for (size_t k = 0; k < new_anchors.size(); ++k) {
       const Anchor& a = new_anchors[k];
-      if (a.start < emitted) continue;  // re-scanned after a rewind; already recorded and emitted
+      if (a.start < emitted) {
+        // Re-scanned after a rewind: recorded and emitted already, unless the new text made it
+        // longer than what was emitted ("Grace Hughes" + " Smith").
+        if (a.end > emitted && reject_emitted_extension(a, ctx)) {
+          new_anchors.clear();
+          return true;
+        }
+        continue;
+      }
       ++res.stats.anchors_seen;
       const int32_t first = token_at(a.start);
       if (first == abstain_index) continue;  // the abstention marker region

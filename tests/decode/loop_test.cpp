@@ -227,6 +227,33 @@ TEST_F(LoopTest, ConstrainedNameIsNotExtendedByTheNextWord) {
   }
 }
 
+TEST_F(LoopTest, EmittedNameExtendedAfterARewindIsChecked) {
+  // "Grace Hughes" is confirmed and emitted; the amount after it shares nothing with the source's,
+  // so the rewind goes to the token right after the emitted text. There the "model" glues another
+  // capitalised word on: the lexer now reads one longer name, "Grace Hughes Smith", which starts
+  // in emitted text and must still be checked.
+  Options o = greedy(Mode::anchor);
+  o.fallback = Fallback::flag;  // no constrained retry: the model's own second choice is the test
+  auto wrong = script(" The doctor was Grace Hughes \u20ac7.00 now.");
+  const Model* m = model_;
+  o.logit_hook = [wrong, m](std::span<float> logits, std::span<const Token> out) {
+    std::string text;
+    for (Token t : out) m->append_piece(t, text);
+    const std::string glued = "Smith now.";
+    for (size_t k = 0; k < glued.size(); ++k) {
+      if (text.ends_with("Hughes " + glued.substr(0, k))) {
+        logits[static_cast<size_t>(m->tokenize(glued.substr(k, 1), false, false).at(0))] += 500.0F;
+        break;
+      }
+    }
+    wrong(logits, out);
+  };
+  const Run r = run("Visit by Grace Hughes. Total: $12,500.00.", "", o);
+  EXPECT_NE(r.result.text.find("Grace Hughes"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.text.find("Hughes Smith"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.text.find("\u20ac7.00"), std::string::npos) << r.result.text;
+}
+
 TEST_F(LoopTest, FutileRetryGoesStraightToTheConstrainFallback) {
   // Greedy decoding and no source value's next token is the model's choice at the divergence: a
   // retry would fail for certain, so the first backtrack resamples under the constraint at once.
