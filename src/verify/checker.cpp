@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "util/utf8.h"
@@ -38,6 +39,43 @@ bool date_compatible(std::string_view out, std::string_view src) {
   // "--06-15" (no year) inside "2024-06-15"
   if (out.size() >= 4 && out.substr(0, 2) == "--" && src.size() == 10 && src.substr(4) == out.substr(1)) return true;
   return false;
+}
+
+// Name words that may differ between two forms of one name: honorifics, connectors, company forms.
+constexpr std::array<std::string_view, 24> kLooseNameWords = {
+    "dr",  "mr",   "mrs", "ms",   "prof", "mx",  "of",    "and", "&",   "the",     "ltd",     "inc",
+    "llc", "corp", "co",  "gmbh", "plc",  "llp", "group", "ag",  "s.a", "limited", "company", "corporation"};
+
+std::string_view trim_word(std::string_view w) {
+  while (!w.empty() && (w.back() == '.' || w.back() == ',')) w.remove_suffix(1);
+  return w;
+}
+
+template <typename F>
+void for_each_word(std::string_view s, F&& f) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const size_t j = std::min(s.find(' ', i), s.size());
+    if (const auto w = trim_word(s.substr(i, j - i)); !w.empty()) f(w);
+    i = j + 1;
+  }
+}
+
+// Trigram similarity alone confirms a source name with a word added ("Dr. Chloe Turner MRN" at
+// 0.90 against "Dr. Chloe Turner"). Every other Latin-script word of the answer's name must be one
+// of the source name's words, or an initial of one ("J." for "John"). Norms are case-folded.
+bool words_within(std::string_view name, std::string_view source) {
+  bool ok = true;
+  for_each_word(name, [&](std::string_view w) {
+    if (!ok) return;
+    if (std::any_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) return;
+    if (std::find(kLooseNameWords.begin(), kLooseNameWords.end(), w) != kLooseNameWords.end()) return;
+    bool found = false;
+    for_each_word(source,
+                  [&](std::string_view s) { found = found || s == w || (w.size() == 1 && s.front() == w.front()); });
+    ok = found;
+  });
+  return ok;
 }
 }  // namespace
 
@@ -128,10 +166,12 @@ CheckResult Checker::check(const Anchor& a, std::string_view field) {
       anchor::name_trigrams(a.norm, query_);
       query_ready_ = true;
       const float qn = std::sqrt(static_cast<float>(query_.size()));
+      const float name_threshold = options_.threshold_for(Type::name);
       for (uint32_t idx : names_) {
         const auto& g = all[idx].grams;
         const float c = cosine(query_, qn, g, std::sqrt(static_cast<float>(g.size())));
-        if (c > best) {
+        // The word test runs only where similarity alone would confirm (it is the costlier one).
+        if (c > best && (c < name_threshold || c >= 1.0F || words_within(a.norm, all[idx].anchor.norm))) {
           best = c;
           best_idx = idx;
         }

@@ -69,6 +69,19 @@ TEST(Checker, NamePartOfAJoinedSourceNameIsConfirmed) {
   EXPECT_EQ(check_one(idx, "Mary Brown").verdict, Verdict::unsupported);
 }
 
+// Trigram similarity alone confirmed a source name with a word added ("... Mrn": 0.90).
+TEST(Checker, NameWithAWordTheSourceNameLacksIsUnsupported) {
+  SourceIndex idx;
+  idx.add_source("Dr. Chloe Turner examined the patient. Acme Robotics Ltd. was billed.");
+  EXPECT_EQ(check_one(idx, "Dr. Chloe Turner").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "Dr. Chloe Turner Mrn").verdict, Verdict::unsupported);
+  EXPECT_EQ(check_one(idx, "Dr. Chloe Turner Smith").verdict, Verdict::unsupported);
+  EXPECT_EQ(check_one(idx, "Dr. Chloe Turnr").verdict, Verdict::unsupported);
+  // Case and a company form's punctuation may differ.
+  EXPECT_EQ(check_one(idx, "ACME Robotics Ltd").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_one(idx, "Acme Robotics Ltd.").verdict, Verdict::confirmed);
+}
+
 TEST_F(CheckerTest, ObligationPolarity) {
   EXPECT_EQ(check_one(idx, "shall pay").verdict, Verdict::confirmed);
   EXPECT_EQ(check_one(idx, "不得").verdict, Verdict::confirmed);
