@@ -1193,7 +1193,6 @@ constexpr std::array<std::string_view, 56> kNameStop = {
     "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Answer"};
 constexpr std::array<std::string_view, 14> kCorpSuffix = {"Ltd.", "Ltd",  "LLC", "Inc.", "Inc",   "Co.", "Corp.",
                                                           "Corp", "GmbH", "PLC", "LLP",  "Group", "AG",  "S.A."};
-constexpr std::array<std::string_view, 6> kHonorifics = {"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Mx."};
 
 // A capitalised word at i: "Acme", "McKay", "O'Neil", "IBM"; returns its end or 0.
 size_t cap_word(Src& src, size_t i) {

@@ -21,6 +21,7 @@ constexpr bool is_han(char32_t c) {
 // Lowercase words that join two capitalised words into one name ("Bank of China"); the source
 // index splits joined names at the same words.
 constexpr std::array<std::string_view, 6> kNameConnectors = {"of", "and", "&", "de", "van", "von"};
+constexpr std::array<std::string_view, 6> kHonorifics = {"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Mx."};
 
 // "1000.5" from integer digits, fraction digits and a decimal shift (multipliers).
 std::string canonical_decimal(std::string_view int_digits, std::string_view frac_digits, int shift);

@@ -40,9 +40,28 @@ void SourceIndex::add(const Anchor& a, int32_t source, std::string_view text, st
 // A name the lexer joined at a connector ("John Smith of Acme Robotics Ltd.", "Grace Hughes and
 // Acme Ltd.") also supports each part that is a name on its own, so an answer naming only the
 // person or only the company is grounded. "Bank of China" adds nothing: "Bank" and "China" are not
-// names by themselves.
+// names by themselves. A name with an honorific supports the name without it ("Dr. Chloe Turner":
+// "Chloe Turner"), which answers often write.
 void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::string_view text, std::string_view field) {
   const std::string_view surface = text.substr(joined.start, joined.end - joined.start);
+  std::vector<Anchor> found;
+  auto add_part = [&](size_t from, size_t to) {
+    const std::string_view part = surface.substr(from, to - from);
+    found.clear();
+    extract_into(part, found, options_);
+    for (auto a : found) {
+      if (a.type != Type::name || a.start != 0 || a.end != part.size() || a.norm == joined.norm) continue;
+      a.start += static_cast<uint32_t>(joined.start + from);
+      a.end += static_cast<uint32_t>(joined.start + from);
+      add(a, source, text.substr(a.start, a.end - a.start), field);
+    }
+  };
+  for (std::string_view h : kHonorifics) {
+    if (surface.size() > h.size() + 1 && surface.starts_with(h) && surface[h.size()] == ' ') {
+      add_part(h.size() + 1, surface.size());
+      break;
+    }
+  }
   std::vector<size_t> cuts;  // [part start, part end) pairs, in surface offsets
   size_t from = 0;
   for (size_t i = 0; i < surface.size(); ++i) {
@@ -60,18 +79,7 @@ void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::stri
   if (cuts.empty()) return;
   cuts.push_back(from);
   cuts.push_back(surface.size());
-  std::vector<Anchor> found;
-  for (size_t k = 0; k + 1 < cuts.size(); k += 2) {
-    const std::string_view part = surface.substr(cuts[k], cuts[k + 1] - cuts[k]);
-    found.clear();
-    extract_into(part, found, options_);
-    for (auto a : found) {
-      if (a.type != Type::name || a.start != 0 || a.end != part.size() || a.norm == joined.norm) continue;
-      a.start += joined.start + cuts[k];
-      a.end += joined.start + cuts[k];
-      add(a, source, text.substr(a.start, a.end - a.start), field);
-    }
-  }
+  for (size_t k = 0; k + 1 < cuts.size(); k += 2) add_part(cuts[k], cuts[k + 1]);
 }
 
 int32_t SourceIndex::add_source(std::string_view text) {

@@ -74,6 +74,8 @@ TEST(Checker, NameWithAWordTheSourceNameLacksIsUnsupported) {
   SourceIndex idx;
   idx.add_source("Dr. Chloe Turner examined the patient. Acme Robotics Ltd. was billed.");
   EXPECT_EQ(check_one(idx, "Dr. Chloe Turner").verdict, Verdict::confirmed);
+  // Without the honorific (0.81 by similarity alone): the source name supports it as a part.
+  EXPECT_EQ(check_one(idx, "Chloe Turner").verdict, Verdict::confirmed);
   EXPECT_EQ(check_one(idx, "Dr. Chloe Turner Mrn").verdict, Verdict::unsupported);
   EXPECT_EQ(check_one(idx, "Dr. Chloe Turner Smith").verdict, Verdict::unsupported);
   EXPECT_EQ(check_one(idx, "Dr. Chloe Turnr").verdict, Verdict::unsupported);
