@@ -88,7 +88,9 @@ Runner register_bench(CLI::App& app) {
   cmd->add_option("--peer-bin", o->peer.peer_binary, "llama-server executable (scripts/build-llama-server)")
       ->capture_default_str();
   cmd->add_option("--peer-url", o->peer.peer_url, "Use an already running OpenAI-compatible server as the peer");
-  cmd->add_option("--sfcl-url", o->peer.sfcl_url, "Use an already running sfcl server instead of starting one");
+  cmd->add_option("--sfcl-url", o->peer.sfcl_url,
+                  "Use an already running sfcl server for both modes instead of starting one per mode (they then share "
+                  "its prefix cache)");
   cmd->add_option("--concurrency", o->concurrency, "Peer: concurrent streams, comma-separated")->capture_default_str();
   cmd->add_option("--peer-reps", o->peer.reps, "Peer: interleaved repetitions")
       ->capture_default_str()

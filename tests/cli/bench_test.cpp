@@ -57,6 +57,8 @@ TEST(Bench, QuickJsonHasEveryFieldForModesAndPeer) {
   const json& p = j["peer"];
   EXPECT_EQ(p["peer"], "peer");
   EXPECT_TRUE(p["setup"]["client"].is_string());
+  // SFCL off and on each on a server of their own (one shared prefix cache would favour the second).
+  EXPECT_NE(p["setup"].at("sfcl_url"), p["setup"].at("sfcl_on_url"));
   ASSERT_EQ(p["results"].size(), 6U);  // concurrency 1 and 2, three targets each
   for (const auto& r : p["results"]) {
     EXPECT_TRUE(r["target"].is_string());
