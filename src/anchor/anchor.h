@@ -107,6 +107,9 @@ bool normalize_number(std::string_view text, std::string& out);
 bool parse_chinese_numeral(std::string_view text, uint64_t& out);
 // Case-fold ASCII, fold full-width ASCII, collapse whitespace (names and terms).
 std::string fold_name(std::string_view text);
+// A word that two forms of one name may differ by: an honorific, a connector or a company form
+// ("Dr.", "of", "Ltd."), the lexer's own lists. ASCII case and trailing dots are ignored.
+bool is_name_filler(std::string_view word);
 // Removes zero-width characters (U+200B, U+200C, U+200D, U+2060, U+FEFF).
 std::string strip_zero_width(std::string_view text);
 // Sorted character-trigram hashes of a name (code points, a space on each side): the checker's

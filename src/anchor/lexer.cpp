@@ -1,8 +1,10 @@
 // The anchor lexer: one forward pass, hand-written matchers tried at word starts, no regex, no
 // allocation per character. Incremental correctness rests on one rule: every read goes through
 // Src, and a read past the end of the text seen so far marks the decision as provisional.
+#include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 #include <cstring>
 
 #include "anchor/anchor.h"
@@ -1515,6 +1517,23 @@ void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& ou
 }
 
 }  // namespace
+
+bool is_name_filler(std::string_view word) {
+  const auto trim = [](std::string_view w) {
+    while (!w.empty() && w.back() == '.') w.remove_suffix(1);
+    return w;
+  };
+  word = trim(word);
+  const auto same = [&](std::string_view entry) {
+    entry = trim(entry);
+    return entry.size() == word.size() && std::equal(entry.begin(), entry.end(), word.begin(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+  };
+  return std::any_of(kHonorifics.begin(), kHonorifics.end(), same) ||
+         std::any_of(kNameConnectors.begin(), kNameConnectors.end(), same) ||
+         std::any_of(kCorpSuffix.begin(), kCorpSuffix.end(), same);
+}
 
 std::vector<Anchor> extract(std::string_view text, const LexerOptions& options) {
   std::vector<Anchor> out;

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 #include "util/utf8.h"
@@ -41,11 +40,6 @@ bool date_compatible(std::string_view out, std::string_view src) {
   return false;
 }
 
-// Name words that may differ between two forms of one name: honorifics, connectors, company forms.
-constexpr std::array<std::string_view, 24> kLooseNameWords = {
-    "dr",  "mr",   "mrs", "ms",   "prof", "mx",  "of",    "and", "&",   "the",     "ltd",     "inc",
-    "llc", "corp", "co",  "gmbh", "plc",  "llp", "group", "ag",  "s.a", "limited", "company", "corporation"};
-
 std::string_view trim_word(std::string_view w) {
   while (!w.empty() && (w.back() == '.' || w.back() == ',')) w.remove_suffix(1);
   return w;
@@ -69,7 +63,7 @@ bool words_within(std::string_view name, std::string_view source) {
   for_each_word(name, [&](std::string_view w) {
     if (!ok) return;
     if (std::any_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) return;
-    if (std::find(kLooseNameWords.begin(), kLooseNameWords.end(), w) != kLooseNameWords.end()) return;
+    if (anchor::is_name_filler(w)) return;
     bool found = false;
     for_each_word(source,
                   [&](std::string_view s) { found = found || s == w || (w.size() == 1 && s.front() == w.front()); });
