@@ -112,6 +112,10 @@ std::string fold_name(std::string_view text);
 bool is_name_filler(std::string_view word);
 // Removes zero-width characters (U+200B, U+200C, U+200D, U+2060, U+FEFF).
 std::string strip_zero_width(std::string_view text);
+// The form in which an anchor is looked up verbatim in the sources: ASCII case, full-width ASCII,
+// typographic quotes and dashes folded, white space runs collapsed to one space. `out` is
+// cleared first; no allocation once it has capacity.
+void fold_for_match(std::string_view text, std::string& out);
 // Sorted character-trigram hashes of a name (code points, a space on each side): the checker's
 // name similarity is their cosine. `out` is cleared first; no allocation once it has capacity.
 void name_trigrams(std::string_view text, std::vector<uint32_t>& out);
@@ -181,6 +185,13 @@ struct SourceAnchor {
   std::vector<uint32_t> grams;  // names: name_trigrams(anchor.norm), computed once when indexed
 };
 
+// A span of one source text (source -1 = knowledge base).
+struct TextSpan {
+  int32_t source = -1;
+  uint32_t start = 0;
+  uint32_t end = 0;
+};
+
 class SourceIndex {
  public:
   // The anchors of a base index (shared, never copied) followed by this index's own.
@@ -230,6 +241,15 @@ class SourceIndex {
   // Index of an anchor with exactly this type and norm, or -1.
   [[nodiscard]] int64_t find_exact(Type type, std::string_view norm) const;
   [[nodiscard]] bool empty() const { return size() == 0; }
+  // True when the request has any source text or knowledge at all, anchors or not: then an
+  // anchor nothing supports is unsupported, not unverifiable (docs/ANCHORS.md, "Checking").
+  [[nodiscard]] bool has_text() const { return !texts_.empty() || !empty() || (base_ && base_->has_text()); }
+  // Finds `folded` (fold_for_match of an anchor's text) in a source text, word-bounded on its Latin
+  // side; `hit` is its span in the source as written.
+  bool find_verbatim(std::string_view folded, TextSpan& hit) const;
+  // Number of names in each sentence of the sources that names two or more (a list the answer may
+  // count: "three parties").
+  [[nodiscard]] std::span<const uint32_t> list_counts() const { return list_counts_; }
   [[nodiscard]] size_t size() const { return base_size_ + anchors_.size(); }
   [[nodiscard]] int32_t source_count() const { return n_sources_; }
   [[nodiscard]] const LexerOptions& options() const { return options_; }
@@ -237,6 +257,17 @@ class SourceIndex {
  private:
   void add(const Anchor& a, int32_t source, std::string_view text, std::string_view field = {});
   void add_name_parts(const Anchor& joined, int32_t source, std::string_view text, std::string_view field);
+  void add_text(std::string_view text);
+  void add_list_counts(std::string_view text, const std::vector<Anchor>& found);
+  struct FoldedSource {
+    struct Mark {
+      uint32_t folded;
+      uint32_t original;
+    };
+    std::string folded;
+    std::vector<Mark> marks;  // where folded and original offsets stop advancing together
+    [[nodiscard]] uint32_t original(uint32_t folded_offset) const;
+  };
   LexerOptions options_;
   std::shared_ptr<const SourceIndex> base_;  // its anchors come first: indices [0, base_size_)
   size_t base_size_ = 0;
@@ -244,6 +275,9 @@ class SourceIndex {
   std::array<std::vector<uint32_t>, kTypeCount> by_type_;  // base's indices, then own
   std::unordered_map<std::string, uint32_t> exact_;        // own; key: type byte + norm
   int32_t n_sources_ = 0;
+  std::vector<FoldedSource> texts_;  // own sources, in order
+  int32_t base_sources_ = 0;         // sources of the base: own source ids start here
+  std::vector<uint32_t> list_counts_;
 };
 
 }  // namespace sfcl::anchor

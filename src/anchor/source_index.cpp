@@ -23,7 +23,8 @@ SourceIndex::SourceIndex(std::shared_ptr<const SourceIndex> base)
       base_(std::move(base)),
       base_size_(base_->size()),
       by_type_(base_->by_type_),
-      n_sources_(base_->n_sources_) {
+      n_sources_(base_->n_sources_),
+      base_sources_(base_->n_sources_) {
   // A base is flat (its own base merged away would need a chain); one level is what the server uses.
   if (base_->base_) throw std::logic_error("SourceIndex: the base index must not have a base itself");
 }
@@ -82,17 +83,68 @@ void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::stri
   for (size_t k = 0; k + 1 < cuts.size(); k += 2) add_part(cuts[k], cuts[k + 1]);
 }
 
+// The year of a date supports the year written alone ("born in 1976" for "born 14 March 1976"),
+// and a wrong year is then a mismatch against it, not a value nothing can be compared with.
+namespace {
+bool year_of_date(const Anchor& date, Anchor& year) {
+  const std::string_view n = date.norm;
+  if (n.size() < 4 || !is_digit(n[0]) || !is_digit(n[1]) || !is_digit(n[2]) || !is_digit(n[3])) return false;
+  if (n.size() > 4 && n[4] != '-') return false;
+  year = Anchor{};
+  year.type = Type::number;
+  year.start = date.start;
+  year.end = date.end;
+  year.norm = std::string(n.substr(0, 4));
+  year.value = std::stod(year.norm);
+  return true;
+}
+}  // namespace
+
 int32_t SourceIndex::add_source(std::string_view text) {
   const int32_t id = n_sources_++;
+  if (text.find_first_not_of(" \t\r\n") != std::string_view::npos) add_text(text);
   std::vector<Anchor> found;
   extract_into(text, found, options_);
   LineFieldScanner fields(text);  // anchors come in text order: one pass labels them all
+  Anchor year;
   for (const auto& a : found) {
     const std::string_view field = fields.label_at(a.start);
     add(a, id, text.substr(a.start, a.end - a.start), field);
     if (a.type == Type::name) add_name_parts(a, id, text, field);
+    if (a.type == Type::date && a.norm.size() > 4 && year_of_date(a, year)) {
+      add(year, id, text.substr(a.start, a.end - a.start), field);
+    }
   }
+  add_list_counts(text, found);
   return id;
+}
+
+// Sentences end at a newline, "。", "；", ";" or ". " (not the dot of "Ltd." or "1.5": a dot
+// followed by a space and a capital or the end).
+void SourceIndex::add_list_counts(std::string_view text, const std::vector<Anchor>& found) {
+  auto boundary_between = [&](size_t from, size_t to) {
+    const std::string_view gap = text.substr(from, to - from);
+    if (gap.find('\n') != std::string_view::npos || gap.find(';') != std::string_view::npos) return true;
+    if (gap.find("\xE3\x80\x82") != std::string_view::npos || gap.find("\xEF\xBC\x9B") != std::string_view::npos) {
+      return true;
+    }
+    for (size_t i = gap.find(". "); i != std::string_view::npos; i = gap.find(". ", i + 1)) {
+      if (i + 2 >= gap.size() || is_upper(static_cast<unsigned char>(gap[i + 2]))) return true;
+    }
+    return false;
+  };
+  uint32_t names = 0;
+  size_t last_end = 0;
+  for (const auto& a : found) {
+    if (a.type != Type::name) continue;
+    if (names > 0 && boundary_between(last_end, a.start)) {
+      if (names >= 2) list_counts_.push_back(names);
+      names = 0;
+    }
+    ++names;
+    last_end = a.end;
+  }
+  if (names >= 2) list_counts_.push_back(names);
 }
 
 void SourceIndex::add_knowledge(const std::vector<KnowledgeEntry>& entries) {

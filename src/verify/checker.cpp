@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "util/utf8.h"
+#include "verify/derived.h"
 #include "verify/verify.h"
 
 namespace sfcl::verify {
@@ -17,8 +18,44 @@ std::string_view verdict_name(Verdict v) {
       return "unsupported";
     case Verdict::unverifiable:
       return "unverifiable";
+    case Verdict::derived:
+      return "derived";
   }
   return "unverifiable";
+}
+
+std::string_view reason_name(Reason r) {
+  switch (r) {
+    case Reason::none:
+      return "";
+    case Reason::absent:
+      return "absent";
+    case Reason::mismatch:
+      return "mismatch";
+    case Reason::other_field:
+      return "other_field";
+  }
+  return "";
+}
+
+std::string_view derivation_name(Derivation d) {
+  switch (d) {
+    case Derivation::none:
+      return "";
+    case Derivation::sum:
+      return "sum";
+    case Derivation::difference:
+      return "difference";
+    case Derivation::percent_of:
+      return "percent_of";
+    case Derivation::ratio:
+      return "ratio";
+    case Derivation::date_difference:
+      return "date_difference";
+    case Derivation::list_count:
+      return "list_count";
+  }
+  return "";
 }
 
 bool is_checkable(const Anchor& a) {
@@ -92,6 +129,29 @@ Checker::Checker(const anchor::SourceIndex& index, const CheckerOptions& options
     if (all[i].anchor.norm == "must_not") has_must_not_ = true;
   }
   query_.reserve(256);
+  folded_.reserve(256);
+  if (options_.derived) derived_ = std::make_unique<DerivedValues>(index_);
+}
+
+Checker::~Checker() = default;
+
+// Whether the sources state any value of the anchor's type (a bare number compares with every
+// numeric value): "absent" or "mismatch" when it is unsupported.
+bool Checker::type_present(const Anchor& a) const {
+  switch (a.type) {
+    case Type::number:
+      return has_numeric_source();
+    case Type::logic:
+      return has_must_ || has_must_not_;
+    default:
+      return !index_.of_type(a.type).empty();
+  }
+}
+
+void Checker::cite(CheckResult& r) const {
+  if (r.support < 0) return;
+  const auto& s = index_.anchors()[static_cast<size_t>(r.support)];
+  r.span = {s.source, s.anchor.start, s.anchor.end};
 }
 
 float Checker::cosine(const std::vector<uint32_t>& a, float na, const std::vector<uint32_t>& b, float nb) {
@@ -115,10 +175,19 @@ float Checker::cosine(const std::vector<uint32_t>& a, float na, const std::vecto
 
 bool Checker::has_numeric_source() const { return !numeric_.empty(); }
 
-CheckResult Checker::check(const Anchor& a, std::string_view field) {
+CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_view surface) {
   CheckResult r;
   query_ready_ = false;
-  if (!is_checkable(a) || index_.empty()) return r;
+  if (!is_checkable(a)) return r;
+  if (!index_.has_text()) {
+    // Nothing to check against: reported as unverifiable, unsupported only when strict.
+    if (options_.strict) {
+      r.checked = true;
+      r.verdict = Verdict::unsupported;
+      r.reason = Reason::absent;
+    }
+    return r;
+  }
   r.checked = true;
   const auto& all = index_.anchors();
   // 1. Exact typed match (both readings of an ambiguous date).
@@ -129,15 +198,14 @@ CheckResult Checker::check(const Anchor& a, std::string_view field) {
     r.confidence = 1.0F;
     r.support = hit;
     if (!field.empty()) bind_to_field(a, field, r);
+    cite(r);
     return r;
   }
-  bool present = !index_.of_type(a.type).empty();
   float best = 0.0F;
   int64_t best_idx = -1;
   switch (a.type) {
     case Type::number:
       // A bare number is supported by any source value that equals it ("12,500" by "$12,500.00").
-      present = has_numeric_source();
       for (uint32_t i : numeric_) {
         if (all[i].anchor.value == a.value) {
           best = 1.0F;
@@ -172,9 +240,6 @@ CheckResult Checker::check(const Anchor& a, std::string_view field) {
       }
       break;
     }
-    case Type::logic:
-      present = has_must_ || has_must_not_;
-      break;
     default:
       break;  // numeric types, identifiers, clauses: exact or nothing (12,500 vs 12,600 is a miss)
   }
@@ -183,14 +248,37 @@ CheckResult Checker::check(const Anchor& a, std::string_view field) {
     r.verdict = Verdict::confirmed;
     r.support = best_idx;
     if (!field.empty()) bind_to_field(a, field, r);
+    cite(r);
+    return r;
+  }
+  // 2. Written exactly as a source writes it (a name inside a longer name, a year inside a date,
+  // a possessive): confirmed, still bound to its field.
+  if (!surface.empty() && a.type != Type::logic) {
+    anchor::fold_for_match(surface, folded_);
+    if (index_.find_verbatim(folded_, r.span)) {
+      r.verdict = Verdict::confirmed;
+      r.confidence = 1.0F;
+      r.verbatim = true;
+      r.support = -1;
+      if (!field.empty()) bind_to_field(a, field, r);
+      return r;
+    }
+  }
+  // 3. A one-step computation over source values.
+  Derived d;
+  if (derived_ && derived_->find(a, d)) {
+    r.verdict = Verdict::derived;
+    r.confidence = 1.0F;
+    r.derivation = d.kind;
+    r.operands = d.operands;
+    r.support = d.operands[0];
+    cite(r);
     return r;
   }
   r.support = -1;
-  if (present || options_.strict) {
-    r.verdict = Verdict::unsupported;
-  } else {
-    r.verdict = Verdict::unverifiable;
-  }
+  if (a.type == Type::logic && !type_present(a)) return r;  // no obligation to compare with: unverifiable
+  r.verdict = Verdict::unsupported;
+  r.reason = type_present(a) ? Reason::mismatch : Reason::absent;
   return r;
 }
 
@@ -239,11 +327,16 @@ void Checker::bind_to_field(const Anchor& a, std::string_view field, CheckResult
   if (best_idx >= 0 && best >= options_.threshold_for(a.type)) {
     r.support = best_idx;
     r.confidence = best;
+    r.verbatim = false;
+    cite(r);
     return;
   }
   r.verdict = Verdict::unsupported;
+  r.reason = Reason::other_field;
   r.confidence = best;
   r.support = -1;
+  r.span = {};
+  r.verbatim = false;
   r.other_field = true;
 }
 

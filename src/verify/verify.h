@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -11,8 +13,18 @@
 
 namespace sfcl::verify {
 
-enum class Verdict : uint8_t { confirmed, unsupported, unverifiable };
+// derived: equal to a one-step computation over source values (docs/ANCHORS.md, "Derived values").
+enum class Verdict : uint8_t { confirmed, unsupported, unverifiable, derived };
+inline constexpr size_t kVerdictCount = 4;
 std::string_view verdict_name(Verdict v);
+
+// Why an anchor is unsupported: nothing of its type in any source (absent), values of its type but
+// none equal (mismatch), or the value is in the sources under another field's label (other_field).
+enum class Reason : uint8_t { none, absent, mismatch, other_field };
+std::string_view reason_name(Reason r);
+
+enum class Derivation : uint8_t { none, sum, difference, percent_of, ratio, date_difference, list_count };
+std::string_view derivation_name(Derivation d);
 
 struct CheckerOptions {
   float threshold = 0.87F;
@@ -22,8 +34,10 @@ struct CheckerOptions {
     a.fill(std::nanf(""));
     return a;
   }();
-  // strict: an anchor of a type the source never mentions is unsupported, not unverifiable.
+  // strict: with no source text at all, anchors are unsupported (absent), not unverifiable.
   bool strict = false;
+  // Numbers equal to a one-step computation over source values are `derived`, not unsupported.
+  bool derived = true;
 
   [[nodiscard]] float threshold_for(anchor::Type t) const {
     const float v = type_threshold[static_cast<size_t>(t)];
@@ -33,13 +47,21 @@ struct CheckerOptions {
 
 struct CheckResult {
   Verdict verdict = Verdict::unverifiable;
+  Reason reason = Reason::none;  // unsupported only
   float confidence = 0.0F;
   int64_t support = -1;  // index into SourceIndex::anchors() of the supporting anchor, or -1
+  // Where the sources support it (confirmed: the supporting anchor, or the verbatim occurrence).
+  anchor::TextSpan span;
   bool checked = false;  // false for anchor types that are reported but never fact-checked
   // The value is in the source, but not under the label of the field it was written in ("Opened
   // by: Acme Ltd." where the source states Acme as the account): unsupported for that reason.
   bool other_field = false;
+  bool verbatim = false;  // confirmed because its text occurs as written in a source
+  Derivation derivation = Derivation::none;
+  std::array<int64_t, 3> operands{-1, -1, -1};  // derived: indices into SourceIndex::anchors()
 };
+
+class DerivedValues;
 
 // Fact-checked types: every entity type, and obligation connectives (must / must_not).
 bool is_checkable(const anchor::Anchor& a);
@@ -47,11 +69,15 @@ bool is_checkable(const anchor::Anchor& a);
 class Checker {
  public:
   Checker(const anchor::SourceIndex& index, const CheckerOptions& options);
+  ~Checker();
+  Checker(const Checker&) = delete;
+  Checker& operator=(const Checker&) = delete;
   // Allocation-free after construction (buffers are reused); not thread-safe per instance.
   // `field`: the label of the "Label: value" field the anchor was written in (anchor::field_label
   // of the output), or empty. When the sources state values of the anchor's type under that same
   // label, the anchor must match one of them; otherwise any same-type source value supports it.
-  CheckResult check(const anchor::Anchor& a, std::string_view field = {});
+  // `surface`: the anchor as written (for the verbatim rule); empty skips that rule.
+  CheckResult check(const anchor::Anchor& a, std::string_view field = {}, std::string_view surface = {});
   [[nodiscard]] const anchor::SourceIndex& index() const { return index_; }
   [[nodiscard]] const CheckerOptions& options() const { return options_; }
 
@@ -61,6 +87,8 @@ class Checker {
   // Support of source anchor `i` for `a` (1 exact, 0.9 partial date, name trigram cosine, else 0).
   float similarity(const anchor::Anchor& a, uint32_t i);
   void bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
+  [[nodiscard]] bool type_present(const anchor::Anchor& a) const;
+  void cite(CheckResult& r) const;
 
   const anchor::SourceIndex& index_;
   CheckerOptions options_;
@@ -70,6 +98,8 @@ class Checker {
   bool has_must_not_ = false;
   std::vector<uint32_t> query_;  // scratch: trigrams of the checked name
   bool query_ready_ = false;     // query_ holds the trigrams of this check's anchor
+  std::string folded_;           // scratch: the checked anchor's text, folded for the verbatim rule
+  std::unique_ptr<DerivedValues> derived_;
 };
 
 }  // namespace sfcl::verify

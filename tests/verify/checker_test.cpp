@@ -89,14 +89,40 @@ TEST_F(CheckerTest, ObligationPolarity) {
   EXPECT_EQ(check_one(idx, "不得").verdict, Verdict::confirmed);
 }
 
-TEST_F(CheckerTest, UnverifiableWithoutThatType) {
+// With any source text, a value of a type the sources never state is unsupported (absent): "The dose
+// was reduced by 5.9%." against a note with no percentage at all.
+TEST_F(CheckerTest, ValueOfATypeTheSourcesLackIsAbsent) {
   SourceIndex words;
   words.add_source("Nothing but words and $5 here.");
   const auto r = check_one(words, "Acme Corp");
+  EXPECT_EQ(r.verdict, Verdict::unsupported);
+  EXPECT_EQ(r.reason, Reason::absent);
+  SourceIndex note;
+  note.add_source("Clinic note: the patient reported less pain; the dose was lowered.");
+  EXPECT_EQ(check_one(note, "The dose was reduced by 5.9%.").reason, Reason::absent);
+  SourceIndex zh;
+  zh.add_source("患者自述疼痛减轻，已下调剂量。");
+  const auto z = check_one(zh, "剂量下调了5.9%。");
+  EXPECT_EQ(z.verdict, Verdict::unsupported);
+  EXPECT_EQ(z.reason, Reason::absent);
+}
+
+TEST_F(CheckerTest, ValueOfATypeTheSourcesStateButNotThisOneIsAMismatch) {
+  const auto r = check_one(idx, "$12,600.00");
+  EXPECT_EQ(r.verdict, Verdict::unsupported);
+  EXPECT_EQ(r.reason, Reason::mismatch);
+}
+
+// Only a request with no source text at all leaves anchors unverifiable (strict: unsupported).
+TEST(Checker, NoSourceTextIsUnverifiable) {
+  SourceIndex none;
+  const auto r = check_one(none, "Acme Corp paid $5.");
   EXPECT_EQ(r.verdict, Verdict::unverifiable);
   CheckerOptions strict;
   strict.strict = true;
-  EXPECT_EQ(check_one(words, "Acme Corp", strict).verdict, Verdict::unsupported);
+  const auto s = check_one(none, "Acme Corp", strict);
+  EXPECT_EQ(s.verdict, Verdict::unsupported);
+  EXPECT_EQ(s.reason, Reason::absent);
 }
 
 TEST_F(CheckerTest, PerTypeThreshold) {
@@ -189,6 +215,112 @@ TEST_F(FieldBindingTest, LabelTheSourceDoesNotUseFallsBackToTheValueCheck) {
   EXPECT_EQ(check_in_field(idx, "Customer: Falcon Systems LLC.", "Falcon").verdict, Verdict::confirmed);
   // A label the sources use only for values of another type binds nothing.
   EXPECT_EQ(check_in_field(idx, "Refund: Falcon Systems LLC.", "Falcon").verdict, Verdict::confirmed);
+}
+
+// ---- the checker on the text as written (verbatim rule) and derived values ----
+
+CheckResult check_written(const SourceIndex& idx, const std::string& answer, const std::string& value,
+                          const CheckerOptions& opt = {}) {
+  Checker c(idx, opt);
+  const auto anchors = extract(answer);
+  const size_t at = answer.find(value);
+  EXPECT_NE(at, std::string::npos) << value;
+  for (const auto& a : anchors) {
+    if (a.start <= at && a.end >= at + value.size()) {
+      return c.check(a, anchor::field_label(answer, a.start),
+                     std::string_view(answer).substr(a.start, a.end - a.start));
+    }
+  }
+  ADD_FAILURE() << "no anchor covers '" << value << "' in: " << answer;
+  return {};
+}
+
+struct ProseCase {
+  const char* source;
+  const char* answer;
+  const char* value;  // the anchor of the answer under test
+  Verdict verdict;
+};
+
+class ProseTable : public ::testing::TestWithParam<ProseCase> {};
+
+TEST_P(ProseTable, Verdict) {
+  const auto& c = GetParam();
+  SourceIndex idx;
+  idx.add_source(c.source);
+  const auto r = check_written(idx, c.answer, c.value);
+  EXPECT_EQ(r.verdict, c.verdict) << c.answer << " | value: " << c.value << " | confidence " << r.confidence;
+}
+
+// The families of false flags on real prose, and the wrong values next to them that must stay caught.
+INSTANTIATE_TEST_SUITE_P(
+    Families, ProseTable,
+    ::testing::Values(
+        // a year against a full date, and a year written alone
+        ProseCase{"Harriet Cole (born 14 March 1976) is a painter.", "She was born in 1976.", "1976",
+                  Verdict::confirmed},
+        ProseCase{"Harriet Cole (born 14 March 1976) is a painter.", "She was born in 1975.", "1975",
+                  Verdict::unsupported},
+        ProseCase{"Established in 1931 it serves the whole county.", "It was founded in 1931.", "1931",
+                  Verdict::confirmed},
+        ProseCase{"张伟（1976年3月14日出生）是一位画家。", "张伟生于1976年。", "1976", Verdict::confirmed},
+        ProseCase{"张伟（1976年3月14日出生）是一位画家。", "张伟生于1978年。", "1978", Verdict::unsupported},
+        // possessives
+        ProseCase{"The park was named after Governor Maria Lopez's daughter.",
+                  "It was named after the daughter of Governor Maria Lopez.", "Governor Maria Lopez",
+                  Verdict::confirmed},
+        ProseCase{"The park was named after Governor Maria Lopez's daughter.",
+                  "It was named after the daughter of Governor Maria Lopes.", "Governor Maria Lopes",
+                  Verdict::unsupported},
+        // a capitalised sentence-initial word glued onto a name
+        ProseCase{"Featuring Emma Stone and Ryan Gosling, the film opened in 2016.", "It stars Emma Stone.",
+                  "Emma Stone", Verdict::confirmed},
+        ProseCase{"Featuring Emma Stone and Ryan Gosling, the film opened in 2016.", "It stars Emma Stowe.",
+                  "Emma Stowe", Verdict::unsupported},
+        // a person's name inside an organisation's name
+        ProseCase{"Classes are held at the Lena Park Dance Studio on Fridays.", "The studio belongs to Lena Park.",
+                  "Lena Park", Verdict::confirmed},
+        ProseCase{"合同金额为人民币98,700元，见第7条。", "金额是98,700元。", "98,700元", Verdict::confirmed},
+        ProseCase{"合同金额为人民币98,700元，见第7条。", "金额是97,800元。", "97,800元", Verdict::unsupported},
+        // capitalised headings are text like any other
+        ProseCase{"SERVICE ORDER\nCustomer: Beta Foods LLC\nTotal: $4,200.00", "This is a SERVICE ORDER.",
+                  "SERVICE ORDER", Verdict::confirmed},
+        // full-width and case folding
+        ProseCase{"Ｏｒｄｅｒ ＩＮＶ－２０２４－００４２ was paid.", "The invoice is INV-2024-0042.", "INV-2024-0042",
+                  Verdict::confirmed},
+        // a number inside another must not count as written there
+        ProseCase{"The dose was raised by 5.9% and then to 15 mg.", "It was 5 mg.", "5", Verdict::unsupported}));
+
+// Derived values cite their operands and are not hallucinations; values that are not one step away
+// stay unsupported.
+TEST(Checker, DerivedValues) {
+  SourceIndex idx;
+  idx.add_source(
+      "The deposit was $1,000 and the balance $2,000; a discount of 10% applies to the $3,500 fee. "
+      "Alice Wu was born on 2 May 1980 and her brother Sam Wu on 2 May 1982. The parties are Acme Ltd., "
+      "Beta LLC and Gamma Inc. Work began on March 1, 2024 and ended on March 31, 2024.");
+  auto derived = [&](const std::string& answer, const std::string& value) { return check_written(idx, answer, value); };
+  const auto sum = derived("$3,000 was paid in total.", "$3,000");
+  EXPECT_EQ(sum.verdict, Verdict::derived);
+  EXPECT_EQ(sum.derivation, Derivation::sum);
+  EXPECT_GE(sum.operands[0], 0);
+  EXPECT_GE(sum.operands[1], 0);
+  EXPECT_EQ(derived("The balance exceeds the deposit by $1,000.", "$1,000").verdict, Verdict::confirmed);
+  const auto pct = derived("The discount is $350.", "$350");
+  EXPECT_EQ(pct.verdict, Verdict::derived);
+  EXPECT_EQ(pct.derivation, Derivation::percent_of);
+  const auto age = derived("Sam is two years younger than Alice.", "two years");
+  EXPECT_EQ(age.verdict, Verdict::derived);
+  EXPECT_EQ(age.derivation, Derivation::date_difference);
+  EXPECT_EQ(derived("The work took 30 days.", "30 days").verdict, Verdict::derived);
+  EXPECT_EQ(derived("There are 3 parties.", "3").derivation, Derivation::list_count);
+  // not one step away
+  EXPECT_EQ(derived("$3,100 was paid in total.", "$3,100").verdict, Verdict::unsupported);
+  EXPECT_EQ(derived("Sam is three years younger than Alice.", "three years").verdict, Verdict::unsupported);
+  EXPECT_EQ(derived("The discount is $360.", "$360").verdict, Verdict::unsupported);
+  CheckerOptions off;
+  off.derived = false;
+  EXPECT_EQ(check_written(idx, "$3,000 was paid in total.", "$3,000", off).verdict, Verdict::unsupported);
 }
 
 }  // namespace

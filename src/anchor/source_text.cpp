@@ -1,0 +1,149 @@
+// Verbatim support: each source's text folded once when indexed, so that an anchor written exactly
+// as a source writes it (case and width aside) is found without a typed reading of its own. This is
+// what keeps a name inside a longer name ("Lena Park" in "the Lena Park Dance Studio"), a year
+// inside a date or a possessive ("Governor Maria Lopez's") from being flagged.
+#include <algorithm>
+#include <cstring>
+
+#include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
+#include "util/utf8.h"
+
+namespace sfcl::anchor {
+
+namespace {
+// One folded character: ASCII case, full-width ASCII, typographic quotes and dashes, and every
+// kind of space map to their plain ASCII form; anything else is kept as it is.
+char32_t fold_char(char32_t c) {
+  if (c >= 0xFF01 && c <= 0xFF5E) c -= 0xFEE0;  // full-width ASCII
+  switch (c) {
+    case 0x3000:  // ideographic space
+    case 0x00A0:  // no-break space
+    case 0x202F:
+    case 0x2009:
+      return ' ';
+    case 0x2018:
+    case 0x2019:
+      return '\'';
+    case 0x201C:
+    case 0x201D:
+      return '"';
+    case 0x2010:
+    case 0x2011:
+    case 0x2012:
+    case 0x2013:
+    case 0x2014:
+      return '-';
+    default:
+      break;
+  }
+  if (c < 0x80) {
+    if (is_space(static_cast<int>(c))) return ' ';
+    return static_cast<char32_t>(to_lower(static_cast<int>(c)));
+  }
+  return c;
+}
+
+bool ascii_alnum(char c) { return is_alnum(static_cast<unsigned char>(c)); }
+
+// A match must not be part of a longer word or number: "5" is not in "5.9" or "15", "Park" is not
+// in "Parker". Han text has no word boundaries, so only the Latin side of a match is tested.
+bool bounded(std::string_view hay, size_t pos, std::string_view needle) {
+  const char first = needle.front();
+  const char last = needle.back();
+  if (pos > 0 && ascii_alnum(first)) {
+    const char p = hay[pos - 1];
+    if (ascii_alnum(p)) return false;
+    if ((p == '.' || p == ',') && is_digit(first) && pos >= 2 && is_digit(hay[pos - 2])) return false;
+  }
+  const size_t end = pos + needle.size();
+  if (end < hay.size() && ascii_alnum(last)) {
+    const char n = hay[end];
+    if (ascii_alnum(n)) return false;
+    if ((n == '.' || n == ',') && is_digit(last) && end + 1 < hay.size() && is_digit(hay[end + 1])) return false;
+  }
+  return true;
+}
+}  // namespace
+
+void fold_for_match(std::string_view text, std::string& out) {
+  out.clear();
+  bool space = false;
+  for (size_t i = 0; i < text.size();) {
+    const auto d = utf8::decode(text, i);
+    i += static_cast<size_t>(d.length);
+    const char32_t c = fold_char(d.cp);
+    if (c == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out.push_back(' ');
+    space = false;
+    if (c < 0x80) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      utf8::append(out, c);
+    }
+  }
+}
+
+void SourceIndex::add_text(std::string_view text) {
+  FoldedSource f;
+  f.folded.reserve(text.size());
+  // Checkpoints (folded offset, original offset) wherever the two stop advancing together, so a
+  // folded match maps back to the bytes the source wrote.
+  bool space = false;
+  size_t orig = 0;
+  f.marks.push_back({0, 0});
+  while (orig < text.size()) {
+    const auto d = utf8::decode(text, orig);
+    const size_t at = orig;
+    orig += static_cast<size_t>(d.length);
+    const char32_t c = fold_char(d.cp);
+    if (c == ' ') {
+      space = !f.folded.empty();
+      continue;
+    }
+    if (space) {
+      f.folded.push_back(' ');
+      space = false;
+    }
+    const auto folded_at = static_cast<uint32_t>(f.folded.size());
+    if (folded_at - f.marks.back().folded != at - f.marks.back().original) {
+      f.marks.push_back({folded_at, static_cast<uint32_t>(at)});
+    }
+    if (c < 0x80) {
+      f.folded.push_back(static_cast<char>(c));
+    } else {
+      utf8::append(f.folded, c);
+    }
+    if (f.folded.size() - f.marks.back().folded != orig - f.marks.back().original) {
+      f.marks.push_back({static_cast<uint32_t>(f.folded.size()), static_cast<uint32_t>(orig)});
+    }
+  }
+  texts_.push_back(std::move(f));
+}
+
+uint32_t SourceIndex::FoldedSource::original(uint32_t folded_offset) const {
+  auto it = std::upper_bound(marks.begin(), marks.end(), folded_offset,
+                             [](uint32_t v, const Mark& m) { return v < m.folded; });
+  --it;  // marks[0] is {0, 0}
+  return it->original + (folded_offset - it->folded);
+}
+
+bool SourceIndex::find_verbatim(std::string_view folded, TextSpan& hit) const {
+  if (folded.empty()) return false;
+  for (size_t s = 0; s < texts_.size(); ++s) {
+    const std::string_view hay = texts_[s].folded;
+    for (size_t pos = hay.find(folded); pos != std::string_view::npos; pos = hay.find(folded, pos + 1)) {
+      if (!bounded(hay, pos, folded)) continue;
+      hit.source = static_cast<int32_t>(s) + base_sources_;
+      hit.start = texts_[s].original(static_cast<uint32_t>(pos));
+      hit.end = texts_[s].original(static_cast<uint32_t>(pos + folded.size()));
+      return true;
+    }
+  }
+  return base_ ? base_->find_verbatim(folded, hit) : false;
+}
+
+}  // namespace sfcl::anchor
