@@ -247,7 +247,7 @@ class SourceIndex {
   // Finds `folded` (fold_for_match of an anchor's text) in a source text, word-bounded on its Latin
   // side; `hit` is its span in the source as written.
   bool find_verbatim(std::string_view folded, TextSpan& hit) const;
-  // Number of names in each sentence of the sources that names two or more (a list the answer may
+  // Number of names in each sentence of the sources that names three or more (a list the answer may
   // count: "three parties").
   [[nodiscard]] std::span<const uint32_t> list_counts() const { return list_counts_; }
   [[nodiscard]] size_t size() const { return base_size_ + anchors_.size(); }

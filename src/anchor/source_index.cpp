@@ -119,7 +119,8 @@ int32_t SourceIndex::add_source(std::string_view text) {
   return id;
 }
 
-// Sentences end at a newline, "。", "；", ";" or ". " (not the dot of "Ltd." or "1.5": a dot
+// Lists of three or more names are counted (two names in a sentence are too common to be a list an
+// answer counts). Sentences end at a newline, "。", "；", ";" or ". " (not the dot of "Ltd." or "1.5": a dot
 // followed by a space and a capital or the end).
 void SourceIndex::add_list_counts(std::string_view text, const std::vector<Anchor>& found) {
   auto boundary_between = [&](size_t from, size_t to) {
@@ -133,18 +134,27 @@ void SourceIndex::add_list_counts(std::string_view text, const std::vector<Ancho
     }
     return false;
   };
+  // A name the lexer joined at a connector ("Beta LLC and Gamma Inc.") counts each part.
+  auto parts = [&](const Anchor& a) {
+    const std::string_view s = text.substr(a.start, a.end - a.start);
+    uint32_t n = 1;
+    for (std::string_view sep : {" and ", " & ", ", "}) {
+      for (size_t i = s.find(sep); i != std::string_view::npos; i = s.find(sep, i + 1)) ++n;
+    }
+    return n;
+  };
   uint32_t names = 0;
   size_t last_end = 0;
   for (const auto& a : found) {
     if (a.type != Type::name) continue;
     if (names > 0 && boundary_between(last_end, a.start)) {
-      if (names >= 2) list_counts_.push_back(names);
+      if (names >= 3) list_counts_.push_back(names);
       names = 0;
     }
-    ++names;
+    names += parts(a);
     last_end = a.end;
   }
-  if (names >= 2) list_counts_.push_back(names);
+  if (names >= 3) list_counts_.push_back(names);
 }
 
 void SourceIndex::add_knowledge(const std::vector<KnowledgeEntry>& entries) {

@@ -88,7 +88,8 @@ Runner register_anchors(CLI::App& app) {
     for (size_t i = 0; i < anchors.size(); ++i) {
       const auto& a = anchors[i];
       const std::string_view field = anchor::field_label(scan, a.start);
-      const auto r = checker.check(a, field);
+      const std::string_view surface = std::string_view(scan).substr(a.start, a.end - a.start);
+      const auto r = checker.check(a, field, surface);
       auto j = anchor_json(a, anchor::anchor_id(a.type, i + 1),
                            utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)));
       j["verdict"] = std::string(verify::verdict_name(r.verdict));
@@ -96,9 +97,20 @@ Runner register_anchors(CLI::App& app) {
       j["checked"] = r.checked;
       if (!field.empty()) j["field"] = utf8::sanitize(field);
       if (r.other_field) j["other_field"] = true;
-      if (r.support >= 0) {
-        const auto& s = index.anchors()[static_cast<size_t>(r.support)];
-        j["support"] = {{"source", s.source}, {"start", s.anchor.start}, {"end", s.anchor.end}};
+      if (r.reason != verify::Reason::none) j["reason"] = std::string(verify::reason_name(r.reason));
+      if (r.verbatim) j["verbatim"] = true;
+      if (r.verdict == verify::Verdict::derived) {
+        j["derivation"] = std::string(verify::derivation_name(r.derivation));
+        nlohmann::json ops = nlohmann::json::array();
+        for (int64_t op : r.operands) {
+          if (op < 0) continue;
+          const auto& s = index.anchors()[static_cast<size_t>(op)];
+          ops.push_back({{"text", s.text}, {"source", s.source}, {"start", s.anchor.start}, {"end", s.anchor.end}});
+        }
+        j["operands"] = ops;
+      }
+      if (r.span.source >= 0 || r.support >= 0) {
+        j["support"] = {{"source", r.span.source}, {"start", r.span.start}, {"end", r.span.end}};
       }
       std::cout << j.dump() << "\n";
     }

@@ -135,6 +135,40 @@ Checker::Checker(const anchor::SourceIndex& index, const CheckerOptions& options
 
 Checker::~Checker() = default;
 
+// A name as written in an answer may carry what the source wrote around it, not in it: a
+// possessive ("Lopez's" for the source's "Lopez").
+void Checker::trim_name(std::string& folded) {
+  for (std::string_view p : {"'s", "'"}) {
+    if (folded.size() > p.size() + 2 && folded.ends_with(p)) {
+      folded.resize(folded.size() - p.size());
+      break;
+    }
+  }
+}
+
+// The verbatim lookup. A Chinese organisation name may have taken in the words before it ("当年带动
+// 宁波甬能新材料有限公司", as the lexer cannot tell where a name without spaces begins): the name is
+// also looked up without up to four leading characters, as long as seven characters remain.
+bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
+  if (index_.find_verbatim(folded_, span)) return true;
+  if (a.type != Type::name) return false;
+  constexpr size_t kMaxLead = 4;
+  constexpr size_t kMinRest = 7;
+  std::array<size_t, kMaxLead + 1> starts{};  // byte offsets of the first code points
+  size_t chars = 0;
+  for (size_t i = 0; i < folded_.size();) {
+    const auto d = utf8::decode(folded_, i);
+    if (d.cp < 0x4E00 || d.cp > 0x9FFF) return false;  // Han names only
+    if (chars <= kMaxLead) starts[chars] = i;
+    ++chars;
+    i += static_cast<size_t>(d.length);
+  }
+  for (size_t k = 1; k <= kMaxLead && k < chars && chars - k >= kMinRest; ++k) {
+    if (index_.find_verbatim(std::string_view(folded_).substr(starts[k]), span)) return true;
+  }
+  return false;
+}
+
 // Whether the sources state any value of the anchor's type (a bare number compares with every
 // numeric value): "absent" or "mismatch" when it is unsupported.
 bool Checker::type_present(const Anchor& a) const {
@@ -255,7 +289,8 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   // a possessive): confirmed, still bound to its field.
   if (!surface.empty() && a.type != Type::logic) {
     anchor::fold_for_match(surface, folded_);
-    if (index_.find_verbatim(folded_, r.span)) {
+    if (a.type == Type::name) trim_name(folded_);
+    if (find_written(a, r.span)) {
       r.verdict = Verdict::confirmed;
       r.confidence = 1.0F;
       r.verbatim = true;

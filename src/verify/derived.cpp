@@ -10,21 +10,22 @@ using anchor::Anchor;
 using anchor::Type;
 
 namespace {
-// Groups above these sizes skip the quadratic searches (three-term sums, ratios, date pairs): the
-// check stays cheap on long documents, where such coincidences would also be too easy.
-constexpr size_t kMaxThreeTermGroup = 48;
-constexpr size_t kMaxRatioGroup = 64;
-constexpr size_t kMaxDates = 128;
-// A bare number below this is too easily the sum or difference of two others by chance (counts,
-// days, ages in a text full of small numbers), so it is never derived that way.
-constexpr double kMinBareSum = 100.0;
-constexpr uint32_t kMaxListCount = 30;
+// Groups above these sizes skip the quadratic enumerations: the check stays cheap on long
+// documents, where such coincidences would be too easy anyway.
+constexpr size_t kMaxPairGroup = 64;
+constexpr size_t kMaxThreeTermGroup = 12;
+constexpr size_t kMaxDates = 96;
+// A derivation is accepted only when at most this share of the values one could write near it
+// (within kWindow of it, at its written precision) is also derivable: otherwise a wrong value would
+// too often be "derived" by chance.
+constexpr double kMaxDensity = 0.1;
+constexpr double kWindow = 0.2;
+constexpr double kMinWindowSteps = 5.0;
 
-// The unit of a numeric norm: "3000 USD" -> "USD", "15 day" -> "day", "25%" -> "%", "12" -> "".
 std::string_view unit_of(const Anchor& a) {
-  const std::string_view n = a.norm;
   if (a.type == Type::percent) return "%";
   if (a.type == Type::number) return "";
+  const std::string_view n = a.norm;
   const size_t sp = n.rfind(' ');
   return sp == std::string_view::npos ? std::string_view() : n.substr(sp + 1);
 }
@@ -40,8 +41,8 @@ double tolerance(const Anchor& a) {
 }
 
 struct DateParts {
-  int year = 0;  // 0 = unknown
-  int month = 0;
+  int year = 0;
+  int month = 0;  // 0 = not written
   int day = 0;
 };
 std::optional<DateParts> parse_date(std::string_view n) {
@@ -61,7 +62,7 @@ std::optional<DateParts> parse_date(std::string_view n) {
   return d;
 }
 
-// Days since 1970-01-01 (proleptic Gregorian), H. Hinnant's days_from_civil.
+// Days since 1970-01-01 (proleptic Gregorian; H. Hinnant's days_from_civil).
 int64_t days_from_civil(int y, int m, int d) {
   y -= m <= 2 ? 1 : 0;
   const int era = (y >= 0 ? y : y - 399) / 400;
@@ -70,192 +71,144 @@ int64_t days_from_civil(int y, int m, int d) {
   const unsigned doe = yoe * 365U + yoe / 4U - yoe / 100U + doy;
   return static_cast<int64_t>(era) * 146097 + static_cast<int64_t>(doe) - 719468;
 }
-
-bool near(double a, double b, double tol) { return std::fabs(a - b) <= tol + 1e-9 * std::fabs(b); }
 }  // namespace
 
-DerivedValues::DerivedValues(const anchor::SourceIndex& index) : index_(index) {
-  const auto all = index.anchors();
-  for (auto t : {Type::number, Type::amount, Type::percent, Type::duration}) {
-    for (uint32_t i : index.of_type(t)) {
-      const Anchor& a = all[i].anchor;
-      if (std::isnan(a.value)) continue;
-      const std::string_view unit = unit_of(a);
-      auto it = std::find_if(groups_.begin(), groups_.end(), [&](const Group& g) { return g.unit == unit; });
-      if (it == groups_.end()) it = groups_.insert(groups_.end(), Group{unit, {}});
-      it->sorted.push_back({a.value, i});
-    }
+DerivedValues::Table& DerivedValues::table(Type type, std::string_view unit) {
+  std::string key(1, static_cast<char>(type));
+  key.append(unit);
+  for (auto& t : tables_) {
+    if (t.key == key) return t;
   }
-  for (auto& g : groups_) std::sort(g.sorted.begin(), g.sorted.end());
-
-  struct Dated {
-    DateParts d;
-    uint32_t index;
-  };
-  std::vector<Dated> dates;
-  for (uint32_t i : index.of_type(Type::date)) {
-    if (dates.size() >= kMaxDates) break;
-    if (auto d = parse_date(all[i].anchor.norm)) dates.push_back({*d, i});
-  }
-  for (uint32_t i : index.of_type(Type::number)) {
-    const double v = all[i].anchor.value;
-    if (dates.size() >= kMaxDates) break;
-    if (v >= 1000 && v <= 2999 && v == std::floor(v)) dates.push_back({{static_cast<int>(v), 0, 0}, i});
-  }
-  for (size_t x = 0; x < dates.size(); ++x) {
-    for (size_t y = x + 1; y < dates.size(); ++y) {
-      const DateParts& a = dates[x].d;
-      const DateParts& b = dates[y].d;
-      const uint32_t ia = dates[x].index;
-      const uint32_t ib = dates[y].index;
-      year_diffs_.push_back({std::abs(a.year - b.year), ia, ib});
-      if (a.month > 0 && b.month > 0) {
-        month_diffs_.push_back({std::abs((a.year * 12 + a.month) - (b.year * 12 + b.month)), ia, ib});
-      }
-      if (a.day > 0 && b.day > 0) {
-        const int64_t da = days_from_civil(a.year, a.month, a.day);
-        const int64_t db = days_from_civil(b.year, b.month, b.day);
-        day_diffs_.push_back({std::abs(da - db), ia, ib});
-      }
-    }
-  }
-  std::sort(year_diffs_.begin(), year_diffs_.end());
-  std::sort(month_diffs_.begin(), month_diffs_.end());
-  std::sort(day_diffs_.begin(), day_diffs_.end());
+  tables_.push_back({std::move(key), {}});
+  return tables_.back();
 }
 
-const DerivedValues::Group* DerivedValues::group(std::string_view unit) const {
-  for (const auto& g : groups_) {
-    if (g.unit == unit) return &g;
+const DerivedValues::Table* DerivedValues::find_table(Type type, std::string_view unit) const {
+  for (const auto& t : tables_) {
+    if (t.key.size() == unit.size() + 1 && t.key[0] == static_cast<char>(type) && t.key.substr(1) == unit) return &t;
   }
   return nullptr;
 }
 
-bool DerivedValues::sum_or_difference(const Group& g, double v, double tol, Derived& out) const {
-  const auto& s = g.sorted;
-  for (size_t i = 0; i < s.size(); ++i) {
-    // x + y = v and y - x = v, with y another source value
-    for (const double want : {v - s[i].v, s[i].v + v}) {
-      auto it = std::lower_bound(s.begin(), s.end(), Value{want - tol - 1e-9 * std::fabs(want), 0});
-      for (; it != s.end() && it->v <= want + tol + 1e-9 * std::fabs(want); ++it) {
-        if (it->index == s[i].index) continue;
-        out.kind = want == v - s[i].v ? Derivation::sum : Derivation::difference;
-        out.operands = {s[i].index, it->index, -1};
-        return true;
-      }
-    }
+DerivedValues::DerivedValues(const anchor::SourceIndex& index) {
+  add_amounts(index);
+  add_date_differences(index);
+  for (uint32_t c : index.list_counts()) {
+    table(Type::number, "").values.push_back({static_cast<double>(c), Derivation::list_count, {-1, -1, -1}});
   }
-  return false;
+  for (auto& t : tables_) std::sort(t.values.begin(), t.values.end());
 }
 
-bool DerivedValues::sum_of_three(const Group& g, double v, double tol, Derived& out) const {
-  const auto& s = g.sorted;
-  if (s.size() < 3 || s.size() > kMaxThreeTermGroup) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    for (size_t j = i + 1; j < s.size(); ++j) {
-      const double want = v - s[i].v - s[j].v;
-      auto it = std::lower_bound(s.begin() + static_cast<std::ptrdiff_t>(j) + 1, s.end(),
-                                 Value{want - tol - 1e-9 * std::fabs(want), 0});
-      if (it != s.end() && near(it->v, want, tol)) {
-        out.kind = Derivation::sum;
-        out.operands = {s[i].index, s[j].index, it->index};
-        return true;
-      }
+// Sums and differences of amounts in one currency (and of durations in one unit), and each
+// percentage of each amount.
+void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
+  const auto all = index.anchors();
+  struct Operand {
+    double v;
+    int64_t i;
+  };
+  for (Type type : {Type::amount, Type::duration}) {
+    std::vector<std::pair<std::string_view, std::vector<Operand>>> groups;
+    for (uint32_t i : index.of_type(type)) {
+      const Anchor& a = all[i].anchor;
+      if (std::isnan(a.value)) continue;
+      const std::string_view unit = unit_of(a);
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == unit; });
+      if (it == groups.end()) it = groups.insert(groups.end(), {unit, {}});
+      it->second.push_back({a.value, i});
     }
-  }
-  return false;
-}
-
-bool DerivedValues::percent_of(double v, std::string_view unit, double tol, Derived& out) const {
-  const Group* pct = group("%");
-  const Group* base = group(unit);
-  if (pct == nullptr || base == nullptr) return false;
-  for (const auto& p : pct->sorted) {
-    for (const auto& a : base->sorted) {
-      if (near(a.v * p.v / 100.0, v, tol)) {
-        out.kind = Derivation::percent_of;
-        out.operands = {p.index, a.index, -1};
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
-// A percentage that is one value of a unit over another, or their relative change.
-bool DerivedValues::ratio(double v, double tol, Derived& out) const {
-  for (const auto& g : groups_) {
-    if (g.unit == "%" || g.sorted.size() > kMaxRatioGroup) continue;
-    for (const auto& a : g.sorted) {
-      if (a.v == 0.0) continue;
-      for (const auto& b : g.sorted) {
-        if (a.index == b.index) continue;
-        if (near(100.0 * b.v / a.v, v, tol) || near(100.0 * std::fabs(b.v - a.v) / a.v, v, tol)) {
-          out.kind = Derivation::ratio;
-          out.operands = {b.index, a.index, -1};
-          return true;
-        }
-      }
-    }
-  }
-  return false;
-}
-
-bool DerivedValues::find_pair(const std::vector<Pair>& pairs, int64_t diff, Derived& out) {
-  auto it = std::lower_bound(pairs.begin(), pairs.end(), Pair{diff, 0, 0});
-  if (it == pairs.end() || it->diff != diff) return false;
-  out.kind = Derivation::date_difference;
-  out.operands = {it->a, it->b, -1};
-  return true;
-}
-
-bool DerivedValues::date_difference(double v, std::string_view unit, Derived& out) const {
-  if (v != std::floor(v) || v <= 0) return false;
-  const auto n = static_cast<int64_t>(v);
-  if (unit == "day") return find_pair(day_diffs_, n, out);
-  if (unit == "week") return find_pair(day_diffs_, 7 * n, out);
-  if (unit == "month") return find_pair(month_diffs_, n, out);
-  if (unit == "year") return find_pair(year_diffs_, n, out);
-  return false;
-}
-
-bool DerivedValues::find(const Anchor& a, Derived& out) const {
-  if (std::isnan(a.value)) return false;
-  const double v = a.value;
-  const double tol = tolerance(a);
-  const std::string_view unit = unit_of(a);
-  switch (a.type) {
-    case Type::number: {
-      if (v == std::floor(v) && v >= 2 && v <= kMaxListCount) {
-        const auto counts = index_.list_counts();
-        for (uint32_t c : counts) {
-          if (c == static_cast<uint32_t>(v)) {
-            out.kind = Derivation::list_count;
-            return true;
+    for (const auto& [unit, ops] : groups) {
+      if (ops.size() > kMaxPairGroup) continue;
+      auto& t = table(type, unit);
+      for (size_t x = 0; x < ops.size(); ++x) {
+        for (size_t y = x + 1; y < ops.size(); ++y) {
+          t.values.push_back({ops[x].v + ops[y].v, Derivation::sum, {ops[x].i, ops[y].i, -1}});
+          t.values.push_back({std::fabs(ops[x].v - ops[y].v), Derivation::difference, {ops[x].i, ops[y].i, -1}});
+          if (ops.size() > kMaxThreeTermGroup) continue;
+          for (size_t z = y + 1; z < ops.size(); ++z) {
+            t.values.push_back({ops[x].v + ops[y].v + ops[z].v, Derivation::sum, {ops[x].i, ops[y].i, ops[z].i}});
           }
         }
       }
-      const Group* g = group("");
-      return v >= kMinBareSum && g != nullptr && sum_or_difference(*g, v, tol, out);
+      if (type != Type::amount) continue;
+      for (uint32_t p : index.of_type(Type::percent)) {
+        const double pv = all[p].anchor.value;
+        if (std::isnan(pv)) continue;
+        for (const auto& o : ops) t.values.push_back({o.v * pv / 100.0, Derivation::percent_of, {p, o.i, -1}});
+      }
     }
-    case Type::amount: {
-      const Group* g = group(unit);
-      if (g != nullptr && (sum_or_difference(*g, v, tol, out) || sum_of_three(*g, v, tol, out))) return true;
-      return percent_of(v, unit, tol, out);
-    }
-    case Type::percent: {
-      const Group* g = group("%");
-      if (g != nullptr && sum_or_difference(*g, v, tol, out)) return true;
-      return ratio(v, tol, out);
-    }
-    case Type::duration: {
-      if (date_difference(v, unit, out)) return true;
-      const Group* g = group(unit);
-      return g != nullptr && sum_or_difference(*g, v, tol, out);
-    }
-    default:
-      return false;
   }
+}
+
+// Differences of two source dates (and four-digit years) in days, weeks, months and years.
+void DerivedValues::add_date_differences(const anchor::SourceIndex& index) {
+  const auto all = index.anchors();
+  struct Dated {
+    DateParts d;
+    int64_t i;
+  };
+  std::vector<Dated> dates;
+  for (uint32_t i : index.of_type(Type::date)) {
+    if (auto d = parse_date(all[i].anchor.norm); d && dates.size() < kMaxDates) dates.push_back({*d, i});
+  }
+  for (uint32_t i : index.of_type(Type::number)) {
+    const double v = all[i].anchor.value;
+    if (v >= 1000 && v <= 2999 && v == std::floor(v) && dates.size() < kMaxDates) {
+      dates.push_back({{static_cast<int>(v), 0, 0}, i});
+    }
+  }
+  auto& years = table(Type::duration, "year");
+  auto& months = table(Type::duration, "month");
+  auto& weeks = table(Type::duration, "week");
+  auto& days = table(Type::duration, "day");
+  for (size_t x = 0; x < dates.size(); ++x) {
+    for (size_t y = x + 1; y < dates.size(); ++y) {
+      const DateParts& a = dates[x].d;
+      const DateParts& b = dates[y].d;
+      const std::array<int64_t, 3> ops{dates[x].i, dates[y].i, -1};
+      if (a.year != b.year) years.values.push_back({std::fabs(a.year - b.year), Derivation::date_difference, ops});
+      if (a.month > 0 && b.month > 0) {
+        const int m = std::abs((a.year * 12 + a.month) - (b.year * 12 + b.month));
+        if (m > 0) months.values.push_back({static_cast<double>(m), Derivation::date_difference, ops});
+      }
+      if (a.day > 0 && b.day > 0) {
+        const int64_t d = std::abs(days_from_civil(a.year, a.month, a.day) - days_from_civil(b.year, b.month, b.day));
+        if (d == 0) continue;
+        days.values.push_back({static_cast<double>(d), Derivation::date_difference, ops});
+        if (d % 7 == 0) weeks.values.push_back({static_cast<double>(d / 7), Derivation::date_difference, ops});
+      }
+    }
+  }
+}
+
+bool DerivedValues::find(const Anchor& a, Derived& out) const {
+  if (std::isnan(a.value) || a.value <= 0) return false;
+  if (a.type != Type::amount && a.type != Type::duration && a.type != Type::number) return false;
+  const Table* t = find_table(a.type, unit_of(a));
+  if (t == nullptr || t->values.empty()) return false;
+  const double v = a.value;
+  const double tol = tolerance(a) + 1e-9 * v;
+  const auto& vals = t->values;
+  auto lo = std::lower_bound(vals.begin(), vals.end(), Value{v - tol, Derivation::none, {}});
+  if (lo == vals.end() || lo->v > v + tol) return false;
+  // Density: distinct derivable values within the window, over the values one could write there.
+  const double half = std::max(kWindow * v, kMinWindowSteps * 2.0 * tol);
+  const auto wlo = std::lower_bound(vals.begin(), vals.end(), Value{v - half, Derivation::none, {}});
+  const auto whi = std::upper_bound(vals.begin(), vals.end(), Value{v + half, Derivation::none, {}});
+  double distinct = 0;
+  double last = -1;
+  for (auto it = wlo; it != whi; ++it) {
+    if (it->v - last > tol) {
+      ++distinct;
+      last = it->v;
+    }
+  }
+  const double slots = 2.0 * half / (2.0 * tol);
+  // List counts are few and need no density test.
+  if (lo->kind != Derivation::list_count && distinct / slots > kMaxDensity) return false;
+  out.kind = lo->kind;
+  out.operands = lo->operands;
+  return true;
 }
 
 }  // namespace sfcl::verify

@@ -1,10 +1,11 @@
-// Derived values: a number that equals a one-step computation over source values (a sum or
-// difference of two or three same-unit values, a percentage of an amount, the ratio of two
-// values, the difference of two dates, the count of a listed set of names). Internal to verify.
+// Derived values: a value that equals a one-step computation over source values (a sum or
+// difference of two or three amounts in one currency, a percentage of an amount, the difference of
+// two dates, the count of a listed set of names). Internal to verify.
 #pragma once
 #include <array>
 #include <cstdint>
-#include <string_view>
+#include <deque>
+#include <string>
 #include <vector>
 
 #include "verify/verify.h"
@@ -19,39 +20,28 @@ struct Derived {
 class DerivedValues {
  public:
   explicit DerivedValues(const anchor::SourceIndex& index);
-  // True when `a` (amount, percent, duration or number) equals one computation; no chains.
+  // True when `a` equals one computation over source values, and such computations are sparse
+  // around it (in a text full of values, almost any small number is some difference of two).
   bool find(const anchor::Anchor& a, Derived& out) const;
 
  private:
   struct Value {
     double v;
-    uint32_t index;  // into SourceIndex::anchors()
+    Derivation kind;
+    std::array<int64_t, 3> operands;
     bool operator<(const Value& o) const { return v < o.v; }
   };
-  struct Group {
-    std::string_view unit;      // "USD", "%", "day", "" for bare numbers
-    std::vector<Value> sorted;  // by value
+  // Every value one computation gives, for one unit ("USD", "day", ...), sorted.
+  struct Table {
+    std::string key;  // type byte + unit
+    std::vector<Value> values;
   };
-  struct Pair {
-    int64_t diff;
-    uint32_t a;
-    uint32_t b;
-    bool operator<(const Pair& o) const { return diff < o.diff; }
-  };
+  Table& table(anchor::Type type, std::string_view unit);
+  [[nodiscard]] const Table* find_table(anchor::Type type, std::string_view unit) const;
+  void add_amounts(const anchor::SourceIndex& index);
+  void add_date_differences(const anchor::SourceIndex& index);
 
-  [[nodiscard]] const Group* group(std::string_view unit) const;
-  [[nodiscard]] bool sum_or_difference(const Group& g, double v, double tol, Derived& out) const;
-  [[nodiscard]] bool sum_of_three(const Group& g, double v, double tol, Derived& out) const;
-  [[nodiscard]] bool percent_of(double v, std::string_view unit, double tol, Derived& out) const;
-  [[nodiscard]] bool ratio(double v, double tol, Derived& out) const;
-  [[nodiscard]] bool date_difference(double v, std::string_view unit, Derived& out) const;
-  static bool find_pair(const std::vector<Pair>& pairs, int64_t diff, Derived& out);
-
-  const anchor::SourceIndex& index_;
-  std::vector<Group> groups_;
-  std::vector<Pair> day_diffs_;    // |d2 - d1| in days, full dates
-  std::vector<Pair> month_diffs_;  // in months, dates with a month
-  std::vector<Pair> year_diffs_;   // in years, dates and four-digit years
+  std::deque<Table> tables_;  // a deque: references stay valid as tables are added
 };
 
 }  // namespace sfcl::verify

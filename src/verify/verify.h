@@ -88,6 +88,8 @@ class Checker {
   float similarity(const anchor::Anchor& a, uint32_t i);
   void bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
   [[nodiscard]] bool type_present(const anchor::Anchor& a) const;
+  static void trim_name(std::string& folded);
+  bool find_written(const anchor::Anchor& a, anchor::TextSpan& span) const;
   void cite(CheckResult& r) const;
 
   const anchor::SourceIndex& index_;
