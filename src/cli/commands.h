@@ -24,5 +24,6 @@ Runner register_eval(CLI::App& app);
 Runner register_keys(CLI::App& app);
 Runner register_probe(CLI::App& app);
 Runner register_bench(CLI::App& app);
+Runner register_eval_check(CLI::App& app);
 
 }  // namespace sfcl::cli

@@ -26,6 +26,7 @@ int main(int argc, char** argv) {  // NOLINT(bugprone-exception-escape): CLI11 s
   add(sfcl::cli::register_keys);
   add(sfcl::cli::register_probe);
   add(sfcl::cli::register_bench);
+  add(sfcl::cli::register_eval_check);
   std::vector<std::string> args;
   try {
     args = sfcl::cli::expand_serve_args(std::vector<std::string>(argv, argv + argc));
