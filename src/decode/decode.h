@@ -30,13 +30,18 @@ bool parse_fallback(std::string_view s, Fallback& out);
 std::string_view mode_name(Mode m);
 std::string_view fallback_name(Fallback f);
 std::string_view stop_reason_name(StopReason r);
+bool parse_stop_reason(std::string_view s, StopReason& out);
+// Every name of each enum, in enum order (for CLI choices and error messages).
+std::span<const std::string_view> mode_names();
+std::span<const std::string_view> fallback_names();
+std::span<const std::string_view> stop_reason_names();
 
 struct Options {
   Mode mode = Mode::anchor;
-  int32_t max_tokens = 256;  // hard limit on delivered tokens
-  int32_t max_backtracks = 2;
+  int32_t max_tokens = 256;    // hard limit on delivered tokens
+  int32_t max_backtracks = 2;  // retries per unsupported anchor before its fallback
   Fallback fallback = Fallback::constrain;
-  verify::CheckerOptions checker;
+  verify::CheckerOptions checker;  // the threshold default lives there
   bool dynamic_temperature = false;
   std::vector<std::string> stop;
   engine::SamplingOptions sampling;

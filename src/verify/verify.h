@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -13,6 +14,8 @@ namespace sfcl::verify {
 
 enum class Verdict : uint8_t { confirmed, unsupported, unverifiable };
 std::string_view verdict_name(Verdict v);
+// Every verdict's name, in enum order (for choices and error messages).
+std::span<const std::string_view> verdict_names();
 
 struct CheckerOptions {
   float threshold = 0.87F;
