@@ -19,6 +19,10 @@
 namespace sfcl::decode {
 
 struct Sequence::State {
+  // Checks whose mean confidence sets the dynamic temperature: enough to smooth one odd anchor,
+  // few enough to follow a change of topic within an answer.
+  static constexpr size_t kConfidenceWindow = 8;
+
   State(const engine::Model& m, const Options& o, const anchor::SourceIndex& src, EventSink s);
 
   const engine::Model& model;
@@ -54,9 +58,9 @@ struct Sequence::State {
   };
   std::optional<RetryCheck> retry;
 
-  std::vector<anchor::Anchor> new_anchors;  // completed by the last token (anchor mode)
-  int32_t emitted_extension_bans = 0;       // continuations banned for extending an emitted anchor
-  std::array<float, 8> recent{};            // confidences of the last checks (dynamic temperature)
+  std::vector<anchor::Anchor> new_anchors;        // completed by the last token (anchor mode)
+  int32_t emitted_extension_bans = 0;             // continuations banned for extending an emitted anchor
+  std::array<float, kConfidenceWindow> recent{};  // confidences of the last checks (dynamic temperature)
   size_t n_recent = 0;
   std::vector<float> hooked;  // logits edited by Options::logit_hook
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <numeric>
 
+#include "decode/abstainer.h"
 #include "decode/backtracker.h"
 #include "decode/constrainer.h"
 #include "decode/decode.h"
@@ -220,6 +221,22 @@ TEST(Constrainer, RetryIsUnlikelyWhenNoCandidateTokenIsLikely) {
   EXPECT_FALSE(c.next_is_unlikely(logits.data(), logits.size(), {}, 1.0F));    // sampling: 2 holds ~27%
   logits[2] = 0.0F;
   EXPECT_TRUE(c.next_is_unlikely(logits.data(), logits.size(), {}, 1.0F));  // 2 holds < 5%
+}
+
+// ---------------------------------------------------------------- Abstainer
+TEST(Abstainer, ForcesItsTokensOnceThenSamplingResumes) {
+  Abstainer a;
+  EXPECT_FALSE(a.next().has_value());
+  EXPECT_FALSE(a.is_marker(0));
+  a.start({7, 8}, 3);
+  EXPECT_TRUE(a.is_marker(3));
+  EXPECT_FALSE(a.is_marker(4));
+  EXPECT_EQ(a.next(), std::optional<Token>(7));
+  a.drop_if_done();  // one forced token left: kept
+  EXPECT_EQ(a.next(), std::optional<Token>(8));
+  a.drop_if_done();
+  EXPECT_FALSE(a.next().has_value());
+  EXPECT_TRUE(a.is_marker(3));  // the marker's anchor is still never checked
 }
 
 // ---------------------------------------------------------------- SentenceScanner
