@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-namespace sfcl::cli::svg {
+namespace sfcl::tools::svg {
 
 struct Box {
   int x = 0, y = 0, w = 640, h = 320;
@@ -32,4 +32,4 @@ std::string histogram(const Box& b, const std::string& title, const std::vector<
 // Wraps panels into a document of the given size with a white background.
 std::string document(int width, int height, const std::vector<std::string>& panels);
 
-}  // namespace sfcl::cli::svg
+}  // namespace sfcl::tools::svg

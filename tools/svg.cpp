@@ -1,10 +1,10 @@
-#include "cli/svg.h"
+#include "tools/svg.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-namespace sfcl::cli::svg {
+namespace sfcl::tools::svg {
 namespace {
 
 const char* const kColors[] = {"#4a7bd0", "#d0704a", "#3a9a5b", "#8a5bd0", "#c0a030", "#555555"};
@@ -202,4 +202,4 @@ std::string document(int width, int height, const std::vector<std::string>& pane
   return s + "</svg>\n";
 }
 
-}  // namespace sfcl::cli::svg
+}  // namespace sfcl::tools::svg

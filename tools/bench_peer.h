@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 
 struct PeerBenchOptions {
   std::filesystem::path model;
@@ -50,4 +50,4 @@ nlohmann::json peer_json(const PeerBenchReport& report);
 void print_peer(const PeerBenchReport& report);
 std::vector<std::string> peer_svg(const PeerBenchReport& report, int y0, int& height);
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools

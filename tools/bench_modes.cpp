@@ -1,14 +1,14 @@
-#include "cli/bench_modes.h"
+#include "tools/bench_modes.h"
 
 #include <chrono>
 #include <cstdio>
 
-#include "cli/stats.h"
-#include "cli/svg.h"
 #include "decode/decode.h"
 #include "eval.h"
+#include "tools/stats.h"
+#include "tools/svg.h"
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -27,21 +27,6 @@ double verify_ns_per_token(const ModeSample& s) {
 }
 double scan_ns_per_token(const ModeSample& s) {
   return s.tokens > 0 ? static_cast<double>(s.scan_ns) / static_cast<double>(s.tokens) : 0.0;
-}
-
-template <typename F>
-MinMedMax over(const std::vector<ModeSample>& v, F f) {
-  std::vector<double> x;
-  x.reserve(v.size());
-  for (const auto& s : v) x.push_back(f(s));
-  return min_med_max(x);
-}
-
-template <typename F>
-MinMedMax ratio(const std::vector<ModeSample>& a, const std::vector<ModeSample>& b, F f) {
-  std::vector<double> x;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) x.push_back(f(a[i]) / std::max(1e-12, f(b[i])));
-  return min_med_max(x);
 }
 
 }  // namespace
@@ -131,15 +116,15 @@ nlohmann::json modes_json(const ModesBenchReport& r) {
          to_json(over(v, [](const ModeSample& s) { return per_1k(s.regenerated, s.tokens); }))},
         {"decoded_tokens", to_json(over(v, [](const ModeSample& s) { return static_cast<double>(s.tokens); }))}};
   }
-  return {
-      {"model", r.model},
-      {"items", r.items},
-      {"reps", r.reps},
-      {"modes", per_mode},
-      {"ratios",
-       {{"anchor/off decode", to_json(ratio(r.samples[1], r.samples[0], tps))},
-        {"per-token/off decode", to_json(ratio(r.samples[2], r.samples[0], tps))},
-        {"per-token/anchor check cost per token", to_json(ratio(r.samples[2], r.samples[1], check_ns_per_token))}}}};
+  return {{"model", r.model},
+          {"items", r.items},
+          {"reps", r.reps},
+          {"modes", per_mode},
+          {"ratios",
+           {{"anchor/off decode", to_json(paired_ratio(r.samples[1], r.samples[0], tps))},
+            {"per-token/off decode", to_json(paired_ratio(r.samples[2], r.samples[0], tps))},
+            {"per-token/anchor check cost per token",
+             to_json(paired_ratio(r.samples[2], r.samples[1], check_ns_per_token))}}}};
 }
 
 void print_modes(const ModesBenchReport& r) {
@@ -159,9 +144,9 @@ void print_modes(const ModesBenchReport& r) {
                 over(v, [](const ModeSample& s) { return per_1k(s.backtracks, s.tokens); }).median,
                 over(v, [](const ModeSample& s) { return per_1k(s.regenerated, s.tokens); }).median);
   }
-  const auto a = ratio(r.samples[1], r.samples[0], tps);
-  const auto p = ratio(r.samples[2], r.samples[0], tps);
-  const auto c = ratio(r.samples[2], r.samples[1], check_ns_per_token);
+  const auto a = paired_ratio(r.samples[1], r.samples[0], tps);
+  const auto p = paired_ratio(r.samples[2], r.samples[0], tps);
+  const auto c = paired_ratio(r.samples[2], r.samples[1], check_ns_per_token);
   std::printf("anchor/off decode rate     min %.3f  median %.3f  max %.3f   (target >= 0.98)\n", a.min, a.median,
               a.max);
   std::printf("per-token/off decode rate  min %.3f  median %.3f  max %.3f\n", p.min, p.median, p.max);
@@ -186,4 +171,4 @@ std::vector<std::string> modes_svg(const ModesBenchReport& r, int y0, int& heigh
           svg::spread_chart({480, y0, 480, 320}, "check time per decoded token" + sub, "ns/token", check, {})};
 }
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools
