@@ -167,8 +167,12 @@ std::vector<std::string> modes_svg(const ModesBenchReport& r, int y0, int& heigh
   }
   height = 320;
   const std::string sub = " (" + std::to_string(r.reps) + " reps, min/median/max)";
-  return {svg::spread_chart({0, y0, 480, 320}, "decode tokens/s by mode" + sub, "tokens/s", rate, {}),
-          svg::spread_chart({480, y0, 480, 320}, "check time per decoded token" + sub, "ns/token", check, {})};
+  const std::vector<std::string> legend = {"off", "anchor", "per-token"};
+  const std::string note = "whiskers: min..max";
+  return {svg::spread_chart({0, y0, 480, 320}, "decode tokens/s by mode" + sub, {"SFCL mode", "decode rate (tokens/s)"},
+                            rate, legend, note),
+          svg::spread_chart({480, y0, 480, 320}, "check time per decoded token" + sub,
+                            {"SFCL mode", "check time (ns/token)"}, check, legend, note)};
 }
 
 }  // namespace sfcl::tools

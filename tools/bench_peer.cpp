@@ -352,11 +352,12 @@ std::vector<std::string> peer_svg(const PeerBenchReport& r, int y0, int& height)
     }
   }
   height = 640;
-  return {
-      svg::line_chart({0, y0, 960, 320}, "generated tokens/s vs concurrent streams (median of reps)",
-                      "concurrent streams", "tokens/s", tput),
-      svg::spread_chart({0, y0 + 320, 480, 320}, "time to first token (p5/p25/p50/p75/p95)", "ms", ttft, r.targets),
-      svg::spread_chart({480, y0 + 320, 480, 320}, "inter-token latency per request (p5..p95)", "ms", itl, r.targets)};
+  return {svg::line_chart({0, y0, 960, 320}, "generated tokens/s vs concurrent streams (median of reps)",
+                          "concurrent streams (c)", "generated (tokens/s)", tput),
+          svg::spread_chart({0, y0 + 320, 480, 320}, "time to first token (p5/p25/p50/p75/p95)",
+                            {"concurrent streams (c)", "time to first token (ms)"}, ttft, r.targets, ""),
+          svg::spread_chart({480, y0 + 320, 480, 320}, "inter-token latency per request (p5..p95)",
+                            {"concurrent streams (c)", "inter-token latency (ms)"}, itl, r.targets, "")};
 }
 
 }  // namespace sfcl::tools

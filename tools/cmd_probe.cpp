@@ -169,7 +169,9 @@ int run(const ProbeOpts& o) {
   if (!o.out.empty() && !ttft_ms.empty()) {
     const std::string title = "sfcl probe: time to first token (" + std::to_string(ttft_ms.size()) + " requests)";
     std::ofstream(o.out) << svg::document(
-        640, 320, {svg::histogram({0, 0, 640, 320}, title, ttft_ms, {{"p50", p50}, {"p95", p95}, {"p99", p99}}, "ms")});
+        640, 320,
+        {svg::histogram({0, 0, 640, 320}, title, {"time to first token (ms)", "requests (count)"}, ttft_ms,
+                        {{"p50", p50}, {"p95", p95}, {"p99", p99}})});
     j["svg"] = o.out;
   }
   if (!o.pushgateway.empty()) j["pushgateway_status"] = push_to_gateway(o.pushgateway, p, p50, p95, p99);
