@@ -5,6 +5,7 @@
 
 #include "decode/decode.h"
 #include "eval.h"
+#include "tools/progress.h"
 #include "tools/stats.h"
 #include "tools/svg.h"
 
@@ -57,6 +58,8 @@ ModesBenchReport run_modes_bench(const ModesBenchOptions& o) {
   rep.model = model->description() + " (" + o.model.filename().string() + ")";
   rep.items = static_cast<int>(prepared.size());
   rep.reps = o.reps;
+  Progress progress("modes", static_cast<int64_t>(o.reps + 1) * static_cast<int64_t>(prepared.size() * kModes.size()),
+                    "runs", o.progress);
   for (int r = 0; r <= o.reps; ++r) {  // round 0 warms caches and is dropped
     std::array<ModeSample, 3> round{};
     for (const auto& p : prepared) {
@@ -88,6 +91,7 @@ ModesBenchReport run_modes_bench(const ModesBenchOptions& o) {
         s.anchors += st.anchors_seen;
         s.backtracks += st.backtracks;
         s.regenerated += st.regenerated_tokens;
+        progress.advance();
       }
     }
     if (r > 0) {

@@ -16,6 +16,7 @@ struct ModesBenchOptions {
   int reps = 5;
   int max_tokens = 64;
   int threads = 1;
+  bool progress = true;  // a progress line on stderr
 };
 
 // Totals of one mode over all items of one repetition.

@@ -12,6 +12,7 @@
 #include "eval.h"
 #include "tools/child_process.h"
 #include "tools/net.h"
+#include "tools/progress.h"
 #include "tools/stats.h"
 #include "tools/svg.h"
 
@@ -263,14 +264,18 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   }
   rep.runs.assign(targets.size(), std::vector<std::vector<LoadRun>>(o.concurrency.size()));
   size_t offset = 0;
+  Progress progress("peer", static_cast<int64_t>(o.reps) * static_cast<int64_t>(o.concurrency.size() * targets.size()),
+                    "load runs", o.progress);
   for (int r = 0; r < o.reps; ++r) {
     for (size_t c = 0; c < o.concurrency.size(); ++c) {
       for (size_t t = 0; t < targets.size(); ++t) {  // same prompts for every target in this slot
         rep.runs[t][c].push_back(run_load(targets[t], prompts, o.concurrency[c], o.requests_per_stream, offset));
+        progress.advance();
       }
       offset += static_cast<size_t>(o.concurrency[c] * o.requests_per_stream);
     }
   }
+  progress.finish();
   // The servers' logs are kept only when some request failed (they explain why).
   int errors = 0;
   for (const auto& per_target : rep.runs) {

@@ -24,6 +24,7 @@ struct PeerBenchOptions {
   int parallel = 8;
   int ctx_per_slot = 1024;
   int items = 60;
+  bool progress = true;  // a progress line on stderr
 };
 
 // One load run: `concurrency` streams, each sending requests_per_stream requests back to back.

@@ -126,6 +126,8 @@ BenchOpts resolve(const BenchOpts& given) {
     o.peer.parallel = std::min(o.peer.parallel, 2);
     o.peer.concurrency = {1, 2};
   }
+  o.modes.progress = !o.json;
+  o.peer.progress = !o.json;
   o.peer.model = o.modes.model;
   o.peer.set = o.modes.set;
   o.peer.max_tokens = o.modes.max_tokens;
