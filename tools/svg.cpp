@@ -1,10 +1,10 @@
-#include "cli/svg.h"
+#include "tools/svg.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-namespace sfcl::cli::svg {
+namespace sfcl::tools::svg {
 namespace {
 
 const char* const kColors[] = {"#4a7bd0", "#d0704a", "#3a9a5b", "#8a5bd0", "#c0a030", "#555555"};
@@ -46,13 +46,18 @@ double nice_max(double v) {
   return 10 * p;
 }
 
-std::string tick_label(double v) {
+// As many decimals as the tick step needs (0, 4, 8 for counts; 0.2, 0.4 for fractions).
+std::string tick_label(double v, double step) {
   if (v == 0) return "0";
-  if (v >= 1000) return fmt("%.0f", v);
-  if (v >= 10) return fmt("%.0f", v);
-  if (v >= 1) return fmt("%.1f", v);
-  return fmt("%.2f", v);
+  const int decimals = step >= 1 ? 0 : std::min(4, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
+  const double rounded = std::round(step * std::pow(10.0, decimals));
+  const int extra = std::fabs(rounded - step * std::pow(10.0, decimals)) > 1e-6 ? 1 : 0;  // 2.5 -> one more
+  return fmt("%.*f", decimals + extra, v);
 }
+
+// A value on an axis that spans `span` with no round step (a histogram's min..max): 3 significant
+// digits of the span are enough to tell ticks apart.
+std::string range_label(double v, double span) { return fmt("%.*f", span >= 50 ? 0 : (span >= 5 ? 1 : 2), v); }
 
 struct Frame {
   double left, top, right, bottom;  // plot area in page coordinates
@@ -60,9 +65,11 @@ struct Frame {
   [[nodiscard]] double y(double v) const { return bottom - (v / ymax) * (bottom - top); }
 };
 
-// Title, y axis with 5 ticks and grid lines, x axis line.
-std::string frame(const Box& b, const std::string& title, const std::string& y_label, double ymax, Frame& f) {
-  f = {b.x + 64.0, b.y + 34.0, b.x + b.w - 16.0, b.y + b.h - 44.0, nice_max(ymax)};
+// Title, y axis with 5 ticks, grid lines and its title, x axis line and its title. The band between
+// the title and the plot area holds the legend, so it never covers data.
+std::string frame(const Box& b, const std::string& title, const std::string& x_label, const std::string& y_label,
+                  double ymax, Frame& f) {
+  f = {b.x + 64.0, b.y + 52.0, b.x + b.w - 16.0, b.y + b.h - 48.0, nice_max(ymax)};
   std::string s = fmt("<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"14\">%s</text>\n", b.x + b.w / 2,
                       b.y + 18, esc(title).c_str());
   for (int i = 0; i <= 5; ++i) {
@@ -70,7 +77,7 @@ std::string frame(const Box& b, const std::string& title, const std::string& y_l
     s +=
         fmt("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
             "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-            f.left, f.y(v), f.right, f.y(v), f.left - 6, f.y(v) + 4, tick_label(v).c_str());
+            f.left, f.y(v), f.right, f.y(v), f.left - 6, f.y(v) + 4, tick_label(v, f.ymax / 5).c_str());
   }
   s += fmt("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", f.left, f.bottom, f.right,
            f.bottom);
@@ -78,10 +85,13 @@ std::string frame(const Box& b, const std::string& title, const std::string& y_l
            f.bottom);
   s += fmt("<text transform=\"translate(%d,%.1f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n", b.x + 14,
            (f.top + f.bottom) / 2, esc(y_label).c_str());
+  s += fmt("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", (f.left + f.right) / 2, f.bottom + 36,
+           esc(x_label).c_str());
   return s;
 }
 
-std::string legend_row(double x, double y, const std::vector<std::string>& names) {
+// Colour swatches with the series names, then a note on how to read the marks (grey).
+std::string legend_row(double x, double y, const std::vector<std::string>& names, const std::string& note = {}) {
   std::string s;
   for (size_t i = 0; i < names.size(); ++i) {
     s += fmt(
@@ -89,6 +99,7 @@ std::string legend_row(double x, double y, const std::vector<std::string>& names
         x, y - 10, color(static_cast<int>(i)), x + 16, y, esc(names[i]).c_str());
     x += 28 + 7.0 * static_cast<double>(names[i].size());
   }
+  if (!note.empty()) s += fmt("<text x=\"%.1f\" y=\"%.1f\" fill=\"#666666\">%s</text>\n", x, y, esc(note).c_str());
   return s;
 }
 
@@ -107,7 +118,7 @@ std::string line_chart(const Box& b, const std::string& title, const std::string
   if (xmin > xmax) xmin = 0, xmax = 1;
   if (xmax == xmin) xmax = xmin + 1;
   Frame f{};
-  std::string s = frame(b, title, y_label, ymax, f);
+  std::string s = frame(b, title, x_label, y_label, ymax, f);
   auto px = [&](double x) { return f.left + 20 + (x - xmin) / (xmax - xmin) * (f.right - f.left - 40); };
   std::vector<double> xs;
   for (const auto& se : series) {
@@ -119,8 +130,6 @@ std::string line_chart(const Box& b, const std::string& title, const std::string
     s += fmt("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", px(x), f.bottom + 16,
              fmt("%g", x).c_str());
   }
-  s += fmt("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", (f.left + f.right) / 2, f.bottom + 32,
-           esc(x_label).c_str());
   std::vector<std::string> names;
   for (size_t i = 0; i < series.size(); ++i) {
     names.push_back(series[i].name);
@@ -132,15 +141,15 @@ std::string line_chart(const Box& b, const std::string& title, const std::string
       s += fmt("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", px(x), f.y(y), color(static_cast<int>(i)));
     }
   }
-  return s + legend_row(f.left + 10, f.top + 4, names);
+  return s + legend_row(f.left, b.y + 38, names, "points: median of repetitions");
 }
 
-std::string spread_chart(const Box& b, const std::string& title, const std::string& y_label,
-                         const std::vector<Spread>& spreads, const std::vector<std::string>& legend) {
+std::string spread_chart(const Box& b, const std::string& title, const Axes& axes, const std::vector<Spread>& spreads,
+                         const std::vector<std::string>& legend, const std::string& note) {
   double ymax = 0;
   for (const auto& sp : spreads) ymax = std::max(ymax, sp.hi);
   Frame f{};
-  std::string s = frame(b, title, y_label, ymax, f);
+  std::string s = frame(b, title, axes.x_label, axes.y_label, ymax, f);
   const double slot = (f.right - f.left) / static_cast<double>(std::max<size_t>(1, spreads.size()));
   for (size_t i = 0; i < spreads.size(); ++i) {
     const Spread& sp = spreads[i];
@@ -162,35 +171,42 @@ std::string spread_chart(const Box& b, const std::string& title, const std::stri
     s += fmt("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%s</text>\n", cx, f.bottom + 16,
              esc(sp.label).c_str());
   }
-  return s + legend_row(f.left + 10, f.top + 4, legend);
+  return s + legend_row(f.left, b.y + 38, legend, note);
 }
 
-std::string histogram(const Box& b, const std::string& title, const std::vector<double>& values,
-                      const std::vector<std::pair<std::string, double>>& markers, const std::string& unit) {
+std::string histogram(const Box& b, const std::string& title, const Axes& axes, const std::vector<double>& values,
+                      const std::vector<std::pair<std::string, double>>& markers) {
   const int bins = 20;
   const double lo = values.empty() ? 0.0 : *std::min_element(values.begin(), values.end());
   const double hi = values.empty() ? 1.0 : std::max(lo + 1e-6, *std::max_element(values.begin(), values.end()));
   std::vector<int> h(bins, 0);
   for (double x : values) h[static_cast<size_t>(std::min(bins - 1, static_cast<int>((x - lo) / (hi - lo) * bins)))]++;
   Frame f{};
-  std::string s = frame(b, title, "requests", *std::max_element(h.begin(), h.end()), f);
+  std::string s = frame(b, title, axes.x_label, axes.y_label, *std::max_element(h.begin(), h.end()), f);
   const double bw = (f.right - f.left) / bins;
   for (int i = 0; i < bins; ++i) {
     const double top = f.y(h[static_cast<size_t>(i)]);
     s += fmt("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n", f.left + i * bw + 1, top,
              bw - 2, f.bottom - top, color(0));
   }
-  s += fmt("<text x=\"%.1f\" y=\"%.1f\">%.1f %s</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.1f %s</text>\n",
-           f.left, f.bottom + 16, lo, unit.c_str(), f.right, f.bottom + 16, hi, unit.c_str());
+  for (int i = 0; i <= 4; ++i) {  // x ticks at the range's ends and quarters
+    const double x = f.left + (f.right - f.left) * i / 4;
+    s +=
+        fmt("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>"
+            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+            x, f.bottom, x, f.bottom + 4, x, f.bottom + 17, range_label(lo + (hi - lo) * i / 4, hi - lo).c_str());
+  }
   for (size_t i = 0; i < markers.size(); ++i) {
     const double x = f.left + (markers[i].second - lo) / (hi - lo) * (f.right - f.left);
+    const bool right_half = x > (f.left + f.right) / 2;  // label on the side with room
     s +=
         fmt("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-dasharray=\"4\"/>"
-            "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">%s %.1f</text>\n",
-            x, f.top, x, f.bottom, color(1), x + 3, f.top + 12 + 14.0 * static_cast<double>(i), color(1),
-            esc(markers[i].first).c_str(), markers[i].second);
+            "<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\" text-anchor=\"%s\">%s %s</text>\n",
+            x, f.top, x, f.bottom, color(1), right_half ? x - 3 : x + 3, f.top + 12 + 14.0 * static_cast<double>(i),
+            color(1), right_half ? "end" : "start", esc(markers[i].first).c_str(),
+            range_label(markers[i].second, hi - lo).c_str());
   }
-  return s;
+  return s + legend_row(f.left, b.y + 38, {axes.y_label}, "dashed: percentiles");
 }
 
 std::string document(int width, int height, const std::vector<std::string>& panels) {
@@ -202,4 +218,4 @@ std::string document(int width, int height, const std::vector<std::string>& pane
   return s + "</svg>\n";
 }
 
-}  // namespace sfcl::cli::svg
+}  // namespace sfcl::tools::svg

@@ -1,4 +1,4 @@
-#include "cli/net.h"
+#include "tools/net.h"
 
 #include <arpa/inet.h>
 #include <httplib.h>
@@ -11,11 +11,11 @@
 
 #include "cli/commands.h"
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 
 HostPort parse_url(const std::string& url) {
   const std::string prefix = "http://";
-  if (url.rfind(prefix, 0) != 0) throw UsageError("URL must start with http:// (got " + url + ")");
+  if (url.rfind(prefix, 0) != 0) throw cli::UsageError("URL must start with http:// (got " + url + ")");
   std::string rest = url.substr(prefix.size());
   while (!rest.empty() && rest.back() == '/') rest.pop_back();
   const auto colon = rest.rfind(':');
@@ -52,4 +52,4 @@ bool wait_healthy(const std::string& base_url, double timeout_s) {
   return false;
 }
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools

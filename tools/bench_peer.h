@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 
 struct PeerBenchOptions {
   std::filesystem::path model;
@@ -24,6 +24,7 @@ struct PeerBenchOptions {
   int parallel = 8;
   int ctx_per_slot = 1024;
   int items = 60;
+  bool progress = true;  // a progress line on stderr
 };
 
 // One load run: `concurrency` streams, each sending requests_per_stream requests back to back.
@@ -50,4 +51,4 @@ nlohmann::json peer_json(const PeerBenchReport& report);
 void print_peer(const PeerBenchReport& report);
 std::vector<std::string> peer_svg(const PeerBenchReport& report, int y0, int& height);
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 
 class ChildProcess {
  public:
@@ -27,4 +27,4 @@ class ChildProcess {
 // Path of the running executable (/proc/self/exe).
 std::filesystem::path self_executable();
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools

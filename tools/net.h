@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 
 struct HostPort {
   std::string scheme_host_port;  // "http://host:port"
@@ -19,4 +19,4 @@ int free_port();
 // Polls GET /health until it answers 200; false after timeout_s.
 bool wait_healthy(const std::string& base_url, double timeout_s);
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools

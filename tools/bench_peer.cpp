@@ -1,4 +1,4 @@
-#include "cli/bench_peer.h"
+#include "tools/bench_peer.h"
 
 #include <httplib.h>
 
@@ -8,14 +8,15 @@
 #include <mutex>
 #include <thread>
 
-#include "cli/child_process.h"
 #include "cli/commands.h"
-#include "cli/net.h"
-#include "cli/stats.h"
-#include "cli/svg.h"
 #include "eval.h"
+#include "tools/child_process.h"
+#include "tools/net.h"
+#include "tools/progress.h"
+#include "tools/stats.h"
+#include "tools/svg.h"
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -119,18 +120,8 @@ std::vector<double> pooled(const std::vector<LoadRun>& runs, bool ttft) {
   return v;
 }
 
-template <typename F>
-MinMedMax over(const std::vector<LoadRun>& runs, F f) {
-  std::vector<double> v;
-  v.reserve(runs.size());
-  for (const auto& r : runs) v.push_back(f(r));
-  return min_med_max(v);
-}
-
-MinMedMax ratio(const std::vector<LoadRun>& a, const std::vector<LoadRun>& b) {
-  std::vector<double> v;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) v.push_back(gen_tps(a[i]) / std::max(1e-12, gen_tps(b[i])));
-  return min_med_max(v);
+MinMedMax throughput_ratio(const std::vector<LoadRun>& a, const std::vector<LoadRun>& b) {
+  return paired_ratio(a, b, gen_tps);
 }
 
 // One (target, concurrency) cell over all repetitions.
@@ -175,7 +166,7 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
                        {"stream", true},
                        {"stream_options", {{"include_usage", true}}}});
   }
-  if (prompts.empty()) throw UsageError("no prompts in " + o.set.string());
+  if (prompts.empty()) throw cli::UsageError("no prompts in " + o.set.string());
   const auto logs = log_dir();
   std::unique_ptr<ChildProcess> peer;
   std::unique_ptr<ChildProcess> sfcl;
@@ -184,8 +175,8 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   const std::string threads = std::to_string(o.threads);
   if (peer_url.empty()) {
     if (!std::filesystem::exists(o.peer_binary)) {
-      throw UsageError("no " + o.peer + " binary at " + o.peer_binary.string() +
-                       " (build it once with scripts/build-llama-server, or pass --peer-url)");
+      throw cli::UsageError("no " + o.peer + " binary at " + o.peer_binary.string() +
+                            " (build it once with scripts/build-llama-server, or pass --peer-url)");
     }
     const int port = free_port();
     std::filesystem::create_directories(logs);
@@ -235,11 +226,11 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
     while (Clock::now() < end) {
       if (wait_healthy(url, 1.0)) return;
       if (child != nullptr && !child->running()) {
-        throw UsageError(name + " exited before it was ready (log: " + child->log().string() + ")");
+        throw cli::UsageError(name + " exited before it was ready (log: " + child->log().string() + ")");
       }
     }
-    throw UsageError(name + " at " + url + " did not become healthy in 180 s" +
-                     (child ? " (log: " + child->log().string() + ")" : ""));
+    throw cli::UsageError(name + " at " + url + " did not become healthy in 180 s" +
+                          (child ? " (log: " + child->log().string() + ")" : ""));
   };
   ready(o.peer, peer_url, peer.get());
   ready("sfcl serve", sfcl_url, sfcl.get());
@@ -269,18 +260,22 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   // Same warm-up for every target: one request per slot, all at once.
   for (const auto& t : targets) {
     const LoadRun w = run_load(t, prompts, o.parallel, 1, 0);
-    if (w.errors == w.requests) throw UsageError(t.name + " at " + t.url + " failed every warm-up request");
+    if (w.errors == w.requests) throw cli::UsageError(t.name + " at " + t.url + " failed every warm-up request");
   }
   rep.runs.assign(targets.size(), std::vector<std::vector<LoadRun>>(o.concurrency.size()));
   size_t offset = 0;
+  Progress progress("peer", static_cast<int64_t>(o.reps) * static_cast<int64_t>(o.concurrency.size() * targets.size()),
+                    "load runs", o.progress);
   for (int r = 0; r < o.reps; ++r) {
     for (size_t c = 0; c < o.concurrency.size(); ++c) {
       for (size_t t = 0; t < targets.size(); ++t) {  // same prompts for every target in this slot
         rep.runs[t][c].push_back(run_load(targets[t], prompts, o.concurrency[c], o.requests_per_stream, offset));
+        progress.advance();
       }
       offset += static_cast<size_t>(o.concurrency[c] * o.requests_per_stream);
     }
   }
+  progress.finish();
   // The servers' logs are kept only when some request failed (they explain why).
   int errors = 0;
   for (const auto& per_target : rep.runs) {
@@ -315,8 +310,8 @@ json peer_json(const PeerBenchReport& r) {
                          {"errors", x.errors}});
     }
     ratios.push_back({{"concurrency", r.concurrency[c]},
-                      {"sfcl_off/" + r.peer, to_json(ratio(r.runs[1][c], r.runs[0][c]))},
-                      {"sfcl_on/" + r.peer, to_json(ratio(r.runs[2][c], r.runs[0][c]))}});
+                      {"sfcl_off/" + r.peer, to_json(throughput_ratio(r.runs[1][c], r.runs[0][c]))},
+                      {"sfcl_on/" + r.peer, to_json(throughput_ratio(r.runs[2][c], r.runs[0][c]))}});
   }
   return {{"peer", r.peer}, {"setup", r.setup}, {"results", results}, {"throughput_ratios", ratios}};
 }
@@ -333,8 +328,8 @@ void print_peer(const PeerBenchReport& r) {
                   r.targets[t].c_str(), x.requests_per_s.median, g.median, g.min, g.max, x.ttft_p50, x.ttft_p95,
                   x.itl_p50, x.itl_p95, x.errors);
     }
-    const auto off = ratio(r.runs[1][c], r.runs[0][c]);
-    const auto on = ratio(r.runs[2][c], r.runs[0][c]);
+    const auto off = throughput_ratio(r.runs[1][c], r.runs[0][c]);
+    const auto on = throughput_ratio(r.runs[2][c], r.runs[0][c]);
     std::printf("      throughput ratio sfcl/%s: SFCL off %.3f (%.3f-%.3f), SFCL on %.3f (%.3f-%.3f)\n", r.peer.c_str(),
                 off.median, off.min, off.max, on.median, on.min, on.max);
   }
@@ -362,11 +357,12 @@ std::vector<std::string> peer_svg(const PeerBenchReport& r, int y0, int& height)
     }
   }
   height = 640;
-  return {
-      svg::line_chart({0, y0, 960, 320}, "generated tokens/s vs concurrent streams (median of reps)",
-                      "concurrent streams", "tokens/s", tput),
-      svg::spread_chart({0, y0 + 320, 480, 320}, "time to first token (p5/p25/p50/p75/p95)", "ms", ttft, r.targets),
-      svg::spread_chart({480, y0 + 320, 480, 320}, "inter-token latency per request (p5..p95)", "ms", itl, r.targets)};
+  return {svg::line_chart({0, y0, 960, 320}, "generated tokens/s vs concurrent streams (median of reps)",
+                          "concurrent streams (c)", "generated (tokens/s)", tput),
+          svg::spread_chart({0, y0 + 320, 480, 320}, "time to first token (p5/p25/p50/p75/p95)",
+                            {"concurrent streams (c)", "time to first token (ms)"}, ttft, r.targets, ""),
+          svg::spread_chart({480, y0 + 320, 480, 320}, "inter-token latency per request (p5..p95)",
+                            {"concurrent streams (c)", "inter-token latency (ms)"}, itl, r.targets, "")};
 }
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 
 struct ModesBenchOptions {
   std::filesystem::path model;
@@ -16,6 +16,7 @@ struct ModesBenchOptions {
   int reps = 5;
   int max_tokens = 64;
   int threads = 1;
+  bool progress = true;  // a progress line on stderr
 };
 
 // Totals of one mode over all items of one repetition.
@@ -44,4 +45,4 @@ void print_modes(const ModesBenchReport& report);
 // SVG panels: decode tokens/s per mode (min/median/max over repetitions) and check ns per token.
 std::vector<std::string> modes_svg(const ModesBenchReport& report, int y0, int& height);
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools

@@ -1,4 +1,4 @@
-#include "cli/child_process.h"
+#include "tools/child_process.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <thread>
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::filesystem::path& log) : log_(log) {
   std::vector<char*> args;
@@ -63,4 +63,4 @@ void ChildProcess::stop() {
 
 std::filesystem::path self_executable() { return std::filesystem::read_symlink("/proc/self/exe"); }
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools

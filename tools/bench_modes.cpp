@@ -1,14 +1,15 @@
-#include "cli/bench_modes.h"
+#include "tools/bench_modes.h"
 
 #include <chrono>
 #include <cstdio>
 
-#include "cli/stats.h"
-#include "cli/svg.h"
 #include "decode/decode.h"
 #include "eval.h"
+#include "tools/progress.h"
+#include "tools/stats.h"
+#include "tools/svg.h"
 
-namespace sfcl::cli {
+namespace sfcl::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -27,21 +28,6 @@ double verify_ns_per_token(const ModeSample& s) {
 }
 double scan_ns_per_token(const ModeSample& s) {
   return s.tokens > 0 ? static_cast<double>(s.scan_ns) / static_cast<double>(s.tokens) : 0.0;
-}
-
-template <typename F>
-MinMedMax over(const std::vector<ModeSample>& v, F f) {
-  std::vector<double> x;
-  x.reserve(v.size());
-  for (const auto& s : v) x.push_back(f(s));
-  return min_med_max(x);
-}
-
-template <typename F>
-MinMedMax ratio(const std::vector<ModeSample>& a, const std::vector<ModeSample>& b, F f) {
-  std::vector<double> x;
-  for (size_t i = 0; i < a.size() && i < b.size(); ++i) x.push_back(f(a[i]) / std::max(1e-12, f(b[i])));
-  return min_med_max(x);
 }
 
 }  // namespace
@@ -72,6 +58,8 @@ ModesBenchReport run_modes_bench(const ModesBenchOptions& o) {
   rep.model = model->description() + " (" + o.model.filename().string() + ")";
   rep.items = static_cast<int>(prepared.size());
   rep.reps = o.reps;
+  Progress progress("modes", static_cast<int64_t>(o.reps + 1) * static_cast<int64_t>(prepared.size() * kModes.size()),
+                    "runs", o.progress);
   for (int r = 0; r <= o.reps; ++r) {  // round 0 warms caches and is dropped
     std::array<ModeSample, 3> round{};
     for (const auto& p : prepared) {
@@ -103,6 +91,7 @@ ModesBenchReport run_modes_bench(const ModesBenchOptions& o) {
         s.anchors += st.anchors_seen;
         s.backtracks += st.backtracks;
         s.regenerated += st.regenerated_tokens;
+        progress.advance();
       }
     }
     if (r > 0) {
@@ -131,15 +120,15 @@ nlohmann::json modes_json(const ModesBenchReport& r) {
          to_json(over(v, [](const ModeSample& s) { return per_1k(s.regenerated, s.tokens); }))},
         {"decoded_tokens", to_json(over(v, [](const ModeSample& s) { return static_cast<double>(s.tokens); }))}};
   }
-  return {
-      {"model", r.model},
-      {"items", r.items},
-      {"reps", r.reps},
-      {"modes", per_mode},
-      {"ratios",
-       {{"anchor/off decode", to_json(ratio(r.samples[1], r.samples[0], tps))},
-        {"per-token/off decode", to_json(ratio(r.samples[2], r.samples[0], tps))},
-        {"per-token/anchor check cost per token", to_json(ratio(r.samples[2], r.samples[1], check_ns_per_token))}}}};
+  return {{"model", r.model},
+          {"items", r.items},
+          {"reps", r.reps},
+          {"modes", per_mode},
+          {"ratios",
+           {{"anchor/off decode", to_json(paired_ratio(r.samples[1], r.samples[0], tps))},
+            {"per-token/off decode", to_json(paired_ratio(r.samples[2], r.samples[0], tps))},
+            {"per-token/anchor check cost per token",
+             to_json(paired_ratio(r.samples[2], r.samples[1], check_ns_per_token))}}}};
 }
 
 void print_modes(const ModesBenchReport& r) {
@@ -159,9 +148,9 @@ void print_modes(const ModesBenchReport& r) {
                 over(v, [](const ModeSample& s) { return per_1k(s.backtracks, s.tokens); }).median,
                 over(v, [](const ModeSample& s) { return per_1k(s.regenerated, s.tokens); }).median);
   }
-  const auto a = ratio(r.samples[1], r.samples[0], tps);
-  const auto p = ratio(r.samples[2], r.samples[0], tps);
-  const auto c = ratio(r.samples[2], r.samples[1], check_ns_per_token);
+  const auto a = paired_ratio(r.samples[1], r.samples[0], tps);
+  const auto p = paired_ratio(r.samples[2], r.samples[0], tps);
+  const auto c = paired_ratio(r.samples[2], r.samples[1], check_ns_per_token);
   std::printf("anchor/off decode rate     min %.3f  median %.3f  max %.3f   (target >= 0.98)\n", a.min, a.median,
               a.max);
   std::printf("per-token/off decode rate  min %.3f  median %.3f  max %.3f\n", p.min, p.median, p.max);
@@ -182,8 +171,12 @@ std::vector<std::string> modes_svg(const ModesBenchReport& r, int y0, int& heigh
   }
   height = 320;
   const std::string sub = " (" + std::to_string(r.reps) + " reps, min/median/max)";
-  return {svg::spread_chart({0, y0, 480, 320}, "decode tokens/s by mode" + sub, "tokens/s", rate, {}),
-          svg::spread_chart({480, y0, 480, 320}, "check time per decoded token" + sub, "ns/token", check, {})};
+  const std::vector<std::string> legend = {"off", "anchor", "per-token"};
+  const std::string note = "whiskers: min..max";
+  return {svg::spread_chart({0, y0, 480, 320}, "decode tokens/s by mode" + sub, {"SFCL mode", "decode rate (tokens/s)"},
+                            rate, legend, note),
+          svg::spread_chart({480, y0, 480, 320}, "check time per decoded token" + sub,
+                            {"SFCL mode", "check time (ns/token)"}, check, legend, note)};
 }
 
-}  // namespace sfcl::cli
+}  // namespace sfcl::tools

@@ -4,10 +4,16 @@
 #include <utility>
 #include <vector>
 
-namespace sfcl::cli::svg {
+namespace sfcl::tools::svg {
 
 struct Box {
   int x = 0, y = 0, w = 640, h = 320;
+};
+
+// Axis titles, each with its unit, e.g. "time to first token (ms)".
+struct Axes {
+  std::string x_label;
+  std::string y_label;
 };
 
 struct Series {
@@ -25,11 +31,12 @@ struct Spread {
 
 std::string line_chart(const Box& b, const std::string& title, const std::string& x_label, const std::string& y_label,
                        const std::vector<Series>& series);
-std::string spread_chart(const Box& b, const std::string& title, const std::string& y_label,
-                         const std::vector<Spread>& spreads, const std::vector<std::string>& legend);
-std::string histogram(const Box& b, const std::string& title, const std::vector<double>& values,
-                      const std::vector<std::pair<std::string, double>>& markers, const std::string& unit);
+// `legend` names the colour indices of the spreads; `note` says how to read the marks.
+std::string spread_chart(const Box& b, const std::string& title, const Axes& axes, const std::vector<Spread>& spreads,
+                         const std::vector<std::string>& legend, const std::string& note);
+std::string histogram(const Box& b, const std::string& title, const Axes& axes, const std::vector<double>& values,
+                      const std::vector<std::pair<std::string, double>>& markers);
 // Wraps panels into a document of the given size with a white background.
 std::string document(int width, int height, const std::vector<std::string>& panels);
 
-}  // namespace sfcl::cli::svg
+}  // namespace sfcl::tools::svg
