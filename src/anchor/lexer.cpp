@@ -71,13 +71,21 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
       special = special || after == '@' || after == ':' || after == '-' || after == '_' || after == '.' ||
                 after == '/' || after == '$' || after == '+' || after == '%';
       if (special) {
-        if (size_t e = scan_url(src, p, a)) return e;
-        if (size_t e = scan_email(src, p, a)) return e;
+        // Both would read only what is read already and fail: a URL starts with "http", and an
+        // email's local part runs on past this word only through '.', '_', '%', '+' or '-' to '@'.
+        if (c == 'h') {
+          if (size_t e = scan_url(src, p, a)) return e;
+        }
+        if (after == '@' || after == '.' || after == '_' || after == '%' || after == '+' || after == '-') {
+          if (size_t e = scan_email(src, p, a)) return e;
+        }
       }
       const bool upper = is_upper(c);
       if (upper) {
         if (size_t e = scan_prefixed_amount(src, p, a)) return e;
-        if (size_t e = scan_quarter(src, p, a)) return e;
+        if (c == 'Q') {  // at any other byte scan_quarter fails, having read only that byte
+          if (size_t e = scan_quarter(src, p, a)) return e;
+        }
       }
       if (special) {
         if (size_t e = scan_identifier(src, p)) {
