@@ -5,8 +5,9 @@ SFCL := $(BUILD)/src/cli/sfcl
 DEMO_MODEL ?= demo/sfcl-demo.gguf
 TEST_MODEL := $(BUILD)/models/tiny.gguf
 PORT ?= 8080
+PREFIX ?= /usr/local
 
-.PHONY: all bootstrap configure build test serve bench bench-peer fuzz soak clean format tidy
+.PHONY: all bootstrap configure build test install serve bench bench-peer fuzz soak clean format tidy
 
 all: build
 
@@ -23,6 +24,12 @@ build: configure
 
 test: build
 	ctest --preset $(PRESET)
+
+# $(PREFIX)/bin/sfcl with its llama.cpp libraries in $(PREFIX)/lib/sfcl, the demo model in
+# $(PREFIX)/share/sfcl (what `sfcl serve` serves without --model) and the docs; relocatable.
+install: configure
+	cmake --build --preset $(PRESET) --target sfcl
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 # Serves the bundled demo model (or, when it is absent, a tiny random-weight model that sfcl
 # writes itself) on 127.0.0.1:$(PORT) with the Anthropic Messages and OpenAI APIs.

@@ -1,5 +1,7 @@
-# Provides the target sfcl::llama (llama.h + ggml headers and libraries) and the
-# compile definition SFCL_DEFAULT_BACKEND_DIR (where ggml backends are loaded from).
+# Provides the target sfcl::llama (llama.h + ggml headers and libraries), the compile
+# definition SFCL_DEFAULT_BACKEND_DIR (where ggml backends are loaded from in the build tree) and,
+# for cmake/SfclInstall.cmake, SFCL_LLAMA_INSTALL_FILES / SFCL_LLAMA_INSTALL_TARGETS (what
+# make install copies next to sfcl; empty for a system llama.cpp).
 #   default: prebuilt v0.4.0 CPU libraries fetched by scripts/bootstrap into .deps/
 #   -DSFCL_LLAMA_FROM_SOURCE=ON: build .deps/llama.cpp from source (slow: ~30 min on 2 cores)
 #   no .deps/ at all: find_package(llama CONFIG) for a system llama.cpp
@@ -23,6 +25,8 @@ if(SFCL_LLAMA_FROM_SOURCE)
   add_subdirectory("${_llama_src}" "${CMAKE_BINARY_DIR}/llama.cpp" EXCLUDE_FROM_ALL SYSTEM)
   target_link_libraries(sfcl_llama INTERFACE llama ggml ggml-base)
   set(SFCL_BACKEND_DIR "")
+  set(SFCL_LLAMA_INSTALL_FILES "")
+  set(SFCL_LLAMA_INSTALL_TARGETS llama ggml ggml-base ggml-cpu ggml-blas ggml-cuda ggml-vulkan)
   message(STATUS "sfcl: llama.cpp built from source (${_llama_src})")
 elseif(EXISTS "${_llama_lib}/libllama.v0.4.0.so")
   foreach(_lib llama:libllama.v0.4.0.so ggml:libggml.v0.4.0.so ggml-base:libggml-base.so)
@@ -34,8 +38,14 @@ elseif(EXISTS "${_llama_lib}/libllama.v0.4.0.so")
     target_link_libraries(sfcl_llama INTERFACE sfcl_prebuilt_${_name})
   endforeach()
   target_include_directories(sfcl_llama SYSTEM INTERFACE "${_llama_src}/include" "${_llama_src}/ggml/include")
-  target_link_options(sfcl_llama INTERFACE "-Wl,-rpath,${_llama_lib}")
+  # No -Wl,-rpath here: CMake puts the imported libraries' directory in the build tree's RPATH
+  # itself, and only then can cmake --install swap it for INSTALL_RPATH.
   set(SFCL_BACKEND_DIR "${_llama_lib}")
+  # The CPU backends are dlopen()ed by ggml_backend_load_all_from_path, so every variant goes.
+  file(GLOB _backends "${_llama_lib}/libggml-cpu-*.so")
+  set(SFCL_LLAMA_INSTALL_FILES "${_llama_lib}/libllama.v0.4.0.so" "${_llama_lib}/libggml.v0.4.0.so"
+                               "${_llama_lib}/libggml-base.so" ${_backends})
+  set(SFCL_LLAMA_INSTALL_TARGETS "")
   message(STATUS "sfcl: prebuilt llama.cpp v0.4.0 from ${_llama_lib}")
 else()
   find_package(llama CONFIG QUIET)
@@ -44,6 +54,8 @@ else()
   endif()
   target_link_libraries(sfcl_llama INTERFACE llama)
   set(SFCL_BACKEND_DIR "")
+  set(SFCL_LLAMA_INSTALL_FILES "")
+  set(SFCL_LLAMA_INSTALL_TARGETS "")
   message(STATUS "sfcl: system llama.cpp (${llama_DIR})")
 endif()
 target_compile_definitions(sfcl_llama INTERFACE SFCL_DEFAULT_BACKEND_DIR="${SFCL_BACKEND_DIR}")

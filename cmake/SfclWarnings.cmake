@@ -12,3 +12,7 @@ endif()
 if(SFCL_FUZZ)
   add_compile_options(-fsanitize=fuzzer-no-link)
 endif()
+# SFCL_ASSERT (src/util/assert.h) checks preconditions in Debug and sanitizer builds.
+if(CMAKE_BUILD_TYPE STREQUAL "Debug" OR SFCL_SANITIZE)
+  target_compile_definitions(sfcl_warnings INTERFACE SFCL_ENABLE_ASSERTS)
+endif()

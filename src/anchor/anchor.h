@@ -51,6 +51,12 @@ struct Anchor {
   bool ambiguous = false;
 };
 
+// Types whose anchors carry a numeric value (number, amount, percent, duration): a plain number
+// may be checked against any of them.
+bool is_numeric(Type type);
+// A logic anchor that states an obligation (norm "must" or "must_not").
+bool is_obligation(const Anchor& a);
+
 enum class DateOrder : uint8_t { month_first, day_first };
 
 struct LexerOptions {

@@ -1,8 +1,16 @@
 // Helpers shared by the lexer's source files; not part of the public API.
 #pragma once
+#include <algorithm>
 #include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "anchor/anchor.h"
+#include "anchor/lexer_words.h"
+#include "util/utf8.h"
 
 namespace sfcl::anchor {
 
@@ -18,11 +26,6 @@ constexpr bool is_han(char32_t c) {
   return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || c == 0x3007;
 }
 
-// Lowercase words that join two capitalised words into one name ("Bank of China"); the source
-// index splits joined names at the same words.
-constexpr std::array<std::string_view, 6> kNameConnectors = {"of", "and", "&", "de", "van", "von"};
-constexpr std::array<std::string_view, 6> kHonorifics = {"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Mx."};
-
 // "1000.5" from integer digits, fraction digits and a decimal shift (multipliers).
 std::string canonical_decimal(std::string_view int_digits, std::string_view frac_digits, int shift);
 bool split_number(std::string_view text, std::string& int_digits, std::string& frac_digits);
@@ -30,3 +33,168 @@ bool is_cn_numeral(char32_t c);
 int cn_unit(char32_t c);
 
 }  // namespace sfcl::anchor
+
+// The lexer's matchers, one source file per family (lexer_dates.cpp, lexer_numbers.cpp, ...), and
+// what they share. Every read goes through Src (see lexer.cpp); its accessors stay inline here so
+// splitting the matchers over files costs no calls.
+namespace sfcl::anchor::lex {
+
+inline constexpr int kEnd = -1;
+
+struct Src {
+  std::string_view s;
+  bool final;
+  bool overrun = false;
+  size_t max_read = 0;  // furthest byte a decision looked at (truncate must redo it)
+  // A Chinese organisation-name scan from `org_from` found no suffix before the character at
+  // `org_to` stopped it, so a scan from any start in between fails too (see scan_org_name).
+  size_t org_from = 0;
+  size_t org_to = 0;
+  size_t org_reach = 0;
+  bool org_plain = false;  // every character strictly between them is plain (HanClass::kPlain)
+
+  int at(size_t i) {
+    if (i > max_read) max_read = i;
+    if (i >= s.size()) {
+      overrun = true;
+      return kEnd;
+    }
+    return static_cast<unsigned char>(s[i]);
+  }
+  // Code point at i; cp 0 / length 0 at the end (or inside an unfinished character).
+  utf8::Decoded cp(size_t i) {
+    if (i + 3 > max_read) max_read = std::min(i + 3, s.size());
+    if (i >= s.size()) {
+      overrun = true;
+      return {0, 0, false};
+    }
+    const auto d = utf8::decode(s, i);
+    if (!d.complete) {
+      overrun = true;
+      return final ? utf8::Decoded{utf8::kReplacement, 1, true} : utf8::Decoded{0, 0, false};
+    }
+    return d;
+  }
+  // ASCII case-insensitive literal.
+  bool match_ci(size_t i, std::string_view w) {
+    for (size_t k = 0; k < w.size(); ++k) {
+      const int c = at(i + k);
+      if (c == kEnd || to_lower(c) != to_lower(static_cast<unsigned char>(w[k]))) return false;
+    }
+    return true;
+  }
+  // Exact byte literal (UTF-8 words).
+  bool match(size_t i, std::string_view w) {
+    for (size_t k = 0; k < w.size(); ++k) {
+      const int c = at(i + k);
+      if (c == kEnd || c != static_cast<unsigned char>(w[k])) return false;
+    }
+    return true;
+  }
+  // End of the run of ASCII letters and digits from i (reads like at() up to that end).
+  size_t alnum_end(size_t i) {
+    const size_t n = s.size();
+    while (i < n && is_alnum(static_cast<unsigned char>(s[i]))) ++i;
+    if (i > max_read) max_read = i;
+    if (i >= n) overrun = true;
+    return i;
+  }
+  bool word_end(size_t i) {
+    const int c = at(i);
+    return c == kEnd ? final : !is_alnum(c);
+  }
+  size_t skip_spaces(size_t i) {
+    while (at(i) == ' ') ++i;
+    return i;
+  }
+  size_t digits(size_t i) {
+    while (is_digit(at(i))) ++i;
+    return i;
+  }
+  int number_at(size_t i, size_t j) const {  // small integer from s[i, j), saturating
+    int v = 0;
+    for (size_t k = i; k < j; ++k) v = v > 99999999 ? v : v * 10 + (s[k] - '0');
+    return v;
+  }
+};
+
+inline void set_norm(Anchor& a, Type type, std::string norm) {
+  a.type = type;
+  a.norm = std::move(norm);
+}
+
+// Which entries of a keyword table start with each byte (in either case when `fold`), as a bit
+// mask in table order: a matcher tries only those, and none at any other byte. Built from the
+// tables themselves, so they cannot disagree.
+struct FirstBytes {
+  std::array<uint64_t, 256> mask{};
+  [[nodiscard]] constexpr uint64_t at(int c) const { return c >= 0 && c < 256 ? mask[static_cast<size_t>(c)] : 0U; }
+};
+template <typename T, size_t N, typename Text>
+constexpr FirstBytes first_bytes(const std::array<T, N>& words, Text text, bool fold) {
+  static_assert(N <= 64);
+  FirstBytes f;
+  for (size_t i = 0; i < N; ++i) {
+    const int c = static_cast<unsigned char>(std::string_view(text(words[i])).front());
+    const uint64_t bit = uint64_t{1} << i;
+    f.mask[static_cast<size_t>(c)] |= bit;
+    if (fold && is_alpha(c)) {
+      f.mask[static_cast<size_t>(to_lower(c))] |= bit;
+      f.mask[static_cast<size_t>(to_lower(c) - 32)] |= bit;
+    }
+  }
+  return f;
+}
+// The entry of the lowest set bit (iterating `m &= m - 1` keeps table order: first match wins).
+template <typename T, size_t N>
+constexpr const T& entry(const std::array<T, N>& words, uint64_t m) {
+  return words[static_cast<size_t>(std::countr_zero(m))];
+}
+inline constexpr auto kSelf = [](std::string_view w) { return w; };
+inline constexpr auto kText = [](const auto& w) { return w.text; };
+
+// Each matcher tries one family at p: the anchor end (> p, with `a` filled in) or 0.
+// Dates (lexer_dates.cpp).
+size_t month_name(Src& src, size_t i, int& month);  // capitalised month at i: its end (0: none) and number
+size_t ordinal_suffix(Src& src, size_t i);          // end of "st"/"nd"/"rd"/"th" at i, or i
+size_t scan_month_first(Src& src, size_t p, Anchor& a);
+size_t scan_day_first(Src& src, size_t p, Anchor& a);
+size_t scan_numeric_date(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
+size_t scan_quarter(Src& src, size_t p, Anchor& a);
+
+// Numbers and their suffixes (lexer_numbers.cpp).
+struct Multiplier {
+  size_t end;
+  int shift;
+};
+Multiplier multiplier(Src& src, size_t j);
+size_t currency_suffix(Src& src, size_t j, std::string_view& code);
+size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn_year);
+size_t percent_suffix(Src& src, size_t j);
+size_t scan_identifier(Src& src, size_t p);  // end of an identifier word at p, or 0 (sets nothing)
+std::string number_norm(std::string_view raw, int shift, bool& ok);
+size_t digits_end(Src& src, size_t p);
+size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
+
+// Amounts after a currency prefix (lexer_amounts.cpp).
+size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a);
+
+// Chinese (lexer_cjk.cpp).
+size_t cn_numeral_run(Src& src, size_t i);
+bool cn_value(std::string_view s, uint64_t& v);
+size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a);  // c0: the complete Han character at p
+
+// English keywords and word-shaped anchors (lexer_words.cpp).
+size_t scan_logic(Src& src, size_t p, Anchor& a);
+size_t scan_clause(Src& src, size_t p, Anchor& a);
+size_t scan_code_signature(Src& src, size_t p, Anchor& a);
+size_t scan_spelled(Src& src, size_t p, Anchor& a);
+size_t scan_url(Src& src, size_t p, Anchor& a);
+size_t scan_email(Src& src, size_t p, Anchor& a);
+
+// Names (lexer_names.cpp) and structure (lexer_structure.cpp).
+size_t scan_name(Src& src, size_t p, Anchor& a);
+size_t scan_json(Src& src, size_t p, Anchor& a);
+size_t scan_xml(Src& src, size_t p, Anchor& a);
+
+}  // namespace sfcl::anchor::lex

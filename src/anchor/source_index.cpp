@@ -112,7 +112,13 @@ int32_t SourceIndex::add_source(std::string_view text) {
     add(a, id, text.substr(a.start, a.end - a.start), field);
     if (a.type == Type::name) add_name_parts(a, id, text, field);
     if (a.type == Type::date && a.norm.size() > 4 && year_of_date(a, year)) {
-      add(year, id, text.substr(a.start, a.end - a.start), field);
+      // Cited and offered to the constrain fallback as the year's own digits, never the whole date.
+      const size_t at = text.substr(a.start, a.end - a.start).find(year.norm);
+      if (at != std::string_view::npos) {
+        year.start = a.start + static_cast<uint32_t>(at);
+        year.end = year.start + static_cast<uint32_t>(year.norm.size());
+        add(year, id, text.substr(year.start, year.norm.size()), field);
+      }
     }
   }
   add_list_counts(text, found);

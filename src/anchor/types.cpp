@@ -6,9 +6,9 @@
 
 namespace sfcl::anchor {
 namespace {
-constexpr std::array<std::string_view, kTypeCount> kNames = {
-    "number", "amount", "percent", "date", "duration", "identifier", "clause", "name", "code_signature", "json", "xml",
-    "logic"};
+constexpr std::array<std::string_view, kTypeCount> kNames = {"number",         "amount",     "percent", "date",
+                                                             "duration",       "identifier", "clause",  "name",
+                                                             "code_signature", "json",       "xml",     "logic"};
 }
 
 Kind kind_of(Type type) {
@@ -23,6 +23,12 @@ Kind kind_of(Type type) {
       return Kind::entity;
   }
 }
+
+bool is_numeric(Type type) {
+  return type == Type::number || type == Type::amount || type == Type::percent || type == Type::duration;
+}
+
+bool is_obligation(const Anchor& a) { return a.type == Type::logic && (a.norm == "must" || a.norm == "must_not"); }
 
 std::string_view type_name(Type type) { return kNames[static_cast<size_t>(type)]; }
 

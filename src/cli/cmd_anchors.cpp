@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/commands.h"
 #include "cli/io.h"
 #include "verify/verify.h"
 
@@ -17,105 +18,129 @@ anchor::LexerOptions lexer_options(const std::string& order) {
   }
   return o;
 }
+
+enum class AnchorsAction { extract, count, check };
+
+struct AnchorsOpts {
+  AnchorsAction action = AnchorsAction::extract;  // set by the subcommand that was parsed
+  std::string input = "-";
+  std::string date_order = "month-first";
+  std::vector<std::string> sources;
+  std::string kb;
+  float threshold = 0.87F;
+  bool strict = false;
+};
+
+void add_flags(CLI::App& cmd, AnchorsOpts& o) {
+  cmd.require_subcommand(1);
+  auto* ex = cmd.add_subcommand("extract", "One JSON line per anchor: id, kind, type, text, start, end, norm");
+  auto* co = cmd.add_subcommand("count", "One JSON object: bytes, anchors, decision_points, by_type");
+  auto* ch = cmd.add_subcommand("check", "Check each anchor of the text against sources: JSON lines with verdicts");
+  ex->parse_complete_callback([&o] { o.action = AnchorsAction::extract; });
+  co->parse_complete_callback([&o] { o.action = AnchorsAction::count; });
+  ch->parse_complete_callback([&o] { o.action = AnchorsAction::check; });
+  for (auto* sub : {ex, co, ch}) {
+    sub->add_option("file", o.input, "Input file, or - for stdin")->capture_default_str();
+    sub->add_option("--date-order", o.date_order, "How 03/04/2024 is read: month-first or day-first")
+        ->capture_default_str();
+  }
+  // One value per --source, so `--source S FILE` leaves FILE to the positional input.
+  ch->add_option("--source", o.sources, "Source document to check against (repeatable)")
+      ->required()
+      ->allow_extra_args(false);
+  ch->add_option("--kb", o.kb, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
+  ch->add_option("--threshold", o.threshold, "Confidence threshold")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  ch->add_flag("--strict", o.strict, "Anchors of types the sources never mention are unsupported");
+}
+
+int run_extract(const std::string& text, const anchor::LexerOptions& lo) {
+  const auto anchors = anchor::extract(text, lo);
+  for (size_t i = 0; i < anchors.size(); ++i) {
+    const auto& a = anchors[i];
+    std::cout << anchor_json(a, anchor::anchor_id(a.type, i + 1),
+                             utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)))
+                     .dump()
+              << "\n";
+  }
+  return 0;
+}
+
+int run_count(const std::string& text, const anchor::LexerOptions& lo) {
+  const auto c = anchor::count_decision_points(text, lo);
+  nlohmann::json by_type = nlohmann::json::object();
+  for (int t = 0; t < anchor::kTypeCount; ++t) {
+    if (c.by_type[static_cast<size_t>(t)] > 0) {
+      by_type[std::string(anchor::type_name(static_cast<anchor::Type>(t)))] = c.by_type[static_cast<size_t>(t)];
+    }
+  }
+  std::cout << nlohmann::json{{"bytes", text.size()},
+                              {"anchors", c.anchors},
+                              {"decision_points", c.total},
+                              {"by_type", by_type}}
+                   .dump()
+            << "\n";
+  return 0;
+}
+
+int run_check(const AnchorsOpts& o, const std::string& text, const anchor::LexerOptions& lo) {
+  anchor::SourceIndex index(lo);
+  for (const auto& f : o.sources) index.add_source(read_input(f));
+  if (!o.kb.empty()) index.add_knowledge(anchor::load_knowledge(o.kb));
+  verify::CheckerOptions copt;
+  copt.threshold = o.threshold;
+  copt.strict = o.strict;
+  verify::Checker checker(index, copt);
+  const auto anchors = anchor::extract(text, lo);
+  for (size_t i = 0; i < anchors.size(); ++i) {
+    const auto& a = anchors[i];
+    const std::string_view field = anchor::field_label(text, a.start);
+    const auto r = checker.check(a, field, std::string_view(text).substr(a.start, a.end - a.start));
+    auto j = anchor_json(a, anchor::anchor_id(a.type, i + 1),
+                         utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)));
+    j["verdict"] = std::string(verify::verdict_name(r.verdict));
+    j["confidence"] = r.confidence;
+    j["checked"] = r.checked;
+    if (!field.empty()) j["field"] = utf8::sanitize(field);
+    if (r.other_field) j["other_field"] = true;
+    if (r.reason != verify::Reason::none) j["reason"] = std::string(verify::reason_name(r.reason));
+    if (r.verbatim) j["verbatim"] = true;
+    if (r.verdict == verify::Verdict::derived) {
+      j["derivation"] = std::string(verify::derivation_name(r.derivation));
+      nlohmann::json ops = nlohmann::json::array();
+      for (int64_t op : r.operands) {
+        if (op < 0) continue;
+        const auto& s = index.anchors()[static_cast<size_t>(op)];
+        ops.push_back({{"text", s.text}, {"source", s.source}, {"start", s.anchor.start}, {"end", s.anchor.end}});
+      }
+      j["operands"] = ops;
+    }
+    if (r.span.source >= 0) j["support"] = {{"source", r.span.source}, {"start", r.span.start}, {"end", r.span.end}};
+    std::cout << j.dump() << "\n";
+  }
+  return 0;
+}
+
+int run(const AnchorsOpts& o) {
+  const anchor::LexerOptions lo = lexer_options(o.date_order);
+  // Offsets refer to input bytes; the lexer reads bad bytes as U+FFFD.
+  const std::string text = read_input(o.input);
+  switch (o.action) {
+    case AnchorsAction::extract:
+      return run_extract(text, lo);
+    case AnchorsAction::count:
+      return run_count(text, lo);
+    case AnchorsAction::check:
+      return run_check(o, text, lo);
+  }
+  return 2;
+}
+
 }  // namespace
 
 Runner register_anchors(CLI::App& app) {
-  auto* cmd = app.add_subcommand("anchors", "Extract, count or check semantic anchors in text (JSON out)");
-  cmd->require_subcommand(1);
-  struct Opts {
-    std::string input = "-";
-    std::string date_order = "month-first";
-    std::vector<std::string> sources;
-    std::string kb;
-    float threshold = 0.87F;
-    bool strict = false;
-  };
-  auto o = std::make_shared<Opts>();
-  auto* ex = cmd->add_subcommand("extract", "One JSON line per anchor: id, kind, type, text, start, end, norm");
-  auto* co = cmd->add_subcommand("count", "One JSON object: bytes, anchors, decision_points, by_type");
-  auto* ch = cmd->add_subcommand("check", "Check each anchor of the text against sources: JSON lines with verdicts");
-  for (auto* sub : {ex, co, ch}) {
-    sub->add_option("file", o->input, "Input file, or - for stdin")->capture_default_str();
-    sub->add_option("--date-order", o->date_order, "How 03/04/2024 is read: month-first or day-first")
-        ->capture_default_str();
-  }
-  ch->add_option("--source", o->sources, "Source document to check against (repeatable)")->required();
-  ch->add_option("--kb", o->kb, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
-  ch->add_option("--threshold", o->threshold, "Confidence threshold")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  ch->add_flag("--strict", o->strict, "Anchors of types the sources never mention are unsupported");
-
-  return [o, ex, co]() -> int {
-    const anchor::LexerOptions lo = lexer_options(o->date_order);
-    const std::string text = read_input(o->input);
-    const std::string& scan = text;  // offsets refer to input bytes; the lexer reads bad bytes as U+FFFD
-    if (ex->parsed()) {
-      const auto anchors = anchor::extract(scan, lo);
-      for (size_t i = 0; i < anchors.size(); ++i) {
-        const auto& a = anchors[i];
-        std::cout << anchor_json(a, anchor::anchor_id(a.type, i + 1),
-                                 utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)))
-                         .dump()
-                  << "\n";
-      }
-      return 0;
-    }
-    if (co->parsed()) {
-      const auto c = anchor::count_decision_points(scan, lo);
-      nlohmann::json by_type = nlohmann::json::object();
-      for (int t = 0; t < anchor::kTypeCount; ++t) {
-        if (c.by_type[static_cast<size_t>(t)] > 0) {
-          by_type[std::string(anchor::type_name(static_cast<anchor::Type>(t)))] = c.by_type[static_cast<size_t>(t)];
-        }
-      }
-      std::cout << nlohmann::json{{"bytes", text.size()},
-                                  {"anchors", c.anchors},
-                                  {"decision_points", c.total},
-                                  {"by_type", by_type}}
-                       .dump()
-                << "\n";
-      return 0;
-    }
-    anchor::SourceIndex index(lo);
-    for (const auto& f : o->sources) index.add_source(read_input(f));
-    if (!o->kb.empty()) index.add_knowledge(anchor::load_knowledge(o->kb));
-    verify::CheckerOptions copt;
-    copt.threshold = o->threshold;
-    copt.strict = o->strict;
-    verify::Checker checker(index, copt);
-    const auto anchors = anchor::extract(scan, lo);
-    for (size_t i = 0; i < anchors.size(); ++i) {
-      const auto& a = anchors[i];
-      const std::string_view field = anchor::field_label(scan, a.start);
-      const std::string_view surface = std::string_view(scan).substr(a.start, a.end - a.start);
-      const auto r = checker.check(a, field, surface);
-      auto j = anchor_json(a, anchor::anchor_id(a.type, i + 1),
-                           utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)));
-      j["verdict"] = std::string(verify::verdict_name(r.verdict));
-      j["confidence"] = r.confidence;
-      j["checked"] = r.checked;
-      if (!field.empty()) j["field"] = utf8::sanitize(field);
-      if (r.other_field) j["other_field"] = true;
-      if (r.reason != verify::Reason::none) j["reason"] = std::string(verify::reason_name(r.reason));
-      if (r.verbatim) j["verbatim"] = true;
-      if (r.verdict == verify::Verdict::derived) {
-        j["derivation"] = std::string(verify::derivation_name(r.derivation));
-        nlohmann::json ops = nlohmann::json::array();
-        for (int64_t op : r.operands) {
-          if (op < 0) continue;
-          const auto& s = index.anchors()[static_cast<size_t>(op)];
-          ops.push_back({{"text", s.text}, {"source", s.source}, {"start", s.anchor.start}, {"end", s.anchor.end}});
-        }
-        j["operands"] = ops;
-      }
-      if (r.span.source >= 0 || r.support >= 0) {
-        j["support"] = {{"source", r.span.source}, {"start", r.span.start}, {"end", r.span.end}};
-      }
-      std::cout << j.dump() << "\n";
-    }
-    return 0;
-  };
+  return add_command<AnchorsOpts>(app, "anchors", "Extract, count or check semantic anchors in text (JSON out)");
 }
 
 }  // namespace sfcl::cli

@@ -58,143 +58,146 @@ nlohmann::json event_json(const decode::Event& e) {
   }
   return {};
 }
+
+void add_flags(CLI::App& cmd, GenerateOpts& o) {
+  cmd.add_option("-m,--model", o.model, "GGUF model file")->required();
+  auto* p = cmd.add_option("-p,--prompt", o.prompt, "User prompt (also a source of facts)");
+  cmd.add_option("-f,--prompt-file", o.prompt_file, "Read the user prompt from a file")->excludes(p);
+  cmd.add_option("--system", o.system, "System prompt (also a source of facts)");
+  cmd.add_flag("--raw", o.raw, "Do not apply the chat template; the prompt is the raw text");
+  cmd.add_option("-n,--max-tokens", o.n, "Maximum tokens to deliver")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20));
+  cmd.add_option("--temperature", o.sampling.temperature, "Sampling temperature (0 = greedy)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 5.0));
+  cmd.add_option("--top-k", o.sampling.top_k, "Top-k (0 = off)")->capture_default_str();
+  cmd.add_option("--top-p", o.sampling.top_p, "Top-p (1 = off)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  cmd.add_option("--min-p", o.sampling.min_p, "Min-p (0 = off)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  cmd.add_option("--seed", o.sampling.seed, "Sampling seed (default random)");
+  cmd.add_option("-c,--ctx", o.ctx, "Context size in tokens")->capture_default_str()->check(CLI::Range(16, 1 << 20));
+  cmd.add_option("-t,--threads", o.threads, "CPU threads (0 = all)")->capture_default_str();
+  cmd.add_flag("--json", o.json, "Print one JSON object (text, tokens, timings, anchors) instead of streaming");
+  cmd.add_option("--source", o.sources, "Extra source document (repeatable)")->allow_extra_args(false);
+  cmd.add_option("--kb", o.kb, "Knowledge-anchor file (JSONL)");
+  cmd.add_option("--sfcl", o.mode, "Check mode: off, anchor or per-token")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"off", "anchor", "per-token"}));
+  cmd.add_option("--max-backtracks", o.max_backtracks, "Backtracks per anchor before the fallback")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 16));
+  cmd.add_option("--fallback", o.fallback, "After the last backtrack: constrain, flag or abstain")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
+  cmd.add_option("--threshold", o.threshold, "Confidence threshold")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd.add_flag("--events", o.events, "Print events (anchor_confirmed, backtrack, fallback) as JSON lines to stderr");
+  cmd.add_flag("--dynamic-temperature", o.dynamic_temperature, "Adapt temperature to running anchor confidence");
+  cmd.add_option("--stop", o.stop, "Stop sequence (repeatable)")->allow_extra_args(false);
+  cmd.add_flag("--keep-zero-width", o.keep_zero_width, "Do not strip zero-width characters from the input");
+  cmd.add_flag("-v,--verbose", o.verbose, "Show llama.cpp's log");
+}
+
+int run(const GenerateOpts& o) {
+  engine::set_verbose_log(o.verbose);
+  std::string prompt = o.prompt_file.empty() ? o.prompt : read_input(o.prompt_file);
+  std::string system = o.system;
+  if (prompt.empty()) throw UsageError("a prompt is required (--prompt or --prompt-file)");
+  if (!o.keep_zero_width) {
+    prompt = anchor::strip_zero_width(prompt);
+    system = anchor::strip_zero_width(system);
+  }
+  decode::Options opt;
+  if (!decode::parse_mode(o.mode, opt.mode)) throw UsageError("bad --sfcl mode");
+  if (!decode::parse_fallback(o.fallback, opt.fallback)) throw UsageError("bad --fallback");
+  opt.max_tokens = o.n;
+  opt.max_backtracks = o.max_backtracks;
+  opt.checker.threshold = o.threshold;
+  opt.dynamic_temperature = o.dynamic_temperature;
+  opt.stop = o.stop;
+  opt.sampling = o.sampling;
+
+  anchor::SourceIndex index;
+  if (!system.empty()) index.add_source(system);
+  index.add_source(prompt);
+  for (const auto& f : o.sources) index.add_source(read_input(f));
+  if (!o.kb.empty()) index.add_knowledge(anchor::load_knowledge(o.kb));
+
+  auto model = engine::Model::load({o.model});
+  engine::ContextOptions copt;
+  copt.n_ctx = o.ctx;
+  copt.n_threads = o.threads;
+  engine::Context ctx(*model, copt);
+  std::string templated = prompt;
+  if (!o.raw) {
+    std::vector<engine::ChatMessage> msgs;
+    if (!system.empty()) msgs.push_back({"system", system});
+    msgs.push_back({"user", prompt});
+    templated = model->apply_chat_template(msgs, true);
+  }
+  const auto tokens = model->tokenize(templated, true, true);
+  if (tokens.size() >= ctx.n_ctx()) {
+    throw UsageError("prompt is " + std::to_string(tokens.size()) + " tokens but the context holds " +
+                     std::to_string(ctx.n_ctx()) + " (raise --ctx)");
+  }
+  nlohmann::json events = nlohmann::json::array();
+  auto sink = [&](const decode::Event& e) {
+    if (e.kind == decode::Event::Kind::token) {
+      if (!o.json) {
+        std::fwrite(e.text.data(), 1, e.text.size(), stdout);
+        std::fflush(stdout);
+      }
+      return;
+    }
+    if (!o.events) return;
+    if (o.json) {
+      events.push_back(event_json(e));
+    } else {
+      std::cerr << event_json(e).dump() << "\n";
+    }
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  const decode::Result r = decode::generate(ctx, tokens, opt, index, sink);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double tps = secs > 0 ? static_cast<double>(r.stats.decoded_tokens) / secs : 0.0;
+  if (o.json) {
+    nlohmann::json anchors = nlohmann::json::array();
+    for (const auto& a : r.anchors) anchors.push_back(record_json(a));
+    nlohmann::json j = {{"text", r.text},
+                        {"stop_reason", std::string(decode::stop_reason_name(r.stop_reason))},
+                        {"prompt_tokens", r.prompt_tokens},
+                        {"output_tokens", r.output_tokens},
+                        {"decoded_tokens", r.stats.decoded_tokens},
+                        {"seconds", secs},
+                        {"tokens_per_second", tps},
+                        {"sfcl",
+                         {{"mode", std::string(decode::mode_name(opt.mode))},
+                          {"status", r.status},
+                          {"backtracks", r.stats.backtracks},
+                          {"regenerated_tokens", r.stats.regenerated_tokens},
+                          {"fallbacks", r.stats.fallbacks},
+                          {"check_us_total", static_cast<double>(r.stats.check_ns_total) / 1000.0},
+                          {"check_us_max", static_cast<double>(r.stats.check_ns_max) / 1000.0},
+                          {"anchors", anchors}}}};
+    if (!r.stop_sequence.empty()) j["stop_sequence"] = r.stop_sequence;
+    if (o.events) j["events"] = events;
+    std::cout << j.dump() << "\n";
+  } else {
+    std::fwrite("\n", 1, 1, stdout);
+    std::fflush(stdout);
+    std::fprintf(stderr, "prompt tokens: %d, output tokens: %d, decoded: %lld, %.1f tok/s, stop: %s, sfcl: %s\n",
+                 r.prompt_tokens, r.output_tokens, static_cast<long long>(r.stats.decoded_tokens), tps,
+                 std::string(decode::stop_reason_name(r.stop_reason)).c_str(), r.status.c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 Runner register_generate(CLI::App& app) {
-  auto* cmd =
-      app.add_subcommand("generate", "Generate text for one prompt with fact checking; shows anchors and events");
-  auto o = std::make_shared<GenerateOpts>();
-  cmd->add_option("-m,--model", o->model, "GGUF model file")->required();
-  auto* p = cmd->add_option("-p,--prompt", o->prompt, "User prompt (also a source of facts)");
-  cmd->add_option("-f,--prompt-file", o->prompt_file, "Read the user prompt from a file")->excludes(p);
-  cmd->add_option("--system", o->system, "System prompt (also a source of facts)");
-  cmd->add_flag("--raw", o->raw, "Do not apply the chat template; the prompt is the raw text");
-  cmd->add_option("-n,--max-tokens", o->n, "Maximum tokens to deliver")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1 << 20));
-  cmd->add_option("--temperature", o->sampling.temperature, "Sampling temperature (0 = greedy)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 5.0));
-  cmd->add_option("--top-k", o->sampling.top_k, "Top-k (0 = off)")->capture_default_str();
-  cmd->add_option("--top-p", o->sampling.top_p, "Top-p (1 = off)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--min-p", o->sampling.min_p, "Min-p (0 = off)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
-  cmd->add_option("--seed", o->sampling.seed, "Sampling seed (default random)");
-  cmd->add_option("-c,--ctx", o->ctx, "Context size in tokens")->capture_default_str()->check(CLI::Range(16, 1 << 20));
-  cmd->add_option("-t,--threads", o->threads, "CPU threads (0 = all)")->capture_default_str();
-  cmd->add_flag("--json", o->json, "Print one JSON object (text, tokens, timings, anchors) instead of streaming");
-  cmd->add_option("--source", o->sources, "Extra source document (repeatable)");
-  cmd->add_option("--kb", o->kb, "Knowledge-anchor file (JSONL)");
-  cmd->add_option("--sfcl", o->mode, "Check mode: off, anchor or per-token")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"off", "anchor", "per-token"}));
-  cmd->add_option("--max-backtracks", o->max_backtracks, "Backtracks per anchor before the fallback")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 16));
-  cmd->add_option("--fallback", o->fallback, "After the last backtrack: constrain, flag or abstain")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
-  cmd->add_option("--threshold", o->threshold, "Confidence threshold")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  cmd->add_flag("--events", o->events, "Print events (anchor_confirmed, backtrack, fallback) as JSON lines to stderr");
-  cmd->add_flag("--dynamic-temperature", o->dynamic_temperature, "Adapt temperature to running anchor confidence");
-  cmd->add_option("--stop", o->stop, "Stop sequence (repeatable)");
-  cmd->add_flag("--keep-zero-width", o->keep_zero_width, "Do not strip zero-width characters from the input");
-  cmd->add_flag("-v,--verbose", o->verbose, "Show llama.cpp's log");
-
-  return [o]() -> int {
-    engine::set_verbose_log(o->verbose);
-    std::string prompt = o->prompt_file.empty() ? o->prompt : read_input(o->prompt_file);
-    std::string system = o->system;
-    if (prompt.empty()) throw UsageError("a prompt is required (--prompt or --prompt-file)");
-    if (!o->keep_zero_width) {
-      prompt = anchor::strip_zero_width(prompt);
-      system = anchor::strip_zero_width(system);
-    }
-    decode::Options opt;
-    if (!decode::parse_mode(o->mode, opt.mode)) throw UsageError("bad --sfcl mode");
-    if (!decode::parse_fallback(o->fallback, opt.fallback)) throw UsageError("bad --fallback");
-    opt.max_tokens = o->n;
-    opt.max_backtracks = o->max_backtracks;
-    opt.checker.threshold = o->threshold;
-    opt.dynamic_temperature = o->dynamic_temperature;
-    opt.stop = o->stop;
-    opt.sampling = o->sampling;
-
-    anchor::SourceIndex index;
-    if (!system.empty()) index.add_source(system);
-    index.add_source(prompt);
-    for (const auto& f : o->sources) index.add_source(read_input(f));
-    if (!o->kb.empty()) index.add_knowledge(anchor::load_knowledge(o->kb));
-
-    auto model = engine::Model::load({o->model});
-    engine::ContextOptions copt;
-    copt.n_ctx = o->ctx;
-    copt.n_threads = o->threads;
-    engine::Context ctx(*model, copt);
-    std::string templated = prompt;
-    if (!o->raw) {
-      std::vector<engine::ChatMessage> msgs;
-      if (!system.empty()) msgs.push_back({"system", system});
-      msgs.push_back({"user", prompt});
-      templated = model->apply_chat_template(msgs, true);
-    }
-    const auto tokens = model->tokenize(templated, true, true);
-    if (tokens.size() >= ctx.n_ctx()) {
-      throw UsageError("prompt is " + std::to_string(tokens.size()) + " tokens but the context holds " +
-                       std::to_string(ctx.n_ctx()) + " (raise --ctx)");
-    }
-    nlohmann::json events = nlohmann::json::array();
-    auto sink = [&](const decode::Event& e) {
-      if (e.kind == decode::Event::Kind::token) {
-        if (!o->json) {
-          std::fwrite(e.text.data(), 1, e.text.size(), stdout);
-          std::fflush(stdout);
-        }
-        return;
-      }
-      if (!o->events) return;
-      if (o->json) {
-        events.push_back(event_json(e));
-      } else {
-        std::cerr << event_json(e).dump() << "\n";
-      }
-    };
-    const auto t0 = std::chrono::steady_clock::now();
-    const decode::Result r = decode::generate(ctx, tokens, opt, index, sink);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double tps = secs > 0 ? static_cast<double>(r.stats.decoded_tokens) / secs : 0.0;
-    if (o->json) {
-      nlohmann::json anchors = nlohmann::json::array();
-      for (const auto& a : r.anchors) anchors.push_back(record_json(a));
-      nlohmann::json j = {{"text", r.text},
-                          {"stop_reason", std::string(decode::stop_reason_name(r.stop_reason))},
-                          {"prompt_tokens", r.prompt_tokens},
-                          {"output_tokens", r.output_tokens},
-                          {"decoded_tokens", r.stats.decoded_tokens},
-                          {"seconds", secs},
-                          {"tokens_per_second", tps},
-                          {"sfcl",
-                           {{"mode", std::string(decode::mode_name(opt.mode))},
-                            {"status", r.status},
-                            {"backtracks", r.stats.backtracks},
-                            {"regenerated_tokens", r.stats.regenerated_tokens},
-                            {"fallbacks", r.stats.fallbacks},
-                            {"check_us_total", static_cast<double>(r.stats.check_ns_total) / 1000.0},
-                            {"check_us_max", static_cast<double>(r.stats.check_ns_max) / 1000.0},
-                            {"anchors", anchors}}}};
-      if (!r.stop_sequence.empty()) j["stop_sequence"] = r.stop_sequence;
-      if (o->events) j["events"] = events;
-      std::cout << j.dump() << "\n";
-    } else {
-      std::fwrite("\n", 1, 1, stdout);
-      std::fflush(stdout);
-      std::fprintf(stderr, "prompt tokens: %d, output tokens: %d, decoded: %lld, %.1f tok/s, stop: %s, sfcl: %s\n",
-                   r.prompt_tokens, r.output_tokens, static_cast<long long>(r.stats.decoded_tokens), tps,
-                   std::string(decode::stop_reason_name(r.stop_reason)).c_str(), r.status.c_str());
-    }
-    return 0;
-  };
+  return add_command<GenerateOpts>(app, "generate",
+                                   "Generate text for one prompt with fact checking; shows anchors and events");
 }
 
 }  // namespace sfcl::cli

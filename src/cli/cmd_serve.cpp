@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/config.h"
+#include "cli/default_model.h"
 #include "server/server.h"
 
 namespace sfcl::cli {
@@ -16,7 +17,7 @@ Runner register_serve(CLI::App& app) {
   auto key_file = std::make_shared<std::string>();
   auto no_compat = std::make_shared<bool>(false);
   auto keep_zw = std::make_shared<bool>(false);
-  cmd->add_option("-m,--model", o->model_path, "GGUF model file")->required();
+  cmd->add_option("-m,--model", o->model_path, "GGUF model file (default: the installed demo model)");
   cmd->add_option("--model-id", o->model_id, "Model id in the API (default: file name without .gguf)");
   cmd->add_option("--host", o->host, "Listen address")->capture_default_str();
   cmd->add_option("--port", o->port, "Listen port (0 = any free port, printed at start)")
@@ -85,6 +86,8 @@ Runner register_serve(CLI::App& app) {
                   "Precedence: flag > environment (" +
                       env_help.substr(1) + ") > file");
   return [o, mode, fallback, key_file, no_compat, keep_zw]() -> int {
+    if (o->model_path.empty()) o->model_path = installed_demo_model();
+    if (o->model_path.empty()) throw UsageError("--model is required (no installed demo model next to sfcl)");
     engine::set_verbose_log(o->verbose);
     decode::parse_mode(*mode, o->mode);
     decode::parse_fallback(*fallback, o->fallback);

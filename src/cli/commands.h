@@ -1,7 +1,9 @@
-// Each subcommand registers itself on the CLI11 app; the callback returns the exit code.
+// Each subcommand registers itself on the CLI11 app; the returned runner gives the exit code.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -14,16 +16,27 @@ class UsageError : public std::runtime_error {
 };
 
 using Runner = std::function<int()>;
+using Register = Runner (*)(CLI::App&);
+
+// The one shape of a command: an options struct `Opts`, `add_flags(CLI::App&, Opts&)` declaring its
+// flags on the subcommand, and `run(const Opts&)` doing the work (both found next to Opts by ADL).
+template <typename Opts>
+Runner add_command(CLI::App& app, const std::string& name, const std::string& help) {
+  auto* cmd = app.add_subcommand(name, help);
+  auto opts = std::make_shared<Opts>();
+  add_flags(*cmd, *opts);
+  return [opts]() -> int { return run(*opts); };
+}
+
+// Registers `commands` in order (the order of --help), parses argv and runs the chosen command;
+// maps parse and usage errors to one line on stderr and exit code 2.
+int run_app(int argc, char** argv, std::span<const Register> commands);
 
 Runner register_generate(CLI::App& app);
 Runner register_make_test_model(CLI::App& app);
 Runner register_anchors(CLI::App& app);
 Runner register_serve(CLI::App& app);
-Runner register_train_demo(CLI::App& app);
-Runner register_eval(CLI::App& app);
-Runner register_keys(CLI::App& app);
-Runner register_probe(CLI::App& app);
-Runner register_bench(CLI::App& app);
-Runner register_eval_check(CLI::App& app);
+Runner register_keygen(CLI::App& app);
+Runner register_verify(CLI::App& app);
 
 }  // namespace sfcl::cli

@@ -30,17 +30,25 @@ bool parse_fallback(std::string_view s, Fallback& out);
 std::string_view mode_name(Mode m);
 std::string_view fallback_name(Fallback f);
 std::string_view stop_reason_name(StopReason r);
+bool parse_stop_reason(std::string_view s, StopReason& out);
+// Every name of each enum, in enum order (for CLI choices and error messages).
+std::span<const std::string_view> mode_names();
+std::span<const std::string_view> fallback_names();
+std::span<const std::string_view> stop_reason_names();
 
 struct Options {
   Mode mode = Mode::anchor;
-  int32_t max_tokens = 256;  // hard limit on delivered tokens
-  int32_t max_backtracks = 2;
+  int32_t max_tokens = 256;    // hard limit on delivered tokens
+  int32_t max_backtracks = 2;  // retries per unsupported anchor before its fallback
   Fallback fallback = Fallback::constrain;
-  verify::CheckerOptions checker;
+  verify::CheckerOptions checker;  // the threshold default lives there
   bool dynamic_temperature = false;
   std::vector<std::string> stop;
   engine::SamplingOptions sampling;
-  std::string abstain_marker = "[unverified]";
+  // Written in place of a value the sources do not support when nothing of its type can be grounded
+  // (abstain fallback, or constrain with no candidate); the Chinese marker after Chinese text.
+  std::string abstain_marker = "[not in the sources]";
+  std::string abstain_marker_zh = "[来源未提及]";
   int32_t n_ctx_seq = 0;  // positions this sequence may use (0 = the whole context)
   // Test and research hook: may edit the logits row before sampling (bans still win).
   std::function<void(std::span<float> logits, std::span<const Token> output)> logit_hook;
@@ -56,11 +64,14 @@ struct AnchorRecord {
   verify::Verdict verdict = verify::Verdict::unverifiable;
   float confidence = 0.0F;
   bool checked = false;
-  bool flagged = false;         // kept although unsupported (fallback flag / budget spent)
-  bool constrained = false;     // produced by the constrain fallback
-  bool other_field = false;     // unsupported: a source value, but stated under another field's label
-  int32_t attempts = 0;         // backtracks spent on this anchor
-  int32_t support_source = -1;  // source index (-1 = knowledge base) when confirmed
+  bool flagged = false;                          // kept although unsupported (fallback flag / budget spent)
+  bool constrained = false;                      // produced by the constrain fallback
+  bool other_field = false;                      // unsupported: a source value, but stated under another field's label
+  int32_t attempts = 0;                          // backtracks spent on this anchor
+  verify::Reason reason = verify::Reason::none;  // unsupported: absent, mismatch or other_field
+  verify::Derivation derivation = verify::Derivation::none;  // derived: the computation
+  bool verbatim = false;                                     // confirmed as written in a source
+  int32_t support_source = -1;                               // source index (-1 = knowledge base) when confirmed
   uint32_t support_start = 0;
   uint32_t support_end = 0;
 };
@@ -70,7 +81,7 @@ struct Event {
   Kind kind = Kind::token;
   std::string_view text;  // token: emitted text; backtrack: removed text
   const AnchorRecord* anchor = nullptr;
-  std::string_view reason;           // backtrack
+  std::string_view reason;           // backtrack, fallback: absent, mismatch or other_field
   int32_t attempt = 0;               // backtrack
   Fallback policy = Fallback::flag;  // fallback
 };
@@ -78,7 +89,7 @@ using EventSink = std::function<void(const Event&)>;
 
 struct Stats {
   int64_t anchors_seen = 0;
-  std::array<int64_t, 3> verdicts{};  // by verify::Verdict
+  std::array<int64_t, verify::kVerdictCount> verdicts{};  // by verify::Verdict
   int64_t backtracks = 0;
   int64_t backtracks_resolved = 0;  // backtracks whose anchor ended confirmed
   int64_t regenerated_tokens = 0;
@@ -90,7 +101,11 @@ struct Stats {
   int64_t check_ns_max = 0;
   int64_t scan_ns_total = 0;  // finding anchors: incremental lexing (anchor), sentence re-scans (per-token)
   double confidence_sum = 0.0;
-  [[nodiscard]] int64_t checked() const { return verdicts[0] + verdicts[1]; }
+  [[nodiscard]] int64_t checked() const {
+    return verdicts[static_cast<size_t>(verify::Verdict::confirmed)] +
+           verdicts[static_cast<size_t>(verify::Verdict::unsupported)] +
+           verdicts[static_cast<size_t>(verify::Verdict::derived)];
+  }
 };
 
 struct Result {

@@ -5,7 +5,7 @@
 #include "engine/engine.h"
 #include "ggml-backend.h"
 #include "ggml-cpu.h"
-#include "llama.h"
+#include "llama-cpp.h"
 
 namespace sfcl::engine {
 
@@ -51,12 +51,14 @@ Context::Context(const Model& model, const ContextOptions& options) : model_(mod
     p.type_k = GGML_TYPE_F32;
     p.type_v = GGML_TYPE_F32;
   }
-  ctx_ = llama_init_from_model(model.raw(), p);
-  if (ctx_ == nullptr) {
+  // Owned here until the constructor cannot throw any more, then by ~Context.
+  llama_context_ptr ctx(llama_init_from_model(model.raw(), p));
+  if (ctx == nullptr) {
     throw EngineError("llama.cpp could not create a context (n_ctx=" + std::to_string(options.n_ctx) + ")");
   }
-  n_batch_ = llama_n_batch(ctx_);
+  n_batch_ = llama_n_batch(ctx.get());
   batch_ = std::make_unique<Batch>(static_cast<int32_t>(n_batch_));
+  ctx_ = ctx.release();
   // A persistent CPU threadpool, as llama-server attaches one: without it ggml creates and joins
   // its worker threads for every graph, i.e. for every decoded token.
   if (ggml_backend_dev_t cpu = ggml_backend_dev_by_type(GGML_BACKEND_DEVICE_TYPE_CPU); cpu != nullptr) {

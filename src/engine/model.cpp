@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "engine/engine.h"
-#include "llama.h"
+#include "llama-cpp.h"
 
 namespace sfcl::engine {
 
@@ -23,11 +23,13 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   }
   llama_model_params params = llama_model_default_params();
   params.n_gpu_layers = options.n_gpu_layers;
-  llama_model* model = llama_model_load_from_file(options.path.c_str(), params);
+  llama_model_ptr model(llama_model_load_from_file(options.path.c_str(), params));
   if (model == nullptr) {
     throw EngineError("llama.cpp could not load the model: " + options.path.string());
   }
-  return std::unique_ptr<Model>(new Model(model));
+  std::unique_ptr<Model> out(new Model(model.get()));
+  static_cast<void>(model.release());  // owned by `out` from here on
+  return out;
 }
 
 Model::Model(llama_model* model) : model_(model), vocab_(llama_model_get_vocab(model)) {}

@@ -3,12 +3,12 @@
 #include <random>
 
 #include "engine/engine.h"
-#include "llama.h"
+#include "llama-cpp.h"
 
 namespace sfcl::engine {
 
 struct Sampler::Impl {
-  llama_sampler* chain = nullptr;
+  llama_sampler_ptr chain;
   int32_t n_vocab = 0;
   std::vector<llama_token_data> cur;  // reused every call: no allocation per token
   std::vector<uint8_t> banned;        // per-token flags, cleared after each call
@@ -23,23 +23,21 @@ Sampler::Sampler(const Model& model, const SamplingOptions& options)
   build_chain();
 }
 
-Sampler::~Sampler() {
-  if (impl_->chain != nullptr) llama_sampler_free(impl_->chain);
-}
+Sampler::~Sampler() = default;
 
 void Sampler::build_chain() {
-  if (impl_->chain != nullptr) llama_sampler_free(impl_->chain);
-  impl_->chain = llama_sampler_chain_init(llama_sampler_chain_default_params());
+  impl_->chain.reset(llama_sampler_chain_init(llama_sampler_chain_default_params()));
+  llama_sampler* chain = impl_->chain.get();
   if (options_.temperature <= 0.0F) {
-    llama_sampler_chain_add(impl_->chain, llama_sampler_init_greedy());
+    llama_sampler_chain_add(chain, llama_sampler_init_greedy());
     return;
   }
-  if (options_.top_k > 0) llama_sampler_chain_add(impl_->chain, llama_sampler_init_top_k(options_.top_k));
-  if (options_.top_p < 1.0F) llama_sampler_chain_add(impl_->chain, llama_sampler_init_top_p(options_.top_p, 1));
-  if (options_.min_p > 0.0F) llama_sampler_chain_add(impl_->chain, llama_sampler_init_min_p(options_.min_p, 1));
-  llama_sampler_chain_add(impl_->chain, llama_sampler_init_temp(options_.temperature));
+  if (options_.top_k > 0) llama_sampler_chain_add(chain, llama_sampler_init_top_k(options_.top_k));
+  if (options_.top_p < 1.0F) llama_sampler_chain_add(chain, llama_sampler_init_top_p(options_.top_p, 1));
+  if (options_.min_p > 0.0F) llama_sampler_chain_add(chain, llama_sampler_init_min_p(options_.min_p, 1));
+  llama_sampler_chain_add(chain, llama_sampler_init_temp(options_.temperature));
   // A rebuilt chain gets a derived seed so dynamic temperature does not replay old draws.
-  llama_sampler_chain_add(impl_->chain, llama_sampler_init_dist(options_.seed + rebuilds_));
+  llama_sampler_chain_add(chain, llama_sampler_init_dist(options_.seed + rebuilds_));
 }
 
 void Sampler::set_temperature(float temperature) {
@@ -75,10 +73,10 @@ Token Sampler::sample(const float* logits, std::span<const Token> banned, std::s
   for (const auto& d : cur) any_finite = any_finite || d.logit != neg_inf;
   if (!any_finite) return -1;
   llama_token_data_array arr{cur.data(), cur.size(), -1, false};
-  llama_sampler_apply(impl_->chain, &arr);
+  llama_sampler_apply(impl_->chain.get(), &arr);
   if (arr.selected < 0 || static_cast<size_t>(arr.selected) >= arr.size) return -1;
   const Token chosen = arr.data[arr.selected].id;
-  llama_sampler_accept(impl_->chain, chosen);
+  llama_sampler_accept(impl_->chain.get(), chosen);
   return chosen;
 }
 

@@ -19,9 +19,9 @@ constexpr int sequence_length(unsigned char lead) {
 }
 
 struct Decoded {
-  char32_t cp;   // U+FFFD when the bytes are not valid UTF-8
-  int length;    // bytes consumed (>= 1)
-  bool complete; // false when the input ends inside a valid-looking sequence
+  char32_t cp;    // U+FFFD when the bytes are not valid UTF-8
+  int length;     // bytes consumed (>= 1)
+  bool complete;  // false when the input ends inside a valid-looking sequence
 };
 
 // Decodes one code point at s[i]; invalid bytes decode as U+FFFD of length 1.
@@ -66,6 +66,16 @@ inline void append(std::string& out, char32_t cp) {
 }
 
 // True when the whole string is valid UTF-8.
+// True when `s` holds a CJK ideograph (U+3400-U+9FFF).
+inline bool has_han(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const Decoded d = decode(s, i);
+    if (d.cp >= 0x3400 && d.cp <= 0x9FFF) return true;
+    i += static_cast<size_t>(d.length);
+  }
+  return false;
+}
+
 inline bool valid(std::string_view s) {
   for (size_t i = 0; i < s.size();) {
     const Decoded d = decode(s, i);

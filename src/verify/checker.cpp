@@ -10,20 +10,6 @@ namespace sfcl::verify {
 using anchor::Anchor;
 using anchor::Type;
 
-std::string_view verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::confirmed:
-      return "confirmed";
-    case Verdict::unsupported:
-      return "unsupported";
-    case Verdict::unverifiable:
-      return "unverifiable";
-    case Verdict::derived:
-      return "derived";
-  }
-  return "unverifiable";
-}
-
 std::string_view reason_name(Reason r) {
   switch (r) {
     case Reason::none:
@@ -60,13 +46,10 @@ std::string_view derivation_name(Derivation d) {
 
 bool is_checkable(const Anchor& a) {
   if (anchor::kind_of(a.type) == anchor::Kind::entity) return true;
-  return a.type == Type::logic && (a.norm == "must" || a.norm == "must_not");
+  return anchor::is_obligation(a);
 }
 
 namespace {
-bool numeric_type(Type t) {
-  return t == Type::number || t == Type::amount || t == Type::percent || t == Type::duration;
-}
 // Confidence of a partial date that agrees with a fuller one ("2024-06" within "2024-06-15").
 constexpr float kPartialDate = 0.9F;
 
@@ -320,7 +303,7 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
 float Checker::similarity(const Anchor& a, uint32_t i) {
   const Anchor& s = index_.anchors()[i].anchor;
   if (s.norm == a.norm || (!a.alt_norm.empty() && s.norm == a.alt_norm)) return 1.0F;
-  if (a.type == Type::number) return numeric_type(s.type) && s.value == a.value ? 1.0F : 0.0F;
+  if (a.type == Type::number) return anchor::is_numeric(s.type) && s.value == a.value ? 1.0F : 0.0F;
   if (s.type != a.type) return 0.0F;
   if (a.type == Type::date) {
     return date_compatible(a.norm, s.norm) || (!a.alt_norm.empty() && date_compatible(a.alt_norm, s.norm))

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,8 @@ namespace sfcl::verify {
 enum class Verdict : uint8_t { confirmed, unsupported, unverifiable, derived };
 inline constexpr size_t kVerdictCount = 4;
 std::string_view verdict_name(Verdict v);
+// Every verdict's name, in enum order (for choices and error messages).
+std::span<const std::string_view> verdict_names();
 
 // Why an anchor is unsupported: nothing of its type in any source (absent), values of its type but
 // none equal (mismatch), or the value is in the sources under another field's label (other_field).

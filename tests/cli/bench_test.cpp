@@ -83,6 +83,12 @@ TEST(Bench, QuickJsonHasEveryFieldForModesAndPeer) {
   EXPECT_EQ(s.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0U);
   EXPECT_NE(s.find("</svg>\n"), std::string::npos);
   EXPECT_NE(s.find("<polyline"), std::string::npos);  // throughput vs concurrency
+  // Every panel names both axes with units and has a legend.
+  for (const char* label : {"SFCL mode", "decode rate (tokens/s)", "check time (ns/token)", "concurrent streams (c)",
+                            "generated (tokens/s)", "time to first token (ms)", "inter-token latency (ms)",
+                            ">per-token<", ">sfcl (SFCL on)<"}) {
+    EXPECT_NE(s.find(label), std::string::npos) << label;
+  }
   EXPECT_EQ(j["svg"], svg.string());
   std::filesystem::remove(svg);
 }

@@ -41,6 +41,26 @@ check "anchors check binds a field" '[ $rc -eq 0 ] && grep -q "\"field\":\"Opene
 check "anchors count" '[ $rc -eq 0 ] && grep -q "\"decision_points\":2" "$tmp/o" && grep -q "\"bytes\":33" "$tmp/o"'
 "$SFCL" anchors count "$tmp/nope.txt" 2>"$tmp/e"; rc=$?
 check "unreadable file exits 2" '[ $rc -eq 2 ] && grep -q "cannot read" "$tmp/e"'
+printf 'It is $12,600.00 on 2024-06-15.' >"$tmp/ans.txt"
+"$SFCL" anchors check --source "$tmp/src.txt" "$tmp/ans.txt" </dev/null >"$tmp/o"; rc=$?
+check "anchors check --source S FILE (README order)" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"verdict\":\"confirmed\"" "$tmp/o"'
+"$SFCL" anchors check "$tmp/ans.txt" --source "$tmp/src.txt" </dev/null >"$tmp/o"; rc=$?
+check "anchors check FILE --source S" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
+"$SFCL" anchors check --source "$tmp/src.txt" --source "$tmp/rec.txt" "$tmp/ans.txt" </dev/null >"$tmp/o"; rc=$?
+check "anchors check with two --source" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ]'
+for sub in "check --source $tmp/src.txt" extract count; do
+  "$SFCL" anchors $sub </dev/null >"$tmp/o" 2>"$tmp/e"; rc=$?
+  check "anchors ${sub%% *} on empty stdin exits 2" '[ $rc -eq 2 ] && grep -q "stdin is empty" "$tmp/e" && [ ! -s "$tmp/o" ]'
+done
+
+"$SFCL" generate -m "$tmp/m.gguf" -p hi -ngl 99 2>"$tmp/e"; rc=$?
+check "-ngl is an unknown option" '[ $rc -eq 2 ] && grep -q "unknown option -ngl" "$tmp/e"'
+"$SFCL" serve -m "$tmp/m.gguf" -ngl 99 2>"$tmp/e"; rc=$?
+check "-ngl on serve is an unknown option" '[ $rc -eq 2 ] && grep -q "unknown option -ngl" "$tmp/e"'
+"$SFCL" generate -m "$tmp/m.gguf" -p hi -n 4 -t1 --temperature 0 --top-k -1 >/dev/null 2>"$tmp/e"; rc=$?
+check "negative number values and -t1 still parse" '[ $rc -eq 0 ]'
+"$SFCL" generate -m "$tmp/m.gguf" -p hi --temperature -1 2>"$tmp/e"; rc=$?
+check "a negative value reaches the range check" '[ $rc -eq 2 ] && grep -q "not in range" "$tmp/e"'
 
 [ $fail -eq 0 ] && echo "cli tests passed" || echo "cli tests FAILED"
 exit $fail

@@ -27,9 +27,10 @@ class LoopTest : public ::testing::Test {
   // Makes the model write `script` as long as its output follows the script.
   static std::function<void(std::span<float>, std::span<const Token>)> script(const std::string& text) {
     auto toks = std::make_shared<std::vector<Token>>(model_->tokenize(text, false, false));
-    return [toks](std::span<float> logits, std::span<const Token> out) {
+    const auto eos = static_cast<size_t>(model_->eos());
+    return [toks, eos](std::span<float> logits, std::span<const Token> out) {
       if (out.size() >= toks->size()) {
-        logits[2] += 1000.0F;  // </s>: end after the script
+        logits[eos] += 1000.0F;  // end after the script
         return;
       }
       if (!std::equal(out.begin(), out.end(), toks->begin())) return;
@@ -46,7 +47,7 @@ class LoopTest : public ::testing::Test {
     return [follow, m, end_after](std::span<float> logits, std::span<const Token> out) {
       std::string written;
       for (Token t : out) m->append_piece(t, written);
-      if (written.ends_with(end_after)) logits[2] += 1000.0F;  // </s>
+      if (written.ends_with(end_after)) logits[static_cast<size_t>(m->eos())] += 1000.0F;
       follow(logits, out);
     };
   }
@@ -284,7 +285,7 @@ TEST_F(LoopTest, AbstainFallbackReplacesTheValue) {
   o.max_backtracks = 0;
   o.fallback = Fallback::abstain;
   const Run r = run(kSource, " The total is $12,600.00 now.", o);
-  EXPECT_NE(r.result.text.find("[unverified]"), std::string::npos) << r.result.text;
+  EXPECT_NE(r.result.text.find("[not in the sources]"), std::string::npos) << r.result.text;
   EXPECT_EQ(r.result.text.find("12,600"), std::string::npos);
 }
 

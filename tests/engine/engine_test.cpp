@@ -56,6 +56,52 @@ TEST(Engine, SeededSamplingIsReproducible) {
     return out;
   };
   EXPECT_EQ(run(42), run(42));
+  // Sampling draws from the distribution: another seed gives another output.
+  EXPECT_NE(run(42), run(43));
+}
+
+// A flat logits row (every token equally likely) with one token far ahead.
+std::vector<float> row_with_top(const Model& m, Token top) {
+  std::vector<float> logits(static_cast<size_t>(m.n_vocab()), 0.0F);
+  logits[static_cast<size_t>(top)] = 50.0F;
+  return logits;
+}
+
+TEST(Sampler, BannedTokenIsNeverSampledEvenWithTheTopLogit) {
+  auto m = load();
+  const std::vector<float> logits = row_with_top(*m, 65);
+  const std::vector<Token> banned = {65};
+  Sampler greedy_sampler(*m, {0.0F, 0, 1.0F, 0.0F, 1});
+  EXPECT_EQ(greedy_sampler.sample(logits.data()), 65);
+  EXPECT_NE(greedy_sampler.sample(logits.data(), banned), 65);
+  Sampler sampled(*m, {1.0F, 0, 1.0F, 0.0F, 7});
+  for (int i = 0; i < 50; ++i) EXPECT_NE(sampled.sample(logits.data(), banned), 65);
+}
+
+TEST(Sampler, AllowListRestrictsTheChoice) {
+  auto m = load();
+  const std::vector<float> logits = row_with_top(*m, 65);
+  const std::vector<Token> allowed = {70, 71, 72};
+  Sampler sampled(*m, {1.0F, 0, 1.0F, 0.0F, 7});
+  for (int i = 0; i < 50; ++i) {
+    const Token t = sampled.sample(logits.data(), {}, allowed);
+    EXPECT_TRUE(t == 70 || t == 71 || t == 72) << t;
+  }
+  // A ban wins over the allow list.
+  const std::vector<Token> banned = {70, 71};
+  EXPECT_EQ(sampled.sample(logits.data(), banned, allowed), 72);
+}
+
+TEST(Sampler, EverythingBannedGivesMinusOne) {
+  auto m = load();
+  const std::vector<float> logits = row_with_top(*m, 65);
+  std::vector<Token> all(static_cast<size_t>(m->n_vocab()));
+  for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<Token>(i);
+  Sampler s(*m, {0.0F, 0, 1.0F, 0.0F, 1});
+  EXPECT_EQ(s.sample(logits.data(), all), -1);
+  const std::vector<Token> allowed = {70};
+  const std::vector<Token> banned = {70};
+  EXPECT_EQ(s.sample(logits.data(), banned, allowed), -1);
 }
 
 TEST(Engine, RewindGivesTheLogitsOfAFreshRun) {

@@ -1,0 +1,216 @@
+// Chinese: numerals with units and suffixes, percent (百分之), clause numbers (第三条), logic words
+// and organisation names ending in a suffix (有限公司, 银行).
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
+#include "anchor/lexer_words.h"
+#include "util/utf8.h"
+
+namespace sfcl::anchor::lex {
+
+size_t cn_numeral_run(Src& src, size_t i) {
+  size_t j = i;
+  while (true) {
+    const auto d = src.cp(j);
+    if (d.length == 0 || !is_cn_numeral(d.cp)) break;
+    j += static_cast<size_t>(d.length);
+  }
+  return j;
+}
+
+bool cn_value(std::string_view s, uint64_t& v) { return parse_chinese_numeral(s, v); }
+
+namespace {
+
+bool has_cn_unit(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    const auto d = utf8::decode(s, i);
+    if (cn_unit(d.cp) > 0) return true;
+    i += static_cast<size_t>(d.length);
+  }
+  return false;
+}
+
+constexpr char32_t decode3(std::string_view w) {  // a 3-byte UTF-8 character (every Han keyword)
+  return static_cast<char32_t>(((static_cast<unsigned char>(w[0]) & 0x0F) << 12) |
+                               ((static_cast<unsigned char>(w[1]) & 0x3F) << 6) |
+                               (static_cast<unsigned char>(w[2]) & 0x3F));
+}
+constexpr std::array<char32_t, kZhLogic.size()> kZhLogicFirst = [] {
+  std::array<char32_t, kZhLogic.size()> f{};
+  for (size_t i = 0; i < kZhLogic.size(); ++i) f[i] = decode3(kZhLogic[i].text);
+  return f;
+}();
+constexpr bool zh_logic_first(char32_t c) {
+  for (char32_t f : kZhLogicFirst) {
+    if (f == c) return true;
+  }
+  return false;
+}
+static_assert(zh_logic_first(U'如') && zh_logic_first(U'保') && !zh_logic_first(U'的'));
+
+// What a Han character can be, one byte per code point of the main CJK block (computed on the fly
+// outside it): the org-name scan and scan_han ask this once per character.
+class HanClass {
+ public:
+  static constexpr uint8_t kPlain = 1;    // starts no keyword or numeral: only an org name
+  static constexpr uint8_t kStop = 2;     // ends an org name (org_stop)
+  static constexpr uint8_t kSuffix = 4;   // may start an org suffix
+  static constexpr uint8_t kNumeral = 8;  // a Chinese numeral
+  HanClass() {
+    for (char32_t c = kFirst; c <= kLast; ++c) table_[c - kFirst] = compute(c);
+  }
+  [[nodiscard]] uint8_t operator()(char32_t c) const {
+    return c >= kFirst && c <= kLast ? table_[c - kFirst] : compute(c);
+  }
+
+ private:
+  static uint8_t compute(char32_t c) {
+    const bool numeral = is_cn_numeral(c);
+    const bool plain = !zh_logic_first(c) && c != U'人' && c != U'百' && c != U'第' && !numeral;
+    return static_cast<uint8_t>((plain ? kPlain : 0) | (org_stop(c) ? kStop : 0) | (org_suffix_start(c) ? kSuffix : 0) |
+                                (numeral ? kNumeral : 0));
+  }
+  static constexpr char32_t kFirst = 0x4E00;
+  static constexpr char32_t kLast = 0x9FFF;
+  std::array<uint8_t, kLast - kFirst + 1> table_{};
+};
+const HanClass& han_class() {
+  static const HanClass table;
+  return table;
+}
+
+size_t scan_org_name(Src& src, size_t p, Anchor& a) {
+  constexpr int kMaxChars = 16;
+  // Inside a failed scan's span: this scan would look at a subset of the same characters (a
+  // suffix check at a position does not depend on the start) and stop at the same one, so it
+  // fails too; it reports the earlier scan's reach, which covers what it would have read.
+  if (p > src.org_from && p < src.org_to) {
+    src.max_read = std::max(src.max_read, src.org_reach);
+    return 0;
+  }
+  const HanClass& han = han_class();
+  size_t j = p;
+  bool plain = true;
+  for (int n = 0; n < kMaxChars; ++n) {
+    const auto d = src.cp(j);
+    const uint8_t k = d.length > 0 ? han(d.cp) : 0;
+    if (n >= 1 && (k & HanClass::kSuffix) != 0) {
+      for (std::string_view suf : kOrgSuffixes) {
+        if (src.match(j, suf)) {
+          const size_t e = j + suf.size();
+          set_norm(a, Type::name, std::string(src.s.substr(p, e - p)));
+          return e;
+        }
+      }
+    }
+    if (d.length == 0 || !is_han(d.cp) || (k & (HanClass::kStop | HanClass::kNumeral)) != 0) {
+      if (d.length > 0) {  // stopped by a character, not by the end of the text seen so far
+        src.org_from = p;
+        src.org_to = j;
+        src.org_reach = src.max_read;
+        src.org_plain = plain;
+      }
+      return 0;
+    }
+    if (n >= 1) plain = plain && (k & HanClass::kPlain) != 0;
+    j += static_cast<size_t>(d.length);
+  }
+  return 0;
+}
+
+}  // namespace
+
+// At a Han character c0 (complete, at p): the keyword matchers run only for their first characters.
+size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a) {
+  if ((han_class()(c0) & HanClass::kPlain) != 0) return scan_org_name(src, p, a);
+  if (zh_logic_first(c0)) {
+    for (const auto& w : kZhLogic) {
+      if (src.match(p, w.text)) {
+        set_norm(a, Type::logic, std::string(w.norm));
+        return p + w.text.size();
+      }
+    }
+  }
+  if (c0 == U'人' && src.match(p, "人民币")) {
+    if (size_t e = scan_prefixed_amount(src, p, a)) return e;
+  }
+  if (c0 == U'百' && src.match(p, "百分之")) {
+    const size_t k = p + 9;
+    size_t j = cn_numeral_run(src, k);
+    uint64_t v = 0;
+    if (j > k && cn_value(src.s.substr(k, j - k), v)) {
+      set_norm(a, Type::percent, std::to_string(v) + "%");
+      a.value = static_cast<double>(v);
+      return j;
+    }
+    j = src.digits(k);
+    if (j > k) {
+      set_norm(a, Type::percent, canonical_decimal(src.s.substr(k, j - k), "", 0) + "%");
+      a.value = std::strtod(a.norm.c_str(), nullptr);
+      return j;
+    }
+    return 0;
+  }
+  if (c0 == U'第') {
+    const size_t k = p + 3;
+    size_t j = src.digits(k);
+    std::string num;
+    if (j > k) {
+      while (src.at(j) == '.' && is_digit(src.at(j + 1))) j = src.digits(j + 1);
+      num = std::string(src.s.substr(k, j - k));
+      const size_t nz = num.find_first_not_of('0');
+      if (nz != std::string::npos && nz > 0) num.erase(0, nz);
+    } else {
+      j = cn_numeral_run(src, k);
+      uint64_t v = 0;
+      if (j == k || !cn_value(src.s.substr(k, j - k), v)) return 0;
+      num = std::to_string(v);
+    }
+    for (std::string_view unit : kClauseUnitsZh) {
+      if (src.match(j, unit)) {
+        set_norm(a, Type::clause, num);
+        return j + unit.size();
+      }
+    }
+    return 0;
+  }
+  if (is_cn_numeral(c0)) {
+    const size_t j = cn_numeral_run(src, p);
+    uint64_t v = 0;
+    const std::string_view run = src.s.substr(p, j - p);
+    if (j > p && cn_value(run, v)) {
+      size_t e = j;
+      std::string_view unit;
+      if (src.match(e, "元")) {
+        e += 3;
+        if (src.match(e, "整")) e += 3;
+        set_norm(a, Type::amount, std::to_string(v) + " CNY");
+        a.value = static_cast<double>(v);
+        return e;
+      }
+      if (size_t e2 = duration_suffix(src, j, unit, true); e2 > 0 && !src.match(j, "日")) {
+        set_norm(a, Type::duration, std::to_string(v) + " " + std::string(unit));
+        a.value = static_cast<double>(v);
+        return e2;
+      }
+      if (size_t e2 = duration_suffix(src, j, unit, true); e2 > 0 && run.size() > 3) {
+        set_norm(a, Type::duration, std::to_string(v) + " " + std::string(unit));
+        a.value = static_cast<double>(v);
+        return e2;
+      }
+      if (run.size() >= 6 && has_cn_unit(run)) {  // at least two characters with a unit: 三千五百
+        set_norm(a, Type::number, std::to_string(v));
+        a.value = static_cast<double>(v);
+        return j;
+      }
+    }
+  }
+  return scan_org_name(src, p, a);
+}
+
+}  // namespace sfcl::anchor::lex

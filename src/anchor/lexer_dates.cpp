@@ -1,0 +1,274 @@
+// Dates: "June 15, 2024", "15 June", "2024-06-15", "03/04/2024", "2024年6月15日", "Q3 2024".
+#include <bit>
+#include <string>
+
+#include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
+#include "anchor/lexer_words.h"
+
+namespace sfcl::anchor::lex {
+namespace {
+constexpr FirstBytes kMonthFirst = first_bytes(kMonths, kSelf, true);
+}  // namespace
+
+// Capitalised month name or abbreviation at i (with optional '.'); returns end and month.
+size_t month_name(Src& src, size_t i, int& month) {
+  const int c = src.at(i);
+  if (!is_upper(c)) return 0;
+  const uint64_t first = kMonthFirst.at(c);
+  for (uint64_t bits = first; bits != 0; bits &= bits - 1) {
+    const int m = std::countr_zero(bits);
+    const std::string_view full = kMonths[static_cast<size_t>(m)];
+    if (src.match_ci(i, full) && src.word_end(i + full.size())) {
+      month = m + 1;
+      return i + full.size();
+    }
+  }
+  for (uint64_t bits = first; bits != 0; bits &= bits - 1) {
+    const int m = std::countr_zero(bits);
+    const std::string_view abbr = kMonths[static_cast<size_t>(m)].substr(0, m == 8 ? 4 : 3);  // "sept"
+    for (std::string_view a : {abbr, kMonths[static_cast<size_t>(m)].substr(0, 3)}) {
+      if (src.match_ci(i, a) && src.word_end(i + a.size())) {
+        month = m + 1;
+        size_t e = i + a.size();
+        if (src.at(e) == '.') ++e;
+        return e;
+      }
+    }
+  }
+  return 0;
+}
+
+namespace {
+
+// "%0*d" without printf (dates are normalised for every date anchor): v >= 0, at least `width` digits.
+void append_padded(std::string& out, int v, int width) {
+  if (v < 0) v = 0;  // not reached: years, months and days come from digit runs
+  char buf[12];
+  int n = 0;
+  do {
+    buf[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v > 0);
+  for (int k = n; k < width; ++k) out.push_back('0');
+  while (n > 0) out.push_back(buf[--n]);
+}
+
+std::string ymd(int y, int m, int d) {
+  std::string out;
+  out.reserve(10);
+  append_padded(out, y, 4);
+  out.push_back('-');
+  append_padded(out, m, 2);
+  if (d > 0) {
+    out.push_back('-');
+    append_padded(out, d, 2);
+  }
+  return out;
+}
+
+std::string md(int m, int d) {
+  std::string out = "--";
+  append_padded(out, m, 2);
+  if (d > 0) {
+    out.push_back('-');
+    append_padded(out, d, 2);
+  }
+  return out;
+}
+
+}  // namespace
+
+size_t ordinal_suffix(Src& src, size_t i) {
+  for (std::string_view s : kOrdinalSuffixes) {
+    if (src.match_ci(i, s) && src.word_end(i + 2)) return i + 2;
+  }
+  return i;
+}
+
+// "June 15, 2024", "Jun. 15 2024", "June 2024", "June 15".
+size_t scan_month_first(Src& src, size_t p, Anchor& a) {
+  int month = 0;
+  const size_t e = month_name(src, p, month);
+  if (e == 0 || src.at(e) != ' ') return 0;
+  const size_t n0 = src.skip_spaces(e);
+  const size_t n1 = src.digits(n0);
+  const size_t len = n1 - n0;
+  if (len == 4 && src.word_end(n1)) {
+    set_norm(a, Type::date, ymd(src.number_at(n0, n1), month, 0));
+    return n1;
+  }
+  if (len < 1 || len > 2) return 0;
+  const int day = src.number_at(n0, n1);
+  if (day < 1 || day > 31) return 0;
+  size_t k = ordinal_suffix(src, n1);
+  if (!src.word_end(k)) return 0;
+  size_t y0 = k;
+  if (src.at(y0) == ',') ++y0;
+  if (src.at(y0) == ' ') {
+    y0 = src.skip_spaces(y0);
+    const size_t y1 = src.digits(y0);
+    if (y1 - y0 == 4 && src.word_end(y1)) {
+      set_norm(a, Type::date, ymd(src.number_at(y0, y1), month, day));
+      return y1;
+    }
+  }
+  set_norm(a, Type::date, md(month, day));
+  return k;
+}
+
+// "15 June 2024", "15 June".
+size_t scan_day_first(Src& src, size_t p, Anchor& a) {
+  const size_t d1 = src.digits(p);
+  if (d1 - p > 2) return 0;
+  const int day = src.number_at(p, d1);
+  if (day < 1 || day > 31) return 0;
+  size_t k = ordinal_suffix(src, d1);
+  if (src.at(k) != ' ') return 0;
+  k = src.skip_spaces(k);
+  int month = 0;
+  const size_t m1 = month_name(src, k, month);
+  if (m1 == 0) return 0;
+  size_t y0 = m1;
+  if (src.at(y0) == ',') ++y0;
+  if (src.at(y0) == ' ') {
+    y0 = src.skip_spaces(y0);
+    const size_t y1 = src.digits(y0);
+    if (y1 - y0 == 4 && src.word_end(y1)) {
+      set_norm(a, Type::date, ymd(src.number_at(y0, y1), month, day));
+      return y1;
+    }
+  }
+  set_norm(a, Type::date, md(month, day));
+  return m1;
+}
+
+namespace {
+
+bool valid_md(int m, int d) { return m >= 1 && m <= 12 && d >= 1 && d <= 31; }
+
+}  // namespace
+
+// "2024-06-15", "2024/6/15", "2024年6月15日", "2024年第三季度", "03/04/2024", "6月15日".
+size_t scan_numeric_date(Src& src, size_t p, Anchor& a, const LexerOptions& opt) {
+  const size_t d1 = src.digits(p);
+  const size_t n = d1 - p;
+  const int sep = src.at(d1);
+  if (n == 4 && (sep == '-' || sep == '/' || sep == '.')) {
+    const size_t m1 = src.digits(d1 + 1);
+    if (m1 - d1 - 1 >= 1 && m1 - d1 - 1 <= 2 && src.at(m1) == sep) {
+      const size_t dd1 = src.digits(m1 + 1);
+      if (dd1 - m1 - 1 >= 1 && dd1 - m1 - 1 <= 2 && src.word_end(dd1)) {
+        const int y = src.number_at(p, d1);
+        const int m = src.number_at(d1 + 1, m1);
+        const int d = src.number_at(m1 + 1, dd1);
+        if (valid_md(m, d)) {
+          set_norm(a, Type::date, ymd(y, m, d));
+          return dd1;
+        }
+      }
+    }
+    return 0;
+  }
+  if (n == 4 && src.match(d1, "年")) {
+    const int y = src.number_at(p, d1);
+    const size_t k = d1 + 3;
+    const size_t m1 = src.digits(k);
+    if (m1 > k && m1 - k <= 2 && src.match(m1, "月")) {
+      const int m = src.number_at(k, m1);
+      const size_t k2 = m1 + 3;
+      const size_t dd1 = src.digits(k2);
+      if (dd1 > k2 && dd1 - k2 <= 2 && (src.match(dd1, "日") || src.match(dd1, "号"))) {
+        const int d = src.number_at(k2, dd1);
+        if (valid_md(m, d)) {
+          set_norm(a, Type::date, ymd(y, m, d));
+          return dd1 + 3;
+        }
+      }
+      if (m >= 1 && m <= 12) {
+        set_norm(a, Type::date, ymd(y, m, 0));
+        return m1 + 3;
+      }
+      return 0;
+    }
+    if (src.match(k, "第")) {
+      const size_t q0 = k + 3;
+      const auto d = src.cp(q0);
+      int q = 0;
+      if (d.length > 0) {
+        if (d.cp >= U'1' && d.cp <= U'4') q = static_cast<int>(d.cp - U'0');
+        if (d.cp == U'一') q = 1;
+        if (d.cp == U'二') q = 2;
+        if (d.cp == U'三') q = 3;
+        if (d.cp == U'四') q = 4;
+      }
+      if (q > 0 && src.match(q0 + static_cast<size_t>(d.length), "季度")) {
+        set_norm(a, Type::date, std::to_string(y) + "-Q" + std::to_string(q));
+        return q0 + static_cast<size_t>(d.length) + 6;
+      }
+      return 0;
+    }
+    if (y >= 1000 && y <= 2999) {
+      set_norm(a, Type::date, std::to_string(y));
+      return d1 + 3;
+    }
+    return 0;
+  }
+  if ((n == 1 || n == 2) && (sep == '/' || sep == '-' || sep == '.')) {
+    const size_t b1 = src.digits(d1 + 1);
+    if (b1 - d1 - 1 >= 1 && b1 - d1 - 1 <= 2 && src.at(b1) == sep) {
+      const size_t y1 = src.digits(b1 + 1);
+      if (y1 - b1 - 1 == 4 && src.word_end(y1)) {
+        const int x = src.number_at(p, d1);
+        const int z = src.number_at(d1 + 1, b1);
+        const int y = src.number_at(b1 + 1, y1);
+        const bool mf = valid_md(x, z);  // month first reading valid
+        const bool df = valid_md(z, x);  // day first reading valid
+        if (!mf && !df) return 0;
+        a.type = Type::date;
+        if (mf && df && x != z) {
+          a.ambiguous = true;
+          const bool month_first = opt.date_order == DateOrder::month_first;
+          a.norm = month_first ? ymd(y, x, z) : ymd(y, z, x);
+          a.alt_norm = month_first ? ymd(y, z, x) : ymd(y, x, z);
+        } else {
+          a.norm = mf ? ymd(y, x, z) : ymd(y, z, x);
+        }
+        return y1;
+      }
+    }
+    return 0;
+  }
+  if ((n == 1 || n == 2) && src.match(d1, "月")) {
+    const int m = src.number_at(p, d1);
+    if (m < 1 || m > 12) return 0;
+    const size_t k = d1 + 3;
+    const size_t dd1 = src.digits(k);
+    if (dd1 > k && dd1 - k <= 2 && (src.match(dd1, "日") || src.match(dd1, "号"))) {
+      const int d = src.number_at(k, dd1);
+      if (valid_md(m, d)) {
+        set_norm(a, Type::date, md(m, d));
+        return dd1 + 3;
+      }
+    }
+    return 0;
+  }
+  return 0;
+}
+
+// "Q3 2024".
+size_t scan_quarter(Src& src, size_t p, Anchor& a) {
+  if (src.at(p) != 'Q') return 0;
+  const int q = src.at(p + 1);
+  if (q < '1' || q > '4') return 0;
+  size_t k = p + 2;
+  if (src.at(k) == ',') ++k;
+  if (src.at(k) != ' ') return 0;
+  k = src.skip_spaces(k);
+  const size_t y1 = src.digits(k);
+  if (y1 - k != 4 || !src.word_end(y1)) return 0;
+  set_norm(a, Type::date, std::string(src.s.substr(k, 4)) + "-Q" + static_cast<char>(q));
+  return y1;
+}
+
+}  // namespace sfcl::anchor::lex

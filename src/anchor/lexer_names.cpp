@@ -1,0 +1,136 @@
+// Names: capitalised word runs ("Acme Holdings Ltd.", "Dr. Chloe Turner", "Bank of China").
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <string>
+
+#include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
+#include "anchor/lexer_words.h"
+
+namespace sfcl::anchor::lex {
+namespace {
+
+// A capitalised word at i: "Acme", "McKay", "O'Neil", "IBM"; returns its end or 0.
+size_t cap_word(Src& src, size_t i) {
+  if (!is_upper(src.at(i))) return 0;
+  size_t j = i + 1;
+  while (true) {
+    const int c = src.at(j);
+    if (is_alpha(c)) {
+      ++j;
+    } else if ((c == '\'' || c == '-') && is_alpha(src.at(j + 1))) {
+      j += 2;
+    } else {
+      break;
+    }
+  }
+  if (j - i < 2) return 0;
+  if (is_digit(src.at(j))) return 0;
+  // "MRN-534782", "INV-2024": the word is an identifier's prefix, not part of a name.
+  if (src.at(j) == '-' && is_digit(src.at(j + 1))) return 0;
+  return j;
+}
+
+constexpr FirstBytes kNameStopFirst = first_bytes(kNameStop, kSelf, false);
+constexpr FirstBytes kNameStopMoreFirst = first_bytes(kNameStopMore, kSelf, false);
+
+bool is_stop_word(std::string_view w) {
+  if (w.empty()) return false;
+  const int c = static_cast<unsigned char>(w.front());
+  for (uint64_t bits = kNameStopFirst.at(c); bits != 0; bits &= bits - 1) {
+    if (entry(kNameStop, bits) == w) return true;
+  }
+  for (uint64_t bits = kNameStopMoreFirst.at(c); bits != 0; bits &= bits - 1) {
+    if (entry(kNameStopMore, bits) == w) return true;
+  }
+  int m = 0;
+  Src tmp{w, true};
+  if (month_name(tmp, 0, m) == w.size()) return true;
+  return false;
+}
+
+size_t corp_suffix(Src& src, size_t i) {
+  for (auto s : kCorpSuffix) {
+    if (src.match(i, s) && (s.back() == '.' || src.word_end(i + s.size()))) return i + s.size();
+  }
+  return 0;
+}
+
+}  // namespace
+
+size_t scan_name(Src& src, size_t p, Anchor& a) {
+  size_t words = 0;
+  size_t end = 0;
+  size_t j = p;
+  for (auto h : kHonorifics) {
+    if (src.match(p, h) && src.at(p + h.size()) == ' ') {
+      j = p + h.size() + 1;
+      words = 1;
+      break;
+    }
+  }
+  size_t e = cap_word(src, j);
+  if (e == 0) return 0;
+  if (words == 0 && is_stop_word(src.s.substr(j, e - j))) return 0;
+  ++words;
+  end = e;
+  while (src.at(end) == ' ') {
+    size_t k = end + 1;
+    if (size_t s = corp_suffix(src, k)) {
+      end = s;
+      ++words;
+      break;
+    }
+    size_t w = cap_word(src, k);
+    if (w == 0) {
+      // "Bank of China": a lowercase connector between two capitalised words.
+      bool joined = false;
+      for (auto c : kNameConnectors) {
+        // "and"/"&" join only a one-word name ("Johnson and Johnson", "Procter & Gamble"): after
+        // a full name ("Grace Hughes and Henry Foster") they separate two names.
+        if ((c == "and" || c == "&") && words > 1) continue;
+        if (src.match(k, c) && src.at(k + c.size()) == ' ') {
+          const size_t w2 = cap_word(src, k + c.size() + 1);
+          if (w2 != 0) {
+            end = w2;
+            ++words;
+            joined = true;
+          }
+          break;
+        }
+      }
+      if (!joined) break;
+      continue;
+    }
+    if (is_stop_word(src.s.substr(k, w - k))) break;
+    end = w;
+    ++words;
+  }
+  if (words < 2) return 0;
+  set_norm(a, Type::name, fold_name(src.s.substr(p, end - p)));
+  return end;
+}
+
+}  // namespace sfcl::anchor::lex
+
+namespace sfcl::anchor {
+
+bool is_name_filler(std::string_view word) {
+  const auto trim = [](std::string_view w) {
+    while (!w.empty() && w.back() == '.') w.remove_suffix(1);
+    return w;
+  };
+  word = trim(word);
+  const auto same = [&](std::string_view entry) {
+    entry = trim(entry);
+    return entry.size() == word.size() && std::equal(entry.begin(), entry.end(), word.begin(), [](char x, char y) {
+             return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+  };
+  return std::any_of(kHonorifics.begin(), kHonorifics.end(), same) ||
+         std::any_of(kNameConnectors.begin(), kNameConnectors.end(), same) ||
+         std::any_of(lex::kCorpSuffix.begin(), lex::kCorpSuffix.end(), same);
+}
+
+}  // namespace sfcl::anchor

@@ -1,0 +1,213 @@
+// Numbers that start with a digit and what may follow them: multipliers, currency, duration and
+// percent suffixes; ASCII identifiers.
+#include <limits>
+#include <string>
+
+#include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
+#include "anchor/lexer_words.h"
+
+namespace sfcl::anchor::lex {
+
+// Multiplier right after a number: " million", "m", "bn", "k", "万", "亿", "千".
+Multiplier multiplier(Src& src, size_t j) {
+  if (src.at(j) == ' ') {
+    const size_t k = src.skip_spaces(j);
+    for (const auto& [w, shift] : kMultiplierWords) {
+      if (src.match_ci(k, w) && src.word_end(k + w.size())) return {k + w.size(), shift};
+    }
+    return {j, 0};
+  }
+  for (const auto& [w, shift] : kAttachedMultipliers) {
+    if (src.match(j, w) && src.word_end(j + w.size())) return {j + w.size(), shift};
+  }
+  if (src.match(j, "亿")) return {j + 3, 8};
+  if (src.match(j, "万")) return {j + 3, 4};
+  if (src.match(j, "千")) return {j + 3, 3};
+  return {j, 0};
+}
+
+// Currency named after the number: " USD", " dollars", "元", "円", " yen".
+size_t currency_suffix(Src& src, size_t j, std::string_view& code) {
+  if (src.match(j, "元")) {
+    code = "CNY";
+    size_t e = j + 3;
+    if (src.match(e, "整")) e += 3;
+    return e;
+  }
+  if (src.match(j, "円")) {
+    code = "JPY";
+    return j + 3;
+  }
+  if (src.at(j) != ' ') return 0;
+  const size_t k = src.skip_spaces(j);
+  for (const auto& c : kCurrencyCodes) {
+    if (src.match(k, c.text) && src.word_end(k + c.text.size())) {
+      code = c.code;
+      return k + c.text.size();
+    }
+  }
+  for (const auto& c : kCurrencyWords) {
+    if (src.match_ci(k, c.text) && src.word_end(k + c.text.size())) {
+      code = c.code;
+      return k + c.text.size();
+    }
+  }
+  return 0;
+}
+
+// Duration unit after a number: " days", "-day", " business days", "天", "日", "个月", "周", "年".
+size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn_year) {
+  const int c = src.at(j);
+  if (c == ' ' || c == '-') {
+    const size_t k = c == ' ' ? src.skip_spaces(j) : j + 1;
+    for (const auto& u : kDurationUnitsEn) {
+      if (src.match_ci(k, u.text) && src.word_end(k + u.text.size())) {
+        unit = u.unit;
+        return k + u.text.size();
+      }
+    }
+    return 0;
+  }
+  for (const auto& u : kDurationUnitsZh) {
+    if (u.text == "年" && !allow_cn_year) continue;
+    if (src.match(j, u.text)) {
+      unit = u.unit;
+      return j + u.text.size();
+    }
+  }
+  return 0;
+}
+
+// Percent sign or word after a number.
+size_t percent_suffix(Src& src, size_t j) {
+  size_t k = j;
+  if (src.at(k) == ' ') k = src.skip_spaces(k);
+  if (src.at(k) == '%') return k + 1;
+  if (src.match(k, "％")) return k + 3;
+  if (k == j) return 0;
+  if (src.match_ci(k, "percent") && src.word_end(k + 7)) return k + 7;
+  if (src.match_ci(k, "per cent") && src.word_end(k + 8)) return k + 8;
+  return 0;
+}
+
+// An ASCII identifier word: alnum groups joined by '-', '_' or '/'; needs a letter and a digit
+// (INV-2024-0042, A12B) or at least two separators (555-010-2233).
+size_t scan_identifier(Src& src, size_t p) {
+  size_t j = p;
+  bool letter = false;
+  bool digit = false;
+  int seps = 0;
+  while (true) {
+    const int c = src.at(j);
+    if (is_alpha(c)) {
+      letter = true;
+      ++j;
+    } else if (is_digit(c)) {
+      digit = true;
+      ++j;
+    } else if ((c == '-' || c == '_' || c == '/') && j > p && is_alnum(src.at(j + 1))) {
+      ++seps;
+      ++j;
+    } else {
+      break;
+    }
+  }
+  if (j - p >= 3 && ((letter && digit) || (!letter && seps >= 2))) return j;
+  return 0;
+}
+
+std::string number_norm(std::string_view raw, int shift, bool& ok) {
+  std::string ip;
+  std::string fp;
+  ok = split_number(raw, ip, fp);
+  return ok ? canonical_decimal(ip, fp, shift) : std::string(raw);
+}
+
+namespace {
+
+double to_value(const std::string& norm) { return std::strtod(norm.c_str(), nullptr); }
+
+}  // namespace
+
+// Everything that starts with an ASCII digit.
+// End of the number starting at p: digits with ',' / '.' separators followed by a digit.
+size_t digits_end(Src& src, size_t p) {
+  size_t j = p;
+  while (is_digit(src.at(j)) || ((src.at(j) == ',' || src.at(j) == '.') && is_digit(src.at(j + 1)))) ++j;
+  return j;
+}
+
+size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) {
+  if (size_t e = scan_numeric_date(src, p, a, opt)) return e;
+  if (size_t e = scan_day_first(src, p, a)) return e;
+  const size_t j = digits_end(src, p);
+  const std::string_view raw = src.s.substr(p, j - p);
+  bool ok = false;
+  const Multiplier mult = multiplier(src, j);
+  if (is_alpha(src.at(mult.end)) || src.at(mult.end) == '-' || src.at(mult.end) == '_') {
+    // Attached letters: an ordinal, a "30-day" duration, or an identifier.
+    std::string_view unit;
+    if (size_t e = duration_suffix(src, mult.end, unit, false)) {
+      a.norm = number_norm(raw, mult.shift, ok);
+      if (ok) {
+        a.type = Type::duration;
+        a.value = to_value(a.norm);
+        a.norm += ' ';
+        a.norm += unit;
+        return e;
+      }
+    }
+    const size_t o = ordinal_suffix(src, j);
+    if (o > j) {
+      a.norm = number_norm(raw, 0, ok);
+      a.type = ok ? Type::number : Type::identifier;
+      a.value = ok ? to_value(a.norm) : a.value;
+      return o;
+    }
+    if (size_t e = scan_identifier(src, p)) {
+      set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
+      return e;
+    }
+  }
+  a.norm = number_norm(raw, mult.shift, ok);
+  if (!ok) {
+    if (size_t e = scan_identifier(src, p)) {
+      set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
+      return e;
+    }
+    a.type = Type::identifier;  // "1.2.3": a version or outline number, kept as written
+    return j;
+  }
+  a.value = to_value(a.norm);
+  if (size_t e = percent_suffix(src, mult.end)) {
+    a.type = Type::percent;
+    a.norm += '%';
+    return e;
+  }
+  std::string_view code;
+  if (size_t e = currency_suffix(src, mult.end, code)) {
+    a.type = Type::amount;
+    a.norm += ' ';
+    a.norm += code;
+    return e;
+  }
+  std::string_view unit;
+  if (mult.shift == 0) {
+    if (size_t e = duration_suffix(src, j, unit, a.value < 1000)) {
+      a.type = Type::duration;
+      a.norm += ' ';
+      a.norm += unit;
+      return e;
+    }
+  }
+  if (size_t e = scan_identifier(src, p); e > j && mult.shift == 0) {
+    set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
+    a.value = std::numeric_limits<double>::quiet_NaN();
+    return e;
+  }
+  a.type = Type::number;
+  return mult.end;
+}
+
+}  // namespace sfcl::anchor::lex

@@ -1,0 +1,175 @@
+// English keywords and word-shaped anchors: logic words, clause references, code signatures,
+// spelled-out numbers, URLs and email addresses.
+#include <bit>
+#include <cstdlib>
+#include <string>
+
+#include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
+#include "anchor/lexer_words.h"
+
+namespace sfcl::anchor::lex {
+
+namespace {
+constexpr FirstBytes kLogicFirst = first_bytes(kLogic, kText, true);
+}  // namespace
+
+size_t scan_logic(Src& src, size_t p, Anchor& a) {
+  const int c0 = src.at(p);
+  for (uint64_t bits = kLogicFirst.at(c0); bits != 0; bits &= bits - 1) {
+    const Word& w = entry(kLogic, bits);
+    // Lowercase, or capitalised at a sentence start; never ALL CAPS matches of short words.
+    if (src.match_ci(p, w.text) && src.word_end(p + w.text.size())) {
+      bool rest_lower = true;
+      for (size_t k = 1; k < w.text.size(); ++k) rest_lower = rest_lower && !is_upper(src.at(p + k));
+      if (!rest_lower) continue;
+      set_norm(a, Type::logic, std::string(w.norm));
+      return p + w.text.size();
+    }
+  }
+  return 0;
+}
+
+namespace {
+constexpr FirstBytes kClauseFirst = first_bytes(kClauseWords, kText, false);
+
+size_t dotted_number(Src& src, size_t k) {
+  size_t j = src.digits(k);
+  if (j == k) return 0;
+  while (src.at(j) == '.' && is_digit(src.at(j + 1))) j = src.digits(j + 1);
+  return j;
+}
+
+}  // namespace
+
+size_t scan_clause(Src& src, size_t p, Anchor& a) {
+  for (uint64_t bits = kClauseFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+    const ClauseWord& w = entry(kClauseWords, bits);
+    if (!src.match(p, w.text)) continue;
+    size_t k = p + w.text.size();
+    if (w.text == "§" && src.match(k, "§")) k += w.text.size();
+    if (w.needs_space && src.at(k) != ' ') return 0;
+    if (src.at(k) == ' ') k = src.skip_spaces(k);
+    const size_t j = dotted_number(src, k);
+    if (j == 0) return 0;
+    if (is_alnum(src.at(j)) && !src.word_end(j)) return 0;
+    std::string num(src.s.substr(k, j - k));
+    const size_t nz = num.find_first_not_of('0');
+    if (nz != std::string::npos && nz > 0) num.erase(0, nz);
+    set_norm(a, Type::clause, num);
+    return j;
+  }
+  return 0;
+}
+
+namespace {
+bool ident_char(int c) { return is_alnum(c) || c == '_'; }
+
+constexpr FirstBytes kCodeFirst = first_bytes(
+    kCodeKeywords, [](const CodeKeyword& k) { return k.kw; }, false);
+
+}  // namespace
+
+size_t scan_code_signature(Src& src, size_t p, Anchor& a) {
+  for (uint64_t bits = kCodeFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+    const CodeKeyword& kw = entry(kCodeKeywords, bits);
+    if (!src.match(p, kw.kw) || src.at(p + kw.kw.size()) != ' ') continue;
+    const size_t k = p + kw.kw.size() + 1;
+    const int c = src.at(k);
+    if (!is_alpha(c) && c != '_') return 0;
+    if (kw.kw == "class" && !is_upper(c)) return 0;
+    size_t j = k;
+    while (ident_char(src.at(j))) ++j;
+    const int after = src.at(j);
+    bool ok = false;
+    if (kw.needs_paren) {
+      ok = after == '(' || (kw.kw == "fn" && after == '<');
+    } else {
+      ok = after == ':' || after == '(' || after == '{' || after == ';' || (after == ' ' && src.at(j + 1) == '{') ||
+           (after == ' ' && src.match(j + 1, "extends"));
+    }
+    if (!ok) return 0;
+    set_norm(a, Type::code_signature, std::string(kw.kw) + " " + std::string(src.s.substr(k, j - k)));
+    return j;
+  }
+  return 0;
+}
+
+namespace {
+constexpr FirstBytes kSpelledFirst = first_bytes(kSpelled, kText, true);
+
+}  // namespace
+
+// "thirty days", "thirty (30) days", "ten percent".
+size_t scan_spelled(Src& src, size_t p, Anchor& a) {
+  for (uint64_t bits = kSpelledFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
+    const Word& w = entry(kSpelled, bits);
+    if (!src.match_ci(p, w.text) || !src.word_end(p + w.text.size())) continue;
+    size_t j = p + w.text.size();
+    if (src.at(j) == ' ' && src.at(j + 1) == '(') {  // "thirty (30)"
+      const size_t d1 = src.digits(j + 2);
+      if (d1 > j + 2 && src.at(d1) == ')') j = d1 + 1;
+    }
+    std::string_view unit;
+    if (size_t e = duration_suffix(src, j, unit, false)) {
+      set_norm(a, Type::duration, std::string(w.norm) + " " + std::string(unit));
+      a.value = std::strtod(std::string(w.norm).c_str(), nullptr);
+      return e;
+    }
+    if (size_t e = percent_suffix(src, j); e > 0 && src.at(j) == ' ') {
+      set_norm(a, Type::percent, std::string(w.norm) + "%");
+      a.value = std::strtod(std::string(w.norm).c_str(), nullptr);
+      return e;
+    }
+    return 0;
+  }
+  return 0;
+}
+
+size_t scan_url(Src& src, size_t p, Anchor& a) {
+  size_t k = 0;
+  if (src.match(p, "https://")) {
+    k = p + 8;
+  } else if (src.match(p, "http://")) {
+    k = p + 7;
+  } else {
+    return 0;
+  }
+  size_t j = k;
+  while (true) {
+    const int c = src.at(j);
+    if (c == kEnd || is_space(c) || c == '<' || c == '>' || c == '"' || c >= 0x80) break;
+    ++j;
+  }
+  while (j > k && (src.s[j - 1] == '.' || src.s[j - 1] == ',' || src.s[j - 1] == ')' || src.s[j - 1] == ';')) --j;
+  if (j == k) return 0;
+  set_norm(a, Type::identifier, std::string(src.s.substr(p, j - p)));
+  return j;
+}
+
+size_t scan_email(Src& src, size_t p, Anchor& a) {
+  size_t j = p;
+  auto local = [](int c) { return is_alnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-'; };
+  while (local(src.at(j))) ++j;
+  if (j == p || src.at(j) != '@') return 0;
+  size_t d = j + 1;
+  size_t last_dot = 0;
+  while (true) {
+    const int c = src.at(d);
+    if (is_alnum(c) || c == '-') {
+      ++d;
+    } else if (c == '.' && is_alnum(src.at(d + 1))) {
+      last_dot = d;
+      ++d;
+    } else {
+      break;
+    }
+  }
+  if (last_dot == 0 || d - last_dot - 1 < 2) return 0;
+  std::string norm(src.s.substr(p, d - p));
+  for (auto& ch : norm) ch = static_cast<char>(to_lower(static_cast<unsigned char>(ch)));
+  set_norm(a, Type::identifier, std::move(norm));
+  return d;
+}
+
+}  // namespace sfcl::anchor::lex

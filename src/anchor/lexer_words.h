@@ -1,0 +1,242 @@
+// Every word list the lexer matches, in one place; not part of the public API. Tables are in
+// match order: where one entry is a prefix of another ("days"/"day"), the longer comes first.
+#pragma once
+#include <array>
+#include <string_view>
+#include <utility>
+
+namespace sfcl::anchor {
+
+// Lowercase words that join two capitalised words into one name ("Bank of China"); the source
+// index splits joined names at the same words.
+constexpr std::array<std::string_view, 6> kNameConnectors = {"of", "and", "&", "de", "van", "von"};
+constexpr std::array<std::string_view, 6> kHonorifics = {"Mr.", "Mrs.", "Ms.", "Dr.", "Prof.", "Mx."};
+
+}  // namespace sfcl::anchor
+
+namespace sfcl::anchor::lex {
+
+struct Word {
+  std::string_view text;
+  std::string_view norm;
+};
+struct CurrencyWord {
+  std::string_view text;
+  std::string_view code;
+};
+struct DurationUnit {
+  std::string_view text;
+  std::string_view unit;
+};
+struct Prefix {
+  std::string_view text;
+  std::string_view code;
+  bool word;  // a letter code that must end at a word boundary ("USD 5", not "USDA")
+};
+struct ClauseWord {
+  std::string_view text;
+  bool needs_space;
+};
+struct CodeKeyword {
+  std::string_view kw;
+  bool needs_paren;
+};
+
+// ---------------------------------------------------------------------------- dates
+inline constexpr std::array<std::string_view, 12> kMonths = {"january",   "february", "march",    "april",
+                                                             "may",       "june",     "july",     "august",
+                                                             "september", "october",  "november", "december"};
+inline constexpr std::array<std::string_view, 4> kOrdinalSuffixes = {"st", "nd", "rd", "th"};
+
+// ---------------------------------------------------------------------------- numbers
+// After a space ("5 million") or attached ("5m"); the shift is the power of ten.
+inline constexpr std::array<std::pair<std::string_view, int>, 4> kMultiplierWords = {
+    {{"thousand", 3}, {"million", 6}, {"billion", 9}, {"trillion", 12}}};
+inline constexpr std::array<std::pair<std::string_view, int>, 5> kAttachedMultipliers = {
+    {{"bn", 9}, {"mn", 6}, {"m", 6}, {"k", 3}, {"K", 3}}};
+// Currency after a number: codes (case-sensitive) and words (any case).
+inline constexpr std::array<CurrencyWord, 14> kCurrencyCodes = {{{"USD", "USD"},
+                                                                 {"EUR", "EUR"},
+                                                                 {"GBP", "GBP"},
+                                                                 {"CNY", "CNY"},
+                                                                 {"RMB", "CNY"},
+                                                                 {"JPY", "JPY"},
+                                                                 {"HKD", "HKD"},
+                                                                 {"CHF", "CHF"},
+                                                                 {"CAD", "CAD"},
+                                                                 {"AUD", "AUD"},
+                                                                 {"SGD", "SGD"},
+                                                                 {"INR", "INR"},
+                                                                 {"KRW", "KRW"},
+                                                                 {"NZD", "NZD"}}};
+inline constexpr std::array<CurrencyWord, 7> kCurrencyWords = {{{"dollars", "USD"},
+                                                                {"dollar", "USD"},
+                                                                {"euros", "EUR"},
+                                                                {"euro", "EUR"},
+                                                                {"pounds", "GBP"},
+                                                                {"yuan", "CNY"},
+                                                                {"yen", "JPY"}}};
+// Duration units after a number: English after a space or '-', Chinese attached.
+inline constexpr std::array<DurationUnit, 12> kDurationUnitsEn = {{{"business days", "day"},
+                                                                   {"calendar days", "day"},
+                                                                   {"working days", "day"},
+                                                                   {"days", "day"},
+                                                                   {"day", "day"},
+                                                                   {"weeks", "week"},
+                                                                   {"week", "week"},
+                                                                   {"months", "month"},
+                                                                   {"month", "month"},
+                                                                   {"years", "year"},
+                                                                   {"year", "year"},
+                                                                   {"hours", "hour"}}};
+inline constexpr std::array<DurationUnit, 8> kDurationUnitsZh = {{{"个工作日", "day"},
+                                                                  {"工作日", "day"},
+                                                                  {"天", "day"},
+                                                                  {"日", "day"},
+                                                                  {"个月", "month"},
+                                                                  {"周", "week"},
+                                                                  {"个星期", "week"},
+                                                                  {"年", "year"}}};
+
+// ---------------------------------------------------------------------------- amounts
+inline constexpr std::array<Prefix, 24> kPrefixes = {
+    {{"US$", "USD", false},  {"HK$", "HKD", false}, {"A$", "AUD", false}, {"C$", "CAD", false},
+     {"S$", "SGD", false},   {"NZ$", "NZD", false}, {"$", "USD", false},  {"€", "EUR", false},
+     {"£", "GBP", false},    {"¥", "CNY", false},   {"￥", "CNY", false}, {"人民币", "CNY", false},
+     {"RMB¥", "CNY", false}, {"USD", "USD", true},  {"EUR", "EUR", true}, {"GBP", "GBP", true},
+     {"CNY", "CNY", true},   {"RMB", "CNY", true},  {"JPY", "JPY", true}, {"HKD", "HKD", true},
+     {"CHF", "CHF", true},   {"CAD", "CAD", true},  {"AUD", "AUD", true}, {"SGD", "SGD", true}}};
+
+// ---------------------------------------------------------------------------- Chinese
+inline constexpr std::array<Word, 11> kZhLogic = {{{"如果", "if"},
+                                                   {"否则", "else"},
+                                                   {"除非", "unless"},
+                                                   {"因此", "therefore"},
+                                                   {"所以", "therefore"},
+                                                   {"不得", "must_not"},
+                                                   {"禁止", "must_not"},
+                                                   {"应当", "must"},
+                                                   {"必须", "must"},
+                                                   {"同意", "commit"},
+                                                   {"保证", "commit"}}};
+inline constexpr std::array<std::string_view, 12> kOrgSuffixes = {"有限责任公司", "股份有限公司", "有限公司", "公司",
+                                                                  "集团",         "银行",         "医院",     "大学",
+                                                                  "事务所",       "研究所",       "诊所",     "中心"};
+// Characters that end an organisation name (particles, pronouns, verbs of motion).
+constexpr bool org_stop(char32_t c) {
+  switch (c) {
+    case U'的':
+    case U'与':
+    case U'及':
+    case U'在':
+    case U'由':
+    case U'向':
+    case U'是':
+    case U'为':
+    case U'于':
+    case U'将':
+    case U'从':
+    case U'对':
+    case U'把':
+    case U'被':
+    case U'给':
+    case U'了':
+    case U'并':
+    case U'或':
+    case U'请':
+    case U'我':
+    case U'您':
+    case U'你':
+    case U'他':
+    case U'她':
+    case U'该':
+    case U'此':
+    case U'其':
+    case U'已':
+    case U'经':
+      return true;
+    default:
+      return false;
+  }
+}
+// First characters of kOrgSuffixes.
+constexpr bool org_suffix_start(char32_t c) {
+  switch (c) {
+    case U'有':
+    case U'股':
+    case U'公':
+    case U'集':
+    case U'银':
+    case U'医':
+    case U'大':
+    case U'事':
+    case U'研':
+    case U'诊':
+    case U'中':
+      return true;
+    default:
+      return false;
+  }
+}
+// Units after 第N: article, paragraph, chapter, section, item.
+inline constexpr std::array<std::string_view, 5> kClauseUnitsZh = {"条", "款", "章", "节", "项"};
+
+// ---------------------------------------------------------------------------- English keywords
+inline constexpr std::array<Word, 22> kLogic = {{{"shall not", "must_not"},
+                                                 {"must not", "must_not"},
+                                                 {"may not", "must_not"},
+                                                 {"will not", "must_not"},
+                                                 {"shall", "must"},
+                                                 {"must", "must"},
+                                                 {"if", "if"},
+                                                 {"else", "else"},
+                                                 {"otherwise", "else"},
+                                                 {"unless", "unless"},
+                                                 {"therefore", "therefore"},
+                                                 {"thus", "therefore"},
+                                                 {"hence", "therefore"},
+                                                 {"agrees", "commit"},
+                                                 {"agreed", "commit"},
+                                                 {"agree", "commit"},
+                                                 {"consents", "commit"},
+                                                 {"consent", "commit"},
+                                                 {"warrants", "commit"},
+                                                 {"warrant", "commit"},
+                                                 {"guarantees", "commit"},
+                                                 {"guarantee", "commit"}}};
+inline constexpr std::array<ClauseWord, 12> kClauseWords = {{{"Section", true},
+                                                             {"section", true},
+                                                             {"Sec.", false},
+                                                             {"Sect.", false},
+                                                             {"Article", true},
+                                                             {"article", true},
+                                                             {"Art.", false},
+                                                             {"Clause", true},
+                                                             {"clause", true},
+                                                             {"Paragraph", true},
+                                                             {"Para.", false},
+                                                             {"§", false}}};
+inline constexpr std::array<CodeKeyword, 4> kCodeKeywords = {
+    {{"def", true}, {"fn", true}, {"function", true}, {"class", false}}};
+inline constexpr std::array<Word, 20> kSpelled = {
+    {{"one", "1"},     {"two", "2"},         {"three", "3"},     {"four", "4"},     {"five", "5"},
+     {"six", "6"},     {"seven", "7"},       {"eight", "8"},     {"nine", "9"},     {"ten", "10"},
+     {"eleven", "11"}, {"twelve", "12"},     {"fourteen", "14"}, {"fifteen", "15"}, {"twenty", "20"},
+     {"thirty", "30"}, {"forty-five", "45"}, {"forty", "40"},    {"sixty", "60"},   {"ninety", "90"}}};
+
+// ---------------------------------------------------------------------------- names
+// Capitalised words that start no name.
+inline constexpr std::array<std::string_view, 56> kNameStop = {
+    "The",       "A",        "An",     "This",     "That",   "These", "Those", "It",     "Its",    "Our",
+    "We",        "You",      "Your",   "He",       "She",    "They",  "His",   "Her",    "Their",  "In",
+    "On",        "At",       "For",    "To",       "By",     "With",  "From",  "As",     "Of",     "And",
+    "Or",        "But",      "Yes",    "No",       "Please", "Dear",  "Thank", "Thanks", "All",    "Any",
+    "Each",      "Every",    "When",   "Where",    "What",   "Who",   "Why",   "How",    "Monday", "Tuesday",
+    "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "Answer"};
+inline constexpr std::array<std::string_view, 14> kNameStopMore = {"Section",   "Sec",    "Article", "Art",    "Clause",
+                                                                   "Paragraph", "Para",   "See",     "Per",    "Under",
+                                                                   "Total",     "Amount", "Date",    "Invoice"};
+inline constexpr std::array<std::string_view, 14> kCorpSuffix = {"Ltd.", "Ltd",  "LLC", "Inc.", "Inc",   "Co.", "Corp.",
+                                                                 "Corp", "GmbH", "PLC", "LLP",  "Group", "AG",  "S.A."};
+
+}  // namespace sfcl::anchor::lex

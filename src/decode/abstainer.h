@@ -1,0 +1,40 @@
+// The abstain fallback: an unsupported anchor is replaced by a marker ("[unverified]"), written as
+// forced tokens instead of sampled ones. The anchor the marker stands in for is never checked.
+#pragma once
+#include <optional>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sfcl::decode {
+
+class Abstainer {
+ public:
+  // Forces `tokens` next, in place of the anchor starting at output token `first`.
+  void start(std::vector<engine::Token> tokens, size_t first) {
+    forced_ = std::move(tokens);
+    pos_ = 0;
+    marker_at_ = first;
+  }
+  // The next forced token, if any is left.
+  std::optional<engine::Token> next() {
+    if (pos_ < forced_.size()) return forced_[pos_++];
+    return std::nullopt;
+  }
+  // Drops the forced tokens once all were appended.
+  void drop_if_done() {
+    if (pos_ >= forced_.size() && !forced_.empty()) {
+      forced_.clear();
+      pos_ = 0;
+    }
+  }
+  // The anchor at output token `first` is (part of) the marker.
+  [[nodiscard]] bool is_marker(size_t first) const { return first == marker_at_; }
+
+ private:
+  std::vector<engine::Token> forced_;
+  size_t pos_ = 0;
+  size_t marker_at_ = static_cast<size_t>(-1);
+};
+
+}  // namespace sfcl::decode

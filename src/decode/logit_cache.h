@@ -1,0 +1,39 @@
+// Logits of the last few output positions, so a rewind samples again without re-decoding the
+// token before it (one llama_decode saved per backtrack). Slot i % slots() holds the logits output
+// token i was sampled from, when its tag says so.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace sfcl::decode {
+
+class LogitCache {
+ public:
+  // At most this many floats per sequence (4 MiB): the cache is per sequence, and a server runs many.
+  static constexpr size_t kMaxFloats = size_t{1} << 20;
+  // Fewer slots than this would miss rewinds to the divergence inside an anchor a few tokens back.
+  static constexpr size_t kMinSlots = 4;
+  // A rewind goes back about one anchor; more slots than this would hold logits no rewind reaches.
+  static constexpr size_t kMaxSlots = 32;
+
+  LogitCache() = default;
+  // Enables the cache for rows of `n_vocab` logits (32 positions of a small vocabulary, 8 of a
+  // 128k one).
+  explicit LogitCache(size_t n_vocab);
+
+  // Stores the logits output token `index` is sampled from (a replay passes its own slot).
+  void store(size_t index, const float* logits);
+  // The logits stored for output token `index`, or nullptr.
+  [[nodiscard]] const float* find(size_t index) const;
+  // Forgets positions after `index`: they belong to a continuation a rewind removed.
+  void forget_after(size_t index);
+  [[nodiscard]] size_t slots() const { return tags_.size(); }
+
+ private:
+  static constexpr size_t kEmpty = static_cast<size_t>(-1);
+  size_t n_vocab_ = 0;
+  std::vector<float> rows_;
+  std::vector<size_t> tags_;  // output index whose logits each slot holds, or kEmpty
+};
+
+}  // namespace sfcl::decode

@@ -1,0 +1,54 @@
+// sfcl bench, peer part: sfcl serve (SFCL off and on) against another server (llama-server built
+// from the same llama.cpp bundle, or any OpenAI-compatible URL) under the same streaming client
+// load at several concurrencies, interleaved per repetition.
+#pragma once
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace sfcl::tools {
+
+struct PeerBenchOptions {
+  std::filesystem::path model;
+  std::filesystem::path set;
+  std::string peer = "llama-server";  // name shown in reports
+  std::filesystem::path peer_binary;  // llama-server executable (started here)
+  std::string peer_url;               // or an already running server (not started here)
+  std::string sfcl_url;               // or an already running sfcl server (not started here)
+  std::vector<int> concurrency = {1, 4, 8};
+  int reps = 5;
+  int requests_per_stream = 16;
+  int max_tokens = 64;
+  int threads = 2;
+  int parallel = 8;
+  int ctx_per_slot = 1024;
+  int items = 60;
+  bool progress = true;  // a progress line on stderr
+};
+
+// One load run: `concurrency` streams, each sending requests_per_stream requests back to back.
+struct LoadRun {
+  double wall_s = 0;
+  int requests = 0;
+  int errors = 0;
+  int64_t completion_tokens = 0;
+  std::vector<double> ttft_ms;  // per request
+  std::vector<double> itl_ms;   // per request: (last content - first content) / (tokens - 1)
+};
+
+struct PeerBenchReport {  // NOLINT(bugprone-exception-escape): json members, built once per run
+  std::string peer;
+  nlohmann::json setup;
+  std::vector<std::string> targets;  // peer, "sfcl (SFCL off)", "sfcl (SFCL on)"
+  std::vector<int> concurrency;
+  // runs[target][concurrency index][rep]
+  std::vector<std::vector<std::vector<LoadRun>>> runs;
+};
+
+PeerBenchReport run_peer_bench(const PeerBenchOptions& options);
+nlohmann::json peer_json(const PeerBenchReport& report);
+void print_peer(const PeerBenchReport& report);
+std::vector<std::string> peer_svg(const PeerBenchReport& report, int y0, int& height);
+
+}  // namespace sfcl::tools

@@ -1,0 +1,135 @@
+// sfcl eval: fidelity of a model on a grounded-QA set, off / anchor / per-token side by side.
+// sfcl make-eval-set: writes the eval set from the demo corpus's eval split.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "eval.h"
+#include "tools/commands.h"
+
+namespace sfcl::tools {
+
+namespace {
+
+struct EvalOpts {
+  std::string model;
+  std::string set = "demo/eval.jsonl";
+  std::string modes = "off,anchor,per-token";
+  std::string fallback = "constrain";
+  std::string examples;
+  demo::EvalOptions eval;
+  bool json = false;
+};
+
+void add_flags(CLI::App& cmd, EvalOpts& o) {
+  cmd.add_option("-m,--model", o.model, "GGUF model")->required();
+  cmd.add_option("--set", o.set, "Eval set (JSONL: id, lang, document, question, answer, gold_values)")
+      ->capture_default_str();
+  cmd.add_option("--sfcl", o.modes, "Modes, comma-separated: off, anchor, per-token")->capture_default_str();
+  cmd.add_option("--limit", o.eval.limit, "Only the first N items (0 = all)")->capture_default_str();
+  cmd.add_option("-n,--max-tokens", o.eval.max_tokens, "Max tokens per answer")->capture_default_str();
+  cmd.add_option("--max-backtracks", o.eval.max_backtracks, "Backtracks per anchor")->capture_default_str();
+  cmd.add_option("--fallback", o.fallback, "constrain, flag or abstain")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
+  cmd.add_option("-t,--threads", o.eval.threads, "CPU threads (0 = all)")->capture_default_str();
+  cmd.add_option("--examples", o.examples, "Write every item's output and events per mode to this JSONL file");
+  cmd.add_flag("--json", o.json, "One JSON object instead of the table");
+}
+
+int run(const EvalOpts& o) {
+  std::vector<decode::Mode> modes;
+  std::stringstream ss(o.modes);
+  for (std::string m; std::getline(ss, m, ',');) {
+    decode::Mode mode;
+    if (!decode::parse_mode(m, mode)) throw cli::UsageError("unknown mode in --sfcl: " + m);
+    modes.push_back(mode);
+  }
+  demo::EvalOptions eval = o.eval;
+  decode::parse_fallback(o.fallback, eval.fallback);
+  eval.keep_examples = !o.examples.empty();
+  const auto items = demo::load_eval_set(o.set);
+  const auto results = demo::run_eval(o.model, items, modes, eval);
+  if (!o.examples.empty()) {
+    std::ofstream ex(o.examples);
+    for (const auto& r : results) {
+      for (const auto& e : r.examples) {
+        ex << nlohmann::json{{"mode", std::string(decode::mode_name(r.mode))},
+                             {"id", e.id},
+                             {"text", e.text},
+                             {"events", e.events}}
+                  .dump()
+           << "\n";
+      }
+    }
+  }
+  nlohmann::json j = nlohmann::json::array();
+  if (!o.json) {
+    std::printf("%-10s %6s %8s %13s %12s %11s %9s %16s %8s\n", "mode", "items", "exact%", "halluc/100anc",
+                "false-flag%", "backtracks", "field-bt", "regen/corrected", "tok/s");
+  }
+  for (const auto& r : results) {
+    const double regen = r.corrected_anchors ? static_cast<double>(r.regenerated_tokens) / r.corrected_anchors : 0.0;
+    const double tps = r.seconds > 0 ? static_cast<double>(r.decoded_tokens) / r.seconds : 0.0;
+    if (o.json) {
+      j.push_back({{"mode", std::string(decode::mode_name(r.mode))},
+                   {"items", r.items},
+                   {"exact_match", r.exact_match()},
+                   {"output_anchors", r.output_anchors},
+                   {"hallucinated_anchors", r.hallucinated},
+                   {"hallucinated_per_100_anchors", r.hallucination_rate()},
+                   {"false_flags", r.false_flags},
+                   {"false_flag_rate", r.false_flag_rate()},
+                   {"backtracks", r.backtracks},
+                   {"field_backtracks", r.field_backtracks},
+                   {"regenerated_tokens", r.regenerated_tokens},
+                   {"corrected_anchors", r.corrected_anchors},
+                   {"regenerated_per_corrected", regen},
+                   {"tokens_per_second", tps}});
+    } else {
+      std::printf("%-10s %6d %8.1f %13.2f %12.2f %11lld %9d %16.2f %8.0f\n",
+                  std::string(decode::mode_name(r.mode)).c_str(), r.items, r.exact_match(), r.hallucination_rate(),
+                  r.false_flag_rate(), static_cast<long long>(r.backtracks), r.field_backtracks, regen, tps);
+    }
+  }
+  if (o.json) std::cout << j.dump() << "\n";
+  return 0;
+}
+
+struct MakeEvalSetOpts {
+  std::string out = "demo/eval.jsonl";
+  int items = 600;
+  uint64_t seed = 42;
+  std::string split = "eval";
+};
+
+void add_flags(CLI::App& cmd, MakeEvalSetOpts& o) {
+  cmd.add_option("--out", o.out, "Output JSONL")->capture_default_str();
+  cmd.add_option("-n,--items", o.items, "Items")->capture_default_str();
+  cmd.add_option("--seed", o.seed, "Corpus seed")->capture_default_str();
+  cmd.add_option("--split", o.split, "Corpus split: eval (held-out templates and values) or train")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"eval", "train"}));
+}
+
+int run(const MakeEvalSetOpts& o) {
+  demo::write_eval_set(o.out, o.seed, o.items, o.split == "train" ? demo::Split::train : demo::Split::eval);
+  std::fprintf(stderr, "wrote %d items to %s\n", o.items, o.out.c_str());
+  return 0;
+}
+
+}  // namespace
+
+Runner register_eval(CLI::App& app) {
+  return cli::add_command<EvalOpts>(app, "eval",
+                                    "Fidelity on a grounded-QA set (exact match, hallucinated anchors, false flags)");
+}
+
+Runner register_make_eval_set(CLI::App& app) {
+  return cli::add_command<MakeEvalSetOpts>(app, "make-eval-set",
+                                           "Write the demo eval set (eval split of the corpus) as JSONL");
+}
+
+}  // namespace sfcl::tools
