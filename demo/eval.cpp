@@ -47,6 +47,7 @@ std::vector<EvalItem> load_eval_set(const std::filesystem::path& path) {
       it.question = j.at("question").get<std::string>();
       it.answer = j.at("answer").get<std::string>();
       for (const auto& v : j.at("gold_values")) it.gold_values.push_back(v.get<std::string>());
+      it.answerable = j.value("answerable", true);
       items.push_back(std::move(it));
     } catch (const std::exception& e) {
       throw std::runtime_error(path.string() + ":" + std::to_string(n) + ": " + e.what());
@@ -63,6 +64,24 @@ std::vector<std::string> entity_norms(const std::string& text) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// A value the sources state: a gold value, or text written as the document or question writes it
+// (the year or day of a date, a name inside a longer one), the checker's own verbatim rule.
+struct Grounding {
+  const EvalItem& item;
+  const anchor::SourceIndex& index;
+  std::string folded;
+  bool operator()(const anchor::Anchor& a, std::string_view surface) {
+    if (std::find(item.gold_values.begin(), item.gold_values.end(), a.norm) != item.gold_values.end()) return true;
+    anchor::fold_for_match(surface, folded);
+    anchor::TextSpan span;
+    return index.find_verbatim(folded, span);
+  }
+};
+
+bool abstains(const std::string& text, const decode::Options& opt) {
+  return text.find(opt.abstain_marker) != std::string::npos || text.find(opt.abstain_marker_zh) != std::string::npos;
 }
 }  // namespace
 
@@ -97,9 +116,6 @@ std::vector<EvalResult> run_eval(const std::filesystem::path& model_path, const 
       EvalExample ex;
       ex.id = it.id;
       int false_flags = 0;
-      const auto is_gold = [&](const std::string& norm) {
-        return std::find(it.gold_values.begin(), it.gold_values.end(), norm) != it.gold_values.end();
-      };
       // A correct anchor is one the gold answer has: a document value written under another
       // field's label is in the document, yet wrong, and catching it is not a false flag.
       const auto is_correct = [&](const std::string& norm) {
@@ -138,13 +154,25 @@ std::vector<EvalResult> run_eval(const std::filesystem::path& model_path, const 
         if (a.attempts > 0 && a.verdict == verify::Verdict::confirmed) ++r.corrected_anchors;
       }
       const auto out_norms = entity_norms(res.text);
-      for (const auto& nrm : out_norms) {
+      Grounding grounded{it, index, {}};
+      int invented = 0;
+      for (const auto& a : anchor::extract(res.text)) {
+        if (!verify::is_checkable(a)) continue;
         ++r.output_anchors;
-        if (!is_gold(nrm)) ++r.hallucinated;
-        if (is_correct(nrm)) ++r.correct_anchors;
+        if (!grounded(a, std::string_view(res.text).substr(a.start, a.end - a.start))) ++invented;
+        if (is_correct(a.norm)) ++r.correct_anchors;
       }
+      r.hallucinated += invented;
       r.false_flags += false_flags;
-      if (out_norms == gold_answer) ++r.exact;
+      if (it.answerable) {
+        if (out_norms == gold_answer) ++r.exact;
+      } else {
+        ++r.unanswerable;
+        if (abstains(res.text, opt) && invented == 0) {
+          ++r.abstained;
+          ++r.exact;
+        }
+      }
       if (o.keep_examples) {
         ex.text = res.text;
         r.examples.push_back(std::move(ex));

@@ -16,6 +16,9 @@ struct EvalItem {
   std::string question;
   std::string answer;
   std::vector<std::string> gold_values;  // norms of every anchor in the document
+  // False: the document does not state the asked fact; the right answer abstains (says the value is
+  // not in the sources) and invents nothing.
+  bool answerable = true;
 };
 
 // Writes n items (JSONL) generated from one split of the corpus (the eval split is the shipped set;
@@ -41,7 +44,9 @@ struct EvalExample {
 struct EvalResult {
   decode::Mode mode = decode::Mode::off;
   int items = 0;
-  int exact = 0;             // answer's entity anchors equal the gold answer's
+  int exact = 0;             // answer's entity anchors equal the gold answer's (or it abstains where the gold does)
+  int unanswerable = 0;      // items whose gold answer abstains
+  int abstained = 0;         // ... whose output abstains (an abstention marker, nothing invented)
   int output_anchors = 0;    // entity anchors in outputs
   int hallucinated = 0;      // ... whose norm is not among the item's gold values
   int correct_anchors = 0;   // ... whose norm is among the gold answer's anchors
@@ -54,6 +59,7 @@ struct EvalResult {
   double seconds = 0.0;
   std::vector<EvalExample> examples;  // per item, when keep_examples
   [[nodiscard]] double exact_match() const { return items ? 100.0 * exact / items : 0.0; }
+  [[nodiscard]] double abstention_accuracy() const { return unanswerable ? 100.0 * abstained / unanswerable : 0.0; }
   [[nodiscard]] double hallucination_rate() const {
     return output_anchors ? 100.0 * hallucinated / output_anchors : 0.0;
   }

@@ -15,7 +15,7 @@ namespace {
 
 struct EvalOpts {
   std::string model;
-  std::string set = "demo/eval.jsonl";
+  std::vector<std::string> sets{"demo/eval.jsonl"};
   std::string modes = "off,anchor,per-token";
   std::string fallback = "constrain";
   std::string examples;
@@ -25,10 +25,13 @@ struct EvalOpts {
 
 void add_flags(CLI::App& cmd, EvalOpts& o) {
   cmd.add_option("-m,--model", o.model, "GGUF model")->required();
-  cmd.add_option("--set", o.set, "Eval set (JSONL: id, lang, document, question, answer, gold_values)")
-      ->capture_default_str();
+  cmd.add_option("--set", o.sets,
+                 "Eval set (JSONL: id, lang, document, question, answer, gold_values, optional answerable); "
+                 "repeatable, one table per set")
+      ->capture_default_str()
+      ->allow_extra_args(false);
   cmd.add_option("--sfcl", o.modes, "Modes, comma-separated: off, anchor, per-token")->capture_default_str();
-  cmd.add_option("--limit", o.eval.limit, "Only the first N items (0 = all)")->capture_default_str();
+  cmd.add_option("--limit", o.eval.limit, "Only the first N items of each set (0 = all)")->capture_default_str();
   cmd.add_option("-n,--max-tokens", o.eval.max_tokens, "Max tokens per answer")->capture_default_str();
   cmd.add_option("--max-backtracks", o.eval.max_backtracks, "Backtracks per anchor")->capture_default_str();
   cmd.add_option("--fallback", o.fallback, "constrain, flag or abstain")
@@ -37,6 +40,40 @@ void add_flags(CLI::App& cmd, EvalOpts& o) {
   cmd.add_option("-t,--threads", o.eval.threads, "CPU threads (0 = all)")->capture_default_str();
   cmd.add_option("--examples", o.examples, "Write every item's output and events per mode to this JSONL file");
   cmd.add_flag("--json", o.json, "One JSON object instead of the table");
+}
+
+nlohmann::json result_json(const demo::EvalResult& r) {
+  const double regen = r.corrected_anchors ? static_cast<double>(r.regenerated_tokens) / r.corrected_anchors : 0.0;
+  const double tps = r.seconds > 0 ? static_cast<double>(r.decoded_tokens) / r.seconds : 0.0;
+  return {{"mode", std::string(decode::mode_name(r.mode))},
+          {"items", r.items},
+          {"exact_match", r.exact_match()},
+          {"unanswerable", r.unanswerable},
+          {"abstention_accuracy", r.abstention_accuracy()},
+          {"output_anchors", r.output_anchors},
+          {"hallucinated_anchors", r.hallucinated},
+          {"hallucinated_per_100_anchors", r.hallucination_rate()},
+          {"false_flags", r.false_flags},
+          {"false_flag_rate", r.false_flag_rate()},
+          {"backtracks", r.backtracks},
+          {"field_backtracks", r.field_backtracks},
+          {"regenerated_tokens", r.regenerated_tokens},
+          {"corrected_anchors", r.corrected_anchors},
+          {"regenerated_per_corrected", regen},
+          {"tokens_per_second", tps}};
+}
+
+void print_table(const std::string& set, const std::vector<demo::EvalResult>& results) {
+  std::printf("%s\n%-10s %6s %8s %9s %13s %12s %11s %9s %16s %8s\n", set.c_str(), "mode", "items", "exact%", "abstain%",
+              "halluc/100anc", "false-flag%", "backtracks", "field-bt", "regen/corrected", "tok/s");
+  for (const auto& r : results) {
+    const nlohmann::json j = result_json(r);
+    std::printf("%-10s %6d %8.1f %9s %13.2f %12.2f %11lld %9d %16.2f %8.0f\n", j["mode"].get<std::string>().c_str(),
+                r.items, r.exact_match(),
+                r.unanswerable > 0 ? std::to_string(static_cast<int>(r.abstention_accuracy() + 0.5)).c_str() : "-",
+                r.hallucination_rate(), r.false_flag_rate(), static_cast<long long>(r.backtracks), r.field_backtracks,
+                j["regenerated_per_corrected"].get<double>(), j["tokens_per_second"].get<double>());
+  }
 }
 
 int run(const EvalOpts& o) {
@@ -50,13 +87,19 @@ int run(const EvalOpts& o) {
   demo::EvalOptions eval = o.eval;
   decode::parse_fallback(o.fallback, eval.fallback);
   eval.keep_examples = !o.examples.empty();
-  const auto items = demo::load_eval_set(o.set);
-  const auto results = demo::run_eval(o.model, items, modes, eval);
+  std::ofstream ex;
   if (!o.examples.empty()) {
-    std::ofstream ex(o.examples);
+    ex.open(o.examples);
+    if (!ex) throw cli::UsageError("cannot write --examples " + o.examples);
+  }
+  nlohmann::json all = nlohmann::json::array();
+  for (size_t k = 0; k < o.sets.size(); ++k) {
+    const auto items = demo::load_eval_set(o.sets[k]);
+    const auto results = demo::run_eval(o.model, items, modes, eval);
     for (const auto& r : results) {
       for (const auto& e : r.examples) {
-        ex << nlohmann::json{{"mode", std::string(decode::mode_name(r.mode))},
+        ex << nlohmann::json{{"set", o.sets[k]},
+                             {"mode", std::string(decode::mode_name(r.mode))},
                              {"id", e.id},
                              {"text", e.text},
                              {"events", e.events}}
@@ -64,37 +107,18 @@ int run(const EvalOpts& o) {
            << "\n";
       }
     }
-  }
-  nlohmann::json j = nlohmann::json::array();
-  if (!o.json) {
-    std::printf("%-10s %6s %8s %13s %12s %11s %9s %16s %8s\n", "mode", "items", "exact%", "halluc/100anc",
-                "false-flag%", "backtracks", "field-bt", "regen/corrected", "tok/s");
-  }
-  for (const auto& r : results) {
-    const double regen = r.corrected_anchors ? static_cast<double>(r.regenerated_tokens) / r.corrected_anchors : 0.0;
-    const double tps = r.seconds > 0 ? static_cast<double>(r.decoded_tokens) / r.seconds : 0.0;
     if (o.json) {
-      j.push_back({{"mode", std::string(decode::mode_name(r.mode))},
-                   {"items", r.items},
-                   {"exact_match", r.exact_match()},
-                   {"output_anchors", r.output_anchors},
-                   {"hallucinated_anchors", r.hallucinated},
-                   {"hallucinated_per_100_anchors", r.hallucination_rate()},
-                   {"false_flags", r.false_flags},
-                   {"false_flag_rate", r.false_flag_rate()},
-                   {"backtracks", r.backtracks},
-                   {"field_backtracks", r.field_backtracks},
-                   {"regenerated_tokens", r.regenerated_tokens},
-                   {"corrected_anchors", r.corrected_anchors},
-                   {"regenerated_per_corrected", regen},
-                   {"tokens_per_second", tps}});
+      for (const auto& r : results) {
+        nlohmann::json j = result_json(r);
+        if (o.sets.size() > 1) j["set"] = o.sets[k];
+        all.push_back(std::move(j));
+      }
     } else {
-      std::printf("%-10s %6d %8.1f %13.2f %12.2f %11lld %9d %16.2f %8.0f\n",
-                  std::string(decode::mode_name(r.mode)).c_str(), r.items, r.exact_match(), r.hallucination_rate(),
-                  r.false_flag_rate(), static_cast<long long>(r.backtracks), r.field_backtracks, regen, tps);
+      if (k > 0) std::printf("\n");
+      print_table(o.sets[k], results);
     }
   }
-  if (o.json) std::cout << j.dump() << "\n";
+  if (o.json) std::cout << all.dump() << "\n";
   return 0;
 }
 
