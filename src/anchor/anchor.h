@@ -30,8 +30,9 @@ enum class Type : uint8_t {
   json,
   xml,
   logic,
+  citation,  // a reference to published work: DOI, arXiv id, "Chen et al. (2021)", "Nature 615, 452–458 (2023)"
 };
-inline constexpr int kTypeCount = 12;
+inline constexpr int kTypeCount = 13;
 
 Kind kind_of(Type type);
 std::string_view type_name(Type type);

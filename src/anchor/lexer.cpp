@@ -62,6 +62,10 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
       if (p > 0 && is_alnum(static_cast<unsigned char>(src.s[p - 1]))) return 0;  // mid-word
       if (is_digit(c)) {
         skip = p + 1;
+        if (c == '1') {
+          if (size_t e = scan_doi(src, p, a)) return e;
+        }
+        if (size_t e = scan_case_citation(src, p, a)) return e;
         return scan_digit_start(src, p, a, opt);
       }
       // A word with neither digits nor '@' / ':' / '-' after it can only be a keyword or a name.
@@ -70,6 +74,14 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
       const int after = src.at(skip);
       special = special || after == '@' || after == ':' || after == '-' || after == '_' || after == '.' ||
                 after == '/' || after == '$' || after == '+' || after == '%';
+      if (after == ':') {
+        if (c == 'd' || c == 'D') {
+          if (size_t e = scan_doi(src, p, a)) return e;
+        }
+        if (c == 'a' || c == 'A') {
+          if (size_t e = scan_arxiv(src, p, a)) return e;
+        }
+      }
       if (special) {
         // Both would read only what is read already and fail: a URL starts with "http", and an
         // email's local part runs on past this word only through '.', '_', '%', '+' or '-' to '@'.
@@ -102,7 +114,13 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
         if (size_t e = scan_code_signature(src, p, a)) return e;
         if (size_t e = scan_spelled(src, p, a)) return e;
       }
-      if (upper) return scan_name(src, p, a);
+      if (upper) {
+        if (size_t e = scan_author_citation(src, p, a)) return e;
+        if (after >= 0x80) {
+          if (size_t e = scan_cn_author_citation(src, p, a)) return e;
+        }
+        return scan_name(src, p, a);
+      }
       return 0;
     }
     skip = p + 1;
@@ -129,12 +147,26 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
   skip = p + (d.length > 0 ? static_cast<size_t>(d.length) : 1);
   if (d.length == 0) return 0;
   if (d.cp == U'§') return scan_clause(src, p, a);
+  if (d.cp == U'《') return scan_cn_title_citation(src, p, a);
   if (d.cp == U'€' || d.cp == U'£' || d.cp == U'¥' || d.cp == U'￥') return scan_prefixed_amount(src, p, a);
   if (is_han(d.cp)) {
+    if (size_t e = scan_cn_author_citation(src, p, a)) return e;
+    if (cn_surname(d.cp)) {
+      if (size_t e = scan_cn_person(src, p, a)) return e;
+    }
     const size_t e = scan_han(src, p, d.cp, a);
     // The organisation-name scan from p failed, crossing only plain characters: a start at any of
     // them reaches only that scan (no keyword, no numeral) and fails the same way, so skip them.
-    if (e == 0 && src.org_from == p && src.org_plain && src.org_to > skip) skip = src.org_to;
+    if (e == 0 && src.org_from == p && src.org_plain && src.org_to > skip) {
+      // ... except at a surname, where a personal name may start.
+      size_t k = skip;
+      while (k < src.org_to) {
+        const auto c = utf8::decode(src.s, k);
+        if (cn_surname(c.cp)) break;
+        k += static_cast<size_t>(c.length);
+      }
+      skip = k;
+    }
     return e;
   }
   return 0;

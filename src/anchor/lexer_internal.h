@@ -194,6 +194,16 @@ size_t scan_email(Src& src, size_t p, Anchor& a);
 
 // Names (lexer_names.cpp) and structure (lexer_structure.cpp).
 size_t scan_name(Src& src, size_t p, Anchor& a);
+// Citations (lexer_citations.cpp).
+size_t scan_doi(Src& src, size_t p, Anchor& a);
+size_t scan_arxiv(Src& src, size_t p, Anchor& a);
+size_t scan_author_citation(Src& src, size_t p, Anchor& a);
+size_t scan_case_citation(Src& src, size_t p, Anchor& a);
+size_t scan_cn_title_citation(Src& src, size_t p, Anchor& a);
+size_t scan_cn_author_citation(Src& src, size_t p, Anchor& a);
+// Chinese personal names (lexer_cn_names.cpp).
+bool cn_surname(char32_t c);
+size_t scan_cn_person(Src& src, size_t p, Anchor& a);
 size_t scan_json(Src& src, size_t p, Anchor& a);
 size_t scan_xml(Src& src, size_t p, Anchor& a);
 

@@ -21,6 +21,8 @@ size_t cap_word(Src& src, size_t i) {
       ++j;
     } else if ((c == '\'' || c == '-') && is_alpha(src.at(j + 1))) {
       j += 2;
+    } else if (c >= 0xC3 && c <= 0xC9 && (src.at(j + 1) & 0xC0) == 0x80) {
+      j += 2;  // a Latin letter with a diacritic: "Lüscher", "Siobhán", "Echeverría"
     } else {
       break;
     }

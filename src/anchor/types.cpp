@@ -6,9 +6,9 @@
 
 namespace sfcl::anchor {
 namespace {
-constexpr std::array<std::string_view, kTypeCount> kNames = {"number",         "amount",     "percent", "date",
-                                                             "duration",       "identifier", "clause",  "name",
-                                                             "code_signature", "json",       "xml",     "logic"};
+constexpr std::array<std::string_view, kTypeCount> kNames = {
+    "number", "amount",         "percent", "date", "duration", "identifier", "clause",
+    "name",   "code_signature", "json",    "xml",  "logic",    "citation"};
 }
 
 Kind kind_of(Type type) {

@@ -197,8 +197,9 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   query_ready_ = false;
   if (!is_checkable(a)) return r;
   if (!index_.has_text()) {
-    // Nothing to check against: reported as unverifiable, unsupported only when strict.
-    if (options_.strict) {
+    // Nothing to check against: reported as unverifiable, unsupported only when strict. A citation
+    // is unsupported all the same: a reference no source gave is invented.
+    if (options_.strict || a.type == Type::citation) {
       r.checked = true;
       r.verdict = Verdict::unsupported;
       r.reason = Reason::absent;
