@@ -255,6 +255,33 @@ const Case kCases[] = {
     {"shallow water", "!logic", "", ""},
     {"Thirty days", "duration", "Thirty days", "30 day"},
     {"Sec. 4.2 applies", "clause", "Sec. 4.2", "4.2"},
+    // citations: references to published work
+    {"as reported in Nature 615, 452–458 (2023).", "citation", "Nature 615, 452–458 (2023)", "nature 615 452 458 2023"},
+    {"see doi:10.1038/s41586-023-05995-9.", "citation", "doi:10.1038/s41586-023-05995-9",
+     "10 1038 s41586 023 05995 9"},
+    {"arXiv:2301.01234v2 shows", "citation", "arXiv:2301.01234v2", "arxiv 2301 01234v2"},
+    {"Chen et al. (2021) found", "citation", "Chen et al. (2021)", "chen et al 2021"},
+    {"as noted (Graves, 2018).", "citation", "Graves, 2018", "graves 2018"},
+    {"Olsen-Vick and Okafor, 2017 showed", "citation", "Olsen-Vick and Okafor, 2017", "olsen vick and okafor 2017"},
+    {"Smith v. Jones, 512 U.S. 218 (1994).", "citation", "512 U.S. 218 (1994)", "512 u s 218 1994"},
+    {"见《自然》2023年第615卷第452–458页。", "citation", "《自然》2023年第615卷第452–458页", "自然 2023年第615卷第452 458页"},
+    {"在《自然·地球科学》（Nature Geoscience）2024年第17卷发表", "citation",
+     "《自然·地球科学》（Nature Geoscience）2024年第17卷", "自然 地球科学 2024年第17卷"},
+    {"王等（2021）指出", "citation", "王等（2021）", "王等 2021"},
+    {"出自Liu等（2020）的研究", "citation", "Liu等（2020）", "liu等 2020"},
+    {"Acme 5, 6 and 7", "!citation", "", ""},
+    {"the Treaty of Paris (1783)", "!citation", "", ""},
+    // Chinese personal names: a surname and one or two characters before a word that ends a name
+    {"项目负责人是陈建华。", "name", "陈建华", "陈建华"},
+    {"张伟于2003年获得博士学位", "name", "张伟", "张伟"},
+    {"张伟于2003年获得博士学位", "date", "2003年", "2003"},
+    {"王芳和李娜出席。", "name", "李娜", "李娜"},
+    {"王芳和李娜出席。", "name", "王芳", "王芳"},
+    {"金额为人民币5万元", "!name", "", ""},
+    {"董事会决定", "!name", "", ""},
+    // Latin letters with diacritics inside names
+    {"Hans-Peter Lüscher signed", "name", "Hans-Peter Lüscher", "hans-peter lüscher"},
+    {"met Siobhán McGarrity today", "name", "Siobhán McGarrity", "siobhán mcgarrity"},
 };
 
 // Failure messages name the row, not its bytes.
