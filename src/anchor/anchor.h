@@ -190,6 +190,9 @@ struct SourceAnchor {
   std::string text;             // the anchor as written in its source
   std::string field;            // label of the field it is stated under (field_label), or empty
   std::vector<uint32_t> grams;  // names: name_trigrams(anchor.norm), computed once when indexed
+  // Part of a longer source value (the year of a date): support for an answer, never a value the
+  // constrain fallback writes on its own.
+  bool part = false;
 };
 
 // A span of one source text (source -1 = knowledge base).
@@ -262,7 +265,7 @@ class SourceIndex {
   [[nodiscard]] const LexerOptions& options() const { return options_; }
 
  private:
-  void add(const Anchor& a, int32_t source, std::string_view text, std::string_view field = {});
+  void add(const Anchor& a, int32_t source, std::string_view text, std::string_view field = {}, bool part = false);
   void add_name_parts(const Anchor& joined, int32_t source, std::string_view text, std::string_view field);
   void add_text(std::string_view text);
   void add_list_counts(std::string_view text, const std::vector<Anchor>& found);

@@ -29,9 +29,9 @@ SourceIndex::SourceIndex(std::shared_ptr<const SourceIndex> base)
   if (base_->base_) throw std::logic_error("SourceIndex: the base index must not have a base itself");
 }
 
-void SourceIndex::add(const Anchor& a, int32_t source, std::string_view text, std::string_view field) {
+void SourceIndex::add(const Anchor& a, int32_t source, std::string_view text, std::string_view field, bool part) {
   const auto idx = static_cast<uint32_t>(size());
-  anchors_.push_back({a, source, std::string(text), std::string(field), {}});
+  anchors_.push_back({a, source, std::string(text), std::string(field), {}, part});
   if (a.type == Type::name) name_trigrams(a.norm, anchors_.back().grams);
   by_type_[static_cast<size_t>(a.type)].push_back(idx);
   exact_.emplace(exact_key(a.type, a.norm), idx);
@@ -117,7 +117,7 @@ int32_t SourceIndex::add_source(std::string_view text) {
       if (at != std::string_view::npos) {
         year.start = a.start + static_cast<uint32_t>(at);
         year.end = year.start + static_cast<uint32_t>(year.norm.size());
-        add(year, id, text.substr(year.start, year.norm.size()), field);
+        add(year, id, text.substr(year.start, year.norm.size()), field, true);
       }
     }
   }

@@ -50,7 +50,7 @@ bool Constrainer::build(const engine::Model& model, const anchor::SourceIndex& s
   auto add_type = [&](anchor::Type t) {
     for (uint32_t i : sources.of_type(t)) {
       const auto& s = sources.anchors()[i];
-      if (!in_field(sources, i, field)) continue;
+      if (!in_field(sources, i, field) || s.part) continue;
       if (s.text.empty() || std::find(seen.begin(), seen.end(), s.anchor.norm) != seen.end()) continue;
       seen.push_back(s.anchor.norm);
       if (a.type == anchor::Type::logic && !anchor::is_obligation(s.anchor)) continue;

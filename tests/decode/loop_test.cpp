@@ -289,6 +289,58 @@ TEST_F(LoopTest, AbstainFallbackReplacesTheValue) {
   EXPECT_EQ(r.result.text.find("12,600"), std::string::npos);
 }
 
+// The constrain fallback writes only a value of the anchor's own type: a made-up reference is not
+// replaced by the invoice's amount ("The paper is Nature $12,500.00."), and with no citation in the
+// sources the loop abstains, saying so.
+TEST_F(LoopTest, ConstrainNeverWritesAnotherTypeAndAbstainsWithNoneOfItsType) {
+  Options o = greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  const Run r = run(kSource, " The paper is Nature 615, 452-458 (2023).", o);
+  EXPECT_NE(r.result.text.find("[not in the sources]"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.text.find("615"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.text.find("12,500"), std::string::npos) << r.result.text;
+  // A bare number gets no amount and no year taken out of a date either.
+  const Run n = run(kSource, " The fee is 77 units.", o);
+  EXPECT_EQ(n.result.text.find("77"), std::string::npos) << n.result.text;
+  EXPECT_EQ(n.result.text.find("12,500"), std::string::npos) << n.result.text;
+  EXPECT_EQ(n.result.text.find("2024"), std::string::npos) << n.result.text;
+  EXPECT_NE(n.result.text.find("[not in the sources]"), std::string::npos) << n.result.text;
+}
+
+// After Chinese text the marker is Chinese; the value of a type the source lacks (a percentage in a
+// note with none) is caught as absent.
+TEST_F(LoopTest, AbsentValueAbstainsInTheAnswersLanguage) {
+  Options o = greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  const Run r = run("发票金额为人民币98700元。", "费率是5.9%。", o);
+  EXPECT_EQ(r.result.text.find("5.9%"), std::string::npos) << r.result.text;
+  EXPECT_NE(r.result.text.find("[来源未提及]"), std::string::npos) << r.result.text;
+  bool absent = false;
+  for (const auto& a : r.result.anchors) absent = absent || (a.flagged && a.reason == verify::Reason::absent);
+  EXPECT_TRUE(absent);
+  // With a retry the first backtrack says why.
+  o.max_backtracks = 1;
+  const Run b = run("发票金额为人民币98700元。", "费率是5.9%。", o);
+  ASSERT_FALSE(b.backtrack_reasons.empty());
+  EXPECT_EQ(b.backtrack_reasons.front(), "absent");
+  EXPECT_EQ(b.result.text.find("5.9%"), std::string::npos) << b.result.text;
+}
+
+// With no source text at all, values are unverifiable and pass, but a reference is still checked:
+// nothing supports it, so it never reaches the client.
+TEST_F(LoopTest, CitationWithoutSourcesIsNeverDelivered) {
+  Options o = greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  o.logit_hook = script(" See Chen et al. (2021) and doi:10.1038/abc123 for 12 cases.");
+  const anchor::SourceIndex none;
+  Context ctx(*model_, {1024, 128, 1, 1});
+  const Result res = generate(ctx, model_->tokenize("Q:", true, false), o, none);
+  EXPECT_EQ(res.text.find("Chen et al."), std::string::npos) << res.text;
+  EXPECT_EQ(res.text.find("10.1038"), std::string::npos) << res.text;
+  EXPECT_NE(res.text.find("[not in the sources]"), std::string::npos) << res.text;
+  EXPECT_EQ(res.status, "inactive");
+}
+
 TEST_F(LoopTest, SupportedValueIsConfirmedWithoutBacktrack) {
   const Run r = run(kSource, " The total is $12,500.00 by June 15, 2024.", greedy(Mode::anchor));
   EXPECT_EQ(r.result.stats.backtracks, 0);
