@@ -21,8 +21,11 @@ configure: bootstrap $(BUILD)/build.ninja
 build: configure
 	cmake --build --preset $(PRESET)
 
-test: build
-	ctest --preset $(PRESET)
+# TARGETS limits what is built, TESTS which CTest names run (a regex), e.g. the server tests under
+# ThreadSanitizer: make test PRESET=tsan TARGETS="sfcl test_server" TESTS='Server|Ops|Lifecycle'
+test: configure
+	cmake --build --preset $(PRESET) $(if $(TARGETS),--target $(TARGETS))
+	ctest --preset $(PRESET) $(if $(TESTS),-R '$(TESTS)')
 
 # Serves the bundled demo model (or, when it is absent, a tiny random-weight model that sfcl
 # writes itself) on 127.0.0.1:$(PORT) with the Anthropic Messages and OpenAI APIs.

@@ -194,29 +194,23 @@ Prepared prepare(State& st, Api api, const httplib::Request& http) {
   return p;
 }
 
-// Waits for the job to end; returns false when the client is gone.
-void wait_finished(Job& job) {
-  std::unique_lock<std::mutex> lk(job.mu);
-  job.cv.wait(lk, [&] { return job.finished; });
-}
-
 std::string anthropic_stop(const decode::Result& r) { return std::string(decode::stop_reason_name(r.stop_reason)); }
 std::string openai_finish(const decode::Result& r) {
   return r.stop_reason == decode::StopReason::max_tokens ? "length" : "stop";
 }
 
-json anthropic_usage(const decode::Result& r, const Job& job) {
-  return {{"input_tokens", r.prompt_tokens - job.cached_tokens},
+json anthropic_usage(const decode::Result& r, int32_t cached_tokens) {
+  return {{"input_tokens", r.prompt_tokens - cached_tokens},
           {"output_tokens", r.output_tokens},
-          {"cache_read_input_tokens", job.cached_tokens},
+          {"cache_read_input_tokens", cached_tokens},
           {"cache_creation_input_tokens", 0}};
 }
 
-json openai_usage(const decode::Result& r, const Job& job) {
+json openai_usage(const decode::Result& r, int32_t cached_tokens) {
   return {{"prompt_tokens", r.prompt_tokens},
           {"completion_tokens", r.output_tokens},
           {"total_tokens", r.prompt_tokens + r.output_tokens},
-          {"prompt_tokens_details", {{"cached_tokens", job.cached_tokens}}}};
+          {"prompt_tokens_details", {{"cached_tokens", cached_tokens}}}};
 }
 
 // The streaming state machine shared by both APIs.
@@ -267,10 +261,8 @@ json openai_chunk(const Stream& s, const json& delta, const json& finish) {
 
 bool stream_step(Stream& s, httplib::DataSink& sink) {
   Job& job = *s.job;
-  std::unique_lock<std::mutex> lk(job.mu);
   if (s.phase == 0) {
-    job.cv.wait(lk, [&] { return job.admitted || job.finished; });
-    lk.unlock();
+    const int32_t cached = job.channel.wait_admitted();
     bool ok = true;
     if (s.api == Api::anthropic) {
       json msg = {{"id", s.id},
@@ -281,9 +273,9 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
                   {"stop_reason", nullptr},
                   {"stop_sequence", nullptr},
                   {"usage",
-                   {{"input_tokens", static_cast<int32_t>(job.prompt.size()) - job.cached_tokens},
+                   {{"input_tokens", static_cast<int32_t>(job.prompt.size()) - cached},
                     {"output_tokens", 0},
-                    {"cache_read_input_tokens", job.cached_tokens},
+                    {"cache_read_input_tokens", cached},
                     {"cache_creation_input_tokens", 0}}}};
       ok = write(sink, sse("message_start", {{"type", "message_start"}, {"message", msg}})) &&
            write(sink, sse("content_block_start", {{"type", "content_block_start"},
@@ -294,15 +286,13 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
       ok = write(sink, sse_data(openai_chunk(s, {{"role", "assistant"}, {"content", ""}}, nullptr)));
     }
     s.phase = 1;
-    if (!ok) job.cancelled = true;
+    if (!ok) job.channel.cancel();
     return ok;
   }
   if (s.phase == 2) return false;
-  job.cv.wait_for(lk, std::chrono::milliseconds(s.ping_ms), [&] { return job.finished || !job.events.empty(); });
-  std::deque<JobEvent> events;
-  events.swap(job.events);
-  const bool finished = job.finished;
-  lk.unlock();
+  JobChannel::Batch batch = job.channel.wait_events(std::chrono::milliseconds(s.ping_ms));
+  std::vector<JobEvent>& events = batch.events;
+  const bool finished = batch.outcome != nullptr;
   std::string out;
   for (auto& e : events) {
     if (e.kind == JobEvent::Kind::text) {
@@ -326,13 +316,15 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
     out = s.api == Api::anthropic ? sse("ping", {{"type", "ping"}}) : std::string(": ping\n\n");
   }
   if (finished) {
-    const decode::Result& r = job.result;
-    if (!job.error.empty()) {
+    const decode::Result& r = batch.outcome->result;
+    const int32_t cached = job.channel.cached_tokens();
+    if (!batch.outcome->error.empty()) {
+      const std::string& error = batch.outcome->error;
       if (s.api == Api::anthropic) {
-        out += sse("error", {{"type", "error"}, {"error", {{"type", "api_error"}, {"message", job.error}}}});
+        out += sse("error", {{"type", "error"}, {"error", {{"type", "api_error"}, {"message", error}}}});
       } else {
         out += sse_data(
-            {{"error", {{"message", job.error}, {"type", "server_error"}, {"param", nullptr}, {"code", nullptr}}}});
+            {{"error", {{"message", error}, {"type", "server_error"}, {"param", nullptr}, {"code", nullptr}}}});
       }
     } else if (s.api == Api::anthropic) {
       out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", 0}});
@@ -341,19 +333,19 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
                                 {"delta",
                                  {{"stop_reason", anthropic_stop(r)},
                                   {"stop_sequence", r.stop_sequence.empty() ? json(nullptr) : json(r.stop_sequence)}}},
-                                {"usage", anthropic_usage(r, job)},
+                                {"usage", anthropic_usage(r, cached)},
                                 {"sfcl", final_sfcl(r, s.mode, false, s.key, s.id)}});
       out += sse("message_stop", {{"type", "message_stop"}});
     } else {
       json last = openai_chunk(s, json::object(), openai_finish(r));
-      last["usage"] = openai_usage(r, job);
+      last["usage"] = openai_usage(r, cached);
       last["sfcl"] = final_sfcl(r, s.mode, false, s.key, s.id);
       out += sse_data(last);
       out += "data: [DONE]\n\n";
     }
   }
   if (!out.empty() && !write(sink, out)) {
-    job.cancelled = true;  // client gone: the scheduler frees the slot
+    job.channel.cancel();  // client gone: the scheduler frees the slot
     return false;
   }
   if (finished) {
@@ -363,18 +355,20 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
   return true;
 }
 
-void log_request(const State& st, const std::string& id, const std::string& endpoint, Job& job,
-                 std::chrono::steady_clock::time_point start, bool stream) {
-  std::lock_guard<std::mutex> lk(job.mu);
-  const decode::Result& r = job.result;
+// `outcome` is null when the client went away before the job ended.
+void log_request(const State& st, const std::string& id, const std::string& endpoint, const JobOutcome* outcome,
+                 int32_t cached_tokens, std::chrono::steady_clock::time_point start, bool stream) {
+  static const decode::Result kNone;
+  const decode::Result& r = outcome != nullptr ? outcome->result : kNone;
+  const bool failed = outcome != nullptr && !outcome->error.empty();
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  log_line(st, job.error.empty() ? spdlog::level::info : spdlog::level::err, "request",
+  log_line(st, failed ? spdlog::level::err : spdlog::level::info, "request",
            {{"id", id},
             {"endpoint", endpoint},
             {"stream", stream},
-            {"outcome", !job.error.empty() ? "error" : (job.finished ? "ok" : "cancelled")},
+            {"outcome", failed ? "error" : (outcome != nullptr && !outcome->cancelled ? "ok" : "cancelled")},
             {"prompt_tokens", r.prompt_tokens},
-            {"cached_tokens", job.cached_tokens},
+            {"cached_tokens", cached_tokens},
             {"output_tokens", r.output_tokens},
             {"anchors", r.stats.checked()},
             {"backtracks", r.stats.backtracks},
@@ -412,8 +406,11 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
     res.set_chunked_content_provider(
         "text/event-stream", [s](size_t, httplib::DataSink& sink) { return stream_step(*s, sink); },
         [s, stp, endpoint](bool) {
-          if (!s->job->finished) s->job->cancelled = true;
-          log_request(*stp, s->id, endpoint, *s->job, s->start, true);
+          JobChannel& ch = s->job->channel;
+          if (!ch.is_finished()) ch.cancel();
+          // After a cancel the job ends at the scheduler's next step; the log does not wait for it.
+          log_request(*stp, s->id, endpoint, ch.is_finished() ? &ch.wait_finished() : nullptr, ch.cached_tokens(),
+                      s->start, true);
           --stp->in_flight;
         });
     return;
@@ -422,10 +419,12 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
     State& st;
     ~Guard() { --st.in_flight; }
   } guard{st};
-  wait_finished(*p.job);
-  Job& job = *p.job;
-  if (!job.error.empty()) throw ApiError(500, api == Api::anthropic ? "api_error" : "server_error", job.error);
-  const decode::Result& r = job.result;
+  const JobOutcome& outcome = p.job->channel.wait_finished();
+  const int32_t cached = p.job->channel.cached_tokens();
+  if (!outcome.error.empty()) {
+    throw ApiError(500, api == Api::anthropic ? "api_error" : "server_error", outcome.error);
+  }
+  const decode::Result& r = outcome.result;
   set_status_headers(res, st, mode, r.status);
   json out;
   if (api == Api::anthropic) {
@@ -436,7 +435,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
            {"content", json::array({{{"type", "text"}, {"text", r.text}}})},
            {"stop_reason", anthropic_stop(r)},
            {"stop_sequence", r.stop_sequence.empty() ? json(nullptr) : json(r.stop_sequence)},
-           {"usage", anthropic_usage(r, job)}};
+           {"usage", anthropic_usage(r, cached)}};
   } else if (api == Api::openai_chat) {
     out = {{"id", id},
            {"object", "chat.completion"},
@@ -446,7 +445,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
                                      {"message", {{"role", "assistant"}, {"content", r.text}, {"refusal", nullptr}}},
                                      {"logprobs", nullptr},
                                      {"finish_reason", openai_finish(r)}}})},
-           {"usage", openai_usage(r, job)}};
+           {"usage", openai_usage(r, cached)}};
   } else {
     out = {
         {"id", id},
@@ -455,7 +454,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
         {"model", p.req.model},
         {"choices",
          json::array({{{"index", 0}, {"text", r.text}, {"logprobs", nullptr}, {"finish_reason", openai_finish(r)}}})},
-        {"usage", openai_usage(r, job)}};
+        {"usage", openai_usage(r, cached)}};
   }
   out["sfcl"] = final_sfcl(r, mode, true, st.key ? &*st.key : nullptr, id);
   if (st.key) {
@@ -463,7 +462,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
     res.set_header("X-SFCL-Request-Id", id);
   }
   set_json(res, 200, out);
-  log_request(st, id, http.path, job, start, false);
+  log_request(st, id, http.path, &outcome, cached, start, false);
 }
 
 bool key_matches(const std::string& given, const std::vector<std::string>& keys) {
@@ -690,7 +689,7 @@ int serve(const ServerOptions& options) {
     warm->options.max_tokens = 2;
     warm->options.mode = decode::Mode::off;
     warm->sources = std::make_shared<anchor::SourceIndex>();
-    if (st.scheduler->submit(warm)) wait_finished(*warm);
+    if (st.scheduler->submit(warm)) warm->channel.wait_finished();
     if (options.test_ready_delay_ms > 0)
       std::this_thread::sleep_for(std::chrono::milliseconds(options.test_ready_delay_ms));
     st.ready = true;
