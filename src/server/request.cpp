@@ -257,11 +257,4 @@ GenerationRequest parse_request(Api api, const json& body, const ServerOptions& 
   return r;
 }
 
-json error_body(Api api, const ApiError& e) {
-  if (api == Api::anthropic) return {{"type", "error"}, {"error", {{"type", e.type}, {"message", e.what()}}}};
-  json err = {{"message", e.what()}, {"type", e.type}, {"param", nullptr}, {"code", nullptr}};
-  if (!e.param.empty()) err["param"] = e.param;
-  return {{"error", err}};
-}
-
 }  // namespace sfcl::server

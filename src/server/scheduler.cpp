@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "report/report.h"
+
 namespace sfcl::server {
 
 namespace {
@@ -96,6 +98,17 @@ void Scheduler::finish(Slot& slot, const std::string& error) {
   if (slot.seq) result = slot.seq->result();
   if (slot.seq && job->metrics != nullptr && error.empty())
     job->metrics->generation(result, job->channel.cached_tokens());
+  if (job->want_events && error.empty()) {
+    // The loop reports checked anchors as it goes; ones no source could check (unverifiable) are
+    // delivered too, and get their event here, before the end.
+    for (const auto& a : result.anchors) {
+      if (a.checked) continue;
+      JobEvent ev;
+      ev.kind = JobEvent::Kind::anchor_checked;
+      ev.data = report::unchecked_anchor_event(a);
+      job->channel.push_event(std::move(ev));
+    }
+  }
   // Free the slot before telling the client, so a response never races ahead of the slot count.
   slot.job.reset();
   slot.seq.reset();
@@ -135,35 +148,19 @@ decode::EventSink make_sink(const std::shared_ptr<Job>& job) {
         job->last_text = now;
         break;
       }
-      case K::anchor_confirmed:
-        if (!job->want_events) return;
-        ev.kind = JobEvent::Kind::anchor_confirmed;
-        ev.data = {{"anchor_id", e.anchor->id},
-                   {"type", std::string(anchor::type_name(e.anchor->anchor.type))},
-                   {"text", e.anchor->text},
-                   {"norm", e.anchor->anchor.norm},
-                   {"confidence", e.anchor->confidence},
-                   {"source",
-                    {{"message", e.anchor->support_source},
-                     {"start", e.anchor->support_start},
-                     {"end", e.anchor->support_end}}}};
-        break;
-      case K::backtrack:
-        if (!job->want_events) return;
-        ev.kind = JobEvent::Kind::backtrack;
-        ev.data = {{"anchor_id", e.anchor->id},
-                   {"removed", std::string(e.text)},
-                   {"reason", std::string(e.reason)},
-                   {"attempt", e.attempt}};
-        break;
       case K::fallback:
         if (job->metrics != nullptr) job->metrics->fallback(e.policy);
-        if (!job->want_events) return;
-        ev.kind = JobEvent::Kind::fallback;
-        ev.data = {{"anchor_id", e.anchor->id}, {"policy", std::string(decode::fallback_name(e.policy))}};
-        break;
+        [[fallthrough]];
+      case K::anchor_confirmed:
       case K::anchor_checked:
-        return;
+      case K::backtrack:
+        if (!job->want_events) return;
+        ev.kind = e.kind == K::anchor_confirmed ? JobEvent::Kind::anchor_confirmed
+                  : e.kind == K::anchor_checked ? JobEvent::Kind::anchor_checked
+                  : e.kind == K::backtrack      ? JobEvent::Kind::backtrack
+                                                : JobEvent::Kind::fallback;
+        ev.data = report::event_json(e);
+        break;
     }
     job->channel.push_event(std::move(ev));
   };
