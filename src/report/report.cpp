@@ -52,6 +52,12 @@ json event_json(const decode::Event& e) {
   if (e.kind == K::token || e.anchor == nullptr) return nullptr;
   json j = anchor_json(*e.anchor);
   j["event"] = std::string(event_name(e.kind));
+  if (e.kind == K::backtrack || e.kind == K::fallback) {
+    // Both follow a check that found the anchor unsupported; the loop's record of the removed
+    // attempt carries no verdict of its own.
+    j["verdict"] = std::string(verify::verdict_name(verify::Verdict::unsupported));
+    j["checked"] = true;
+  }
   if (e.kind == K::backtrack) {
     j["attempt"] = e.attempt;
     j["removed"] = std::string(e.text);

@@ -79,33 +79,36 @@ void parse_sfcl(const json& body, const ServerOptions& server, GenerationRequest
   if (!body.contains("sfcl") || body["sfcl"].is_null()) return;
   const json& s = body["sfcl"];
   if (!s.is_object()) throw bad("sfcl must be an object", "sfcl");
-  if (s.contains("mode")) {
+  // A null option is the same as an absent one: the server's default.
+  const auto has = [](const json& o, const char* key) { return o.contains(key) && !o[key].is_null(); };
+  if (has(s, "mode")) {
     if (!s["mode"].is_string() || !decode::parse_mode(s["mode"].get<std::string>(), r.options.mode)) {
       throw bad("sfcl.mode must be \"off\", \"anchor\" or \"per-token\"", "sfcl.mode");
     }
   }
-  if (s.contains("threshold")) r.options.checker.threshold = number_in(s, "threshold", 0.0F, 1.0F, 0.87F);
-  if (s.contains("max_backtracks")) {
+  if (has(s, "threshold"))
+    r.options.checker.threshold = number_in(s, "threshold", 0.0F, 1.0F, r.options.checker.threshold);
+  if (has(s, "max_backtracks")) {
     if (!s["max_backtracks"].is_number_integer() || s["max_backtracks"].get<int64_t>() < 0 ||
         s["max_backtracks"].get<int64_t>() > 16) {
       throw bad("sfcl.max_backtracks must be an integer from 0 to 16", "sfcl.max_backtracks");
     }
     r.options.max_backtracks = s["max_backtracks"].get<int32_t>();
   }
-  if (s.contains("fallback")) {
+  if (has(s, "fallback")) {
     if (!s["fallback"].is_string() || !decode::parse_fallback(s["fallback"].get<std::string>(), r.options.fallback)) {
       throw bad("sfcl.fallback must be \"constrain\", \"flag\" or \"abstain\"", "sfcl.fallback");
     }
   }
-  if (s.contains("events")) {
+  if (has(s, "events")) {
     if (!s["events"].is_boolean()) throw bad("sfcl.events must be a boolean", "sfcl.events");
     r.events = s["events"].get<bool>();
   }
-  if (s.contains("strict")) {
+  if (has(s, "strict")) {
     if (!s["strict"].is_boolean()) throw bad("sfcl.strict must be a boolean", "sfcl.strict");
     r.options.checker.strict = s["strict"].get<bool>();
   }
-  if (s.contains("sources")) {
+  if (has(s, "sources")) {
     if (!s["sources"].is_array()) throw bad("sfcl.sources must be an array of strings", "sfcl.sources");
     for (const auto& d : s["sources"]) {
       if (!d.is_string()) throw bad("sfcl.sources must be an array of strings", "sfcl.sources");

@@ -18,10 +18,11 @@ struct ServerOptions {
   SchedulerOptions scheduler;
   size_t max_body = 8U << 20;
   // SFCL defaults; each request may override them in its "sfcl" object.
-  decode::Mode mode = decode::Mode::anchor;
-  float threshold = 0.87F;
-  int32_t max_backtracks = 2;
-  decode::Fallback fallback = decode::Fallback::constrain;
+  // (the defaults are decode::Options' own, so they are declared once)
+  decode::Mode mode = decode::Options{}.mode;
+  float threshold = decode::Options{}.checker.threshold;
+  int32_t max_backtracks = decode::Options{}.max_backtracks;
+  decode::Fallback fallback = decode::Options{}.fallback;
   bool events = false;
   bool compat_headers = true;
   bool strip_zero_width = true;
