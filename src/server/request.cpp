@@ -28,14 +28,15 @@ std::string text_of(const json& content, const std::string& where) {
   return out;
 }
 
-float number_in(const json& body, const char* key, float lo, float hi, float fallback) {
+// `prefix` names the enclosing object in errors ("sfcl.").
+float number_in(const json& body, const char* key, float lo, float hi, float fallback, const std::string& prefix = {}) {
   if (!body.contains(key) || body[key].is_null()) return fallback;
-  if (!body[key].is_number()) throw bad(std::string(key) + " must be a number", key);
+  const std::string name = prefix + key;
+  if (!body[key].is_number()) throw bad(name + " must be a number", name);
   const double v = body[key].get<double>();
   if (v < lo || v > hi) {
-    throw bad(std::string(key) + " must be between " + std::to_string(lo).substr(0, 3) + " and " +
-                  std::to_string(hi).substr(0, 3),
-              key);
+    throw bad(name + " must be between " + std::to_string(lo).substr(0, 3) + " and " + std::to_string(hi).substr(0, 3),
+              name);
   }
   return static_cast<float>(v);
 }
@@ -87,7 +88,7 @@ void parse_sfcl(const json& body, const ServerOptions& server, GenerationRequest
     }
   }
   if (has(s, "threshold"))
-    r.options.checker.threshold = number_in(s, "threshold", 0.0F, 1.0F, r.options.checker.threshold);
+    r.options.checker.threshold = number_in(s, "threshold", 0.0F, 1.0F, r.options.checker.threshold, "sfcl.");
   if (has(s, "max_backtracks")) {
     if (!s["max_backtracks"].is_number_integer() || s["max_backtracks"].get<int64_t>() < 0 ||
         s["max_backtracks"].get<int64_t>() > 16) {
