@@ -1,5 +1,5 @@
 // sfcl::report — the one JSON shape of anchors, check events and results, shared by everything
-// that prints them (the server's responses and streams, the CLI). docs/DESIGN.md, 'Events'.
+// that prints them (the server's responses and streams, the CLI).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>

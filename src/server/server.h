@@ -33,7 +33,7 @@ struct ServerOptions {
   double drain_timeout_s = 30.0;
   int32_t ping_interval_ms = 10000;
   bool verbose = false;
-  // Admission (SPEC §6): 0 = off.
+  // Admission limits: 0 = off.
   int32_t max_decision_points = 0;
   int32_t max_prompt_tokens = 0;
   double spam_anchors_per_kb = 100.0;  // anchor density that counts as anchor spam (logged, metric)
