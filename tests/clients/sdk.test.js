@@ -192,3 +192,16 @@ test('anthropic messages.stream helper with SFCL events still assembles the mess
   assert.equal(msg.content[0].text, deltas);
   assert.ok(deltas.includes('$12,500.00'), deltas);
 });
+
+test('openai chat.completions.stream helper with SFCL events assembles the completion', async () => {
+  const client = new OpenAI({ apiKey: KEY, baseURL: `${scriptedBase}/v1`, maxRetries: 0, defaultHeaders: EVENTS });
+  const stream = client.chat.completions.stream({
+    model: 'tiny', max_tokens: 40, temperature: 0,
+    messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is the total?' }],
+  });
+  let deltas = '';
+  stream.on('content', (delta) => { deltas += delta; });
+  const completion = await stream.finalChatCompletion();
+  assert.equal(completion.choices[0].message.content, deltas);
+  assert.ok(deltas.includes('$12,500.00'), deltas);
+});
