@@ -40,7 +40,7 @@ void log_request(const State& st, const std::string& id, const std::string& endp
             {"sfcl_status", outcome != nullptr ? report::status_line(r, mode) : "cancelled"}});
 }
 
-void start_stream(State& st, const Dialect& dialect, Admitted a, ResponseInfo info, const std::string& endpoint,
+void start_stream(State& st, const Dialect& dialect, const Admitted& a, ResponseInfo info, const std::string& endpoint,
                   httplib::Response& res) {
   const decode::Mode mode = a.req.options.mode;
   set_status_headers(res, st.opt.compat_headers, mode, stream_status(mode, !a.job->sources->empty()));
@@ -78,7 +78,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
   ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now()};
   ++st.in_flight;
   if (a.req.stream) {
-    start_stream(st, dialect, std::move(a), std::move(info), http.path, res);
+    start_stream(st, dialect, a, std::move(info), http.path, res);
     return;
   }
   struct Guard {
