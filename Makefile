@@ -22,8 +22,11 @@ configure: bootstrap $(BUILD)/build.ninja
 build: configure
 	cmake --build --preset $(PRESET)
 
-test: build
-	ctest --preset $(PRESET)
+# TARGETS limits what is built, TESTS which CTest names run (a regex), e.g. the server tests under
+# ThreadSanitizer: make test PRESET=tsan TARGETS="sfcl test_server" TESTS='Server|Ops|Lifecycle'
+test: configure
+	cmake --build --preset $(PRESET) $(if $(TARGETS),--target $(TARGETS))
+	ctest --preset $(PRESET) $(if $(TESTS),-R '$(TESTS)')
 
 # $(PREFIX)/bin/sfcl with its llama.cpp libraries in $(PREFIX)/lib/sfcl, the demo model in
 # $(PREFIX)/share/sfcl (what `sfcl serve` serves without --model) and the docs; relocatable.

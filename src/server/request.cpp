@@ -28,14 +28,15 @@ std::string text_of(const json& content, const std::string& where) {
   return out;
 }
 
-float number_in(const json& body, const char* key, float lo, float hi, float fallback) {
+// `prefix` names the enclosing object in errors ("sfcl.").
+float number_in(const json& body, const char* key, float lo, float hi, float fallback, const std::string& prefix = {}) {
   if (!body.contains(key) || body[key].is_null()) return fallback;
-  if (!body[key].is_number()) throw bad(std::string(key) + " must be a number", key);
+  const std::string name = prefix + key;
+  if (!body[key].is_number()) throw bad(name + " must be a number", name);
   const double v = body[key].get<double>();
   if (v < lo || v > hi) {
-    throw bad(std::string(key) + " must be between " + std::to_string(lo).substr(0, 3) + " and " +
-                  std::to_string(hi).substr(0, 3),
-              key);
+    throw bad(name + " must be between " + std::to_string(lo).substr(0, 3) + " and " + std::to_string(hi).substr(0, 3),
+              name);
   }
   return static_cast<float>(v);
 }
@@ -79,33 +80,36 @@ void parse_sfcl(const json& body, const ServerOptions& server, GenerationRequest
   if (!body.contains("sfcl") || body["sfcl"].is_null()) return;
   const json& s = body["sfcl"];
   if (!s.is_object()) throw bad("sfcl must be an object", "sfcl");
-  if (s.contains("mode")) {
+  // A null option is the same as an absent one: the server's default.
+  const auto has = [](const json& o, const char* key) { return o.contains(key) && !o[key].is_null(); };
+  if (has(s, "mode")) {
     if (!s["mode"].is_string() || !decode::parse_mode(s["mode"].get<std::string>(), r.options.mode)) {
       throw bad("sfcl.mode must be \"off\", \"anchor\" or \"per-token\"", "sfcl.mode");
     }
   }
-  if (s.contains("threshold")) r.options.checker.threshold = number_in(s, "threshold", 0.0F, 1.0F, 0.87F);
-  if (s.contains("max_backtracks")) {
+  if (has(s, "threshold"))
+    r.options.checker.threshold = number_in(s, "threshold", 0.0F, 1.0F, r.options.checker.threshold, "sfcl.");
+  if (has(s, "max_backtracks")) {
     if (!s["max_backtracks"].is_number_integer() || s["max_backtracks"].get<int64_t>() < 0 ||
         s["max_backtracks"].get<int64_t>() > 16) {
       throw bad("sfcl.max_backtracks must be an integer from 0 to 16", "sfcl.max_backtracks");
     }
     r.options.max_backtracks = s["max_backtracks"].get<int32_t>();
   }
-  if (s.contains("fallback")) {
+  if (has(s, "fallback")) {
     if (!s["fallback"].is_string() || !decode::parse_fallback(s["fallback"].get<std::string>(), r.options.fallback)) {
       throw bad("sfcl.fallback must be \"constrain\", \"flag\" or \"abstain\"", "sfcl.fallback");
     }
   }
-  if (s.contains("events")) {
+  if (has(s, "events")) {
     if (!s["events"].is_boolean()) throw bad("sfcl.events must be a boolean", "sfcl.events");
     r.events = s["events"].get<bool>();
   }
-  if (s.contains("strict")) {
+  if (has(s, "strict")) {
     if (!s["strict"].is_boolean()) throw bad("sfcl.strict must be a boolean", "sfcl.strict");
     r.options.checker.strict = s["strict"].get<bool>();
   }
-  if (s.contains("sources")) {
+  if (has(s, "sources")) {
     if (!s["sources"].is_array()) throw bad("sfcl.sources must be an array of strings", "sfcl.sources");
     for (const auto& d : s["sources"]) {
       if (!d.is_string()) throw bad("sfcl.sources must be an array of strings", "sfcl.sources");
@@ -255,13 +259,6 @@ GenerationRequest parse_request(Api api, const json& body, const ServerOptions& 
   for (const auto& m : r.messages) any_user = any_user || m.role == "user";
   if (!any_user) throw bad("messages: at least one user message is required", "messages");
   return r;
-}
-
-json error_body(Api api, const ApiError& e) {
-  if (api == Api::anthropic) return {{"type", "error"}, {"error", {{"type", e.type}, {"message", e.what()}}}};
-  json err = {{"message", e.what()}, {"type", e.type}, {"param", nullptr}, {"code", nullptr}};
-  if (!e.param.empty()) err["param"] = e.param;
-  return {{"error", err}};
 }
 
 }  // namespace sfcl::server

@@ -39,6 +39,4 @@ GenerationRequest parse_request(Api api, const nlohmann::json& body, const Serve
 // Anthropic count_tokens body: messages and system only.
 GenerationRequest parse_count_tokens(const nlohmann::json& body, const ServerOptions& server);
 
-nlohmann::json error_body(Api api, const ApiError& e);
-
 }  // namespace sfcl::server

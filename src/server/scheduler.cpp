@@ -2,9 +2,12 @@
 
 #include <algorithm>
 
+#include "report/report.h"
+
 namespace sfcl::server {
 
-Scheduler::Scheduler(const engine::Model& model, const SchedulerOptions& options) : model_(model), options_(options) {
+namespace {
+engine::ContextOptions context_options(const SchedulerOptions& options) {
   engine::ContextOptions c;
   c.n_ctx = options.n_ctx_per_slot * static_cast<uint32_t>(options.n_parallel);
   c.n_batch = options.n_batch;
@@ -13,7 +16,22 @@ Scheduler::Scheduler(const engine::Model& model, const SchedulerOptions& options
   // Slots never outgrow n_ctx_per_slot: per-slot KV streams keep each slot's attention to its
   // own cells instead of the whole shared cache (measured: docs/BENCHMARKS.md, peer).
   c.kv_unified = false;
-  ctx_ = std::make_unique<engine::Context>(model, c);
+  return c;
+}
+}  // namespace
+
+Scheduler::Scheduler(const engine::Model& model, const SchedulerOptions& options)
+    : model_(model),
+      options_(options),
+      owned_ctx_(std::make_unique<engine::Context>(model, context_options(options))),
+      ctx_(owned_ctx_.get()) {
+  slots_.resize(static_cast<size_t>(options.n_parallel));
+  for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;
+  thread_ = std::thread([this] { loop(); });
+}
+
+Scheduler::Scheduler(const engine::Model& model, engine::Context& ctx, const SchedulerOptions& options)
+    : model_(model), options_(options), ctx_(&ctx) {
   slots_.resize(static_cast<size_t>(options.n_parallel));
   for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;
   thread_ = std::thread([this] { loop(); });
@@ -32,12 +50,7 @@ void Scheduler::stop() {
   for (auto& s : slots_) {
     if (s.job) finish(s, "server shutting down");
   }
-  for (auto& j : queue_) {
-    std::lock_guard<std::mutex> lk(j->mu);
-    j->error = "server shutting down";
-    j->finished = true;
-    j->cv.notify_all();
-  }
+  for (auto& j : queue_) j->channel.fail("server shutting down");
   queue_.clear();
 }
 
@@ -83,19 +96,29 @@ void Scheduler::finish(Slot& slot, const std::string& error) {
   }
   decode::Result result;
   if (slot.seq) result = slot.seq->result();
-  if (slot.seq && job->metrics != nullptr && error.empty()) job->metrics->generation(result, job->cached_tokens);
+  if (slot.seq && job->metrics != nullptr && error.empty())
+    job->metrics->generation(result, job->channel.cached_tokens());
+  if (job->want_events && error.empty()) {
+    // The loop reports checked anchors as it goes; ones no source could check (unverifiable) are
+    // delivered too, and get their event here, before the end.
+    for (const auto& a : result.anchors) {
+      if (a.checked) continue;
+      JobEvent ev;
+      ev.kind = JobEvent::Kind::anchor_checked;
+      ev.data = report::unchecked_anchor_event(a);
+      job->channel.push_event(std::move(ev));
+    }
+  }
   // Free the slot before telling the client, so a response never races ahead of the slot count.
   slot.job.reset();
   slot.seq.reset();
   slot.fed = 0;
   --busy_;
-  {
-    std::lock_guard<std::mutex> lk(job->mu);
-    job->result = std::move(result);
-    job->error = error;
-    job->finished = true;
+  if (error.empty()) {
+    job->channel.finish(std::move(result));
+  } else {
+    job->channel.fail(error);
   }
-  job->cv.notify_all();
 }
 
 namespace {
@@ -125,41 +148,21 @@ decode::EventSink make_sink(const std::shared_ptr<Job>& job) {
         job->last_text = now;
         break;
       }
-      case K::anchor_confirmed:
-        if (!job->want_events) return;
-        ev.kind = JobEvent::Kind::anchor_confirmed;
-        ev.data = {{"anchor_id", e.anchor->id},
-                   {"type", std::string(anchor::type_name(e.anchor->anchor.type))},
-                   {"text", e.anchor->text},
-                   {"norm", e.anchor->anchor.norm},
-                   {"confidence", e.anchor->confidence},
-                   {"source",
-                    {{"message", e.anchor->support_source},
-                     {"start", e.anchor->support_start},
-                     {"end", e.anchor->support_end}}}};
-        break;
-      case K::backtrack:
-        if (!job->want_events) return;
-        ev.kind = JobEvent::Kind::backtrack;
-        ev.data = {{"anchor_id", e.anchor->id},
-                   {"removed", std::string(e.text)},
-                   {"reason", std::string(e.reason)},
-                   {"attempt", e.attempt}};
-        break;
       case K::fallback:
         if (job->metrics != nullptr) job->metrics->fallback(e.policy);
-        if (!job->want_events) return;
-        ev.kind = JobEvent::Kind::fallback;
-        ev.data = {{"anchor_id", e.anchor->id}, {"policy", std::string(decode::fallback_name(e.policy))}};
-        break;
+        [[fallthrough]];
+      case K::anchor_confirmed:
       case K::anchor_checked:
-        return;
+      case K::backtrack:
+        if (!job->want_events) return;
+        ev.kind = e.kind == K::anchor_confirmed ? JobEvent::Kind::anchor_confirmed
+                  : e.kind == K::anchor_checked ? JobEvent::Kind::anchor_checked
+                  : e.kind == K::backtrack      ? JobEvent::Kind::backtrack
+                                                : JobEvent::Kind::fallback;
+        ev.data = report::event_json(e);
+        break;
     }
-    {
-      std::lock_guard<std::mutex> lk(job->mu);
-      job->events.push_back(std::move(ev));
-    }
-    job->cv.notify_all();
+    job->channel.push_event(std::move(ev));
   };
 }
 }  // namespace
@@ -176,10 +179,8 @@ void Scheduler::admit() {
       job = queue_.front();
       queue_.pop_front();
     }
-    if (job->cancelled) {
-      std::lock_guard<std::mutex> lk(job->mu);
-      job->finished = true;
-      job->cv.notify_all();
+    if (job->channel.cancelled()) {
+      job->channel.finish({});
       continue;
     }
     // The free slot whose cache shares the longest prefix with this prompt.
@@ -204,14 +205,22 @@ void Scheduler::admit() {
     job->options.n_ctx_seq = static_cast<int32_t>(options_.n_ctx_per_slot);
     best->seq = std::make_unique<decode::Sequence>(model_, job->options, *job->sources, make_sink(job));
     best->seq->start(job->prompt, best->id, reuse);
-    {
-      std::lock_guard<std::mutex> lk(job->mu);
-      job->admitted = true;
-      job->cached_tokens = reuse;
-    }
-    job->cv.notify_all();
+    job->channel.mark_admitted(reuse);
     if (best->seq->done()) finish(*best);
   }
+}
+
+void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out) {
+  out.clear();
+  const size_t n = waiting.size();
+  for (size_t k = 0; k < n && budget > 0; ++k) {
+    const size_t i = (first + k) % n;
+    const int32_t take = std::min(waiting[i], budget);
+    if (take <= 0) continue;
+    out.push_back({static_cast<int32_t>(i), take});
+    budget -= take;
+  }
+  std::sort(out.begin(), out.end(), [](const SlotTake& a, const SlotTake& b) { return a.slot < b.slot; });
 }
 
 void Scheduler::loop() {
@@ -221,7 +230,9 @@ void Scheduler::loop() {
     int32_t index;
   };
   std::vector<Fed> ready;
-  size_t rr = 0;  // round-robin start so long prompts do not starve others
+  std::vector<int32_t> waiting(slots_.size());
+  std::vector<SlotTake> plan;
+  size_t rr = 0;  // round-robin start of the budget share
   while (true) {
     {
       std::unique_lock<std::mutex> lk(mu_);
@@ -231,29 +242,31 @@ void Scheduler::loop() {
     admit();
     batch.clear();
     ready.clear();
-    int32_t budget = static_cast<int32_t>(options_.n_batch);
-    const size_t n = slots_.size();
-    for (size_t k = 0; k < n && budget > 0; ++k) {
-      Slot& s = slots_[(rr + k) % n];
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      Slot& s = slots_[i];
+      waiting[i] = 0;
       if (!s.job) continue;
-      if (s.job->cancelled) {
+      if (s.job->channel.cancelled()) {
         s.seq->cancel();
         finish(s);
         continue;
       }
+      waiting[i] = static_cast<int32_t>(s.seq->pending().size() - s.fed);
+    }
+    plan_step(waiting, rr, static_cast<int32_t>(options_.n_batch), plan);
+    rr = (rr + 1) % slots_.size();
+    for (const SlotTake& t : plan) {
+      Slot& s = slots_[static_cast<size_t>(t.slot)];
       const auto pend = s.seq->pending();
       const int32_t pos0 = s.seq->pending_pos();
-      const auto take = static_cast<size_t>(std::min<int64_t>(static_cast<int64_t>(pend.size() - s.fed), budget));
-      for (size_t i = 0; i < take; ++i) {
+      for (size_t i = 0; i < static_cast<size_t>(t.tokens); ++i) {
         const size_t at = s.fed + i;
         const bool last = at + 1 == pend.size();
         const int32_t idx = batch.add(pend[at], pos0 + static_cast<int32_t>(at), s.id, last);
         if (last) ready.push_back({&s, idx});
       }
-      s.fed += take;
-      budget -= static_cast<int32_t>(take);
+      s.fed += static_cast<size_t>(t.tokens);
     }
-    rr = (rr + 1) % n;
     if (batch.size() == 0) continue;
     try {
       ctx_->decode(batch);

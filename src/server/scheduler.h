@@ -8,44 +8,29 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "decode/decode.h"
 #include "metrics/metrics.h"
+#include "server/job_channel.h"
 
 namespace sfcl::server {
 
-// What the decode thread tells the HTTP thread of one request.
-struct JobEvent {  // NOLINT(bugprone-exception-escape): strings and json, moved between threads
-  enum class Kind : uint8_t { text, anchor_confirmed, backtrack, fallback };
-  Kind kind = Kind::text;
-  std::string text;
-  nlohmann::json data;
-};
-
 struct Job {
-  // input (set before submit)
+  // Input, set before submit and read-only afterwards.
   std::vector<engine::Token> prompt;
   decode::Options options;
   std::shared_ptr<anchor::SourceIndex> sources;
   bool want_events = false;
   metrics::Metrics* metrics = nullptr;  // optional
-  std::chrono::steady_clock::time_point last_text{};
-
-  // output channel (guarded by mu)
-  std::mutex mu;
-  std::condition_variable cv;
-  std::deque<JobEvent> events;
-  bool admitted = false;      // a slot took it (cached_tokens is known)
-  int32_t cached_tokens = 0;  // prompt tokens reused from the slot's KV cache
-  bool finished = false;
-  std::string error;  // set when the engine failed
-  decode::Result result;
-  std::atomic<bool> cancelled{false};
-
   std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
+  // Decode thread only.
+  std::chrono::steady_clock::time_point last_text{};
+  // Everything the two threads share.
+  JobChannel channel;
 };
 
 struct SchedulerOptions {
@@ -56,6 +41,17 @@ struct SchedulerOptions {
   int32_t queue_limit = 64;
 };
 
+// One step's share of the batch for one slot.
+struct SlotTake {
+  int32_t slot = 0;
+  int32_t tokens = 0;
+};
+// Shares `budget` batch tokens between slots with `waiting[i]` tokens to feed, starting the
+// round-robin at slot `first` (so long prompts do not starve the others), and returns the shares
+// in increasing slot order: llama.cpp with per-sequence KV streams decodes a batch in one pass
+// over the weights only when its sequence ids come in increasing order.
+void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out);
+
 struct SchedulerStats {
   int32_t busy_slots = 0;
   int32_t queued = 0;
@@ -65,7 +61,10 @@ struct SchedulerStats {
 
 class Scheduler {
  public:
+  // Owns a context made for `options` (per-slot KV streams).
   Scheduler(const engine::Model& model, const SchedulerOptions& options);
+  // Decodes on `ctx`, which must outlive the scheduler and hold n_parallel sequences.
+  Scheduler(const engine::Model& model, engine::Context& ctx, const SchedulerOptions& options);
   ~Scheduler();
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
@@ -90,7 +89,8 @@ class Scheduler {
 
   const engine::Model& model_;
   SchedulerOptions options_;
-  std::unique_ptr<engine::Context> ctx_;
+  std::unique_ptr<engine::Context> owned_ctx_;
+  engine::Context* ctx_;
   std::vector<Slot> slots_;
   std::deque<std::shared_ptr<Job>> queue_;
   mutable std::mutex mu_;

@@ -18,10 +18,11 @@ struct ServerOptions {
   SchedulerOptions scheduler;
   size_t max_body = 8U << 20;
   // SFCL defaults; each request may override them in its "sfcl" object.
-  decode::Mode mode = decode::Mode::anchor;
-  float threshold = 0.87F;
-  int32_t max_backtracks = 2;
-  decode::Fallback fallback = decode::Fallback::constrain;
+  // (the defaults are decode::Options' own, so they are declared once)
+  decode::Mode mode = decode::Options{}.mode;
+  float threshold = decode::Options{}.checker.threshold;
+  int32_t max_backtracks = decode::Options{}.max_backtracks;
+  decode::Fallback fallback = decode::Options{}.fallback;
   bool events = false;
   bool compat_headers = true;
   bool strip_zero_width = true;
@@ -32,7 +33,7 @@ struct ServerOptions {
   double drain_timeout_s = 30.0;
   int32_t ping_interval_ms = 10000;
   bool verbose = false;
-  // Admission (SPEC §6): 0 = off.
+  // Admission limits: 0 = off.
   int32_t max_decision_points = 0;
   int32_t max_prompt_tokens = 0;
   double spam_anchors_per_kb = 100.0;  // anchor density that counts as anchor spam (logged, metric)

@@ -1,4 +1,4 @@
-// Signed verdicts (SPEC §5): Ed25519 (libsodium) over
+// Signed verdicts: Ed25519 (libsodium) over
 //   "sfcl-signature-v1\n" + request id + "\n" + X-SFCL-Status + "\n" + hex(SHA-256(anchors JSON))
 // where the anchors JSON is the response's `sfcl.anchors` array serialised compactly with sorted
 // keys (nlohmann::json::dump()). A gateway can recompute and check it with the public key.

@@ -12,8 +12,10 @@ import OpenAI from 'openai';
 const SFCL = process.env.SFCL;
 const KEY = 'sdk-test-key';
 let server;
+let scripted;  // a second server whose output follows a script (anchors, a backtrack)
 let dir;
 let base;
+let scriptedBase;
 
 function freePort() {
   return new Promise((resolve) => {
@@ -25,32 +27,41 @@ function freePort() {
   });
 }
 
+async function startServer(model, extra) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(SFCL, ['serve', '--model', model, '--model-id', 'tiny', '--port', String(port), '--threads', '1',
+                             '--parallel', '2', '--ctx', '1024', '--api-key', KEY, ...extra], { stdio: 'ignore' });
+  for (let i = 0; i < 200; i++) {
+    try {
+      const r = await fetch(`${url}/health`);
+      if (r.status === 200) return { child, url };
+    } catch { /* not up yet */ }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('server did not start');
+}
+
 before(async () => {
   assert.ok(SFCL, 'SFCL must point at the sfcl binary');
   dir = mkdtempSync(join(tmpdir(), 'sfcl-sdk-'));
   const model = join(dir, 'tiny.gguf');
   execFileSync(SFCL, ['make-test-model', model], { stdio: 'ignore' });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(SFCL, ['serve', '--model', model, '--model-id', 'tiny', '--port', String(port), '--threads', '1',
-                        '--parallel', '2', '--ctx', '1024', '--api-key', KEY], { stdio: 'ignore' });
-  for (let i = 0; i < 200; i++) {
-    try {
-      const r = await fetch(`${base}/health`);
-      if (r.status === 200) return;
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('server did not start');
+  ({ child: server, url: base } = await startServer(model, []));
+  ({ child: scripted, url: scriptedBase } = await startServer(model,
+    ['--test-script', ' The total is $12,500.00, the fee $12,600.00.']));
 });
 
 after(() => {
   server?.kill('SIGTERM');
+  scripted?.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 });
 
 const anthropic = () => new Anthropic({ apiKey: KEY, baseURL: base, maxRetries: 0 });
 const openai = () => new OpenAI({ apiKey: KEY, baseURL: `${base}/v1`, maxRetries: 0 });
+const EVENTS = { 'X-SFCL-Events': '1' };
+const SYSTEM = 'Invoice total: $12,500.00. Fee: $1,200.00.';
 
 test('anthropic messages.create', async () => {
   const msg = await anthropic().messages.create({
@@ -118,4 +129,79 @@ test('errors arrive as the SDKs typed error classes', async () => {
   await assert.rejects(
     openai().chat.completions.create({ model: 'tiny', messages: [{ role: 'wizard', content: 'x' }] }),
     (e) => e instanceof OpenAI.BadRequestError && e.status === 400);
+});
+
+// SFCL events on (X-SFCL-Events: 1): the plain SDK loops keep working and the events arrive.
+test('openai stream with SFCL events: the plain delta loop works, events ride in chunk.sfcl', async () => {
+  const client = new OpenAI({ apiKey: KEY, baseURL: `${scriptedBase}/v1`, maxRetries: 0, defaultHeaders: EVENTS });
+  const stream = await client.chat.completions.create({
+    model: 'tiny', max_tokens: 40, temperature: 0, stream: true,
+    messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is the total?' }],
+  });
+  let text = '';
+  const events = [];
+  for await (const chunk of stream) {
+    text += chunk.choices[0].delta.content ?? '';  // no optional chaining: every chunk has a choice
+    if (chunk.sfcl?.event) events.push(chunk.sfcl);
+  }
+  assert.ok(text.includes('$12,500.00'), text);
+  const confirmed = events.find((e) => e.event === 'anchor_confirmed' && e.text === '$12,500.00');
+  assert.ok(confirmed, JSON.stringify(events));
+  assert.equal(confirmed.anchor_type, 'amount');
+  assert.equal(confirmed.verdict, 'confirmed');
+  const backtrack = events.find((e) => e.event === 'backtrack');
+  assert.ok(backtrack, JSON.stringify(events));
+  assert.ok(backtrack.removed.startsWith('$12,6'), backtrack.removed);
+  assert.equal(backtrack.reason, 'unsupported');
+});
+
+test('anthropic raw stream with SFCL events: event.type is the event name, the anchor type is anchor_type',
+  async () => {
+    const client = new Anthropic({ apiKey: KEY, baseURL: scriptedBase, maxRetries: 0, defaultHeaders: EVENTS });
+    const stream = await client.messages.create({
+      model: 'tiny', max_tokens: 40, temperature: 0, stream: true, system: SYSTEM,
+      messages: [{ role: 'user', content: 'What is the total?' }],
+    });
+    let text = '';
+    const types = [];
+    const events = [];
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+      if (['anchor_confirmed', 'anchor_checked', 'backtrack', 'fallback'].includes(event.type)) events.push(event);
+    }
+    assert.equal(types[0], 'message_start');
+    assert.equal(types.at(-1), 'message_stop');
+    assert.ok(text.includes('$12,500.00'), text);
+    const confirmed = events.find((e) => e.type === 'anchor_confirmed' && e.text === '$12,500.00');
+    assert.ok(confirmed, JSON.stringify(events));
+    assert.equal(confirmed.anchor_type, 'amount');
+    assert.equal(confirmed.event, 'anchor_confirmed');
+    assert.ok(events.some((e) => e.type === 'backtrack' && e.removed.startsWith('$12,6')), JSON.stringify(events));
+  });
+
+test('anthropic messages.stream helper with SFCL events still assembles the message', async () => {
+  const client = new Anthropic({ apiKey: KEY, baseURL: scriptedBase, maxRetries: 0, defaultHeaders: EVENTS });
+  const stream = client.messages.stream({
+    model: 'tiny', max_tokens: 40, temperature: 0, system: SYSTEM,
+    messages: [{ role: 'user', content: 'What is the total?' }],
+  });
+  let deltas = '';
+  stream.on('text', (t) => { deltas += t; });
+  const msg = await stream.finalMessage();
+  assert.equal(msg.content[0].text, deltas);
+  assert.ok(deltas.includes('$12,500.00'), deltas);
+});
+
+test('openai chat.completions.stream helper with SFCL events assembles the completion', async () => {
+  const client = new OpenAI({ apiKey: KEY, baseURL: `${scriptedBase}/v1`, maxRetries: 0, defaultHeaders: EVENTS });
+  const stream = client.chat.completions.stream({
+    model: 'tiny', max_tokens: 40, temperature: 0,
+    messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is the total?' }],
+  });
+  let deltas = '';
+  stream.on('content', (delta) => { deltas += delta; });
+  const completion = await stream.finalChatCompletion();
+  assert.equal(completion.choices[0].message.content, deltas);
+  assert.ok(deltas.includes('$12,500.00'), deltas);
 });

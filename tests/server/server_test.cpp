@@ -390,3 +390,87 @@ TEST(ServerLifecycle, SigtermFinishesTheStreamInFlightAndExitsZero) {
 
 }  // namespace
 }  // namespace sfcl::test
+
+namespace sfcl::test {
+namespace {
+
+// One event schema on both dialects: every anchor of the response has an event carrying the same
+// fields as its entry in the non-stream sfcl.anchors; Anthropic events name themselves in "type"
+// (the anchor's type is "anchor_type"); OpenAI events ride in ordinary chunks under "sfcl".
+TEST(ServerLifecycle, EventsShareOneSchemaAndCoverEveryDeliveredAnchor) {
+  ServerProcess s({"--test-script", " The total is $12,500.00, the fee $12,600.00, due 2024-03-01."});
+  auto c = s.client();
+  json body = anthropic("What is the total?", 60, true);
+  body["system"] = "Invoice total: $12,500.00. Fee: $1,200.00.";
+  auto r = c.Post("/v1/messages", {{"X-SFCL-Events", "1"}}, body.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->get_header_value("X-SFCL-Status"), "pending");
+  std::map<std::string, json> anchor_events;
+  bool backtrack = false;
+  json final_sfcl;
+  for (const auto& [e, d] : parse_sse(r->body)) {
+    const json j = json::parse(d);
+    EXPECT_EQ(j["type"], e) << d;
+    if (e == "anchor_confirmed" || e == "anchor_checked") {
+      EXPECT_EQ(j["event"], e);
+      EXPECT_TRUE(j["anchor_type"].is_string()) << d;
+      EXPECT_TRUE(j["start"].is_number() && j["end"].is_number()) << d;
+      anchor_events[j["anchor_id"].get<std::string>()] = j;
+    }
+    if (e == "backtrack") {
+      backtrack = true;
+      EXPECT_TRUE(j["anchor_type"].is_string()) << d;
+      EXPECT_EQ(j["reason"], "unsupported");
+      EXPECT_EQ(j["attempt"], 1);
+    }
+    if (e == "message_delta") final_sfcl = j["sfcl"];
+  }
+  EXPECT_TRUE(backtrack) << r->body;
+  ASSERT_TRUE(final_sfcl.is_object()) << r->body;
+  EXPECT_EQ(final_sfcl["status"].get<std::string>().rfind("active; anchor_count=", 0), 0U);
+
+  body["stream"] = false;
+  const json nj = post_json(c, "/v1/messages", body);
+  ASSERT_FALSE(nj["sfcl"]["anchors"].empty()) << nj.dump();
+  int64_t checked = 0;
+  for (const auto& a : nj["sfcl"]["anchors"]) {
+    checked += a["checked"].get<bool>() ? 1 : 0;
+    EXPECT_FALSE(a.contains("type")) << a.dump();
+    const auto it = anchor_events.find(a["anchor_id"].get<std::string>());
+    ASSERT_NE(it, anchor_events.end()) << "no event for " << a.dump() << "\n" << r->body;
+    for (const auto& [k, v] : a.items()) EXPECT_EQ(it->second[k], v) << k << " of " << a.dump();
+  }
+  // anchor_count counts the delivered checked anchors, not the attempts a backtrack removed.
+  EXPECT_EQ(nj["sfcl"]["anchor_count"], checked);
+  EXPECT_EQ(final_sfcl["anchor_count"], checked);
+  EXPECT_EQ(nj["sfcl"]["status"].get<std::string>(),
+            "active; anchor_count=" + std::to_string(checked) + "; avg_backtrack=" +
+                (checked > 0 ? std::to_string(nj["sfcl"]["backtracks"].get<double>() / checked).substr(0, 4) : "0.00"));
+
+  // OpenAI: data-only chunks; an event chunk has an empty delta and its event under "sfcl".
+  json oa = {{"model", "sfcl"},
+             {"max_tokens", 60},
+             {"temperature", 0},
+             {"stream", true},
+             {"messages", json::array({{{"role", "system"}, {"content", body["system"]}},
+                                       {{"role", "user"}, {"content", "What is the total?"}}})}};
+  auto o = c.Post("/v1/chat/completions", {{"X-SFCL-Events", "1"}}, oa.dump(), "application/json");
+  ASSERT_TRUE(o);
+  int events = 0;
+  for (const auto& [e, d] : parse_sse(o->body)) {
+    EXPECT_EQ(e, "") << "OpenAI streams carry no event names";
+    if (d == "[DONE]") continue;
+    const json j = json::parse(d);
+    EXPECT_EQ(j["object"], "chat.completion.chunk");
+    ASSERT_EQ(j["choices"].size(), 1U) << d;
+    if (j.contains("sfcl") && j["sfcl"].contains("event")) {
+      ++events;
+      EXPECT_EQ(j["choices"][0]["delta"], json::object());
+      EXPECT_TRUE(j["sfcl"]["anchor_type"].is_string()) << d;
+    }
+  }
+  EXPECT_GE(events, static_cast<int>(anchor_events.size()) + 1) << o->body;
+}
+
+}  // namespace
+}  // namespace sfcl::test

@@ -1,0 +1,38 @@
+// sfcl::report — the one JSON shape of anchors, check events and results, shared by everything
+// that prints them (the server's responses and streams, the CLI).
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "decode/decode.h"
+
+namespace sfcl::report {
+
+// One anchor: anchor_id, anchor_type, anchor_kind, text, norm, start/end (byte offsets in the
+// delivered text), verdict, confidence, checked, source {message, start, end} when supported, and
+// flagged / constrained / other_field (with reason "other_field") / backtracks when they apply.
+nlohmann::json anchor_json(const decode::AnchorRecord& a);
+
+// The event's name: "anchor_confirmed", "anchor_checked", "backtrack", "fallback" ("token" for text).
+std::string_view event_name(decode::Event::Kind kind);
+
+// A check event: {"event": name} plus the anchor's fields, plus attempt/removed/reason for a
+// backtrack and policy for a fallback. Token events have no JSON (null).
+nlohmann::json event_json(const decode::Event& e);
+// The event an anchor that was delivered without a check (verdict unverifiable) gets.
+nlohmann::json unchecked_anchor_event(const decode::AnchorRecord& a);
+
+// anchor_count: anchors in the delivered text that were checked (an anchor backtracked and
+// written again counts once); avg_backtrack: backtracks per such anchor.
+int64_t anchor_count(const decode::Result& r);
+double avg_backtrack(const decode::Result& r);
+// "active; anchor_count=N; avg_backtrack=X", "inactive" (no sources) or "off".
+std::string status_line(const decode::Result& r, decode::Mode mode);
+
+// The result's summary: mode, status, counts of checks, verdicts, backtracks, fallbacks.
+nlohmann::json summary_json(const decode::Result& r, decode::Mode mode);
+// Every anchor of the result, in output order.
+nlohmann::json anchors_json(const decode::Result& r);
+
+}  // namespace sfcl::report

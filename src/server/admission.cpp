@@ -1,0 +1,99 @@
+#include "server/admission.h"
+
+#include "anchor/anchor.h"
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+std::vector<engine::Token> tokenize_request(const State& st, const GenerationRequest& req) {
+  const std::string text = req.raw ? req.raw_prompt : st.model->apply_chat_template(req.messages, true) + req.prefill;
+  return st.model->tokenize(text, true, true);
+}
+
+namespace {
+
+json parse_body(const std::string& body) {
+  try {
+    return json::parse(body);
+  } catch (const json::exception& e) {
+    throw ApiError(400, "invalid_request_error", std::string("invalid JSON body: ") + e.what());
+  }
+}
+
+std::shared_ptr<Job> make_job(State& st, const GenerationRequest& req) {
+  auto job = std::make_shared<Job>();
+  job->options = req.options;
+  if (st.script) {
+    job->options.logit_hook = [script = st.script, eos = st.model->eos()](std::span<float> logits,
+                                                                          std::span<const engine::Token> out) {
+      if (out.size() > script->size() || !std::equal(out.begin(), out.end(), script->begin())) return;
+      logits[static_cast<size_t>(out.size() == script->size() ? eos : (*script)[out.size()])] += 1000.0F;
+    };
+  }
+  job->want_events = req.events;
+  job->sources = st.kb ? std::make_shared<anchor::SourceIndex>(st.kb) : std::make_shared<anchor::SourceIndex>();
+  for (const auto& m : req.messages) job->sources->add_source(m.content);
+  if (!req.prefill.empty()) job->sources->add_source(req.prefill);
+  if (req.raw) job->sources->add_source(req.raw_prompt);
+  for (const auto& s : req.extra_sources) job->sources->add_source(s);
+  job->prompt = tokenize_request(st, req);
+  job->metrics = st.metrics.get();
+  if (st.metrics) {
+    metrics::Metrics* m = st.metrics.get();
+    job->options.on_check = [m](const anchor::Anchor& a, const verify::CheckResult& r, int64_t ns) {
+      m->check(a.type, r.verdict, r.confidence, static_cast<double>(ns) * 1e-9, r.checked);
+    };
+  }
+  return job;
+}
+
+// Decision points bound the checking work a prompt can cause; anchor spam is only counted.
+void check_decision_points(State& st, const GenerationRequest& req) {
+  std::string all_text;
+  for (const auto& m : req.messages) all_text += m.content + "\n";
+  all_text += req.prefill + req.raw_prompt;
+  for (const auto& s : req.extra_sources) all_text += "\n" + s;
+  const auto dp = anchor::count_decision_points(all_text);
+  if (st.opt.max_decision_points > 0 && static_cast<int64_t>(dp.total) > st.opt.max_decision_points) {
+    if (st.metrics) st.metrics->admission_rejected("decision_points");
+    throw ApiError(400, "invalid_request_error",
+                   "the request has " + std::to_string(dp.total) + " decision points; this server accepts at most " +
+                       std::to_string(st.opt.max_decision_points));
+  }
+  if (all_text.size() >= 256 &&
+      static_cast<double>(dp.anchors) * 1024.0 / static_cast<double>(all_text.size()) > st.opt.spam_anchors_per_kb) {
+    if (st.metrics) st.metrics->anchor_spam();
+    log_line(st, spdlog::level::warn, "anchor spam",
+             {{"anchors", dp.anchors}, {"bytes", all_text.size()}, {"decision_points", dp.total}});
+  }
+}
+
+void check_prompt_size(State& st, size_t prompt_tokens) {
+  if (st.opt.max_prompt_tokens > 0 && static_cast<int64_t>(prompt_tokens) > st.opt.max_prompt_tokens) {
+    if (st.metrics) st.metrics->admission_rejected("prompt_tokens");
+    throw ApiError(400, "invalid_request_error",
+                   "prompt is " + std::to_string(prompt_tokens) + " tokens; this server accepts at most " +
+                       std::to_string(st.opt.max_prompt_tokens));
+  }
+  const auto limit = st.opt.scheduler.n_ctx_per_slot;
+  if (prompt_tokens + 1 >= limit) {
+    throw ApiError(400, "invalid_request_error",
+                   "prompt is too long: " + std::to_string(prompt_tokens) + " tokens, but the context holds " +
+                       std::to_string(limit) + " tokens per request");
+  }
+}
+
+}  // namespace
+
+Admitted admit_request(State& st, Api api, const httplib::Request& http) {
+  Admitted a;
+  a.req = parse_request(api, parse_body(http.body), st.opt);
+  if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;
+  a.job = make_job(st, a.req);
+  check_decision_points(st, a.req);
+  check_prompt_size(st, a.job->prompt.size());
+  return a;
+}
+
+}  // namespace sfcl::server

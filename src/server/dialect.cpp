@@ -1,0 +1,23 @@
+#include "server/dialect.h"
+
+namespace sfcl::server {
+
+const Dialect& dialect_for(Api api) {
+  switch (api) {
+    case Api::anthropic:
+      return anthropic_dialect();
+    case Api::openai_chat:
+      return openai_chat_dialect();
+    case Api::openai_completions:
+      return openai_completions_dialect();
+  }
+  return anthropic_dialect();
+}
+
+Api api_of_path(const std::string& path) {
+  if (path.rfind("/v1/chat/", 0) == 0) return Api::openai_chat;
+  if (path.rfind("/v1/completions", 0) == 0) return Api::openai_completions;
+  return Api::anthropic;
+}
+
+}  // namespace sfcl::server

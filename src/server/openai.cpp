@@ -1,0 +1,103 @@
+// The OpenAI dialects (chat completions and legacy completions): completion objects, data-only
+// SSE chunks ending in [DONE], OpenAI error shapes. SFCL events ride in ordinary chunks as an
+// "sfcl" extension field, so SDK loops that read choices[0].delta keep working.
+#include "server/dialect.h"
+#include "server/http_util.h"
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+namespace {
+
+class OpenAI final : public Dialect {
+ public:
+  explicit OpenAI(bool completions) : completions_(completions) {}
+  [[nodiscard]] const char* id_prefix() const override { return completions_ ? "cmpl-" : "chatcmpl-"; }
+  [[nodiscard]] const ErrorTypes& errors() const override {
+    static const ErrorTypes kTypes{"server_error", "server_error", "invalid_request_error", "invalid_request_error"};
+    return kTypes;
+  }
+  [[nodiscard]] json error_body(const ApiError& e) const override {
+    json err = {{"message", e.what()}, {"type", e.type}, {"param", nullptr}, {"code", nullptr}};
+    if (!e.param.empty()) err["param"] = e.param;
+    return {{"error", err}};
+  }
+  [[nodiscard]] json usage(const decode::Result& r, int32_t cached) const override {
+    return {{"prompt_tokens", r.prompt_tokens},
+            {"completion_tokens", r.output_tokens},
+            {"total_tokens", r.prompt_tokens + r.output_tokens},
+            {"prompt_tokens_details", {{"cached_tokens", cached}}}};
+  }
+  [[nodiscard]] json response(const ResponseInfo& info, const decode::Result& r, int32_t cached) const override {
+    json choice = {{"index", 0}, {"logprobs", nullptr}, {"finish_reason", finish_reason(r)}};
+    if (completions_) {
+      choice["text"] = r.text;
+    } else {
+      choice["message"] = {{"role", "assistant"}, {"content", r.text}, {"refusal", nullptr}};
+    }
+    return {{"id", info.id},
+            {"object", completions_ ? "text_completion" : "chat.completion"},
+            {"created", info.created},
+            {"model", info.model},
+            {"choices", json::array({std::move(choice)})},
+            {"usage", usage(r, cached)}};
+  }
+  [[nodiscard]] std::string stream_open(const ResponseInfo& info, int32_t, int32_t) const override {
+    if (completions_) return {};
+    return sse_data(chunk(info, {{"role", "assistant"}, {"content", ""}}, nullptr));
+  }
+  [[nodiscard]] std::string stream_text(const ResponseInfo& info, const std::string& text) const override {
+    return sse_data(chunk(info, {{"content", text}}, nullptr));
+  }
+  [[nodiscard]] std::string stream_event(const ResponseInfo& info, const json& event) const override {
+    json c = chunk(info, json::object(), nullptr);
+    c["sfcl"] = event;
+    return sse_data(c);
+  }
+  [[nodiscard]] std::string stream_ping() const override { return ": ping\n\n"; }
+  [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
+                                         json sfcl) const override {
+    json last = chunk(info, json::object(), finish_reason(r));
+    last["usage"] = usage(r, cached);
+    last["sfcl"] = std::move(sfcl);
+    return sse_data(last) + "data: [DONE]\n\n";
+  }
+  [[nodiscard]] std::string stream_error(const std::string& message) const override {
+    return sse_data(
+        {{"error", {{"message", message}, {"type", "server_error"}, {"param", nullptr}, {"code", nullptr}}}});
+  }
+
+ private:
+  static const char* finish_reason(const decode::Result& r) {
+    return r.stop_reason == decode::StopReason::max_tokens ? "length" : "stop";
+  }
+  // One stream chunk; `delta` is the chat delta (its "content" is the completions "text").
+  [[nodiscard]] json chunk(const ResponseInfo& info, const json& delta, const json& finish) const {
+    json choice = {{"index", 0}, {"logprobs", nullptr}, {"finish_reason", finish}};
+    if (completions_) {
+      choice["text"] = delta.value("content", "");
+    } else {
+      choice["delta"] = delta;
+    }
+    return {{"id", info.id},
+            {"object", completions_ ? "text_completion" : "chat.completion.chunk"},
+            {"created", info.created},
+            {"model", info.model},
+            {"choices", json::array({std::move(choice)})}};
+  }
+  bool completions_;
+};
+
+}  // namespace
+
+const Dialect& openai_chat_dialect() {
+  static const OpenAI kDialect(false);
+  return kDialect;
+}
+const Dialect& openai_completions_dialect() {
+  static const OpenAI kDialect(true);
+  return kDialect;
+}
+
+}  // namespace sfcl::server

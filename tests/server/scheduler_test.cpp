@@ -1,0 +1,162 @@
+// The scheduler on a real (tiny, project-made) model and an injected context.
+#include "server/scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+
+#include "support/test_model.h"
+
+namespace sfcl::server {
+namespace {
+
+// The batch plan: the budget is shared round-robin from `first`, tokens go in in slot order.
+TEST(ServerScheduler, PlanAddsSlotsInIncreasingOrderWhateverTheRoundRobinStart) {
+  const std::vector<int32_t> waiting = {5, 0, 7, 3};
+  std::vector<SlotTake> plan;
+  for (size_t first = 0; first < waiting.size(); ++first) {
+    for (int32_t budget : {1, 4, 8, 12, 512}) {
+      plan_step(waiting, first, budget, plan);
+      int32_t total = 0;
+      for (size_t i = 0; i < plan.size(); ++i) {
+        if (i > 0) {
+          EXPECT_LT(plan[i - 1].slot, plan[i].slot) << "first " << first << " budget " << budget;
+        }
+        EXPECT_GT(plan[i].tokens, 0);
+        EXPECT_LE(plan[i].tokens, waiting[static_cast<size_t>(plan[i].slot)]);
+        total += plan[i].tokens;
+      }
+      EXPECT_EQ(total, std::min(budget, 15)) << "first " << first << " budget " << budget;
+    }
+  }
+}
+
+TEST(ServerScheduler, PlanGivesTheBudgetToTheRoundRobinStartFirst) {
+  const std::vector<int32_t> waiting = {5, 5, 5, 5};
+  std::vector<SlotTake> plan;
+  plan_step(waiting, 3, 7, plan);  // slot 3 is served first, slot 0 gets the rest
+  ASSERT_EQ(plan.size(), 2U);
+  EXPECT_EQ(plan[0].slot, 0);
+  EXPECT_EQ(plan[0].tokens, 2);
+  EXPECT_EQ(plan[1].slot, 3);
+  EXPECT_EQ(plan[1].tokens, 5);
+  plan_step(waiting, 1, 7, plan);
+  ASSERT_EQ(plan.size(), 2U);
+  EXPECT_EQ(plan[0].slot, 1);
+  EXPECT_EQ(plan[0].tokens, 5);
+  EXPECT_EQ(plan[1].slot, 2);
+  EXPECT_EQ(plan[1].tokens, 2);
+}
+
+class ServerSchedulerModel : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { model_ = engine::Model::load({test::tiny_model_path()}).release(); }
+  static void TearDownTestSuite() {
+    delete model_;
+    model_ = nullptr;
+  }
+
+  static std::unique_ptr<engine::Context> context(const SchedulerOptions& o) {
+    engine::ContextOptions c;
+    c.n_ctx = o.n_ctx_per_slot * static_cast<uint32_t>(o.n_parallel);
+    c.n_batch = o.n_batch;
+    c.n_threads = 1;
+    c.n_seq_max = static_cast<uint32_t>(o.n_parallel);
+    c.kv_unified = false;
+    return std::make_unique<engine::Context>(*model_, c);
+  }
+
+  // A job that writes `max_tokens` tokens (EOS is pushed down so the random model keeps going).
+  static std::shared_ptr<Job> job(const std::string& prompt, int32_t max_tokens) {
+    auto j = std::make_shared<Job>();
+    j->prompt = model_->tokenize(prompt, true, false);
+    j->options.mode = decode::Mode::off;
+    j->options.max_tokens = max_tokens;
+    j->options.sampling.temperature = 0.0F;
+    j->options.logit_hook = [eos = model_->eos()](std::span<float> logits, std::span<const engine::Token>) {
+      logits[static_cast<size_t>(eos)] -= 1000.0F;
+    };
+    j->sources = std::make_shared<anchor::SourceIndex>();
+    return j;
+  }
+
+  static engine::Model* model_;
+};
+engine::Model* ServerSchedulerModel::model_ = nullptr;
+
+TEST_F(ServerSchedulerModel, FullQueueRefusesAndCancelFreesTheSlot) {
+  SchedulerOptions o;
+  o.n_parallel = 1;
+  o.queue_limit = 0;
+  o.n_ctx_per_slot = 4096;
+  auto ctx = context(o);
+  Scheduler s(*model_, *ctx, o);
+  auto long_job = job("a long one", 4000);
+  ASSERT_TRUE(s.submit(long_job));
+  long_job->channel.wait_admitted();
+  EXPECT_EQ(s.stats().busy_slots, 1);
+  EXPECT_FALSE(s.submit(job("no room", 2)));  // one slot, busy, and no queue
+  long_job->channel.cancel();
+  const JobOutcome& out = long_job->channel.wait_finished();
+  EXPECT_TRUE(out.cancelled);
+  EXPECT_TRUE(out.error.empty());
+  EXPECT_LT(out.result.output_tokens, 4000);
+  EXPECT_EQ(s.stats().busy_slots, 0);
+  auto next = job("room again", 3);
+  ASSERT_TRUE(s.submit(next));
+  EXPECT_EQ(next->channel.wait_finished().result.output_tokens, 3);
+}
+
+TEST_F(ServerSchedulerModel, SamePromptAgainReusesTheSlotsCache) {
+  SchedulerOptions o;
+  o.n_parallel = 2;
+  o.n_ctx_per_slot = 512;
+  auto ctx = context(o);
+  Scheduler s(*model_, *ctx, o);
+  const std::string prompt = "The invoice total is twelve thousand five hundred dollars.";
+  auto first = job(prompt, 4);
+  ASSERT_TRUE(s.submit(first));
+  first->channel.wait_finished();
+  EXPECT_EQ(first->channel.cached_tokens(), 0);
+  const int64_t reused_before = s.stats().reused_tokens;
+  auto second = job(prompt, 4);
+  ASSERT_TRUE(s.submit(second));
+  const JobOutcome& out = second->channel.wait_finished();
+  // Everything but the last prompt token (its logits are needed) comes from the cache.
+  EXPECT_EQ(second->channel.cached_tokens(), static_cast<int32_t>(second->prompt.size()) - 1);
+  EXPECT_EQ(s.stats().reused_tokens - reused_before, second->channel.cached_tokens());
+  EXPECT_EQ(out.result.text, first->channel.wait_finished().result.text);
+  EXPECT_EQ(s.stats().prompt_tokens, static_cast<int64_t>(first->prompt.size() + second->prompt.size()));
+}
+
+TEST_F(ServerSchedulerModel, ConcurrentJobsMatchTheirSoloRuns) {
+  SchedulerOptions o;
+  o.n_parallel = 4;
+  o.n_ctx_per_slot = 512;
+  o.n_batch = 16;  // smaller than the prompts together: the budget is shared over several steps
+  const std::vector<std::string> prompts = {"one two three", "the total is", "fee schedule for March",
+                                            "a b c d e f g h i j k l m n o p"};
+  std::vector<std::string> solo;
+  for (const auto& p : prompts) {
+    auto ctx = context(o);
+    Scheduler alone(*model_, *ctx, o);
+    auto j = job(p, 12);
+    ASSERT_TRUE(alone.submit(j));
+    solo.push_back(j->channel.wait_finished().result.text);
+  }
+  auto ctx = context(o);
+  Scheduler together(*model_, *ctx, o);
+  std::vector<std::shared_ptr<Job>> jobs;
+  for (const auto& p : prompts) {
+    jobs.push_back(job(p, 12));
+    ASSERT_TRUE(together.submit(jobs.back()));
+  }
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    const JobOutcome& out = jobs[i]->channel.wait_finished();
+    EXPECT_EQ(out.result.output_tokens, 12);
+    EXPECT_EQ(out.result.text, solo[i]) << prompts[i];
+  }
+}
+
+}  // namespace
+}  // namespace sfcl::server
