@@ -19,12 +19,12 @@ json anchor_json(const decode::AnchorRecord& a) {
             {"checked", a.checked}};
   if (a.flagged) x["flagged"] = true;
   if (a.constrained) x["constrained"] = true;
-  if (a.other_field) {
-    x["other_field"] = true;
-    x["reason"] = "other_field";
-  }
+  if (a.other_field) x["other_field"] = true;
+  if (a.reason != verify::Reason::none) x["reason"] = std::string(verify::reason_name(a.reason));
+  if (a.verbatim) x["verbatim"] = true;
+  if (a.derivation != verify::Derivation::none) x["derivation"] = std::string(verify::derivation_name(a.derivation));
   if (a.attempts > 0) x["backtracks"] = a.attempts;
-  if (a.checked && a.verdict == verify::Verdict::confirmed) {
+  if (a.checked && (a.verdict == verify::Verdict::confirmed || a.verdict == verify::Verdict::derived)) {
     x["source"] = {{"message", a.support_source}, {"start", a.support_start}, {"end", a.support_end}};
   }
   return x;
@@ -64,6 +64,7 @@ json event_json(const decode::Event& e) {
     j["reason"] = std::string(e.reason);
   } else if (e.kind == K::fallback) {
     j["policy"] = std::string(decode::fallback_name(e.policy));
+    if (!e.reason.empty()) j["reason"] = std::string(e.reason);
   }
   return j;
 }
@@ -85,12 +86,29 @@ double avg_backtrack(const decode::Result& r) {
   return n > 0 ? static_cast<double>(r.stats.backtracks) / static_cast<double>(n) : 0.0;
 }
 
+int64_t unverifiable_count(const decode::Result& r) {
+  int64_t n = 0;
+  for (const auto& a : r.anchors) n += a.verdict == verify::Verdict::unverifiable ? 1 : 0;
+  return n;
+}
+
+// "unverifiable=N" says how many delivered values nothing could check (a request with no source
+// text): they reached the client unchecked, and the header says so.
 std::string status_line(const decode::Result& r, decode::Mode mode) {
   if (mode == decode::Mode::off) return "off";
-  if (!r.active) return "inactive";
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "active; anchor_count=%lld; avg_backtrack=%.2f",
-                static_cast<long long>(anchor_count(r)), avg_backtrack(r));
+  const int64_t unverifiable = unverifiable_count(r);
+  char buf[128];
+  if (!r.active) {
+    if (unverifiable == 0) return "inactive";
+    std::snprintf(buf, sizeof buf, "inactive; unverifiable=%lld", static_cast<long long>(unverifiable));
+    return buf;
+  }
+  const int n = std::snprintf(buf, sizeof buf, "active; anchor_count=%lld; avg_backtrack=%.2f",
+                              static_cast<long long>(anchor_count(r)), avg_backtrack(r));
+  if (unverifiable > 0 && n > 0 && static_cast<size_t>(n) < sizeof buf) {
+    std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), "; unverifiable=%lld",
+                  static_cast<long long>(unverifiable));
+  }
   return buf;
 }
 
@@ -99,9 +117,10 @@ json summary_json(const decode::Result& r, decode::Mode mode) {
           {"status", status_line(r, mode)},
           {"anchor_count", anchor_count(r)},
           {"anchors_checked", r.stats.checked()},
-          {"confirmed", r.stats.verdicts[0]},
-          {"unsupported", r.stats.verdicts[1]},
-          {"unverifiable", r.stats.verdicts[2]},
+          {"confirmed", r.stats.verdicts[static_cast<size_t>(verify::Verdict::confirmed)]},
+          {"derived", r.stats.verdicts[static_cast<size_t>(verify::Verdict::derived)]},
+          {"unsupported", r.stats.verdicts[static_cast<size_t>(verify::Verdict::unsupported)]},
+          {"unverifiable", unverifiable_count(r)},
           {"backtracks", r.stats.backtracks},
           {"regenerated_tokens", r.stats.regenerated_tokens},
           {"fallbacks", r.stats.fallbacks}};

@@ -28,6 +28,8 @@ nlohmann::json unchecked_anchor_event(const decode::AnchorRecord& a);
 int64_t anchor_count(const decode::Result& r);
 double avg_backtrack(const decode::Result& r);
 // "active; anchor_count=N; avg_backtrack=X", "inactive" (no sources) or "off".
+// Delivered anchors that nothing could check (no source text at all).
+int64_t unverifiable_count(const decode::Result& r);
 std::string status_line(const decode::Result& r, decode::Mode mode);
 
 // The result's summary: mode, status, counts of checks, verdicts, backtracks, fallbacks.
