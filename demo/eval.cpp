@@ -76,7 +76,7 @@ struct Grounding {
     if (std::find(item.gold_values.begin(), item.gold_values.end(), a.norm) != item.gold_values.end()) return true;
     anchor::fold_for_match(surface, folded);
     anchor::TextSpan span;
-    return index.find_verbatim(folded, span);
+    return index.find_verbatim(folded, span, a.type != anchor::Type::name && a.type != anchor::Type::citation);
   }
 };
 

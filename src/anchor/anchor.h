@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace sfcl::anchor {
@@ -255,8 +256,10 @@ class SourceIndex {
   // anchor nothing supports is unsupported, not unverifiable (docs/ANCHORS.md, "Checking").
   [[nodiscard]] bool has_text() const { return !texts_.empty() || !empty() || (base_ && base_->has_text()); }
   // Finds `folded` (fold_for_match of an anchor's text) in a source text, word-bounded on its Latin
-  // side; `hit` is its span in the source as written.
-  bool find_verbatim(std::string_view folded, TextSpan& hit) const;
+  // side; `hit` is its span in the source as written. `whole_value`: the occurrence must also end
+  // where a source anchor ends and begin at one's start or after a space or punctuation, so part of
+  // a value is never found ("$1.5" in "$1.5 billion", "500" in "500万元", "三亿" in "十三亿").
+  bool find_verbatim(std::string_view folded, TextSpan& hit, bool whole_value = false) const;
   // Number of names in each sentence of the sources that names three or more (a list the answer may
   // count: "three parties").
   [[nodiscard]] std::span<const uint32_t> list_counts() const { return list_counts_; }
@@ -269,6 +272,8 @@ class SourceIndex {
   void add_name_parts(const Anchor& joined, int32_t source, std::string_view text, std::string_view field);
   void add_text(std::string_view text);
   void add_list_counts(std::string_view text, const std::vector<Anchor>& found);
+  struct FoldedSource;
+  static bool whole_value_at(const FoldedSource& t, size_t pos, uint32_t start, uint32_t end);
   struct FoldedSource {
     struct Mark {
       uint32_t folded;
@@ -276,6 +281,8 @@ class SourceIndex {
     };
     std::string folded;
     std::vector<Mark> marks;  // where folded and original offsets stop advancing together
+    std::vector<std::pair<uint32_t, uint32_t>> anchor_spans;  // [start, end) in the original text, by start
+    std::vector<uint32_t> anchor_ends;                        // sorted
     [[nodiscard]] uint32_t original(uint32_t folded_offset) const;
   };
   LexerOptions options_;

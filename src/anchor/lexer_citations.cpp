@@ -165,12 +165,27 @@ size_t scan_author_citation(Src& src, size_t p, Anchor& a) {
   }
   // A journal reference: capitalised words (abbreviations with dots allowed), a volume, optionally
   // an issue, then pages after ',' or ':' — a page range or a year in parentheses must follow.
+  // Words that open a phrase or name a month make it a date or a sentence, never a journal
+  // ("In March 2020, 15-20 people").
+  auto not_journal = [&](size_t from, size_t to) {
+    const std::string_view w = src.s.substr(from, to - from);
+    for (std::string_view x :
+         {"In",  "On",  "At", "By", "From",  "To",     "Since",   "Until", "Before", "After", "During",
+          "For", "The", "A",  "An", "About", "Around", "Between", "Of",    "And",    "Or",    "As"}) {
+      if (w == x) return true;
+    }
+    int m = 0;
+    Src tmp{w, true};
+    return month_name(tmp, 0, m) == w.size();
+  };
+  if (not_journal(p, e)) return 0;
   size_t j = e;
   for (int words = 1; words < 6; ++words) {
     if (src.at(j) == '.') ++j;
     if (src.at(j) != ' ') break;
     const size_t w = author_word(src, j + 1);
     if (w == 0) break;
+    if (not_journal(j + 1, w)) return 0;
     j = w;
   }
   if (src.at(j) == '.') ++j;

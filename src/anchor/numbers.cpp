@@ -107,29 +107,60 @@ bool normalize_number(std::string_view text, std::string& out) {
 namespace {
 int cn_digit(char32_t c) {
   switch (c) {
-    case U'零': case U'〇': return 0;
-    case U'一': case U'壹': return 1;
-    case U'二': case U'两': case U'贰': return 2;
-    case U'三': case U'叁': return 3;
-    case U'四': case U'肆': return 4;
-    case U'五': case U'伍': return 5;
-    case U'六': case U'陆': return 6;
-    case U'七': case U'柒': return 7;
-    case U'八': case U'捌': return 8;
-    case U'九': case U'玖': return 9;
-    default: return -1;
+    case U'零':
+    case U'〇':
+      return 0;
+    case U'一':
+    case U'壹':
+      return 1;
+    case U'二':
+    case U'两':
+    case U'贰':
+      return 2;
+    case U'三':
+    case U'叁':
+      return 3;
+    case U'四':
+    case U'肆':
+      return 4;
+    case U'五':
+    case U'伍':
+      return 5;
+    case U'六':
+    case U'陆':
+      return 6;
+    case U'七':
+    case U'柒':
+      return 7;
+    case U'八':
+    case U'捌':
+      return 8;
+    case U'九':
+    case U'玖':
+      return 9;
+    default:
+      return -1;
   }
 }
 }  // namespace
 
 int cn_unit(char32_t c) {
   switch (c) {
-    case U'十': case U'拾': return 10;
-    case U'百': case U'佰': return 100;
-    case U'千': case U'仟': return 1000;
-    case U'万': return 10000;
-    case U'亿': return 100000000;
-    default: return 0;
+    case U'十':
+    case U'拾':
+      return 10;
+    case U'百':
+    case U'佰':
+      return 100;
+    case U'千':
+    case U'仟':
+      return 1000;
+    case U'万':
+      return 10000;
+    case U'亿':
+      return 100000000;
+    default:
+      return 0;
   }
 }
 

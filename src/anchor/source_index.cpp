@@ -1,4 +1,5 @@
 // Anchors of a request's sources (prompt, documents) and knowledge base, indexed for the checker.
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -122,6 +123,15 @@ int32_t SourceIndex::add_source(std::string_view text) {
     }
   }
   add_list_counts(text, found);
+  if (!texts_.empty() && texts_.size() == static_cast<size_t>(id - base_sources_ + 1)) {
+    auto& t = texts_.back();
+    for (const auto& a : found) {
+      t.anchor_spans.emplace_back(a.start, a.end);
+      t.anchor_ends.push_back(a.end);
+    }
+    std::sort(t.anchor_spans.begin(), t.anchor_spans.end());
+    std::sort(t.anchor_ends.begin(), t.anchor_ends.end());
+  }
   return id;
 }
 

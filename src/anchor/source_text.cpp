@@ -66,6 +66,27 @@ bool bounded(std::string_view hay, size_t pos, std::string_view needle) {
 }
 }  // namespace
 
+// A value found inside no source anchor is whole if word-bounded; one found inside an anchor must
+// end where that anchor ends and begin at its start or after a space or punctuation.
+bool SourceIndex::whole_value_at(const FoldedSource& t, size_t pos, uint32_t start, uint32_t end) {
+  const auto& spans = t.anchor_spans;
+  auto it = std::upper_bound(spans.begin(), spans.end(), std::make_pair(end, uint32_t{0}));
+  bool inside = false;
+  for (auto k = it; k != spans.begin();) {  // spans starting before the hit's end that reach into it
+    --k;
+    if (k->second > start) {
+      inside = true;
+      break;
+    }
+    if (spans.end() - k > 8) break;  // anchors rarely nest deeper than a few
+  }
+  if (!inside) return true;
+  if (!std::binary_search(t.anchor_ends.begin(), t.anchor_ends.end(), end)) return false;
+  if (pos == 0 || std::binary_search(spans.begin(), spans.end(), std::make_pair(start, end))) return true;
+  const auto before = static_cast<unsigned char>(t.folded[pos - 1]);
+  return before < 0x80 && !ascii_alnum(static_cast<char>(before)) && before != '-' && before != '.' && before != ',';
+}
+
 void fold_for_match(std::string_view text, std::string& out) {
   out.clear();
   bool space = false;
@@ -131,19 +152,23 @@ uint32_t SourceIndex::FoldedSource::original(uint32_t folded_offset) const {
   return it->original + (folded_offset - it->folded);
 }
 
-bool SourceIndex::find_verbatim(std::string_view folded, TextSpan& hit) const {
+bool SourceIndex::find_verbatim(std::string_view folded, TextSpan& hit, bool whole_value) const {
   if (folded.empty()) return false;
   for (size_t s = 0; s < texts_.size(); ++s) {
-    const std::string_view hay = texts_[s].folded;
+    const FoldedSource& t = texts_[s];
+    const std::string_view hay = t.folded;
     for (size_t pos = hay.find(folded); pos != std::string_view::npos; pos = hay.find(folded, pos + 1)) {
       if (!bounded(hay, pos, folded)) continue;
+      const uint32_t start = t.original(static_cast<uint32_t>(pos));
+      const uint32_t end = t.original(static_cast<uint32_t>(pos + folded.size()));
+      if (whole_value && !whole_value_at(t, pos, start, end)) continue;
       hit.source = static_cast<int32_t>(s) + base_sources_;
-      hit.start = texts_[s].original(static_cast<uint32_t>(pos));
-      hit.end = texts_[s].original(static_cast<uint32_t>(pos + folded.size()));
+      hit.start = start;
+      hit.end = end;
       return true;
     }
   }
-  return base_ ? base_->find_verbatim(folded, hit) : false;
+  return base_ ? base_->find_verbatim(folded, hit, whole_value) : false;
 }
 
 }  // namespace sfcl::anchor

@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "report/report.h"
 #include "verify/verify.h"
 
 namespace sfcl::cli {
@@ -27,8 +28,9 @@ struct AnchorsOpts {
   std::string date_order = "month-first";
   std::vector<std::string> sources;
   std::string kb;
-  float threshold = 0.87F;
+  float threshold = verify::CheckerOptions{}.threshold;
   bool strict = false;
+  bool no_derived = false;
 };
 
 void add_flags(CLI::App& cmd, AnchorsOpts& o) {
@@ -52,15 +54,16 @@ void add_flags(CLI::App& cmd, AnchorsOpts& o) {
   ch->add_option("--threshold", o.threshold, "Confidence threshold")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
-  ch->add_flag("--strict", o.strict, "Anchors of types the sources never mention are unsupported");
+  ch->add_flag("--strict", o.strict, "With no source text at all, anchors are unsupported, not unverifiable");
+  ch->add_flag("--no-derived", o.no_derived, "Values computed from source values are unsupported, not derived");
 }
 
 int run_extract(const std::string& text, const anchor::LexerOptions& lo) {
   const auto anchors = anchor::extract(text, lo);
   for (size_t i = 0; i < anchors.size(); ++i) {
     const auto& a = anchors[i];
-    std::cout << anchor_json(a, anchor::anchor_id(a.type, i + 1),
-                             utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)))
+    std::cout << report::raw_anchor_json(a, anchor::anchor_id(a.type, i + 1),
+                                         utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)))
                      .dump()
               << "\n";
   }
@@ -91,32 +94,16 @@ int run_check(const AnchorsOpts& o, const std::string& text, const anchor::Lexer
   verify::CheckerOptions copt;
   copt.threshold = o.threshold;
   copt.strict = o.strict;
+  copt.derived = !o.no_derived;
   verify::Checker checker(index, copt);
   const auto anchors = anchor::extract(text, lo);
   for (size_t i = 0; i < anchors.size(); ++i) {
     const auto& a = anchors[i];
     const std::string_view field = anchor::field_label(text, a.start);
-    const auto r = checker.check(a, field, std::string_view(text).substr(a.start, a.end - a.start));
-    auto j = anchor_json(a, anchor::anchor_id(a.type, i + 1),
-                         utf8::sanitize(std::string_view(text).substr(a.start, a.end - a.start)));
-    j["verdict"] = std::string(verify::verdict_name(r.verdict));
-    j["confidence"] = r.confidence;
-    j["checked"] = r.checked;
-    if (!field.empty()) j["field"] = utf8::sanitize(field);
-    if (r.other_field) j["other_field"] = true;
-    if (r.reason != verify::Reason::none) j["reason"] = std::string(verify::reason_name(r.reason));
-    if (r.verbatim) j["verbatim"] = true;
-    if (r.verdict == verify::Verdict::derived) {
-      j["derivation"] = std::string(verify::derivation_name(r.derivation));
-      nlohmann::json ops = nlohmann::json::array();
-      for (int64_t op : r.operands) {
-        if (op < 0) continue;
-        const auto& s = index.anchors()[static_cast<size_t>(op)];
-        ops.push_back({{"text", s.text}, {"source", s.source}, {"start", s.anchor.start}, {"end", s.anchor.end}});
-      }
-      j["operands"] = ops;
-    }
-    if (r.span.source >= 0) j["support"] = {{"source", r.span.source}, {"start", r.span.start}, {"end", r.span.end}};
+    const std::string_view surface = std::string_view(text).substr(a.start, a.end - a.start);
+    const auto r = checker.check(a, field, surface);
+    const auto j = report::check_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(surface),
+                                      utf8::sanitize(field), r, index);
     std::cout << j.dump() << "\n";
   }
   return 0;

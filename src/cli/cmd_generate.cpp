@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/io.h"
+#include "report/report.h"
 
 namespace sfcl::cli {
 
@@ -22,9 +23,10 @@ struct GenerateOpts {
   std::vector<std::string> sources;
   std::string kb;
   std::string mode = "anchor";
-  int32_t max_backtracks = 2;
+  int32_t max_backtracks = decode::Options{}.max_backtracks;
   std::string fallback = "constrain";
-  float threshold = 0.87F;
+  float threshold = verify::CheckerOptions{}.threshold;
+  bool no_derived = false;
   bool events = false;
   bool dynamic_temperature = false;
   std::vector<std::string> stop;
@@ -33,30 +35,8 @@ struct GenerateOpts {
 };
 
 nlohmann::json event_json(const decode::Event& e) {
-  using K = decode::Event::Kind;
-  switch (e.kind) {
-    case K::anchor_confirmed:
-    case K::anchor_checked: {
-      nlohmann::json j = record_json(*e.anchor);
-      j["event"] = e.kind == K::anchor_confirmed ? "anchor_confirmed" : "anchor_checked";
-      j["anchor_id"] = e.anchor->id;
-      return j;
-    }
-    case K::backtrack:
-      return {{"event", "backtrack"},
-              {"anchor_id", e.anchor->id},
-              {"removed", std::string(e.text)},
-              {"reason", std::string(e.reason)},
-              {"attempt", e.attempt}};
-    case K::fallback:
-      return {{"event", "fallback"},
-              {"anchor_id", e.anchor->id},
-              {"text", e.anchor->text},
-              {"policy", std::string(decode::fallback_name(e.policy))}};
-    case K::token:
-      return {{"event", "token"}, {"text", std::string(e.text)}};
-  }
-  return {};
+  if (e.kind == decode::Event::Kind::token) return {{"event", "token"}, {"text", std::string(e.text)}};
+  return report::event_json(e);
 }
 
 void add_flags(CLI::App& cmd, GenerateOpts& o) {
@@ -89,6 +69,7 @@ void add_flags(CLI::App& cmd, GenerateOpts& o) {
   cmd.add_option("--fallback", o.fallback, "After the last backtrack: constrain, flag or abstain")
       ->capture_default_str()
       ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
+  cmd.add_flag("--no-derived", o.no_derived, "Values computed from source values are unsupported, not derived");
   cmd.add_option("--threshold", o.threshold, "Confidence threshold")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
@@ -114,6 +95,7 @@ int run(const GenerateOpts& o) {
   opt.max_tokens = o.n;
   opt.max_backtracks = o.max_backtracks;
   opt.checker.threshold = o.threshold;
+  opt.checker.derived = !o.no_derived;
   opt.dynamic_temperature = o.dynamic_temperature;
   opt.stop = o.stop;
   opt.sampling = o.sampling;
@@ -163,7 +145,7 @@ int run(const GenerateOpts& o) {
   const double tps = secs > 0 ? static_cast<double>(r.stats.decoded_tokens) / secs : 0.0;
   if (o.json) {
     nlohmann::json anchors = nlohmann::json::array();
-    for (const auto& a : r.anchors) anchors.push_back(record_json(a));
+    for (const auto& a : r.anchors) anchors.push_back(report::anchor_json(a));
     nlohmann::json j = {{"text", r.text},
                         {"stop_reason", std::string(decode::stop_reason_name(r.stop_reason))},
                         {"prompt_tokens", r.prompt_tokens},

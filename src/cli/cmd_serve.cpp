@@ -49,6 +49,9 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--fallback", *fallback, "Default fallback: constrain, flag or abstain")
       ->capture_default_str()
       ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
+  cmd->add_flag(
+      "--no-derived", [o](int64_t) { o->derived = false; },
+      "Values computed from source values (sums, date differences, ...) are unsupported, not derived");
   cmd->add_flag("--events", o->events, "Send anchor_confirmed/backtrack SSE events by default");
   cmd->add_flag("--no-compat-headers", *no_compat, "Omit x-anthropic-layer-status and X-Anthropic-SFCL-Status");
   cmd->add_flag("--keep-zero-width", *keep_zw, "Do not strip zero-width characters from requests");

@@ -31,34 +31,4 @@ inline std::string read_input(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-inline nlohmann::json anchor_json(const anchor::Anchor& a, const std::string& id, std::string_view text) {
-  nlohmann::json j = {{"id", id},
-                      {"kind", std::string(anchor::kind_name(anchor::kind_of(a.type)))},
-                      {"type", std::string(anchor::type_name(a.type))},
-                      {"text", std::string(text)},
-                      {"start", a.start},
-                      {"end", a.end},
-                      {"norm", a.norm}};
-  if (a.ambiguous) {
-    j["ambiguous"] = true;
-    j["alt_norm"] = a.alt_norm;
-  }
-  return j;
-}
-
-inline nlohmann::json record_json(const decode::AnchorRecord& r) {
-  nlohmann::json j = anchor_json(r.anchor, r.id, r.text);
-  j["verdict"] = std::string(verify::verdict_name(r.verdict));
-  j["confidence"] = r.confidence;
-  j["checked"] = r.checked;
-  if (r.flagged) j["flagged"] = true;
-  if (r.constrained) j["constrained"] = true;
-  if (r.other_field) j["other_field"] = true;
-  if (r.attempts > 0) j["backtracks"] = r.attempts;
-  if (r.verdict == verify::Verdict::confirmed && r.checked) {
-    j["source"] = {{"message", r.support_source}, {"start", r.support_start}, {"end", r.support_end}};
-  }
-  return j;
-}
-
 }  // namespace sfcl::cli

@@ -6,17 +6,52 @@ namespace sfcl::report {
 
 using nlohmann::json;
 
+json raw_anchor_json(const anchor::Anchor& a, const std::string& id, std::string_view text) {
+  json x = {{"anchor_id", id},
+            {"anchor_type", std::string(anchor::type_name(a.type))},
+            {"anchor_kind", std::string(anchor::kind_name(anchor::kind_of(a.type)))},
+            {"text", std::string(text)},
+            {"norm", a.norm},
+            {"start", a.start},
+            {"end", a.end}};
+  if (a.ambiguous) {
+    x["ambiguous"] = true;
+    x["alt_norm"] = a.alt_norm;
+  }
+  return x;
+}
+
+json check_json(const anchor::Anchor& a, const std::string& id, std::string_view text, std::string_view field,
+                const verify::CheckResult& r, const anchor::SourceIndex& index) {
+  json j = raw_anchor_json(a, id, text);
+  j["verdict"] = std::string(verify::verdict_name(r.verdict));
+  j["confidence"] = r.confidence;
+  j["checked"] = r.checked;
+  if (!field.empty()) j["field"] = std::string(field);
+  if (r.other_field) j["other_field"] = true;
+  if (r.reason != verify::Reason::none) j["reason"] = std::string(verify::reason_name(r.reason));
+  if (r.verbatim) j["verbatim"] = true;
+  if (r.verdict == verify::Verdict::derived) {
+    j["derivation"] = std::string(verify::derivation_name(r.derivation));
+    json ops = json::array();
+    for (int64_t op : r.operands) {
+      if (op < 0) continue;
+      const auto& s = index.anchors()[static_cast<size_t>(op)];
+      ops.push_back({{"text", s.text}, {"source", s.source}, {"start", s.anchor.start}, {"end", s.anchor.end}});
+    }
+    j["operands"] = std::move(ops);
+  }
+  if (r.span.source >= 0 || r.support >= 0) {
+    j["support"] = {{"source", r.span.source}, {"start", r.span.start}, {"end", r.span.end}};
+  }
+  return j;
+}
+
 json anchor_json(const decode::AnchorRecord& a) {
-  json x = {{"anchor_id", a.id},
-            {"anchor_type", std::string(anchor::type_name(a.anchor.type))},
-            {"anchor_kind", std::string(anchor::kind_name(anchor::kind_of(a.anchor.type)))},
-            {"text", a.text},
-            {"norm", a.anchor.norm},
-            {"start", a.anchor.start},
-            {"end", a.anchor.end},
-            {"verdict", std::string(verify::verdict_name(a.verdict))},
-            {"confidence", a.confidence},
-            {"checked", a.checked}};
+  json x = raw_anchor_json(a.anchor, a.id, a.text);
+  x["verdict"] = std::string(verify::verdict_name(a.verdict));
+  x["confidence"] = a.confidence;
+  x["checked"] = a.checked;
   if (a.flagged) x["flagged"] = true;
   if (a.constrained) x["constrained"] = true;
   if (a.other_field) x["other_field"] = true;

@@ -9,6 +9,14 @@
 
 namespace sfcl::report {
 
+// An anchor found in text, before any check: anchor_id, anchor_type, anchor_kind, text, norm,
+// start/end, and ambiguous/alt_norm for a date read two ways.
+nlohmann::json raw_anchor_json(const anchor::Anchor& a, const std::string& id, std::string_view text);
+// An anchor and its check (sfcl anchors check): the raw fields plus verdict, confidence, checked,
+// field, reason, verbatim, derivation with its operands, and support {source, start, end}.
+nlohmann::json check_json(const anchor::Anchor& a, const std::string& id, std::string_view text, std::string_view field,
+                          const verify::CheckResult& r, const anchor::SourceIndex& index);
+
 // One anchor: anchor_id, anchor_type, anchor_kind, text, norm, start/end (byte offsets in the
 // delivered text), verdict, confidence, checked, source {message, start, end} when supported, and
 // flagged / constrained / other_field (with reason "other_field") / backtracks when they apply.

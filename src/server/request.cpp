@@ -76,6 +76,7 @@ void parse_sfcl(const json& body, const ServerOptions& server, GenerationRequest
   r.options.checker.threshold = server.threshold;
   r.options.max_backtracks = server.max_backtracks;
   r.options.fallback = server.fallback;
+  r.options.checker.derived = server.derived;
   r.events = server.events;
   if (!body.contains("sfcl") || body["sfcl"].is_null()) return;
   const json& s = body["sfcl"];
@@ -108,6 +109,27 @@ void parse_sfcl(const json& body, const ServerOptions& server, GenerationRequest
   if (has(s, "strict")) {
     if (!s["strict"].is_boolean()) throw bad("sfcl.strict must be a boolean", "sfcl.strict");
     r.options.checker.strict = s["strict"].get<bool>();
+  }
+  if (has(s, "derived")) {
+    if (!s["derived"].is_boolean()) throw bad("sfcl.derived must be a boolean", "sfcl.derived");
+    r.options.checker.derived = s["derived"].get<bool>();
+  }
+  // The words written in place of a value nothing in the sources supports (one string for every
+  // language, or {"en": ..., "zh": ...}).
+  if (has(s, "abstain_marker")) {
+    const json& m = s["abstain_marker"];
+    const auto valid = [](const json& v) {
+      return v.is_string() && !v.get<std::string>().empty() && v.get<std::string>().size() <= 200;
+    };
+    if (valid(m)) {
+      r.options.abstain_marker = r.options.abstain_marker_zh = m.get<std::string>();
+    } else if (m.is_object() && (!m.contains("en") || valid(m["en"])) && (!m.contains("zh") || valid(m["zh"]))) {
+      if (m.contains("en")) r.options.abstain_marker = m["en"].get<std::string>();
+      if (m.contains("zh")) r.options.abstain_marker_zh = m["zh"].get<std::string>();
+    } else {
+      throw bad("sfcl.abstain_marker must be a non-empty string of at most 200 bytes, or {\"en\": ..., \"zh\": ...}",
+                "sfcl.abstain_marker");
+    }
   }
   if (has(s, "sources")) {
     if (!s["sources"].is_array()) throw bad("sfcl.sources must be an array of strings", "sfcl.sources");

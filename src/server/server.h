@@ -23,6 +23,7 @@ struct ServerOptions {
   float threshold = decode::Options{}.checker.threshold;
   int32_t max_backtracks = decode::Options{}.max_backtracks;
   decode::Fallback fallback = decode::Options{}.fallback;
+  bool derived = decode::Options{}.checker.derived;
   bool events = false;
   bool compat_headers = true;
   bool strip_zero_width = true;

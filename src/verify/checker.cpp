@@ -133,7 +133,9 @@ void Checker::trim_name(std::string& folded) {
 // 宁波甬能新材料有限公司", as the lexer cannot tell where a name without spaces begins): the name is
 // also looked up without up to four leading characters, as long as seven characters remain.
 bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
-  if (index_.find_verbatim(folded_, span)) return true;
+  // Names and citations are found as words; any other value only whole, never a part of one.
+  const bool whole_value = a.type != Type::name && a.type != Type::citation;
+  if (index_.find_verbatim(folded_, span, whole_value)) return true;
   if (a.type != Type::name) return false;
   constexpr size_t kMaxLead = 4;
   constexpr size_t kMinRest = 7;
@@ -146,7 +148,16 @@ bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
     ++chars;
     i += static_cast<size_t>(d.length);
   }
-  for (size_t k = 1; k <= kMaxLead && k < chars && chars - k >= kMinRest; ++k) {
+  // What identifies the company is what stands before its legal form: at least four characters of
+  // it must remain ("新材料有限公司" alone names no one).
+  size_t suffix_chars = 0;
+  for (std::string_view s : {"股份有限公司", "有限责任公司", "有限公司", "公司", "集团", "银行", "医院", "大学"}) {
+    if (folded_.size() > s.size() && std::string_view(folded_).ends_with(s)) {
+      suffix_chars = s.size() / 3;
+      break;
+    }
+  }
+  for (size_t k = 1; k <= kMaxLead && k < chars && chars - k >= kMinRest && chars - k - suffix_chars >= 4; ++k) {
     if (index_.find_verbatim(std::string_view(folded_).substr(starts[k]), span)) return true;
   }
   return false;

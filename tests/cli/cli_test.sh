@@ -31,7 +31,7 @@ check "generate --help" '[ $rc -eq 0 ] && grep -q -- "--sfcl" "$tmp/o" && grep -
 
 printf 'Pay $12,500.00 by June 15, 2024.\n' >"$tmp/src.txt"
 printf 'It is $12,600.00 on 2024-06-15 \xff.' | "$SFCL" anchors extract - >"$tmp/o"; rc=$?
-check "anchors extract jsonl" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"norm\":\"12600 USD\"" "$tmp/o" && grep -q "\"id\":\"entity_001\"" "$tmp/o"'
+check "anchors extract jsonl" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"norm\":\"12600 USD\"" "$tmp/o" && grep -q "\"anchor_id\":\"entity_001\"" "$tmp/o"'
 printf 'It is $12,600.00 on 2024-06-15.' | "$SFCL" anchors check --source "$tmp/src.txt" - >"$tmp/o"; rc=$?
 check "anchors check verdicts" '[ $rc -eq 0 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o" && grep -q "\"verdict\":\"confirmed\"" "$tmp/o" && grep -q "\"support\":{\"end\"" "$tmp/o"'
 printf 'Account: Acme Ltd.\nOpened by: Chloe Turner\n' >"$tmp/rec.txt"
