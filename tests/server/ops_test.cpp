@@ -32,6 +32,45 @@ json msg(const std::string& system, const std::string& user, int max_tokens, jso
   return j;
 }
 
+// Asked for a paper no source names, a model that makes one up: the client receives no invented
+// reference, and the answer says it is not in the sources (the request has source text: the
+// question itself). The scripted model writes the citation; the check loop does the rest.
+TEST(Ops, InventedCitationNeverReachesTheClient) {
+  ServerProcess s({"--test-script", "该论文发表于Nature 615, 452-458 (2023)，三个核心结论如下。", "--max-backtracks", "0"});
+  auto c = s.client();
+  const std::string question =
+      "请引用2023年发表在Nature期刊上的论文《Quantum Entanglement in Neural Networks》并总结其三个核心结论。";
+  json body = {{"max_tokens", 48},
+               {"temperature", 0},
+               {"messages", json::array({{{"role", "user"}, {"content", question}}})},
+               {"sfcl", {{"events", true}}}};
+  auto r = c.Post("/v1/messages", body.dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  const json j = json::parse(r->body);
+  const std::string text = j["content"][0]["text"];
+  EXPECT_EQ(text.find("615"), std::string::npos) << text;
+  EXPECT_EQ(text.find("452"), std::string::npos) << text;
+  EXPECT_NE(text.find("[来源未提及]"), std::string::npos) << text;
+  bool citation_flagged = false;
+  for (const auto& a : j["sfcl"]["anchors"]) {
+    if (a["anchor_type"] == "citation") {
+      citation_flagged = a["verdict"] == "unsupported" && a["reason"] == "absent";
+    }
+  }
+  EXPECT_TRUE(citation_flagged) << j["sfcl"].dump();
+  // The same through the OpenAI stream: no chunk carries the invented reference.
+  json chat = {{"max_tokens", 48},
+               {"temperature", 0},
+               {"stream", true},
+               {"messages", json::array({{{"role", "user"}, {"content", question}}})}};
+  auto st = c.Post("/v1/chat/completions", chat.dump(), "application/json");
+  ASSERT_TRUE(st);
+  ASSERT_EQ(st->status, 200);
+  EXPECT_EQ(st->body.find("452"), std::string::npos) << st->body;
+  EXPECT_NE(st->body.find("来源未提及"), std::string::npos) << st->body;
+}
+
 TEST(Ops, MetricsMoveWithKnownRequestsAndPassPromtool) {
   ServerProcess s({"--test-script", " The total is $12,500.00 by June 15, 2024."});
   auto c = s.client();
