@@ -115,7 +115,16 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
         if (size_t e = scan_spelled(src, p, a)) return e;
       }
       if (upper) {
-        if (size_t e = scan_author_citation(src, p, a)) return e;
+        // A reference goes on with " et al.", " and"/" &" and another author, more capitalised words
+        // or a volume number, or "," after "(": any other next byte rules one out without a scan.
+        const int next = src.at(skip + 1);
+        const bool maybe_citation =
+            (after == ' ' && (next == 'e' || next == 'a' || next == '&' || is_upper(next) || is_digit(next))) ||
+            (after == ',' && p > 0 && src.s[p - 1] == '(') || after == '.' || after == '-' || after == '\'' ||
+            after >= 0x80;
+        if (maybe_citation) {
+          if (size_t e = scan_author_citation(src, p, a)) return e;
+        }
         if (after >= 0x80) {
           if (size_t e = scan_cn_author_citation(src, p, a)) return e;
         }
@@ -150,8 +159,8 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
   if (d.cp == U'《') return scan_cn_title_citation(src, p, a);
   if (d.cp == U'€' || d.cp == U'£' || d.cp == U'¥' || d.cp == U'￥') return scan_prefixed_amount(src, p, a);
   if (is_han(d.cp)) {
-    if (size_t e = scan_cn_author_citation(src, p, a)) return e;
-    if (cn_surname(d.cp)) {
+    if (cn_surname(d.cp)) {  // a Chinese reference ("王等（2021）") or name starts with a surname
+      if (size_t e = scan_cn_author_citation(src, p, a)) return e;
       if (size_t e = scan_cn_person(src, p, a)) return e;
     }
     const size_t e = scan_han(src, p, d.cp, a);

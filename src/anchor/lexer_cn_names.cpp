@@ -59,7 +59,19 @@ bool ends_name(Src& src, size_t i) {
 }
 }  // namespace
 
-bool cn_surname(char32_t c) { return in(kSurnames, c); }
+// One bit per character of the CJK block: the lexer asks at every Han character.
+constexpr uint32_t kHanFirst = 0x4E00;
+constexpr uint32_t kHanLast = 0x9FFF;
+constexpr std::array<uint64_t, (kHanLast - kHanFirst + 64) / 64> kSurnameBits = [] {
+  std::array<uint64_t, (kHanLast - kHanFirst + 64) / 64> bits{};
+  for (char32_t c : kSurnames) bits[(c - kHanFirst) / 64] |= uint64_t{1} << ((c - kHanFirst) % 64);
+  return bits;
+}();
+
+bool cn_surname(char32_t c) {
+  if (c < kHanFirst || c > kHanLast) return false;
+  return ((kSurnameBits[(c - kHanFirst) / 64] >> ((c - kHanFirst) % 64)) & 1U) != 0;
+}
 
 size_t scan_cn_person(Src& src, size_t p, Anchor& a) {
   if (p >= 3) {  // the character before, already read by the scan
