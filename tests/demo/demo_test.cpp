@@ -11,6 +11,7 @@
 #include "corpus.h"
 #include "engine/engine.h"
 #include "eval.h"
+#include "eval_check.h"
 #include "train.h"
 
 namespace sfcl::demo {
@@ -49,6 +50,61 @@ TEST(Corpus, EvalValuesAndTemplatesNeverAppearInTraining) {
   const auto tt = template_ids(Split::train);
   const std::set<std::string> train_t(tt.begin(), tt.end());
   for (const auto& t : template_ids(Split::eval)) EXPECT_EQ(train_t.count(t), 0U) << t;
+}
+
+// The unseen-phrasing split: no question is one the corpus generator writes (values aside), both
+// languages are there, and unanswerable items abstain in their gold answer and state no value.
+TEST(Corpus, UnseenSplitIsHeldOut) {
+  // A question with its digits and values taken out, case folded: the generator's template.
+  auto shape = [](std::string q, const std::vector<std::string>& values) {
+    for (const auto& v : values) {
+      for (size_t at = q.find(v); !v.empty() && at != std::string::npos; at = q.find(v)) q.replace(at, v.size(), "#");
+    }
+    std::string out;
+    for (char c : q) {
+      if (!std::isdigit(static_cast<unsigned char>(c)))
+        out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    }
+    return out;
+  };
+  std::set<std::string> generated;
+  for (Split split : {Split::train, Split::eval}) {
+    for (uint64_t i = 0; i < 2000; ++i) {
+      const Document d = make_document(42, split, i);
+      for (const auto& qa : d.qas) generated.insert(shape(qa.question, d.values));
+    }
+  }
+  const auto items = load_eval_set(std::filesystem::path(SFCL_SOURCE_DIR) / "demo" / "eval-unseen.jsonl");
+  ASSERT_GE(items.size(), 150U);
+  int en = 0;
+  int zh = 0;
+  int unanswerable = 0;
+  for (const auto& it : items) {
+    EXPECT_EQ(generated.count(shape(it.question, it.gold_values)), 0U) << it.id << ": " << it.question;
+    (it.lang == "zh" ? zh : en) += 1;
+    if (!it.answerable) {
+      ++unanswerable;
+      EXPECT_TRUE(it.answer == "[not in the sources]" || it.answer == "[来源未提及]") << it.id;
+    }
+  }
+  EXPECT_GE(en, 60);
+  EXPECT_GE(zh, 60);
+  EXPECT_GE(unanswerable, 25);
+}
+
+// The checker on the committed real-prose set: what docs/FIDELITY.md reports, as floors, so a change
+// that lets more invented values through or flags more quoted ones fails here.
+TEST(EvalCheck, RealProseCatchRateAndFalseFlags) {
+  const std::filesystem::path dir = std::filesystem::path(SFCL_SOURCE_DIR) / "eval" / "realtext";
+  const auto items = load_check_set({dir / "en-a.jsonl", dir / "en-b.jsonl", dir / "zh-a.jsonl"});
+  ASSERT_GE(items.size(), 400U);
+  const CheckReport rep = run_check_set(items, {});
+  const KindCount inv = rep.invented();
+  EXPECT_GE(inv.caught * 1000, inv.items * 950) << inv.caught << "/" << inv.items;
+  EXPECT_LE(rep.right_flagged * 1000, rep.right * 7) << rep.right_flagged << "/" << rep.right;
+  const KindCount en = rep.by_lang.at("en");
+  EXPECT_GE(en.caught * 100, en.items * 99) << en.caught << "/" << en.items;
+  EXPECT_EQ(rep.by_kind.at("absent").caught, rep.by_kind.at("absent").items);
 }
 
 // A model file with this vocabulary (random weights) for llama.cpp's tokenizer; removed on exit.
