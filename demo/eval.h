@@ -1,4 +1,4 @@
-// The fidelity evaluation (SPEC §9): runs a grounded-QA set through the check loop in each mode.
+// The fidelity evaluation (docs/FIDELITY.md): runs a grounded-QA set through the check loop in each mode.
 #pragma once
 #include <filesystem>
 #include <string>

@@ -128,7 +128,7 @@ void fold_for_match(std::string_view text, std::string& out);
 // name similarity is their cosine. `out` is cleared first; no allocation once it has capacity.
 void name_trigrams(std::string_view text, std::vector<uint32_t>& out);
 
-// ---- decision points (SPEC §1, §6) ----
+// ---- decision points (docs/DESIGN.md, "Anchors" and "Serving") ----
 struct DecisionCount {
   uint64_t total = 0;
   uint64_t anchors = 0;

@@ -1,4 +1,4 @@
-// Decision points (SPEC §1): anchors in the input that signal a decision.
+// Decision points (docs/DESIGN.md, "Anchors"): anchors in the input that signal a decision.
 #include "anchor/anchor.h"
 
 namespace sfcl::anchor {

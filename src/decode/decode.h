@@ -121,7 +121,7 @@ struct Result {
   bool active = false;
 };
 
-// "active; anchor_count=N; avg_backtrack=X", "inactive" or "off" (SPEC §5).
+// "active; anchor_count=N; avg_backtrack=X", "inactive" or "off" (docs/DESIGN.md, "Wire formats").
 std::string status_string(Mode mode, bool active, const Stats& stats);
 
 // Per-sequence state of the check loop.

@@ -1,4 +1,4 @@
-// sfcl::verify — the per-anchor check of SPEC §2: typed comparison of one generated anchor with
+// sfcl::verify — the per-anchor check (docs/DESIGN.md, "The check"): typed comparison of one generated anchor with
 // the anchors of the request's sources and the knowledge base.
 #pragma once
 #include <array>
