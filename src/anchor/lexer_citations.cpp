@@ -79,23 +79,7 @@ size_t year_after(Src& src, size_t i, bool allow_bare) {
 }
 
 // A capitalised author word: "Chen", "Olsen-Vick", "O'Neil", "Lüscher".
-size_t author_word(Src& src, size_t i) {
-  if (!is_upper(src.at(i))) return 0;
-  size_t j = i + 1;
-  while (true) {
-    const int c = src.at(j);
-    if (is_alpha(c)) {
-      ++j;
-    } else if ((c == '\'' || c == '-') && is_alpha(src.at(j + 1))) {
-      j += 2;
-    } else if (c >= 0xC3 && c <= 0xC9 && (src.at(j + 1) & 0xC0) == 0x80) {
-      j += 2;  // a Latin letter with a diacritic
-    } else {
-      break;
-    }
-  }
-  return j - i >= 2 ? j : 0;
-}
+size_t author_word(Src& src, size_t i) { return capitalised_word(src, i); }
 }  // namespace
 
 size_t scan_doi(Src& src, size_t p, Anchor& a) {

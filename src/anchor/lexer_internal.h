@@ -194,6 +194,8 @@ size_t scan_email(Src& src, size_t p, Anchor& a);
 
 // Names (lexer_names.cpp) and structure (lexer_structure.cpp).
 size_t scan_name(Src& src, size_t p, Anchor& a);
+// A capitalised word at i ("Acme", "O'Neil", "Olsen-Vick", "Lüscher"): its end, or 0.
+size_t capitalised_word(Src& src, size_t i);
 // Citations (lexer_citations.cpp).
 size_t scan_doi(Src& src, size_t p, Anchor& a);
 size_t scan_arxiv(Src& src, size_t p, Anchor& a);

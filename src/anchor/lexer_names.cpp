@@ -9,10 +9,7 @@
 #include "anchor/lexer_words.h"
 
 namespace sfcl::anchor::lex {
-namespace {
-
-// A capitalised word at i: "Acme", "McKay", "O'Neil", "IBM"; returns its end or 0.
-size_t cap_word(Src& src, size_t i) {
+size_t capitalised_word(Src& src, size_t i) {
   if (!is_upper(src.at(i))) return 0;
   size_t j = i + 1;
   while (true) {
@@ -27,7 +24,15 @@ size_t cap_word(Src& src, size_t i) {
       break;
     }
   }
-  if (j - i < 2) return 0;
+  return j - i >= 2 ? j : 0;
+}
+
+namespace {
+
+// A capitalised word of a name: "Acme", "McKay", "O'Neil", "IBM"; returns its end or 0.
+size_t cap_word(Src& src, size_t i) {
+  const size_t j = capitalised_word(src, i);
+  if (j == 0) return 0;
   if (is_digit(src.at(j))) return 0;
   // "MRN-534782", "INV-2024": the word is an identifier's prefix, not part of a name.
   if (src.at(j) == '-' && is_digit(src.at(j + 1))) return 0;
