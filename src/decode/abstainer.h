@@ -1,4 +1,4 @@
-// The abstain fallback: an unsupported anchor is replaced by a marker ("[unverified]"), written as
+// The abstain fallback: an unsupported anchor is replaced by a marker ("[not in the sources]"), written as
 // forced tokens instead of sampled ones. The anchor the marker stands in for is never checked.
 #pragma once
 #include <optional>
@@ -28,13 +28,21 @@ class Abstainer {
       pos_ = 0;
     }
   }
+  // A rewind to output token `index` at or before the marker removes it, and what is left of it.
+  void forget_from(size_t index) {
+    if (marker_at_ == kNone || marker_at_ < index) return;
+    forced_.clear();
+    pos_ = 0;
+    marker_at_ = kNone;
+  }
   // The anchor at output token `first` is (part of) the marker.
   [[nodiscard]] bool is_marker(size_t first) const { return first == marker_at_; }
 
  private:
   std::vector<engine::Token> forced_;
   size_t pos_ = 0;
-  size_t marker_at_ = static_cast<size_t>(-1);
+  static constexpr size_t kNone = static_cast<size_t>(-1);
+  size_t marker_at_ = kNone;
 };
 
 }  // namespace sfcl::decode

@@ -108,7 +108,12 @@ void Sequence::State::rewind(engine::Context& ctx, size_t index) {
     const size_t resume = std::max(lexer.truncate(size), output.emitted());
     std::erase_if(res.anchors, [&](const AnchorRecord& r) { return r.anchor.start >= resume; });
   }
-  if (opt.mode == Mode::per_token) sentences.clamp(size);
+  if (opt.mode == Mode::per_token) {
+    // A sentence rewound to its start takes its records (an abstention's among them) with it.
+    sentences.clamp(size);
+    std::erase_if(res.anchors, [&](const AnchorRecord& r) { return r.anchor.start >= size; });
+  }
+  abstainer.forget_from(index);
   const size_t n_prompt = prompt.size();
   cache.forget_after(index);
   if (cache.find(index) != nullptr) {
