@@ -160,6 +160,15 @@ bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
   for (size_t k = 1; k <= kMaxLead && k < chars && chars - k >= kMinRest && chars - k - suffix_chars >= 4; ++k) {
     if (index_.find_verbatim(std::string_view(folded_).substr(starts[k]), span)) return true;
   }
+  // A shorter name is accepted when a source names exactly it ("云栖公司" for "二审判决云栖公司"):
+  // equal to a whole source name, not a piece of one.
+  for (size_t k = 1; k <= kMaxLead && k + 3 <= chars; ++k) {
+    const int64_t hit = index_.find_exact(Type::name, std::string_view(folded_).substr(starts[k]));
+    if (hit < 0) continue;
+    const auto& s = index_.anchors()[static_cast<size_t>(hit)];
+    span = {s.source, s.anchor.start, s.anchor.end};
+    return true;
+  }
   return false;
 }
 
