@@ -7,6 +7,7 @@
 
 #include "corpus.h"
 #include "train.h"
+#include "util/lines.h"
 
 namespace sfcl::demo {
 
@@ -30,29 +31,19 @@ void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n, Spl
 }
 
 std::vector<EvalItem> load_eval_set(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read eval set: " + path.string());
   std::vector<EvalItem> items;
-  std::string line;
-  size_t n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (line.empty()) continue;
-    try {
-      const json j = json::parse(line);
-      EvalItem it;
-      it.id = j.at("id").get<std::string>();
-      it.lang = j.value("lang", "en");
-      it.document = j.at("document").get<std::string>();
-      it.question = j.at("question").get<std::string>();
-      it.answer = j.at("answer").get<std::string>();
-      for (const auto& v : j.at("gold_values")) it.gold_values.push_back(v.get<std::string>());
-      it.answerable = j.value("answerable", true);
-      items.push_back(std::move(it));
-    } catch (const std::exception& e) {
-      throw std::runtime_error(path.string() + ":" + std::to_string(n) + ": " + e.what());
-    }
-  }
+  util::for_each_line(path, "eval set", [&](std::string_view line) {
+    const json j = json::parse(line);
+    EvalItem it;
+    it.id = j.at("id").get<std::string>();
+    it.lang = j.value("lang", "en");
+    it.document = j.at("document").get<std::string>();
+    it.question = j.at("question").get<std::string>();
+    it.answer = j.at("answer").get<std::string>();
+    for (const auto& v : j.at("gold_values")) it.gold_values.push_back(v.get<std::string>());
+    it.answerable = j.value("answerable", true);
+    items.push_back(std::move(it));
+  });
   return items;
 }
 

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "util/lines.h"
+
 namespace sfcl::demo {
 
 using nlohmann::json;
@@ -11,36 +13,26 @@ using nlohmann::json;
 std::vector<CheckItem> load_check_set(const std::vector<std::filesystem::path>& files) {
   std::vector<CheckItem> items;
   for (const auto& path : files) {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error("cannot read check set: " + path.string());
-    std::string line;
-    size_t n = 0;
-    while (std::getline(in, line)) {
-      ++n;
-      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-      try {
-        const json p = json::parse(line);
-        const std::string id = p.at("id").get<std::string>();
-        size_t q = 0;
-        for (const auto& qa : p.at("qa")) {
-          CheckItem it;
-          it.id = id + "/" + std::to_string(++q);
-          it.lang = p.value("lang", "en");
-          it.passage = p.at("passage").get<std::string>();
-          it.question = qa.value("question", "");
-          it.right = qa.at("right").get<std::string>();
-          it.wrong = qa.at("wrong").get<std::string>();
-          it.wrong_kind = qa.at("wrong_kind").get<std::string>();
-          it.wrong_value = qa.at("wrong_value").get<std::string>();
-          if (it.wrong.find(it.wrong_value) == std::string::npos) {
-            throw std::runtime_error("wrong_value is not part of wrong in " + it.id);
-          }
-          items.push_back(std::move(it));
+    util::for_each_line(path, "check set", [&](std::string_view line) {
+      const json p = json::parse(line);
+      const std::string id = p.at("id").get<std::string>();
+      size_t q = 0;
+      for (const auto& qa : p.at("qa")) {
+        CheckItem it;
+        it.id = id + "/" + std::to_string(++q);
+        it.lang = p.value("lang", "en");
+        it.passage = p.at("passage").get<std::string>();
+        it.question = qa.value("question", "");
+        it.right = qa.at("right").get<std::string>();
+        it.wrong = qa.at("wrong").get<std::string>();
+        it.wrong_kind = qa.at("wrong_kind").get<std::string>();
+        it.wrong_value = qa.at("wrong_value").get<std::string>();
+        if (it.wrong.find(it.wrong_value) == std::string::npos) {
+          throw std::runtime_error("wrong_value is not part of wrong in " + it.id);
         }
-      } catch (const std::exception& e) {
-        throw std::runtime_error(path.string() + ":" + std::to_string(n) + ": " + e.what());
+        items.push_back(std::move(it));
       }
-    }
+    });
   }
   return items;
 }

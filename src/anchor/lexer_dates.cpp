@@ -86,6 +86,25 @@ size_t ordinal_suffix(Src& src, size_t i) {
   return i;
 }
 
+namespace {
+// The rest of a month-day date ending at `k`: ", 2024" / " 2024" makes it a full date, else it
+// stays "--MM-DD".
+size_t with_year(Src& src, size_t k, int month, int day, Anchor& a) {
+  size_t y0 = k;
+  if (src.at(y0) == ',') ++y0;
+  if (src.at(y0) == ' ') {
+    y0 = src.skip_spaces(y0);
+    const size_t y1 = src.digits(y0);
+    if (y1 - y0 == 4 && src.word_end(y1)) {
+      set_norm(a, Type::date, ymd(src.number_at(y0, y1), month, day));
+      return y1;
+    }
+  }
+  set_norm(a, Type::date, md(month, day));
+  return k;
+}
+}  // namespace
+
 // "June 15, 2024", "Jun. 15 2024", "June 2024", "June 15".
 size_t scan_month_first(Src& src, size_t p, Anchor& a) {
   int month = 0;
@@ -103,18 +122,7 @@ size_t scan_month_first(Src& src, size_t p, Anchor& a) {
   if (day < 1 || day > 31) return 0;
   size_t k = ordinal_suffix(src, n1);
   if (!src.word_end(k)) return 0;
-  size_t y0 = k;
-  if (src.at(y0) == ',') ++y0;
-  if (src.at(y0) == ' ') {
-    y0 = src.skip_spaces(y0);
-    const size_t y1 = src.digits(y0);
-    if (y1 - y0 == 4 && src.word_end(y1)) {
-      set_norm(a, Type::date, ymd(src.number_at(y0, y1), month, day));
-      return y1;
-    }
-  }
-  set_norm(a, Type::date, md(month, day));
-  return k;
+  return with_year(src, k, month, day, a);
 }
 
 // "15 June 2024", "15 June".
@@ -129,18 +137,7 @@ size_t scan_day_first(Src& src, size_t p, Anchor& a) {
   int month = 0;
   const size_t m1 = month_name(src, k, month);
   if (m1 == 0) return 0;
-  size_t y0 = m1;
-  if (src.at(y0) == ',') ++y0;
-  if (src.at(y0) == ' ') {
-    y0 = src.skip_spaces(y0);
-    const size_t y1 = src.digits(y0);
-    if (y1 - y0 == 4 && src.word_end(y1)) {
-      set_norm(a, Type::date, ymd(src.number_at(y0, y1), month, day));
-      return y1;
-    }
-  }
-  set_norm(a, Type::date, md(month, day));
-  return m1;
+  return with_year(src, m1, month, day, a);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 
 #include "anchor/anchor.h"
 #include "anchor/lexer_internal.h"
+#include "util/lines.h"
 
 namespace sfcl::anchor {
 
@@ -211,31 +212,21 @@ int64_t SourceIndex::find_exact(Type type, std::string_view norm) const {
 }
 
 std::vector<KnowledgeEntry> load_knowledge(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read knowledge file: " + path.string());
   std::vector<KnowledgeEntry> out;
-  std::string line;
-  size_t n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    try {
-      const auto j = nlohmann::json::parse(line);
-      if (!j.is_object() || !j.contains("term") || !j["term"].is_string()) {
-        throw std::runtime_error("an object with a string \"term\" is required");
-      }
-      KnowledgeEntry e;
-      e.term = j["term"].get<std::string>();
-      e.value = j.value("value", std::string());
-      e.type = j.value("type", std::string());
-      if (j.contains("aliases")) {
-        for (const auto& a : j["aliases"]) e.aliases.push_back(a.get<std::string>());
-      }
-      out.push_back(std::move(e));
-    } catch (const std::exception& ex) {
-      throw std::runtime_error(path.string() + ":" + std::to_string(n) + ": " + ex.what());
+  util::for_each_line(path, "knowledge file", [&](std::string_view line) {
+    const auto j = nlohmann::json::parse(line);
+    if (!j.is_object() || !j.contains("term") || !j["term"].is_string()) {
+      throw std::runtime_error("an object with a string \"term\" is required");
     }
-  }
+    KnowledgeEntry e;
+    e.term = j["term"].get<std::string>();
+    e.value = j.value("value", std::string());
+    e.type = j.value("type", std::string());
+    if (j.contains("aliases")) {
+      for (const auto& a : j["aliases"]) e.aliases.push_back(a.get<std::string>());
+    }
+    out.push_back(std::move(e));
+  });
   return out;
 }
 
