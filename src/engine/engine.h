@@ -214,6 +214,7 @@ struct LlamaHParams {
   uint32_t n_ctx = 1024;
   float rms_eps = 1e-5F;
   float rope_freq_base = 10000.0F;
+  bool tie_output = false;  // no output.weight: llama.cpp reuses token_embd (as Qwen2 and Llama 3.2 do)
 };
 
 struct NamedTensor {
@@ -237,5 +238,17 @@ void write_llama_gguf(const std::filesystem::path& path, const LlamaHParams& hp,
 
 // Convenience for tests: a random tiny model with the byte vocabulary.
 void write_tiny_test_model(const std::filesystem::path& path, uint64_t seed = 1, const LlamaHParams& hp = {});
+
+// A random-weight llama-architecture model on a real tokenizer: every `tokenizer.*` key of
+// `vocab_gguf` (e.g. llama.cpp's models/ggml-vocab-qwen2.gguf) is copied, so tokenisation, special
+// tokens and the chat template are the real model's. hp.n_vocab is set from the vocabulary.
+// Returns the vocabulary size. Throws EngineError.
+uint32_t write_random_model_on_vocab(const std::filesystem::path& path, const std::filesystem::path& vocab_gguf,
+                                     uint64_t seed, const LlamaHParams& hp);
+// Shapes of public models (weights random), for speed measurements at real sizes:
+// "qwen2-0.5b", "llama-3.2-1b". Throws EngineError naming the known shapes.
+LlamaHParams model_shape(const std::string& name);
+// llama.cpp's own quantiser (llama_model_quantize): type "f16", "q8_0", "q4_k_m". Throws EngineError.
+void quantize_model(const std::filesystem::path& in, const std::filesystem::path& out, const std::string& type);
 
 }  // namespace sfcl::engine

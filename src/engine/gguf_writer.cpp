@@ -6,6 +6,7 @@
 #include <random>
 
 #include "engine/engine.h"
+#include "engine/gguf_file.h"
 #include "ggml.h"
 #include "gguf.h"
 
@@ -54,7 +55,7 @@ std::vector<NamedTensor> llama_tensor_layout(const LlamaHParams& hp) {
     t.push_back({p + "ffn_down.weight", {F, E}, {}});
   }
   t.push_back({"output_norm.weight", {E}, {}});
-  t.push_back({"output.weight", {E, V}, {}});
+  if (!hp.tie_output) t.push_back({"output.weight", {E, V}, {}});
   return t;
 }
 
@@ -75,24 +76,9 @@ std::vector<NamedTensor> random_llama_weights(const LlamaHParams& hp, uint64_t s
   return tensors;
 }
 
-void write_llama_gguf(const std::filesystem::path& path, const LlamaHParams& hp, const std::vector<VocabEntry>& vocab,
-                      const std::vector<NamedTensor>& tensors, const std::string& chat_template,
-                      const std::string& name) {
-  if (hp.n_vocab != vocab.size()) throw EngineError("write_llama_gguf: n_vocab does not match the vocabulary");
-  gguf_context* g = gguf_init_empty();
-  gguf_set_val_str(g, "general.architecture", "llama");
-  gguf_set_val_str(g, "general.name", name.c_str());
-  gguf_set_val_u32(g, "llama.context_length", hp.n_ctx);
-  gguf_set_val_u32(g, "llama.embedding_length", hp.n_embd);
-  gguf_set_val_u32(g, "llama.block_count", hp.n_layer);
-  gguf_set_val_u32(g, "llama.feed_forward_length", hp.n_ff);
-  gguf_set_val_u32(g, "llama.attention.head_count", hp.n_head);
-  gguf_set_val_u32(g, "llama.attention.head_count_kv", hp.n_head_kv);
-  gguf_set_val_f32(g, "llama.attention.layer_norm_rms_epsilon", hp.rms_eps);
-  gguf_set_val_f32(g, "llama.rope.freq_base", hp.rope_freq_base);
-  gguf_set_val_u32(g, "llama.rope.dimension_count", hp.n_embd / hp.n_head);
-  gguf_set_val_u32(g, "llama.vocab_size", hp.n_vocab);
+namespace {
 
+void set_byte_vocab(gguf_context* g, const std::vector<VocabEntry>& vocab, const std::string& chat_template) {
   std::vector<const char*> texts;
   std::vector<float> scores;
   std::vector<int32_t> types;
@@ -116,18 +102,37 @@ void write_llama_gguf(const std::filesystem::path& path, const LlamaHParams& hp,
   gguf_set_val_bool(g, "tokenizer.ggml.add_eos_token", false);
   gguf_set_val_bool(g, "tokenizer.ggml.add_space_prefix", false);
   if (!chat_template.empty()) gguf_set_val_str(g, "tokenizer.chat_template", chat_template.c_str());
+}
 
+}  // namespace
+
+void set_llama_hparams(gguf_context* g, const LlamaHParams& hp, const std::string& name) {
+  gguf_set_val_str(g, "general.architecture", "llama");
+  gguf_set_val_str(g, "general.name", name.c_str());
+  gguf_set_val_u32(g, "llama.context_length", hp.n_ctx);
+  gguf_set_val_u32(g, "llama.embedding_length", hp.n_embd);
+  gguf_set_val_u32(g, "llama.block_count", hp.n_layer);
+  gguf_set_val_u32(g, "llama.feed_forward_length", hp.n_ff);
+  gguf_set_val_u32(g, "llama.attention.head_count", hp.n_head);
+  gguf_set_val_u32(g, "llama.attention.head_count_kv", hp.n_head_kv);
+  gguf_set_val_f32(g, "llama.attention.layer_norm_rms_epsilon", hp.rms_eps);
+  gguf_set_val_f32(g, "llama.rope.freq_base", hp.rope_freq_base);
+  gguf_set_val_u32(g, "llama.rope.dimension_count", hp.n_embd / hp.n_head);
+  gguf_set_val_u32(g, "llama.vocab_size", hp.n_vocab);
+}
+
+void write_gguf_file(const std::filesystem::path& path, gguf_context* g, const std::vector<NamedTensor>& tensors) {
   size_t bytes = 0;
   for (const auto& t : tensors) bytes += t.data.size() * sizeof(float) + 64;
   ggml_init_params ip{bytes + tensors.size() * ggml_tensor_overhead() + 4096, nullptr, false};
   ggml_context* ctx = ggml_init(ip);
+  if (ctx == nullptr) throw EngineError("write_gguf_file: out of memory for " + path.string());
   for (const auto& t : tensors) {
     size_t n = 1;
     for (int64_t d : t.ne) n *= static_cast<size_t>(d);
     if (n != t.data.size()) {
       ggml_free(ctx);
-      gguf_free(g);
-      throw EngineError("write_llama_gguf: tensor " + t.name + " has the wrong number of values");
+      throw EngineError("write_gguf_file: tensor " + t.name + " has the wrong number of values");
     }
     ggml_tensor* x = ggml_new_tensor(ctx, GGML_TYPE_F32, static_cast<int>(t.ne.size()), t.ne.data());
     ggml_set_name(x, t.name.c_str());
@@ -137,7 +142,6 @@ void write_llama_gguf(const std::filesystem::path& path, const LlamaHParams& hp,
   const std::string tmp = path.string() + ".tmp";
   const bool ok = gguf_write_to_file(g, tmp.c_str(), false);
   ggml_free(ctx);
-  gguf_free(g);
   std::error_code ec;
   if (!ok) {
     std::filesystem::remove(tmp, ec);
@@ -145,6 +149,22 @@ void write_llama_gguf(const std::filesystem::path& path, const LlamaHParams& hp,
   }
   std::filesystem::rename(tmp, path, ec);
   if (ec) throw EngineError("could not write " + path.string() + ": " + ec.message());
+}
+
+void write_llama_gguf(const std::filesystem::path& path, const LlamaHParams& hp, const std::vector<VocabEntry>& vocab,
+                      const std::vector<NamedTensor>& tensors, const std::string& chat_template,
+                      const std::string& name) {
+  if (hp.n_vocab != vocab.size()) throw EngineError("write_llama_gguf: n_vocab does not match the vocabulary");
+  gguf_context* g = gguf_init_empty();
+  set_llama_hparams(g, hp, name);
+  set_byte_vocab(g, vocab, chat_template);
+  try {
+    write_gguf_file(path, g, tensors);
+  } catch (...) {
+    gguf_free(g);
+    throw;
+  }
+  gguf_free(g);
 }
 
 void write_tiny_test_model(const std::filesystem::path& path, uint64_t seed, const LlamaHParams& hp_in) {

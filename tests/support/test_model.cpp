@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <map>
+#include <memory>
+
 #include "engine/engine.h"
 
 namespace sfcl::test {
@@ -30,7 +33,43 @@ struct TempModel {
   TempModel& operator=(const TempModel&) = delete;
 };
 
+// Small shape, real vocabulary: the embedding table is most of the file (tied output).
+struct TempVocabModel {
+  std::filesystem::path path;
+  explicit TempVocabModel(const std::string& name)
+      : path(std::filesystem::temp_directory_path() /
+             ("sfcl-test-" + name + "-" + std::to_string(::getpid()) + ".gguf")) {
+    engine::LlamaHParams hp;
+    hp.n_embd = 32;
+    hp.n_layer = 2;
+    hp.n_head = 4;
+    hp.n_head_kv = 2;
+    hp.n_ff = 64;
+    hp.n_ctx = 2048;
+    hp.tie_output = true;
+    engine::write_random_model_on_vocab(path, vocab_file(name), 7, hp);
+  }
+  ~TempVocabModel() {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+  }
+  TempVocabModel(const TempVocabModel&) = delete;
+  TempVocabModel& operator=(const TempVocabModel&) = delete;
+  static std::filesystem::path vocab_file(const std::string& name) {
+    return std::filesystem::path(SFCL_VOCAB_DIR) / ("ggml-vocab-" + name + ".gguf");
+  }
+};
+
 }  // namespace
+
+std::filesystem::path vocab_model_path(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<TempVocabModel>> models;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(TempVocabModel::vocab_file(name), ec)) return {};
+  auto& slot = models[name];
+  if (!slot) slot = std::make_unique<TempVocabModel>(name);
+  return slot->path;
+}
 
 const std::filesystem::path& tiny_model_path() {
   static const TempModel model;

@@ -1,0 +1,173 @@
+// The check loop on the vocabularies users bring: byte-level BPE with 128k-152k tokens (Qwen2,
+// Llama 3) and SentencePiece (Llama 2), on random-weight models the tests write from llama.cpp's
+// own vocabulary files. What the byte vocabulary cannot show: digits and CJK characters split
+// differently, multi-byte pieces cut inside a character, bans and constraints over 150k tokens.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "decode/decode.h"
+#include "support/script.h"
+#include "support/test_model.h"
+#include "util/utf8.h"
+
+namespace sfcl::decode {
+namespace {
+
+using engine::Context;
+using engine::Model;
+
+const std::string kSource = "Invoice INV-7 total: $12,500.00 due June 15, 2024.";
+const std::string kSourceZh = "发票INV-7，总额人民币12,500.00元，付款日期2024年6月15日。";
+
+class RealVocabTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    const auto path = test::vocab_model_path(GetParam());
+    if (path.empty()) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
+    auto& slot = models()[GetParam()];
+    if (!slot) slot = Model::load({path});
+    model_ = slot.get();
+  }
+
+  static std::map<std::string, std::unique_ptr<Model>>& models() {
+    static std::map<std::string, std::unique_ptr<Model>> m;
+    return m;
+  }
+
+  struct Run {
+    Result result;
+    std::string streamed;
+    std::vector<std::string> chunks;
+    int backtrack_events = 0;
+  };
+
+  Run run(const std::string& source, Options opt) const {
+    anchor::SourceIndex index;
+    index.add_source(source);
+    const auto prompt = model_->tokenize(source + "\nAnswer:", true, false);
+    Context ctx(*model_, {1024, 128, 1, 1, true, true, false});
+    Run r;
+    r.result = generate(ctx, prompt, opt, index, [&](const Event& e) {
+      if (e.kind == Event::Kind::token) {
+        r.chunks.emplace_back(e.text);
+        r.streamed += e.text;
+      }
+      if (e.kind == Event::Kind::backtrack) ++r.backtrack_events;
+    });
+    return r;
+  }
+
+  static Options greedy(Mode mode, int32_t max_tokens = 48) {
+    Options o;
+    o.mode = mode;
+    o.max_tokens = max_tokens;
+    o.sampling.temperature = 0.0F;
+    return o;
+  }
+
+  const Model* model_ = nullptr;
+};
+
+TEST_P(RealVocabTest, VocabularyIsTheRealOne) {
+  const int32_t expected = GetParam() == "qwen2" ? 151936 : GetParam() == "llama-bpe" ? 128256 : 32000;
+  EXPECT_EQ(model_->n_vocab(), expected);
+  // Round trip through the real tokenizer, CJK included.
+  const std::string text = " The total is $12,500.00 (人民币12,500元).";
+  std::string back;
+  for (engine::Token t : test::tokens_spelling(*model_, text)) model_->append_piece(t, back);
+  EXPECT_EQ(back, text);
+}
+
+TEST_P(RealVocabTest, WrongAmountIsNeverDelivered) {
+  Options o = greedy(Mode::anchor);
+  const std::string script = " The total is $12,600.00 now.";
+  o.logit_hook = test::script(*model_, script);
+  const Run r = run(kSource, o);
+  EXPECT_GE(r.result.stats.backtracks, 1);
+  EXPECT_EQ(r.backtrack_events, r.result.stats.backtracks);
+  EXPECT_EQ(r.result.text.find("12,600"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.streamed, r.result.text);
+  // Local: each backtrack regenerates at most the anchor's tokens plus 3.
+  const auto value_tokens = static_cast<int64_t>(test::tokens_spelling(*model_, "$12,600.00").size());
+  EXPECT_LE(r.result.stats.regenerated_tokens, r.result.stats.backtracks * (value_tokens + 3));
+}
+
+TEST_P(RealVocabTest, ConstrainWritesTheSourceValueInBothLanguages) {
+  for (const auto& [source, script, right, wrong] :
+       {std::tuple<std::string, std::string, std::string, std::string>{kSource, " The total is $12,600.00 now.",
+                                                                       "$12,500.00", "12,600"},
+        {kSourceZh, "总额是人民币12,600.00元。", "人民币12,500.00元", "12,600"}}) {
+    Options o = greedy(Mode::anchor);
+    o.max_backtracks = 0;
+    o.fallback = Fallback::constrain;
+    o.logit_hook = test::script_until(*model_, script, right);
+    const Run r = run(source, o);
+    EXPECT_NE(r.result.text.find(right), std::string::npos) << r.result.text;
+    EXPECT_EQ(r.result.text.find(wrong), std::string::npos) << r.result.text;
+  }
+}
+
+TEST_P(RealVocabTest, SupportedValuesPassUntouched) {
+  Options o = greedy(Mode::anchor, 64);
+  o.logit_hook = test::script(*model_, " 总额人民币12,500.00元，付款日期2024年6月15日。");
+  const Run r = run(kSourceZh, o);
+  EXPECT_EQ(r.result.stats.backtracks, 0) << r.result.text;
+  EXPECT_NE(r.result.text.find("人民币12,500.00元"), std::string::npos) << r.result.text;
+  EXPECT_NE(r.result.text.find("2024年6月15日"), std::string::npos) << r.result.text;
+  // CJK characters span several byte-level pieces: no chunk may end inside one.
+  for (const auto& c : r.chunks) EXPECT_TRUE(utf8::valid(c)) << c.size();
+  EXPECT_EQ(r.streamed, r.result.text);
+}
+
+TEST_P(RealVocabTest, StopSequenceSplitAcrossTokens) {
+  Options o = greedy(Mode::anchor);
+  o.stop = {"END"};
+  o.logit_hook = test::script(*model_, " Paid in full.ENDING text");
+  const Run r = run(kSource, o);
+  EXPECT_EQ(r.result.text, " Paid in full.");
+  EXPECT_EQ(r.result.stop_reason, StopReason::stop_sequence);
+}
+
+TEST_P(RealVocabTest, RewoundStateEqualsAFreshDecodeOfTheAcceptedPrefix) {
+  anchor::SourceIndex index;
+  index.add_source(kSource);
+  const auto prompt = model_->tokenize(kSource + "\nAnswer:", true, false);
+  Options o = greedy(Mode::anchor, 20);
+  o.logit_hook = test::script(*model_, " The total is $12,600.00 now.");
+  const engine::ContextOptions co{1024, 128, 1, 1, true, true, false};
+  Context ctx(*model_, co);
+  Sequence seq(*model_, o, index, {});
+  seq.start(prompt, 0, 0);
+  while (!seq.done()) {
+    ctx.decode(seq.pending(), seq.pending_pos(), 0);
+    seq.on_logits(ctx.logits_last(), ctx);
+  }
+  ASSERT_GE(seq.result().stats.backtracks, 1);
+  const auto& out = seq.output_tokens();
+  ASSERT_FALSE(out.empty());
+  const auto last = static_cast<int32_t>(prompt.size() + out.size() - 1);
+  ctx.rewind(0, last);
+  ctx.decode(std::span<const engine::Token>(&out.back(), 1), last);
+  std::vector<float> a(ctx.logits_last(), ctx.logits_last() + ctx.n_vocab());
+  Context fresh(*model_, co);
+  fresh.decode(prompt, 0);
+  for (size_t i = 0; i < out.size(); ++i) {
+    fresh.decode(std::span<const engine::Token>(&out[i], 1), static_cast<int32_t>(prompt.size() + i));
+  }
+  float max_diff = 0.0F;
+  for (int i = 0; i < ctx.n_vocab(); ++i) {
+    max_diff = std::max(max_diff, std::fabs(a[static_cast<size_t>(i)] - fresh.logits_last()[i]));
+  }
+  EXPECT_LE(max_diff, 1e-4F);
+}
+
+INSTANTIATE_TEST_SUITE_P(Vocabularies, RealVocabTest, ::testing::Values("qwen2", "llama-bpe", "llama-spm"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           std::replace(n.begin(), n.end(), '-', '_');
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace sfcl::decode
