@@ -4,6 +4,8 @@
 #include <exception>
 #include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cli/commands.h"
@@ -40,6 +42,29 @@ std::string unknown_single_dash(const std::vector<std::string>& args, const std:
   return {};
 }
 
+// llama.cpp's multi-letter single-dash flags, spelled as llama-server users type them, and the long
+// flag each one means here.
+constexpr std::pair<std::string_view, std::string_view> kLlamaShortFlags[] = {
+    {"-ngl", "--n-gpu-layers"}, {"-mg", "--main-gpu"},    {"-sm", "--split-mode"},
+    {"-ts", "--tensor-split"},  {"-fa", "--flash-attn"},  {"-ctk", "--cache-type-k"},
+    {"-ctv", "--cache-type-v"}, {"-ub", "--ubatch-size"}, {"-tb", "--threads-batch"},
+};
+
+// Rewrites each llama.cpp spelling ("-ngl 99", "-ngl=99") to its long flag.
+void expand_llama_short_flags(std::vector<std::string>& args) {
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::string& a = args[i];
+    if (a == "--") break;
+    for (const auto& [short_flag, long_flag] : kLlamaShortFlags) {
+      if (a == short_flag) {
+        a = long_flag;
+      } else if (a.starts_with(short_flag) && a.size() > short_flag.size() && a[short_flag.size()] == '=') {
+        a = std::string(long_flag) + a.substr(short_flag.size());
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int run_app(int argc, char** argv, std::span<const Register> commands) {
@@ -60,6 +85,7 @@ int run_app(int argc, char** argv, std::span<const Register> commands) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
     return 2;
   }
+  expand_llama_short_flags(args);
   std::set<std::string> short_names;
   collect_short_names(app, short_names);
   if (const std::string bad = unknown_single_dash(args, short_names); !bad.empty()) {

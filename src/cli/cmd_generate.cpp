@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/engine_flags.h"
 #include "cli/io.h"
 #include "report/report.h"
 
@@ -32,6 +33,8 @@ struct GenerateOpts {
   std::vector<std::string> stop;
   bool keep_zero_width = false;
   bool verbose = false;
+  engine::ModelOptions model_options;
+  engine::ContextOptions context;
 };
 
 nlohmann::json event_json(const decode::Event& e) {
@@ -78,6 +81,8 @@ void add_flags(CLI::App& cmd, GenerateOpts& o) {
   cmd.add_option("--stop", o.stop, "Stop sequence (repeatable)")->allow_extra_args(false);
   cmd.add_flag("--keep-zero-width", o.keep_zero_width, "Do not strip zero-width characters from the input");
   cmd.add_flag("-v,--verbose", o.verbose, "Show llama.cpp's log");
+  add_model_flags(cmd, o.model_options);
+  add_context_flags(cmd, o.context);
 }
 
 int run(const GenerateOpts& o) {
@@ -106,8 +111,10 @@ int run(const GenerateOpts& o) {
   for (const auto& f : o.sources) index.add_source(read_input(f));
   if (!o.kb.empty()) index.add_knowledge(anchor::load_knowledge(o.kb));
 
-  auto model = engine::Model::load({o.model});
-  engine::ContextOptions copt;
+  engine::ModelOptions mo = o.model_options;
+  mo.path = o.model;
+  auto model = engine::Model::load(mo);
+  engine::ContextOptions copt = o.context;
   copt.n_ctx = o.ctx;
   copt.n_threads = o.threads;
   engine::Context ctx(*model, copt);

@@ -4,6 +4,7 @@
 #include "cli/commands.h"
 #include "cli/config.h"
 #include "cli/default_model.h"
+#include "cli/engine_flags.h"
 #include "server/server.h"
 
 namespace sfcl::cli {
@@ -64,6 +65,8 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--drain-timeout", o->drain_timeout_s, "Seconds to finish in-flight responses on SIGTERM")
       ->capture_default_str();
   cmd->add_flag("-v,--verbose", o->verbose, "Show llama.cpp's log");
+  add_model_flags(*cmd, o->model_options);
+  add_context_flags(*cmd, o->scheduler.context);
   cmd->add_option("--test-script", o->test_script, "Test hook: force this output text")->group("");
   cmd->add_option("--test-ready-delay-ms", o->test_ready_delay_ms, "Test hook: delay readiness")->group("");
   cmd->add_option("--max-decision-points", o->max_decision_points,

@@ -3,7 +3,10 @@
 #include <filesystem>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <system_error>
+#include <utility>
+#include <vector>
 
 #include "engine/engine.h"
 #include "ggml-backend.h"
@@ -57,6 +60,32 @@ void load_backends(const std::string& dir) {
     }
     llama_backend_init();
   });
+}
+
+int split_mode_from_name(const std::string& name) {
+  if (name == "none") return LLAMA_SPLIT_MODE_NONE;
+  if (name == "layer") return LLAMA_SPLIT_MODE_LAYER;
+  if (name == "row") return LLAMA_SPLIT_MODE_ROW;
+  throw EngineError("unknown split mode '" + name + "' (none, layer, row)");
+}
+
+int cache_type_from_name(const std::string& name) {
+  // The KV cache types llama-server accepts for --cache-type-k/-v.
+  static constexpr std::pair<std::string_view, ggml_type> kTypes[] = {
+      {"f32", GGML_TYPE_F32},       {"f16", GGML_TYPE_F16},   {"bf16", GGML_TYPE_BF16},
+      {"q8_0", GGML_TYPE_Q8_0},     {"q4_0", GGML_TYPE_Q4_0}, {"q4_1", GGML_TYPE_Q4_1},
+      {"iq4_nl", GGML_TYPE_IQ4_NL}, {"q5_0", GGML_TYPE_Q5_0}, {"q5_1", GGML_TYPE_Q5_1}};
+  for (const auto& [n, t] : kTypes) {
+    if (n == name) return t;
+  }
+  throw EngineError("unknown KV cache type '" + name + "' (f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1)");
+}
+
+std::vector<std::string> backend_device_names() {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < ggml_backend_dev_count(); ++i)
+    out.emplace_back(ggml_backend_dev_name(ggml_backend_dev_get(i)));
+  return out;
 }
 
 }  // namespace sfcl::engine

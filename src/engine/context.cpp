@@ -37,16 +37,19 @@ Context::Context(const Model& model, const ContextOptions& options) : model_(mod
   llama_context_params p = llama_context_default_params();
   p.n_ctx = options.n_ctx;
   p.n_batch = options.n_batch;
-  p.n_ubatch = options.n_batch;
+  p.n_ubatch = options.n_ubatch > 0 ? std::min(options.n_ubatch, options.n_batch) : options.n_batch;
   p.n_seq_max = std::max<uint32_t>(1, options.n_seq_max);
   const int32_t threads = options.n_threads > 0
                               ? options.n_threads
                               : static_cast<int32_t>(std::max(1U, std::thread::hardware_concurrency()));
   p.n_threads = threads;
-  p.n_threads_batch = threads;
+  p.n_threads_batch = options.n_threads_batch > 0 ? options.n_threads_batch : threads;
   p.kv_unified = options.kv_unified;
   p.no_perf = true;
   if (!options.flash_attn) p.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_DISABLED;
+  if (options.flash_attn && options.flash_attn_on) p.flash_attn_type = LLAMA_FLASH_ATTN_TYPE_ENABLED;
+  p.type_k = static_cast<ggml_type>(cache_type_from_name(options.cache_type_k));
+  p.type_v = static_cast<ggml_type>(cache_type_from_name(options.cache_type_v));
   if (options.kv_f32) {
     p.type_k = GGML_TYPE_F32;
     p.type_v = GGML_TYPE_F32;
@@ -54,7 +57,8 @@ Context::Context(const Model& model, const ContextOptions& options) : model_(mod
   // Owned here until the constructor cannot throw any more, then by ~Context.
   llama_context_ptr ctx(llama_init_from_model(model.raw(), p));
   if (ctx == nullptr) {
-    throw EngineError("llama.cpp could not create a context (n_ctx=" + std::to_string(options.n_ctx) + ")");
+    throw EngineError("llama.cpp could not create a context (n_ctx=" + std::to_string(options.n_ctx) + ", KV cache " +
+                      options.cache_type_k + "/" + options.cache_type_v + "; llama.cpp's reason is logged above)");
   }
   n_batch_ = llama_n_batch(ctx.get());
   batch_ = std::make_unique<Batch>(static_cast<int32_t>(n_batch_));

@@ -40,10 +40,24 @@ struct ChatMessage {
   std::string content;
 };
 
+// Where the weights go and how they are read (llama.cpp's llama_model_params). On a build with
+// only the CPU backend the GPU fields have no effect.
 struct ModelOptions {
   std::filesystem::path path;
-  int32_t n_gpu_layers = 0;
+  int32_t n_gpu_layers = -1;         // layers offloaded; negative = all (llama.cpp's default)
+  int32_t main_gpu = 0;              // the GPU used with split_mode "none"
+  std::string split_mode = "layer";  // none | layer | row
+  std::vector<float> tensor_split;   // share of the model per GPU; empty = by free memory
+  bool use_mmap = true;
+  bool use_mlock = false;
 };
+
+// "none"/"layer"/"row" -> llama_split_mode; cache types "f32", "f16", "bf16", "q8_0", "q4_0",
+// "q4_1", "iq4_nl", "q5_0", "q5_1" -> ggml_type. Both throw EngineError naming what is accepted.
+int split_mode_from_name(const std::string& name);
+int cache_type_from_name(const std::string& name);
+// Names of the backend devices ggml found (e.g. "CPU", "CUDA0"); load_backends() first.
+std::vector<std::string> backend_device_names();
 
 class Model {
  public:
@@ -98,8 +112,13 @@ struct ContextOptions {
   // true: one KV cache every sequence may fill; false: n_ctx / n_seq_max cells per sequence, so a
   // sequence's attention only spans its own cells (what the server's fixed-size slots want).
   bool kv_unified = true;
-  bool kv_f32 = false;     // F32 K/V cache (exact comparisons in tests); default F16
-  bool flash_attn = true;  // false: llama.cpp's plain softmax attention (exact comparisons in tests)
+  bool kv_f32 = false;               // F32 K/V cache (exact comparisons in tests); default F16
+  bool flash_attn = true;            // false: llama.cpp's plain softmax attention (exact comparisons in tests)
+  bool flash_attn_on = false;        // require flash attention (-fa on) instead of letting llama.cpp pick
+  std::string cache_type_k = "f16";  // KV cache types (quantised K/V: q8_0, q4_0, ...); kv_f32 overrides
+  std::string cache_type_v = "f16";
+  uint32_t n_ubatch = 0;        // physical batch; 0 = n_batch
+  int32_t n_threads_batch = 0;  // threads for prompt batches; 0 = n_threads
 };
 
 // A batch of tokens over one or many sequences, decoded by one llama_decode.

@@ -23,6 +23,18 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   }
   llama_model_params params = llama_model_default_params();
   params.n_gpu_layers = options.n_gpu_layers;
+  params.main_gpu = options.main_gpu;
+  params.split_mode = static_cast<llama_split_mode>(split_mode_from_name(options.split_mode));
+  // llama.cpp reads llama_max_devices() entries; the rest stay 0.
+  std::vector<float> split(llama_max_devices(), 0.0F);
+  if (options.tensor_split.size() > split.size()) {
+    throw EngineError("--tensor-split has " + std::to_string(options.tensor_split.size()) +
+                      " shares, this build supports " + std::to_string(split.size()) + " devices");
+  }
+  std::copy(options.tensor_split.begin(), options.tensor_split.end(), split.begin());
+  if (!options.tensor_split.empty()) params.tensor_split = split.data();
+  params.load_mode = options.use_mmap ? (options.use_mlock ? LLAMA_LOAD_MODE_MMAP_MLOCK : LLAMA_LOAD_MODE_MMAP)
+                                      : (options.use_mlock ? LLAMA_LOAD_MODE_MLOCK : LLAMA_LOAD_MODE_NONE);
   llama_model_ptr model(llama_model_load_from_file(options.path.c_str(), params));
   if (model == nullptr) {
     throw EngineError("llama.cpp could not load the model: " + options.path.string());

@@ -97,7 +97,9 @@ int serve(const ServerOptions& options) {
   });
 
   try {
-    st.model = engine::Model::load({options.model_path});
+    engine::ModelOptions mo = options.model_options;
+    mo.path = options.model_path;
+    st.model = engine::Model::load(mo);
     if (!options.test_script.empty()) {
       st.script = std::make_shared<std::vector<engine::Token>>(st.model->tokenize(options.test_script, false, false));
     }

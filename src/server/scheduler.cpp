@@ -8,7 +8,7 @@ namespace sfcl::server {
 
 namespace {
 engine::ContextOptions context_options(const SchedulerOptions& options) {
-  engine::ContextOptions c;
+  engine::ContextOptions c = options.context;
   c.n_ctx = options.n_ctx_per_slot * static_cast<uint32_t>(options.n_parallel);
   c.n_batch = options.n_batch;
   c.n_threads = options.n_threads;

@@ -39,6 +39,8 @@ struct SchedulerOptions {
   uint32_t n_batch = 512;
   int32_t n_threads = 0;
   int32_t queue_limit = 64;
+  // KV cache types, flash attention, ubatch, batch threads; the sizes and slot count above win.
+  engine::ContextOptions context;
 };
 
 // One step's share of the batch for one slot.

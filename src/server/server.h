@@ -12,7 +12,8 @@ namespace sfcl::server {
 
 struct ServerOptions {
   std::string model_path;
-  std::string model_id;  // default: the file name without .gguf
+  engine::ModelOptions model_options;  // GPU offload and loading (its path is model_path)
+  std::string model_id;                // default: the file name without .gguf
   std::string host = "127.0.0.1";
   int port = 8080;
   SchedulerOptions scheduler;

@@ -53,10 +53,21 @@ for sub in "check --source $tmp/src.txt" extract count; do
   check "anchors ${sub%% *} on empty stdin exits 2" '[ $rc -eq 2 ] && grep -q "stdin is empty" "$tmp/e" && [ ! -s "$tmp/o" ]'
 done
 
-"$SFCL" generate -m "$tmp/m.gguf" -p hi -ngl 99 2>"$tmp/e"; rc=$?
-check "-ngl is an unknown option" '[ $rc -eq 2 ] && grep -q "unknown option -ngl" "$tmp/e"'
-"$SFCL" serve -m "$tmp/m.gguf" -ngl 99 2>"$tmp/e"; rc=$?
-check "-ngl on serve is an unknown option" '[ $rc -eq 2 ] && grep -q "unknown option -ngl" "$tmp/e"'
+# llama.cpp's spellings of the model and context flags; on the CPU-only build -ngl offloads nothing.
+"$SFCL" make-test-model "$tmp/h32.gguf" --embd 128 --heads 4 2>/dev/null
+"$SFCL" generate -m "$tmp/h32.gguf" -p hi -n 3 --temperature 0 -ngl 99 -fa on -ctk q8_0 -ctv q8_0 -ub 64 -tb 1 \
+  -sm none -ts 1 --no-mmap --mlock >/dev/null 2>"$tmp/e"; rc=$?
+check "-ngl -fa -ctk -ctv -ub -tb -sm -ts --no-mmap --mlock" '[ $rc -eq 0 ]'
+"$SFCL" generate -m "$tmp/m.gguf" -p hi -n 3 -ngl=0 --flash-attn=off >/dev/null 2>"$tmp/e"; rc=$?
+check "-ngl=N and --flash-attn=off" '[ $rc -eq 0 ]'
+"$SFCL" generate -m "$tmp/m.gguf" -p hi -ctk q9 2>"$tmp/e"; rc=$?
+check "unknown KV cache type exits 2 naming the flag" '[ $rc -eq 2 ] && grep -q -- "--cache-type-k" "$tmp/e"'
+"$SFCL" serve -m "$tmp/m.gguf" -sm diagonal 2>"$tmp/e"; rc=$?
+check "unknown split mode exits 2" '[ $rc -eq 2 ] && grep -q -- "--split-mode" "$tmp/e"'
+"$SFCL" generate -m "$tmp/m.gguf" -p hi -xyz 99 2>"$tmp/e"; rc=$?
+check "an unknown llama.cpp-style flag is an unknown option" '[ $rc -eq 2 ] && grep -q "unknown option -xyz" "$tmp/e"'
+"$SFCL" serve -m "$tmp/m.gguf" -ngx 99 2>"$tmp/e"; rc=$?
+check "an unknown single-dash flag on serve is an unknown option" '[ $rc -eq 2 ] && grep -q "unknown option -ngx" "$tmp/e"'
 "$SFCL" generate -m "$tmp/m.gguf" -p hi -n 4 -t1 --temperature 0 --top-k -1 >/dev/null 2>"$tmp/e"; rc=$?
 check "negative number values and -t1 still parse" '[ $rc -eq 0 ]'
 "$SFCL" generate -m "$tmp/m.gguf" -p hi --temperature -1 2>"$tmp/e"; rc=$?

@@ -1,0 +1,58 @@
+#include "cli/engine_flags.h"
+
+#include <memory>
+#include <string>
+
+namespace sfcl::cli {
+
+namespace {
+const std::vector<std::string> kCacheTypes = {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"};
+}  // namespace
+
+void add_model_flags(CLI::App& cmd, engine::ModelOptions& model) {
+  cmd.add_option("--n-gpu-layers,--gpu-layers", model.n_gpu_layers,
+                 "(-ngl) Layers to offload to the GPU (-1 = all; no effect without a GPU backend)")
+      ->capture_default_str()
+      ->check(CLI::Range(-1, 100000));
+  cmd.add_option("--main-gpu", model.main_gpu, "(-mg) GPU used for the whole model with --split-mode none")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 255));
+  cmd.add_option("--split-mode", model.split_mode, "(-sm) How to split the model over GPUs: none, layer, row")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "layer", "row"}));
+  cmd.add_option("--tensor-split", model.tensor_split, "(-ts) Share of the model per GPU, comma-separated (e.g. 3,1)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::Range(0.0, 1e6));
+  cmd.add_flag("!--no-mmap", model.use_mmap, "Read the model into memory instead of mapping it");
+  cmd.add_flag("--mlock", model.use_mlock, "Keep the model in RAM (no swapping)");
+}
+
+void add_context_flags(CLI::App& cmd, engine::ContextOptions& context) {
+  auto fa = std::make_shared<std::string>("auto");
+  cmd.add_option_function<std::string>(
+         "--flash-attn",
+         [&context, fa](const std::string& v) {
+           *fa = v;
+           context.flash_attn = v != "off";
+           context.flash_attn_on = v == "on";
+         },
+         "(-fa) Flash attention: on, off or auto (llama.cpp decides per backend)")
+      ->check(CLI::IsMember({"on", "off", "auto"}))
+      ->default_str("auto");
+  cmd.add_option("--cache-type-k", context.cache_type_k, "(-ctk) KV cache type for K (f16, q8_0, q4_0, ...)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(kCacheTypes));
+  cmd.add_option("--cache-type-v", context.cache_type_v,
+                 "(-ctv) KV cache type for V (quantised V needs flash attention)")
+      ->capture_default_str()
+      ->check(CLI::IsMember(kCacheTypes));
+  cmd.add_option("--ubatch-size", context.n_ubatch, "(-ub) Physical batch size (0 = the logical batch size)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 16));
+  cmd.add_option("--threads-batch", context.n_threads_batch, "(-tb) Threads for prompt batches (0 = --threads)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
+}
+
+}  // namespace sfcl::cli
