@@ -7,7 +7,7 @@ TEST_MODEL := $(BUILD)/models/tiny.gguf
 PORT ?= 8080
 PREFIX ?= /usr/local
 
-.PHONY: all bootstrap configure build test install serve bench bench-peer fuzz soak clean format tidy
+.PHONY: all bootstrap configure build test install serve bench bench-peer bench-real fuzz soak clean format tidy
 
 all: build
 
@@ -52,6 +52,22 @@ bench-peer: build
 	scripts/build-llama-server
 	$(SFCL) bench --no-modes --peer llama-server --model $(DEMO_MODEL) --set demo/eval.jsonl \
 	  --out docs/bench-peer.svg $(BENCH_FLAGS)
+
+# Real shapes: a Qwen2-0.5B-shaped model (random weights, the real 151,936-token Qwen2 vocabulary,
+# Q8_0 by llama.cpp's quantiser) written once into $(BUILD)/models, then off / anchor / per-token on
+# it; with BENCH_PEER=1 also sfcl serve vs llama-server (scripts/build-llama-server: ~30 min once).
+# Random weights say nothing about fidelity, only about speed.
+REAL_MODEL := $(BUILD)/models/qwen2-0.5b-shape-q8_0.gguf
+$(REAL_MODEL): | build
+	@mkdir -p $(dir $@)
+	$(SFCL) make-test-model $@ --vocab .deps/llama.cpp/models/ggml-vocab-qwen2.gguf --like qwen2-0.5b --type q8_0
+
+bench-real: build $(REAL_MODEL)
+	$(SFCL) bench --model $(REAL_MODEL) --set demo/eval.jsonl --items 6 --reps 3 -n 32 \
+	  --out docs/bench-real.svg $(BENCH_FLAGS)
+	@if [ "$(BENCH_PEER)" = 1 ]; then scripts/build-llama-server && \
+	  $(SFCL) bench --no-modes --peer llama-server --model $(REAL_MODEL) --set demo/eval.jsonl --items 6 \
+	    --concurrency 1,4,8 --out docs/bench-real-peer.svg $(BENCH_FLAGS); fi
 
 # Fault soak under ASan+UBSan (not part of make test): SOAK_SECONDS=120 by default.
 soak: bootstrap
