@@ -4,7 +4,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../clients/js/serve_for_tests.js';
 
@@ -129,6 +130,39 @@ test('fallback flag shows the value amber; fallback abstain marks the abstention
   assert.match(a.fallback, /abstain/);
   await abstained.close();
 });
+
+test('uploaded documents, checked only (sfcl.sources), over the OpenAI API: the cited span is in the right document',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sfcl-upload-'));
+    const files = [['notes.txt', 'Meeting notes: nothing about money.'], ['invoice.txt', DOCUMENT]].map(([name, text]) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    });
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}/`, { waitUntil: 'load' });
+      const upload = await page.$('#upload');
+      await upload.uploadFile(...files);
+      await page.waitForFunction(() => document.querySelectorAll('#documents .document').length === 2);
+      assert.deepEqual(await page.$$eval('#documents .doc-name', (n) => n.map((x) => x.textContent)),
+        ['Document 1 · notes.txt', 'Document 2 · invoice.txt']);
+      await page.type('#question', QUESTION);
+      await page.type('#api-key', KEY);
+      await page.$eval('#max-tokens', (el) => { el.value = '40'; });
+      await page.select('#api', 'openai');
+      await page.select('#placement', 'sources');
+      await page.click('#ask-button');
+      await page.waitForFunction(() => document.querySelector('.answer[data-done="true"]'), { timeout: 30000 });
+      assert.match(await page.$eval('.answer .status', (n) => n.textContent), /^active; anchor_count=2;/);
+      await page.hover('.answer-text mark.anchor.confirmed');
+      const cited = await page.$$eval('#documents .document', (cards) =>
+        cards.map((c) => c.querySelector('mark.cited')?.textContent ?? null));
+      assert.deepEqual(cited, [null, '2024-03-01']);
+    } finally {
+      await page.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
 test('the page and its scripts need no API key and come from the binary; --no-ui turns them off', async () => {
   const page = await fetch(`${server.url}/`);
