@@ -13,7 +13,8 @@ namespace sfcl::demo {
 
 using nlohmann::json;
 
-void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n, Split split) {
+void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n, Split split,
+                    const std::function<void()>& on_item) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path.string());
   for (int i = 0; i < n; ++i) {
@@ -27,6 +28,7 @@ void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n, Spl
                 {"answer", qa.answer}, {"gold_values", gold}}
                .dump()
         << "\n";
+    if (on_item) on_item();
   }
 }
 
@@ -168,6 +170,7 @@ std::vector<EvalResult> run_eval(const std::filesystem::path& model_path, const 
         ex.text = res.text;
         r.examples.push_back(std::move(ex));
       }
+      if (o.on_answer) o.on_answer();
     }
   }
   return results;

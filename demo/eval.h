@@ -1,6 +1,7 @@
 // The fidelity evaluation (docs/FIDELITY.md): runs a grounded-QA set through the check loop in each mode.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,9 @@ struct EvalItem {
 
 // Writes n items (JSONL) generated from one split of the corpus (the eval split is the shipped set;
 // the train split measures what the model learned on its own templates).
-void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n, Split split = Split::eval);
+// `on_item` runs after each item written (progress).
+void write_eval_set(const std::filesystem::path& path, uint64_t seed, int n, Split split = Split::eval,
+                    const std::function<void()>& on_item = {});
 std::vector<EvalItem> load_eval_set(const std::filesystem::path& path);
 
 struct EvalOptions {
@@ -33,6 +36,7 @@ struct EvalOptions {
   decode::Fallback fallback = decode::Fallback::constrain;
   int max_backtracks = 2;
   bool keep_examples = true;
+  std::function<void()> on_answer;  // after each item in each mode (progress)
 };
 
 struct EvalExample {

@@ -369,7 +369,10 @@ TrainReport train_demo(const TrainOptions& o) {
     rep.last_loss = loss;
     rep.steps = step + 1;
     const double now_s = std::chrono::duration<double>(Clock::now() - t0).count();
-    if (o.progress && (step % 10 == 0)) {
+    if (o.progress && o.on_step) {
+      o.on_step({step + 1, loss, loss_ema, static_cast<double>(lr.lr),
+                 static_cast<double>(tokens_seen) / std::max(1e-9, now_s), now_s});
+    } else if (o.progress && (step % 10 == 0)) {
       const double tps = static_cast<double>(tokens_seen) / std::max(1e-9, now_s);
       const double left = o.max_steps > 0
                               ? now_s / static_cast<double>(step + 1) * static_cast<double>(o.max_steps - step - 1)
@@ -398,7 +401,7 @@ TrainReport train_demo(const TrainOptions& o) {
   }
   if (o.out.has_parent_path()) std::filesystem::create_directories(o.out.parent_path());
   engine::write_llama_gguf(o.out, hp, vocab, final_weights, engine::kChatMlTemplate, "sfcl-demo");
-  if (o.progress) std::fprintf(stderr, "\n");
+  if (o.progress && !o.on_step) std::fprintf(stderr, "\n");
   if (o.eval_items > 0) rep.exact_match = exact_match(o.out, o.eval_items, o.seed);
   ggml_opt_result_free(result);
   ggml_opt_free(opt);

@@ -13,6 +13,16 @@
 
 namespace sfcl::demo {
 
+// Where a run is, after one optimizer step.
+struct TrainStep {
+  int64_t step = 0;       // steps done
+  double loss = 0.0;      // this step's
+  double loss_avg = 0.0;  // exponential moving average
+  double lr = 0.0;
+  double tokens_per_second = 0.0;
+  double elapsed_s = 0.0;
+};
+
 struct TrainOptions {
   std::filesystem::path out = "demo/sfcl-demo.gguf";
   std::filesystem::path work_dir = "demo/work";  // checkpoints (git-ignored)
@@ -42,6 +52,9 @@ struct TrainOptions {
   double checkpoint_minutes = 5.0;
   int eval_items = 40;  // greedy exact match through llama.cpp at each checkpoint
   bool progress = true;
+  // With `progress`: called after every step instead of the built-in status line (sfcl train-demo
+  // draws a progress bar with it).
+  std::function<void(const TrainStep&)> on_step;
 };
 
 struct TrainReport {

@@ -1,6 +1,8 @@
 // sfcl eval: fidelity of a model on a grounded-QA set, off / anchor / per-token side by side.
 // sfcl make-eval-set: writes the eval set from the demo corpus's eval split.
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -8,6 +10,7 @@
 
 #include "eval.h"
 #include "tools/commands.h"
+#include "tools/progress.h"
 
 namespace sfcl::tools {
 
@@ -95,7 +98,12 @@ int run(const EvalOpts& o) {
   nlohmann::json all = nlohmann::json::array();
   for (size_t k = 0; k < o.sets.size(); ++k) {
     const auto items = demo::load_eval_set(o.sets[k]);
+    const size_t n = eval.limit > 0 ? std::min(items.size(), static_cast<size_t>(eval.limit)) : items.size();
+    Progress progress("eval " + std::filesystem::path(o.sets[k]).filename().string(),
+                      static_cast<int64_t>(n * modes.size()), "answers");
+    eval.on_answer = [&progress] { progress.advance(); };
     const auto results = demo::run_eval(o.model, items, modes, eval);
+    progress.finish();
     for (const auto& r : results) {
       for (const auto& e : r.examples) {
         ex << nlohmann::json{{"set", o.sets[k]},
@@ -139,7 +147,10 @@ void add_flags(CLI::App& cmd, MakeEvalSetOpts& o) {
 }
 
 int run(const MakeEvalSetOpts& o) {
-  demo::write_eval_set(o.out, o.seed, o.items, o.split == "train" ? demo::Split::train : demo::Split::eval);
+  Progress progress("make-eval-set", o.items, "items");
+  demo::write_eval_set(o.out, o.seed, o.items, o.split == "train" ? demo::Split::train : demo::Split::eval,
+                       [&progress] { progress.advance(); });
+  progress.finish();
   std::fprintf(stderr, "wrote %d items to %s\n", o.items, o.out.c_str());
   return 0;
 }

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "tools/commands.h"
+#include "tools/progress.h"
 #include "train.h"
 
 namespace sfcl::tools {
@@ -61,7 +62,21 @@ void add_flags(CLI::App& cmd, TrainDemoOpts& opts) {
 }
 
 int run(const TrainDemoOpts& opts) {
-  const demo::TrainReport r = demo::train_demo(opts.train);
+  demo::TrainOptions train = opts.train;
+  // A run ends after --max-steps, else after --minutes: the bar counts whichever ends it.
+  const bool by_steps = train.max_steps > 0;
+  Progress progress("train", by_steps ? train.max_steps : static_cast<int64_t>(train.minutes * 60.0),
+                    by_steps ? "steps" : "s");
+  if (!by_steps) progress.hide_rate();  // seconds per second
+  train.on_step = [&progress, by_steps](const demo::TrainStep& s) {
+    char note[128];
+    std::snprintf(note, sizeof note, "step %lld, loss %.4f (avg %.4f), lr %.2e, %.0f tok/s",
+                  static_cast<long long>(s.step), s.loss, s.loss_avg, s.lr, s.tokens_per_second);
+    progress.note(note);
+    progress.set(by_steps ? s.step : static_cast<int64_t>(s.elapsed_s));
+  };
+  const demo::TrainReport r = demo::train_demo(train);
+  progress.finish();
   std::printf(
       "{\"steps\":%lld,\"first_loss\":%.4f,\"last_loss\":%.4f,\"tokens_per_second\":%.0f,\"seconds\":%.1f,"
       "\"exact_match\":%.3f,\"changed_tensors\":%zu,\"unchanged_tensors\":%zu,\"out\":\"%s\"}\n",

@@ -32,8 +32,12 @@ Progress::Progress(std::string label, int64_t total, std::string unit, bool enab
 
 Progress::~Progress() { finish(); }
 
-void Progress::advance(int64_t n) {
-  done_ = std::min(total_, done_ + n);
+void Progress::advance(int64_t n) { set(done_ + n); }
+
+void Progress::note(std::string text) { note_ = std::move(text); }
+
+void Progress::set(int64_t done) {
+  done_ = std::clamp<int64_t>(done, 0, total_);
   if (!enabled_ || finished_) return;
   // A terminal is redrawn a few times a second; a log gets a line every 10 s.
   const auto every = tty_ ? std::chrono::milliseconds(200) : std::chrono::milliseconds(10000);
@@ -52,17 +56,20 @@ void Progress::draw(bool last) {
   const double rate = elapsed > 0 ? static_cast<double>(done_) / elapsed : 0.0;
   const double eta = rate > 0 ? static_cast<double>(total_ - done_) / rate : 0.0;
   const double share = static_cast<double>(done_) / static_cast<double>(total_);
+  char rate_text[64] = "";
+  if (show_rate_) std::snprintf(rate_text, sizeof rate_text, ", %.1f %s/s", rate, unit_.c_str());
+  const std::string note = note_.empty() ? "" : ", " + note_;
   if (tty_) {
     constexpr int kWidth = 24;
     const int filled = static_cast<int>(share * kWidth);
     const std::string bar = std::string(static_cast<size_t>(filled), '#') + std::string(kWidth - filled, '.');
-    std::fprintf(stderr, "\r%s [%s] %lld/%lld %s, %.1f %s/s, %s %s\x1b[K%s", label_.c_str(), bar.c_str(),
-                 static_cast<long long>(done_), static_cast<long long>(total_), unit_.c_str(), rate, unit_.c_str(),
-                 last ? "took" : "ETA", clock_text(last ? elapsed : eta).c_str(), last ? "\n" : "");
+    std::fprintf(stderr, "\r%s [%s] %lld/%lld %s%s, %s %s%s\x1b[K%s", label_.c_str(), bar.c_str(),
+                 static_cast<long long>(done_), static_cast<long long>(total_), unit_.c_str(), rate_text,
+                 last ? "took" : "ETA", clock_text(last ? elapsed : eta).c_str(), note.c_str(), last ? "\n" : "");
   } else {
-    std::fprintf(stderr, "%s: %lld/%lld %s (%.0f%%), %.1f %s/s, %s %s\n", label_.c_str(), static_cast<long long>(done_),
-                 static_cast<long long>(total_), unit_.c_str(), 100 * share, rate, unit_.c_str(), last ? "took" : "ETA",
-                 clock_text(last ? elapsed : eta).c_str());
+    std::fprintf(stderr, "%s: %lld/%lld %s (%.0f%%)%s, %s %s%s\n", label_.c_str(), static_cast<long long>(done_),
+                 static_cast<long long>(total_), unit_.c_str(), 100 * share, rate_text, last ? "took" : "ETA",
+                 clock_text(last ? elapsed : eta).c_str(), note.c_str());
   }
   std::fflush(stderr);
 }

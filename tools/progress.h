@@ -16,6 +16,12 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void advance(int64_t n = 1);
+  // For work measured by something other than a count of units (steps, seconds): where it is now.
+  void set(int64_t done);
+  // Text shown after the ETA (e.g. the current loss); kept until the next note.
+  void note(std::string text);
+  // Rate makes no sense for every unit (seconds per second): leave it out.
+  void hide_rate() { show_rate_ = false; }
   void finish();  // the final line; also done by the destructor
 
  private:
@@ -29,6 +35,8 @@ class Progress {
   bool enabled_ = true;
   bool tty_ = false;
   bool finished_ = false;
+  bool show_rate_ = true;
+  std::string note_;
   Clock::time_point start_;
   Clock::time_point last_draw_;
 };

@@ -56,6 +56,8 @@ Runner register_serve(CLI::App& app) {
   cmd->add_flag("--events", o->events, "Send anchor_confirmed/backtrack SSE events by default");
   cmd->add_flag("--no-compat-headers", *no_compat, "Omit x-anthropic-layer-status and X-Anthropic-SFCL-Status");
   cmd->add_flag("--keep-zero-width", *keep_zw, "Do not strip zero-width characters from requests");
+  cmd->add_flag(
+      "--no-ui", [o](int64_t) { o->ui = false; }, "Do not serve the playground page at /");
   cmd->add_option("--kb", o->kb_path, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
   cmd->add_option("--api-key", o->api_keys, "Accepted API key (repeatable; none = no auth)");
   cmd->add_option("--api-key-file", *key_file, "File with one accepted API key per line");

@@ -8,6 +8,7 @@
 #include "server/dialect.h"
 #include "server/http_util.h"
 #include "server/stream.h"
+#include "server/ui.h"
 #include "server/verdicts.h"
 
 namespace sfcl::server {
@@ -150,7 +151,8 @@ void health(State& st, httplib::Response& r) {
 
 void install_error_handlers(httplib::Server& svr, State& st) {
   svr.set_pre_routing_handler([&st](const httplib::Request& req, httplib::Response& res) {
-    if (st.opt.api_keys.empty() || req.path == "/health") return httplib::Server::HandlerResponse::Unhandled;
+    if (st.opt.api_keys.empty() || req.path == "/health" || (st.opt.ui && is_ui_path(req.path)))
+      return httplib::Server::HandlerResponse::Unhandled;
     const std::string key = presented_key(req);
     if (!key.empty() && key_matches(key, st.opt.api_keys)) return httplib::Server::HandlerResponse::Unhandled;
     const Api api = api_of_path(req.path);
@@ -233,6 +235,14 @@ void install_routes(httplib::Server& svr, State& st) {
          {"public_key", to_hex(st.key->public_key.data(), st.key->public_key.size())},
          {"signed_message", "sfcl-signature-v1\\n<request id>\\n<X-SFCL-Status>\\n<hex sha256 of sfcl.anchors JSON>"}});
   });
+  if (st.opt.ui) {
+    svr.Get(R"(/|/ui/[\w.-]+)", [](const httplib::Request& q, httplib::Response& r) {
+      if (const auto asset = ui_asset(q.path))
+        r.set_content(asset->body.data(), asset->body.size(), std::string(asset->content_type));
+      else
+        r.status = 404;
+    });
+  }
   install_error_handlers(svr, st);
 }
 

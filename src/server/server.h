@@ -28,6 +28,7 @@ struct ServerOptions {
   bool events = false;
   bool compat_headers = true;
   bool strip_zero_width = true;
+  bool ui = true;  // the playground at / (web/, embedded at build time)
   std::string kb_path;
   int32_t default_max_tokens = 256;  // OpenAI requests without max_tokens
   int32_t max_tokens_limit = 32768;
