@@ -19,6 +19,9 @@
 #include "graph.h"
 
 namespace sfcl::demo {
+
+// Documents in a row that may fail to fit the context before training gives up.
+constexpr int kMaxSegmentMisses = 1000;
 namespace {
 
 using namespace graph;  // NOLINT(google-build-using-namespace): the graph's own pieces
@@ -333,7 +336,12 @@ TrainReport train_demo(const TrainOptions& o) {
       answer_pos.clear();
       doc_pos.clear();
       for (;;) {
-        while (pending.tokens.empty()) {
+        for (int misses = 0; pending.tokens.empty(); ++misses) {
+          // A context too short for any document would otherwise loop here for ever.
+          if (misses == kMaxSegmentMisses) {
+            throw std::runtime_error("--ctx " + std::to_string(T) +
+                                     " is too short for the corpus documents (try --ctx 256 or more)");
+          }
           const bool copy = std::uniform_real_distribution<double>(0.0, 1.0)(rng) < o.copy_share;
           pending = copy ? build_segment(tok, random_copy_document(rng), rng, T, tok_model->bos(), 1.0)
                          : build_segment(tok, make_document(o.seed, Split::train, doc_index++), rng, T,
