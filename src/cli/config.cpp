@@ -47,6 +47,8 @@ std::vector<std::string> expand_serve_args(const std::vector<std::string>& args)
       config = args[++i];
     } else if (args[i].rfind("--config=", 0) == 0) {
       config = args[i].substr(9);
+    } else if (args[i] == "-np") {
+      given.emplace_back("--parallel");  // llama-server's spelling; CLI11 takes one letter after a single dash
     } else {
       given.push_back(args[i]);
     }

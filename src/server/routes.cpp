@@ -7,6 +7,7 @@
 #include "server/auth.h"
 #include "server/dialect.h"
 #include "server/http_util.h"
+#include "server/llama_routes.h"
 #include "server/stream.h"
 #include "server/verdicts.h"
 
@@ -75,7 +76,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
         "the request queue is full (" + std::to_string(st.opt.scheduler.queue_limit) + " waiting); retry later");
   }
   const auto start = std::chrono::steady_clock::now();
-  ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now()};
+  ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now(), a.req.include_usage};
   ++st.in_flight;
   if (a.req.stream) {
     start_stream(st, dialect, a, std::move(info), http.path, res);
@@ -100,24 +101,8 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
   log_request(st, info.id, http.path, mode, &outcome, cached, start, false);
 }
 
-json parse_json_body(const std::string& body) {
-  try {
-    return json::parse(body);
-  } catch (const json::exception& e) {
-    throw ApiError(400, "invalid_request_error", std::string("invalid JSON body: ") + e.what());
-  }
-}
-
 json models_list(const State& st) {
-  const json m = {
-      {"id", st.opt.model_id},
-      {"object", "model"},
-      {"type", "model"},
-      {"created", unix_now()},
-      {"created_at", "1970-01-01T00:00:00Z"},
-      {"owned_by", "sfcl"},
-      {"display_name", st.opt.model_id},
-      {"sfcl", {{"mode", std::string(decode::mode_name(st.opt.mode))}, {"layer_status", layer_status(st.opt.mode)}}}};
+  const json m = model_object(st);
   return {{"object", "list"},
           {"data", json::array({m})},
           {"has_more", false},
@@ -195,6 +180,8 @@ void install_routes(httplib::Server& svr, State& st) {
         fn(req, res);
       } catch (const ApiError& e) {
         send_error(res, api, e);
+      } catch (const std::bad_alloc&) {
+        send_error(res, api, ApiError(503, dialect_for(api).errors().unavailable, "out of memory for this request"));
       } catch (const std::exception& e) {
         send_error(res, api, ApiError(500, dialect_for(api).errors().server, e.what()));
       }
@@ -209,10 +196,21 @@ void install_routes(httplib::Server& svr, State& st) {
   }
   svr.Post("/v1/messages/count_tokens", guarded(Api::anthropic, [&st](const httplib::Request& q, httplib::Response& r) {
              if (!st.ready) throw ApiError(503, "overloaded_error", "model is loading");
-             const GenerationRequest req = parse_count_tokens(parse_json_body(q.body), st.opt);
+             const GenerationRequest req = parse_count_tokens(parse_body_json(q.body), st.opt);
              set_json(r, 200, {{"input_tokens", tokenize_request(st, req).size()}});
            }));
   svr.Get("/v1/models", [&st](const httplib::Request&, httplib::Response& r) { set_json(r, 200, models_list(st)); });
+  // llama-server's conventions (server/llama_routes.h).
+  svr.Get(R"(/v1/models/(.+))", guarded(Api::openai_chat, [&st](const httplib::Request& q, httplib::Response& r) {
+            set_json(r, 200, model_by_id(st, q.matches[1]));
+          }));
+  svr.Get("/props", guarded(Api::openai_chat,
+                            [&st](const httplib::Request&, httplib::Response& r) { set_json(r, 200, props(st)); }));
+  for (const auto& [path, route] : llama_post_routes()) {
+    svr.Post(path, guarded(Api::openai_chat, [&st, route = route](const httplib::Request& q, httplib::Response& r) {
+               set_json(r, 200, route(st, parse_body_json(q.body)));
+             }));
+  }
   svr.Get("/health", [&st](const httplib::Request&, httplib::Response& r) { health(st, r); });
   svr.Get("/metrics", [&st](const httplib::Request&, httplib::Response& r) {
     if (st.scheduler) {

@@ -13,6 +13,9 @@ namespace sfcl::server {
 struct ServerOptions {
   std::string model_path;
   std::string model_id;  // default: the file name without .gguf
+  // More names for the model (--alias). With one model served, a request naming any model is
+  // answered by it; aliases are what /v1/models lists and GET /v1/models/{id} finds.
+  std::vector<std::string> aliases;
   std::string host = "127.0.0.1";
   int port = 8080;
   SchedulerOptions scheduler;
@@ -30,6 +33,11 @@ struct ServerOptions {
   std::string kb_path;
   int32_t default_max_tokens = 256;  // OpenAI requests without max_tokens
   int32_t max_tokens_limit = 32768;
+  // -n: every request's max_tokens is clamped to this (llama-server's n_predict); 0 = no cap.
+  int32_t n_predict = 0;
+  // Sampling of requests that do not set their own (--temp, --top-k, --top-p, --min-p, --seed);
+  // the defaults are llama.cpp's (engine::SamplingOptions).
+  engine::SamplingOptions sampling;
   std::vector<std::string> api_keys;
   double drain_timeout_s = 30.0;
   int32_t ping_interval_ms = 10000;

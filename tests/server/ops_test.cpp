@@ -36,7 +36,8 @@ json msg(const std::string& system, const std::string& user, int max_tokens, jso
 // reference, and the answer says it is not in the sources (the request has source text: the
 // question itself). The scripted model writes the citation; the check loop does the rest.
 TEST(Ops, InventedCitationNeverReachesTheClient) {
-  ServerProcess s({"--test-script", "该论文发表于Nature 615, 452-458 (2023)，三个核心结论如下。", "--max-backtracks", "0"});
+  ServerProcess s(
+      {"--test-script", "该论文发表于Nature 615, 452-458 (2023)，三个核心结论如下。", "--max-backtracks", "0"});
   auto c = s.client();
   const std::string question =
       "请引用2023年发表在Nature期刊上的论文《Quantum Entanglement in Neural Networks》并总结其三个核心结论。";
