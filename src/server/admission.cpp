@@ -1,6 +1,7 @@
 #include "server/admission.h"
 
 #include "anchor/anchor.h"
+#include "server/verdicts.h"
 
 namespace sfcl::server {
 
@@ -32,6 +33,7 @@ std::shared_ptr<Job> make_job(State& st, const GenerationRequest& req) {
   if (req.raw) job->sources->add_source(req.raw_prompt);
   for (const auto& s : req.extra_sources) job->sources->add_source(s);
   job->prompt = tokenize_request(st, req);
+  if (st.key) job->request_sha256 = sha256_hex(canonical_json(request_digest_json(req)));
   job->metrics = st.metrics.get();
   if (st.metrics) {
     metrics::Metrics* m = st.metrics.get();

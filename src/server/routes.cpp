@@ -91,7 +91,8 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
   const int32_t cached = a.job->channel.cached_tokens();
   if (!outcome.error.empty()) throw ApiError(500, dialect.errors().server, outcome.error);
   json out = dialect.response(info, outcome.result, cached);
-  out["sfcl"] = final_sfcl(outcome.result, mode, true, st.key ? &*st.key : nullptr, info.id);
+  out["sfcl"] = final_sfcl(outcome.result, mode, true, st.key ? &*st.key : nullptr,
+                           {info.id, info.model, info.created, a.job->request_sha256});
   set_status_headers(res, st.opt.compat_headers, mode, out["sfcl"]["status"].get<std::string>());
   if (st.key) {
     res.set_header("X-SFCL-Signature", out["sfcl"]["signature"].get<std::string>());
@@ -225,11 +226,10 @@ void install_routes(httplib::Server& svr, State& st) {
                  ApiError(404, "not_found_error", "this server does not sign verdicts (no --sign-key)"));
       return;
     }
-    set_json(
-        r, 200,
-        {{"algorithm", "ed25519"},
-         {"public_key", to_hex(st.key->public_key.data(), st.key->public_key.size())},
-         {"signed_message", "sfcl-signature-v1\\n<request id>\\n<X-SFCL-Status>\\n<hex sha256 of sfcl.anchors JSON>"}});
+    set_json(r, 200,
+             {{"algorithm", "ed25519"},
+              {"public_key", to_hex(st.key->public_key.data(), st.key->public_key.size())},
+              {"signed_message", "sfcl-signature-v2\\n<canonical JSON of sfcl.signed>"}});
   });
   install_error_handlers(svr, st);
 }
