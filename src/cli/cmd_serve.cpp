@@ -101,7 +101,8 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--spam-density", o->spam_anchors_per_kb, "Anchors per KB of prompt counted as anchor spam")
       ->capture_default_str();
   cmd->add_option("--drift-threshold", o->drift_threshold,
-                  "Std dev of the last 100 anchor confidences above which /health says degraded")
+                  "How far the mean confidence of the last 200 checked anchors may fall below that of the 1,000 "
+                  "before them before /health says degraded")
       ->capture_default_str();
   cmd->add_option("--sign-key", o->sign_key_path, "Ed25519 key file (sfcl keygen): sign verdicts");
   cmd->add_option("--log-format", o->log_format, "Log lines: text or json")

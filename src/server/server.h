@@ -46,9 +46,11 @@ struct ServerOptions {
   int32_t max_decision_points = 0;
   int32_t max_prompt_tokens = 0;
   double spam_anchors_per_kb = 100.0;  // anchor density that counts as anchor spam (logged, metric)
-  double drift_threshold = 0.15;       // std dev of the last 100 confidences -> degraded
-  std::string sign_key_path;           // Ed25519 key (sfcl keygen); empty = no signatures
-  std::string log_format = "text";     // text | json
+  // Degraded when the mean confidence of the last 200 checked anchors is this far below that of the
+  // 1,000 before them (metrics::Metrics::drift).
+  double drift_threshold = 0.2;
+  std::string sign_key_path;        // Ed25519 key (sfcl keygen); empty = no signatures
+  std::string log_format = "text";  // text | json
   // Test hook: makes the model write this text while its output follows it (deterministic
   // outputs for tests on random-weight models). Never set in production.
   std::string test_script;
