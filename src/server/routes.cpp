@@ -183,6 +183,9 @@ void install_routes(httplib::Server& svr, State& st) {
         send_error(res, api, e);
       } catch (const std::bad_alloc&) {
         send_error(res, api, ApiError(503, dialect_for(api).errors().unavailable, "out of memory for this request"));
+      } catch (const nlohmann::json::exception&) {
+        send_error(res, api,
+                   ApiError(400, "invalid_request_error", "a request field has a type this server cannot use"));
       } catch (const std::exception& e) {
         send_error(res, api, ApiError(500, dialect_for(api).errors().server, e.what()));
       }
