@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "cli/engine_flags.h"
 #include "cli/io.h"
@@ -146,10 +147,20 @@ int run(const GenerateOpts& o) {
       std::cerr << event_json(e).dump() << "\n";
     }
   };
+  // The first sampling happens right after the prompt is processed: that instant splits prompt
+  // processing from generation, so neither rate is diluted by the other.
+  std::optional<std::chrono::steady_clock::time_point> first_sample;
+  opt.logit_hook = [&first_sample](std::span<float>, std::span<const engine::Token>) {
+    if (!first_sample) first_sample = std::chrono::steady_clock::now();
+  };
   const auto t0 = std::chrono::steady_clock::now();
   const decode::Result r = decode::generate(ctx, tokens, opt, index, sink);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double tps = secs > 0 ? static_cast<double>(r.stats.decoded_tokens) / secs : 0.0;
+  const auto t1 = std::chrono::steady_clock::now();
+  const double secs = std::chrono::duration<double>(t1 - t0).count();
+  const double prompt_secs = std::chrono::duration<double>(first_sample.value_or(t1) - t0).count();
+  const double gen_secs = secs - prompt_secs;
+  const double prompt_tps = prompt_secs > 0 ? static_cast<double>(r.prompt_tokens) / prompt_secs : 0.0;
+  const double tps = gen_secs > 0 ? static_cast<double>(r.stats.decoded_tokens) / gen_secs : 0.0;
   if (o.json) {
     nlohmann::json anchors = nlohmann::json::array();
     for (const auto& a : r.anchors) anchors.push_back(report::anchor_json(a));
@@ -159,6 +170,8 @@ int run(const GenerateOpts& o) {
                         {"output_tokens", r.output_tokens},
                         {"decoded_tokens", r.stats.decoded_tokens},
                         {"seconds", secs},
+                        {"prompt_seconds", prompt_secs},
+                        {"prompt_tokens_per_second", prompt_tps},
                         {"tokens_per_second", tps},
                         {"sfcl",
                          {{"mode", std::string(decode::mode_name(opt.mode))},
@@ -175,8 +188,9 @@ int run(const GenerateOpts& o) {
   } else {
     std::fwrite("\n", 1, 1, stdout);
     std::fflush(stdout);
-    std::fprintf(stderr, "prompt tokens: %d, output tokens: %d, decoded: %lld, %.1f tok/s, stop: %s, sfcl: %s\n",
-                 r.prompt_tokens, r.output_tokens, static_cast<long long>(r.stats.decoded_tokens), tps,
+    std::fprintf(stderr,
+                 "prompt tokens: %d (%.1f tok/s), output tokens: %d, decoded: %lld, %.1f tok/s, stop: %s, sfcl: %s\n",
+                 r.prompt_tokens, prompt_tps, r.output_tokens, static_cast<long long>(r.stats.decoded_tokens), tps,
                  std::string(decode::stop_reason_name(r.stop_reason)).c_str(), r.status.c_str());
   }
   return 0;

@@ -2,9 +2,12 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "cli/commands.h"
+#include "server/request.h"
+#include "server/signed_response.h"
 #include "server/signing.h"
 
 namespace sfcl::cli {
@@ -30,12 +33,24 @@ int run(const KeygenOpts& o) {
 struct VerifyOpts {
   std::string response;
   std::string public_key;
+  std::string request;
 };
 
 void add_flags(CLI::App& cmd, VerifyOpts& o) {
-  cmd.add_option("response", o.response, "File with the response's headers and body (curl -si URL > FILE)")->required();
+  cmd.add_option("response", o.response,
+                 "Saved response: JSON body or SSE stream, with its headers (curl -si / -sN -i) or without")
+      ->required();
   cmd.add_option("--public-key", o.public_key, "Public key: hex, or a file holding it (FILE.pub from keygen)")
       ->required();
+  cmd.add_option("--request", o.request, "The request body that was sent (JSON file): also check it was this one");
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 int run(const VerifyOpts& o) {
@@ -44,44 +59,27 @@ int run(const VerifyOpts& o) {
   if (std::ifstream f(o.public_key); f) std::getline(f, hex);
   if (!server::from_hex(hex, pk.data(), pk.size()))
     throw UsageError("--public-key is not 64 hex digits or such a file");
-  std::ifstream in(o.response, std::ios::binary);
-  if (!in) throw UsageError("cannot read " + o.response);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string raw = ss.str();
-  size_t split = raw.find("\r\n\r\n");
-  size_t skip = 4;
-  if (split == std::string::npos) {
-    split = raw.find("\n\n");
-    skip = 2;
+  std::optional<nlohmann::json> request;
+  if (!o.request.empty()) {
+    request = nlohmann::json::parse(read_file(o.request), nullptr, false);
+    if (request->is_discarded()) throw UsageError("--request " + o.request + " is not JSON");
   }
-  if (split == std::string::npos) throw UsageError("no header/body separator: save the response with curl -si");
-  std::string signature;
-  std::string status;
-  std::istringstream headers(raw.substr(0, split));
-  for (std::string line; std::getline(headers, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    std::string name = line.substr(0, colon);
-    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    const std::string value = line.substr(line.find_first_not_of(' ', colon + 1));
-    if (name == "x-sfcl-signature") signature = value;
-    if (name == "x-sfcl-status") status = value;
-  }
-  if (signature.empty()) throw UsageError("the response has no X-SFCL-Signature header");
-  nlohmann::json body;
+  std::vector<server::SignatureCheck> checks;
   try {
-    body = nlohmann::json::parse(raw.substr(split + skip));
-  } catch (const std::exception& e) {
-    throw UsageError(std::string("body is not JSON: ") + e.what());
+    checks = server::check_signed_response(read_file(o.response), pk, request);
+  } catch (const server::ApiError& e) {
+    throw UsageError(std::string("--request: ") + e.what());
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
   }
-  const std::string id = body.value("id", "");
-  const std::string anchors =
-      body.contains("sfcl") ? body["sfcl"].value("anchors", nlohmann::json::array()).dump() : "[]";
-  const bool ok = server::verify_base64(pk, server::signed_message(id, status, anchors), signature);
-  std::printf("%s\n", ok ? "signature OK" : "signature INVALID");
-  return ok ? 0 : 1;
+  bool all = true;
+  for (const auto& c : checks) {
+    all = all && c.ok;
+    std::printf("%-8s %-14s %s\n", !c.checked ? "-" : (c.ok ? "ok" : "FAILED"), c.what.c_str(), c.detail.c_str());
+  }
+  std::printf("%s\n", all ? "signature OK: the response is the one the server signed"
+                          : "signature INVALID: the response differs from what the server signed");
+  return all ? 0 : 1;
 }
 
 }  // namespace
@@ -92,7 +90,8 @@ Runner register_keygen(CLI::App& app) {
 }
 
 Runner register_verify(CLI::App& app) {
-  return add_command<VerifyOpts>(app, "verify", "Check the X-SFCL-Signature of a saved response (curl -si output)");
+  return add_command<VerifyOpts>(app, "verify",
+                                 "Check a saved signed response: what was signed, and that the response still says it");
 }
 
 }  // namespace sfcl::cli

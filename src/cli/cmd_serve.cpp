@@ -20,14 +20,19 @@ Runner register_serve(CLI::App& app) {
   auto keep_zw = std::make_shared<bool>(false);
   cmd->add_option("-m,--model", o->model_path, "GGUF model file (default: the installed demo model)");
   cmd->add_option("--model-id", o->model_id, "Model id in the API (default: file name without .gguf)");
+  cmd->add_option("--alias", o->aliases,
+                  "Another name of the model in the API (repeatable); any model name a request gives is "
+                  "answered by the one model served")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--host", o->host, "Listen address")->capture_default_str();
   cmd->add_option("--port", o->port, "Listen port (0 = any free port, printed at start)")
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
-  cmd->add_option("--parallel", o->scheduler.n_parallel, "Slots decoded together (continuous batching)")
+  cmd->add_option("--parallel", o->scheduler.n_parallel, "Slots decoded together (continuous batching); alias -np")
       ->capture_default_str()
       ->check(CLI::Range(1, 256));
-  cmd->add_option("-c,--ctx", o->scheduler.n_ctx_per_slot, "Context tokens per slot")
+  cmd->add_option("-c,--ctx,--ctx-size", o->scheduler.n_ctx_per_slot,
+                  "Context tokens per slot (llama-server's -c is the total over all slots)")
       ->capture_default_str()
       ->check(CLI::Range(64, 1 << 20));
   cmd->add_option("--batch", o->scheduler.n_batch, "Tokens per llama_decode step")
@@ -64,6 +69,28 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--default-max-tokens", o->default_max_tokens, "max_tokens of OpenAI chat requests without one")
       ->capture_default_str();
   cmd->add_option("--max-tokens-limit", o->max_tokens_limit, "Largest max_tokens accepted")->capture_default_str();
+  cmd->add_option("-n,--n-predict", o->n_predict,
+                  "Cap on every request's max_tokens: larger ones are clamped to it (0 = no cap)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 24));
+  cmd->add_option("--temp", o->sampling.temperature, "Temperature of requests that set none (0 = greedy)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 2.0));
+  cmd->add_option("--top-k", o->sampling.top_k, "top_k of requests that set none (0 = off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 30));
+  cmd->add_option("--top-p", o->sampling.top_p, "top_p of requests that set none (1 = off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--min-p", o->sampling.min_p, "min_p of requests that set none (0 = off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option_function<int64_t>(
+         "--seed",
+         [o](const int64_t& seed) { o->sampling.seed = seed < 0 ? 0xFFFFFFFFU : static_cast<uint32_t>(seed); },
+         "Seed of requests that set none (-1 = random)")
+      ->default_str("-1")
+      ->check(CLI::Range(int64_t{-1}, int64_t{0xFFFFFFFF}));
   cmd->add_option("--drain-timeout", o->drain_timeout_s, "Seconds to finish in-flight responses on SIGTERM")
       ->capture_default_str();
   cmd->add_flag("-v,--verbose", o->verbose, "Show llama.cpp's log");
@@ -79,7 +106,8 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--spam-density", o->spam_anchors_per_kb, "Anchors per KB of prompt counted as anchor spam")
       ->capture_default_str();
   cmd->add_option("--drift-threshold", o->drift_threshold,
-                  "Std dev of the last 100 anchor confidences above which /health says degraded")
+                  "How far the mean confidence of the last 200 checked anchors may fall below that of the 1,000 "
+                  "before them before /health says degraded")
       ->capture_default_str();
   cmd->add_option("--sign-key", o->sign_key_path, "Ed25519 key file (sfcl keygen): sign verdicts");
   cmd->add_option("--log-format", o->log_format, "Log lines: text or json")

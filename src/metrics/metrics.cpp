@@ -86,11 +86,12 @@ struct Metrics::Impl {
                                .Help("Backtracks that ended in a confirmed anchor / backtracks (last 1000 requests)")
                                .Register(*reg)
                                .Add({});
-  prometheus::Gauge& drift_g = BuildGauge()
-                                   .Name("sfcl_confidence_drift")
-                                   .Help("Std dev of the last 100 anchor confidences")
-                                   .Register(*reg)
-                                   .Add({});
+  prometheus::Gauge& drift_g =
+      BuildGauge()
+          .Name("sfcl_confidence_drift")
+          .Help("Mean confidence of the 1000 checked anchors before the last 200 minus that of the last 200")
+          .Register(*reg)
+          .Add({});
   prometheus::Gauge& cache_ratio = BuildGauge()
                                        .Name("sfcl_prefix_cache_hit_ratio")
                                        .Help("Prompt tokens reused from the KV cache / prompt tokens")
@@ -123,7 +124,10 @@ struct Metrics::Impl {
   std::deque<Window> window;
   Window sums{false, 0, 0, 0, 0};
   int64_t activated = 0;
-  std::deque<float> recent;
+  std::deque<float> recent;    // the last kDriftWindow checked confidences
+  std::deque<float> baseline;  // the kDriftBaselineWindow before them
+  double recent_sum = 0;
+  double baseline_sum = 0;
   double drift_threshold = 0.15;
   double prompt_total = 0;
   double cached_total = 0;
@@ -150,7 +154,18 @@ void Metrics::check(anchor::Type type, verify::Verdict verdict, float confidence
   impl_->confidence.Observe(confidence);
   std::lock_guard<std::mutex> lk(impl_->mu);
   impl_->recent.push_back(confidence);
-  if (impl_->recent.size() > kDriftWindow) impl_->recent.pop_front();
+  impl_->recent_sum += confidence;
+  if (impl_->recent.size() > kDriftWindow) {
+    const float oldest = impl_->recent.front();
+    impl_->recent.pop_front();
+    impl_->recent_sum -= oldest;
+    impl_->baseline.push_back(oldest);
+    impl_->baseline_sum += oldest;
+    if (impl_->baseline.size() > kDriftBaselineWindow) {
+      impl_->baseline_sum -= impl_->baseline.front();
+      impl_->baseline.pop_front();
+    }
+  }
 }
 
 void Metrics::fallback(decode::Fallback policy) {
@@ -201,14 +216,12 @@ void Metrics::set_load(int busy, int queued) {
 
 double Metrics::drift() const {
   std::lock_guard<std::mutex> lk(impl_->mu);
-  const auto& r = impl_->recent;
-  if (r.size() < 2) return 0.0;
-  double mean = 0;
-  for (float c : r) mean += c;
-  mean /= static_cast<double>(r.size());
-  double var = 0;
-  for (float c : r) var += (c - mean) * (c - mean);
-  return std::sqrt(var / static_cast<double>(r.size()));
+  // A spread of confidences is what healthy traffic looks like (confirmed 1, unsupported 0); a
+  // fall of the mean below its own recent past is what a changed model or source format does.
+  const size_t n = impl_->recent.size();
+  const size_t b = impl_->baseline.size();
+  if (n < kDriftWindow || b < kDriftWindow) return 0.0;
+  return impl_->baseline_sum / static_cast<double>(b) - impl_->recent_sum / static_cast<double>(n);
 }
 
 bool Metrics::degraded() const { return drift() > impl_->drift_threshold; }

@@ -1,6 +1,7 @@
 // sfcl::metrics — Prometheus metrics of the server (prometheus-cpp), including the SFCL gauges:
-// AAR, AAI and BRS over a sliding window of the last kWindow requests, and the confidence drift
-// (standard deviation of the last kDriftWindow anchor confidences).
+// AAR, AAI and BRS over a sliding window of the last kWindow requests, and the confidence drift:
+// how far the mean confidence of the last kDriftWindow checked anchors fell below that of the
+// kDriftBaselineWindow anchors before them (docs/DESIGN.md, "Drift").
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -21,8 +22,11 @@ class Family;
 
 namespace sfcl::metrics {
 
-inline constexpr size_t kWindow = 1000;      // requests in the AAR/AAI/BRS window
-inline constexpr size_t kDriftWindow = 100;  // anchor confidences in the drift window
+inline constexpr size_t kWindow = 1000;  // requests in the AAR/AAI/BRS window
+// Checked anchors in the recent window. Confidences are mostly 0 or 1 and arrive clustered by
+// request, so a smaller window's mean swings past any useful band on healthy traffic.
+inline constexpr size_t kDriftWindow = 200;
+inline constexpr size_t kDriftBaselineWindow = 1000;  // the anchors before them: the baseline
 
 class Metrics {
  public:
@@ -42,8 +46,10 @@ class Metrics {
   void admission_rejected(const std::string& reason);
   void set_load(int busy_slots, int queued);
 
-  // Drift monitor: true while the std dev of the last confidences exceeds the threshold.
+  // Drift monitor: true while drift() exceeds the threshold.
   [[nodiscard]] bool degraded() const;
+  // Baseline mean confidence minus recent mean confidence; 0 until the recent window is full and
+  // the baseline holds at least as many anchors (a minimum sample of 2 x kDriftWindow).
   [[nodiscard]] double drift() const;
   // Prometheus text exposition format.
   [[nodiscard]] std::string serialize() const;

@@ -1,6 +1,7 @@
 #include "server/admission.h"
 
 #include "anchor/anchor.h"
+#include "server/verdicts.h"
 
 namespace sfcl::server {
 
@@ -13,20 +14,14 @@ std::vector<engine::Token> tokenize_request(const State& st, const GenerationReq
 
 namespace {
 
-json parse_body(const std::string& body) {
-  try {
-    return json::parse(body);
-  } catch (const json::exception& e) {
-    throw ApiError(400, "invalid_request_error", std::string("invalid JSON body: ") + e.what());
-  }
-}
-
 std::shared_ptr<Job> make_job(State& st, const GenerationRequest& req) {
   auto job = std::make_shared<Job>();
   job->options = req.options;
   if (st.script) {
-    job->options.logit_hook = [script = st.script, eos = st.model->eos()](std::span<float> logits,
-                                                                          std::span<const engine::Token> out) {
+    // The request's own hook (logit_bias) runs first, so a banned token stays banned.
+    job->options.logit_hook = [script = st.script, eos = st.model->eos(), own = std::move(job->options.logit_hook)](
+                                  std::span<float> logits, std::span<const engine::Token> out) {
+      if (own) own(logits, out);
       if (out.size() > script->size() || !std::equal(out.begin(), out.end(), script->begin())) return;
       logits[static_cast<size_t>(out.size() == script->size() ? eos : (*script)[out.size()])] += 1000.0F;
     };
@@ -38,6 +33,7 @@ std::shared_ptr<Job> make_job(State& st, const GenerationRequest& req) {
   if (req.raw) job->sources->add_source(req.raw_prompt);
   for (const auto& s : req.extra_sources) job->sources->add_source(s);
   job->prompt = tokenize_request(st, req);
+  if (st.key) job->request_sha256 = sha256_hex(canonical_json(request_digest_json(req)));
   job->metrics = st.metrics.get();
   if (st.metrics) {
     metrics::Metrics* m = st.metrics.get();
@@ -80,7 +76,8 @@ void check_prompt_size(State& st, size_t prompt_tokens) {
   if (prompt_tokens + 1 >= limit) {
     throw ApiError(400, "invalid_request_error",
                    "prompt is too long: " + std::to_string(prompt_tokens) + " tokens, but the context holds " +
-                       std::to_string(limit) + " tokens per request");
+                       std::to_string(limit) + " tokens per request",
+                   "messages", "context_length_exceeded");
   }
 }
 
@@ -88,7 +85,7 @@ void check_prompt_size(State& st, size_t prompt_tokens) {
 
 Admitted admit_request(State& st, Api api, const httplib::Request& http) {
   Admitted a;
-  a.req = parse_request(api, parse_body(http.body), st.opt);
+  a.req = parse_request(api, parse_body_json(http.body), st.opt);
   if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;
   a.job = make_job(st, a.req);
   check_decision_points(st, a.req);

@@ -15,6 +15,7 @@ struct ResponseInfo {
   std::string id;
   std::string model;
   int64_t created = 0;
+  bool include_usage = false;  // OpenAI streams: a final usage chunk (stream_options.include_usage)
 };
 
 // Which error type each situation gets in the dialect's error shape.

@@ -21,6 +21,7 @@ class OpenAI final : public Dialect {
   [[nodiscard]] json error_body(const ApiError& e) const override {
     json err = {{"message", e.what()}, {"type", e.type}, {"param", nullptr}, {"code", nullptr}};
     if (!e.param.empty()) err["param"] = e.param;
+    if (!e.code.empty()) err["code"] = e.code;
     return {{"error", err}};
   }
   [[nodiscard]] json usage(const decode::Result& r, int32_t cached) const override {
@@ -59,9 +60,16 @@ class OpenAI final : public Dialect {
   [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
                                          json sfcl) const override {
     json last = chunk(info, json::object(), finish_reason(r));
-    last["usage"] = usage(r, cached);
     last["sfcl"] = std::move(sfcl);
-    return sse_data(last) + "data: [DONE]\n\n";
+    std::string out = sse_data(last);
+    // As OpenAI does: usage only when asked for, in one more chunk whose choices are empty.
+    if (info.include_usage) {
+      json tail = chunk(info, json::object(), nullptr);
+      tail["choices"] = json::array();
+      tail["usage"] = usage(r, cached);
+      out += sse_data(tail);
+    }
+    return out + "data: [DONE]\n\n";
   }
   [[nodiscard]] std::string stream_error(const std::string& message) const override {
     return sse_data(

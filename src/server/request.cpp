@@ -1,6 +1,10 @@
 #include "server/request.h"
 
+#include <algorithm>
+#include <limits>
+
 #include "anchor/anchor.h"
+#include "server/params.h"
 
 namespace sfcl::server {
 
@@ -12,7 +16,10 @@ ApiError bad(const std::string& message, const std::string& param = {}) {
 }
 
 std::string text_of(const json& content, const std::string& where) {
-  if (content.is_string()) return content.get<std::string>();
+  if (content.is_string()) {
+    check_text(content.get<std::string>(), where);
+    return content.get<std::string>();
+  }
   if (!content.is_array()) throw bad(where + ": content must be a string or an array of text blocks", where);
   std::string out;
   for (const auto& block : content) {
@@ -25,6 +32,7 @@ std::string text_of(const json& content, const std::string& where) {
       throw bad(where + ": text block without a string \"text\"", where);
     out += block["text"].get<std::string>();
   }
+  check_text(out, where);
   return out;
 }
 
@@ -46,15 +54,16 @@ int32_t max_tokens_of(const json& body, const char* key, const ServerOptions& se
     if (required) throw bad(std::string(key) + ": field required", key);
     return fallback;
   }
-  if (!body[key].is_number_integer()) throw bad(std::string(key) + " must be an integer", key);
-  const int64_t v = body[key].get<int64_t>();
-  if (v <= 0) throw bad(std::string(key) + " must be greater than 0", key);
-  if (v > server.max_tokens_limit) {
-    throw bad(std::string(key) + " is " + std::to_string(v) + "; this server allows at most " +
+  const json& v = body[key];
+  if (!v.is_number_integer()) throw bad(std::string(key) + " must be an integer", key);
+  const bool positive = v.is_number_unsigned() ? v.get<uint64_t>() > 0 : v.get<int64_t>() > 0;
+  if (!positive) throw bad(std::string(key) + " must be greater than 0", key);
+  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(server.max_tokens_limit)) {
+    throw bad(std::string(key) + " is " + v.dump() + "; this server allows at most " +
                   std::to_string(server.max_tokens_limit),
               key);
   }
-  return static_cast<int32_t>(v);
+  return static_cast<int32_t>(v.get<int64_t>());
 }
 
 void check_model(const json& body, const ServerOptions& server, GenerationRequest& r, bool required) {
@@ -64,11 +73,9 @@ void check_model(const json& body, const ServerOptions& server, GenerationReques
     return;
   }
   if (!body["model"].is_string()) throw bad("model must be a string", "model");
-  r.model = body["model"].get<std::string>();
-  if (r.model != server.model_id && r.model != "sfcl" && r.model != "default") {
-    throw ApiError(404, "not_found_error", "model: " + r.model + " (this server serves " + server.model_id + ")",
-                   "model");
-  }
+  // One model served: whatever name a client ships with (gpt-4o, claude-...) is answered by it,
+  // as llama-server does, and the response names the model that answered.
+  r.model = server.model_id;
 }
 
 void parse_sfcl(const json& body, const ServerOptions& server, GenerationRequest& r) {
@@ -135,6 +142,7 @@ void parse_sfcl(const json& body, const ServerOptions& server, GenerationRequest
     if (!s["sources"].is_array()) throw bad("sfcl.sources must be an array of strings", "sfcl.sources");
     for (const auto& d : s["sources"]) {
       if (!d.is_string()) throw bad("sfcl.sources must be an array of strings", "sfcl.sources");
+      check_text(d.get<std::string>(), "sfcl.sources");
       r.extra_sources.push_back(d.get<std::string>());
     }
   }
@@ -203,7 +211,21 @@ GenerationRequest parse_count_tokens(const json& body, const ServerOptions& serv
   return r;
 }
 
-GenerationRequest parse_request(Api api, const json& body, const ServerOptions& server) {
+namespace {
+// The server's sampling defaults (llama.cpp's chain unless --temp, --top-k, ... say otherwise),
+// overridden by what the request sets. top_k and min_p are llama-server's extensions.
+void sampling_of(const json& body, const ServerOptions& server, engine::SamplingOptions& s) {
+  s = server.sampling;
+  s.temperature = number_in(body, "temperature", 0.0F, 2.0F, s.temperature);
+  s.top_p = number_in(body, "top_p", 0.0F, 1.0F, s.top_p);
+  s.min_p = number_in(body, "min_p", 0.0F, 1.0F, s.min_p);
+  s.top_k = static_cast<int32_t>(integer_in(body, "top_k", 0, std::numeric_limits<int32_t>::max(), s.top_k));
+  // -1 (llama-server's "random") and the uint32 range; anything else would wrap.
+  const int64_t seed = integer_in(body, "seed", -1, std::numeric_limits<uint32_t>::max(), s.seed);
+  s.seed = seed < 0 ? 0xFFFFFFFFU : static_cast<uint32_t>(seed);
+}
+
+GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& server) {
   if (!body.is_object()) throw bad("the request body must be a JSON object");
   GenerationRequest r;
   parse_sfcl(body, server, r);
@@ -211,22 +233,20 @@ GenerationRequest parse_request(Api api, const json& body, const ServerOptions& 
     if (!body["stream"].is_boolean()) throw bad("stream must be a boolean", "stream");
     r.stream = body["stream"].get<bool>();
   }
-  engine::SamplingOptions& s = r.options.sampling;
-  s.min_p = 0.0F;
+  refuse_unsupported(api, body);
+  sampling_of(body, server, r.options.sampling);
+  r.logit_bias = logit_bias_of(body.value("logit_bias", json()));
+  if (!r.logit_bias.empty()) {
+    r.options.logit_hook = [bias = r.logit_bias](std::span<float> logits, std::span<const engine::Token>) {
+      for (const auto& [token, b] : bias) {
+        if (static_cast<size_t>(token) < logits.size()) logits[static_cast<size_t>(token)] += b;  // others: ignored
+      }
+    };
+  }
   if (api == Api::anthropic) {
     check_model(body, server, r, false);
     r.options.max_tokens = max_tokens_of(body, "max_tokens", server, true, 0);
     anthropic_messages(body, server, r);
-    s.temperature = number_in(body, "temperature", 0.0F, 2.0F, 1.0F);
-    s.top_p = number_in(body, "top_p", 0.0F, 1.0F, 1.0F);
-    if (body.contains("top_k") && !body["top_k"].is_null()) {
-      if (!body["top_k"].is_number_integer() || body["top_k"].get<int64_t>() < 0) {
-        throw bad("top_k must be a non-negative integer", "top_k");
-      }
-      s.top_k = body["top_k"].get<int32_t>();
-    } else {
-      s.top_k = 0;
-    }
     if (body.contains("stop_sequences")) r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", 16);
     return r;
   }
@@ -236,14 +256,10 @@ GenerationRequest parse_request(Api api, const json& body, const ServerOptions& 
   if (body.contains("max_completion_tokens")) {
     r.options.max_tokens = max_tokens_of(body, "max_completion_tokens", server, false, r.options.max_tokens);
   }
-  s.temperature = number_in(body, "temperature", 0.0F, 2.0F, 1.0F);
-  s.top_p = number_in(body, "top_p", 0.0F, 1.0F, 1.0F);
-  s.top_k = 0;
-  if (body.contains("seed") && !body["seed"].is_null()) {
-    if (!body["seed"].is_number_integer()) throw bad("seed must be an integer", "seed");
-    s.seed = static_cast<uint32_t>(body["seed"].get<int64_t>());
+  r.include_usage = include_usage_of(body);
+  if (integer_in(body, "n", 1, 128, 1) != 1) {
+    throw bad("n: only 1 choice per request is supported (send n requests instead)", "n");
   }
-  if (body.contains("n") && !body["n"].is_null() && body["n"] != 1) throw bad("n: only 1 is supported", "n");
   if (body.contains("stop")) r.options.stop = stops_of(body["stop"], "stop", 4);
   if (api == Api::openai_completions) {
     if (!body.contains("prompt")) throw bad("prompt: field required", "prompt");
@@ -255,6 +271,7 @@ GenerationRequest parse_request(Api api, const json& body, const ServerOptions& 
     } else {
       throw bad("prompt must be a string (or an array of one string)", "prompt");
     }
+    check_text(r.raw_prompt, "prompt");
     if (r.raw_prompt.empty()) throw bad("prompt must not be empty", "prompt");
     r.raw = true;
     return r;
@@ -281,6 +298,31 @@ GenerationRequest parse_request(Api api, const json& body, const ServerOptions& 
   for (const auto& m : r.messages) any_user = any_user || m.role == "user";
   if (!any_user) throw bad("messages: at least one user message is required", "messages");
   return r;
+}
+
+}  // namespace
+
+GenerationRequest parse_request(Api api, const json& body, const ServerOptions& server) {
+  GenerationRequest r = parse_fields(api, body, server);
+  // -n caps every request, as llama-server's n_predict does: clamped, not refused.
+  if (server.n_predict > 0) r.options.max_tokens = std::min(r.options.max_tokens, server.n_predict);
+  return r;
+}
+
+json parse_body_json(const std::string& body) {
+  try {
+    return json::parse(body);
+  } catch (const json::parse_error& e) {
+    // e.what() starts with "[json.exception.parse_error.101] parse error at ...": keep the words
+    // after the library's tag.
+    std::string why = e.what();
+    if (const size_t tag = why.find("] "); why.rfind("[json.exception", 0) == 0 && tag != std::string::npos) {
+      why = why.substr(tag + 2);
+    }
+    throw ApiError(400, "invalid_request_error", "the request body is not valid JSON: " + why);
+  } catch (const json::exception&) {
+    throw ApiError(400, "invalid_request_error", "the request body is not valid JSON");
+  }
 }
 
 }  // namespace sfcl::server

@@ -16,11 +16,16 @@ enum class Api : uint8_t { anthropic, openai_chat, openai_completions };
 
 // An error answered in the API's own shape.
 struct ApiError : std::runtime_error {
-  ApiError(int status, std::string type, const std::string& message, std::string param = {})
-      : std::runtime_error(message), status(status), type(std::move(type)), param(std::move(param)) {}
+  ApiError(int status, std::string type, const std::string& message, std::string param = {}, std::string code = {})
+      : std::runtime_error(message),
+        status(status),
+        type(std::move(type)),
+        param(std::move(param)),
+        code(std::move(code)) {}
   int status;
   std::string type;
   std::string param;
+  std::string code;  // OpenAI's machine-readable "code" (e.g. "context_length_exceeded"); empty = null
 };
 
 struct GenerationRequest {
@@ -33,7 +38,14 @@ struct GenerationRequest {
   decode::Options options;
   bool events = false;
   std::vector<std::string> extra_sources;
+  // OpenAI stream_options.include_usage: usage only then, in a final chunk with "choices": [].
+  bool include_usage = false;
+  // OpenAI/llama-server logit_bias: (token id, bias) pairs; -inf bans the token.
+  std::vector<std::pair<engine::Token, float>> logit_bias;
 };
+
+// The JSON of a request body, or a 400 that says in plain words what is wrong with it.
+nlohmann::json parse_body_json(const std::string& body);
 
 GenerationRequest parse_request(Api api, const nlohmann::json& body, const ServerOptions& server);
 // Anthropic count_tokens body: messages and system only.

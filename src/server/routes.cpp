@@ -7,6 +7,7 @@
 #include "server/auth.h"
 #include "server/dialect.h"
 #include "server/http_util.h"
+#include "server/llama_routes.h"
 #include "server/stream.h"
 #include "server/ui.h"
 #include "server/verdicts.h"
@@ -76,7 +77,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
         "the request queue is full (" + std::to_string(st.opt.scheduler.queue_limit) + " waiting); retry later");
   }
   const auto start = std::chrono::steady_clock::now();
-  ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now()};
+  ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now(), a.req.include_usage};
   ++st.in_flight;
   if (a.req.stream) {
     start_stream(st, dialect, a, std::move(info), http.path, res);
@@ -91,7 +92,8 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
   const int32_t cached = a.job->channel.cached_tokens();
   if (!outcome.error.empty()) throw ApiError(500, dialect.errors().server, outcome.error);
   json out = dialect.response(info, outcome.result, cached);
-  out["sfcl"] = final_sfcl(outcome.result, mode, true, st.key ? &*st.key : nullptr, info.id);
+  out["sfcl"] = final_sfcl(outcome.result, mode, true, st.key ? &*st.key : nullptr,
+                           {info.id, info.model, info.created, a.job->request_sha256});
   set_status_headers(res, st.opt.compat_headers, mode, out["sfcl"]["status"].get<std::string>());
   if (st.key) {
     res.set_header("X-SFCL-Signature", out["sfcl"]["signature"].get<std::string>());
@@ -101,24 +103,8 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
   log_request(st, info.id, http.path, mode, &outcome, cached, start, false);
 }
 
-json parse_json_body(const std::string& body) {
-  try {
-    return json::parse(body);
-  } catch (const json::exception& e) {
-    throw ApiError(400, "invalid_request_error", std::string("invalid JSON body: ") + e.what());
-  }
-}
-
 json models_list(const State& st) {
-  const json m = {
-      {"id", st.opt.model_id},
-      {"object", "model"},
-      {"type", "model"},
-      {"created", unix_now()},
-      {"created_at", "1970-01-01T00:00:00Z"},
-      {"owned_by", "sfcl"},
-      {"display_name", st.opt.model_id},
-      {"sfcl", {{"mode", std::string(decode::mode_name(st.opt.mode))}, {"layer_status", layer_status(st.opt.mode)}}}};
+  const json m = model_object(st);
   return {{"object", "list"},
           {"data", json::array({m})},
           {"has_more", false},
@@ -197,6 +183,11 @@ void install_routes(httplib::Server& svr, State& st) {
         fn(req, res);
       } catch (const ApiError& e) {
         send_error(res, api, e);
+      } catch (const std::bad_alloc&) {
+        send_error(res, api, ApiError(503, dialect_for(api).errors().unavailable, "out of memory for this request"));
+      } catch (const nlohmann::json::exception&) {
+        send_error(res, api,
+                   ApiError(400, "invalid_request_error", "a request field has a type this server cannot use"));
       } catch (const std::exception& e) {
         send_error(res, api, ApiError(500, dialect_for(api).errors().server, e.what()));
       }
@@ -211,10 +202,21 @@ void install_routes(httplib::Server& svr, State& st) {
   }
   svr.Post("/v1/messages/count_tokens", guarded(Api::anthropic, [&st](const httplib::Request& q, httplib::Response& r) {
              if (!st.ready) throw ApiError(503, "overloaded_error", "model is loading");
-             const GenerationRequest req = parse_count_tokens(parse_json_body(q.body), st.opt);
+             const GenerationRequest req = parse_count_tokens(parse_body_json(q.body), st.opt);
              set_json(r, 200, {{"input_tokens", tokenize_request(st, req).size()}});
            }));
   svr.Get("/v1/models", [&st](const httplib::Request&, httplib::Response& r) { set_json(r, 200, models_list(st)); });
+  // llama-server's conventions (server/llama_routes.h).
+  svr.Get(R"(/v1/models/(.+))", guarded(Api::openai_chat, [&st](const httplib::Request& q, httplib::Response& r) {
+            set_json(r, 200, model_by_id(st, q.matches[1]));
+          }));
+  svr.Get("/props", guarded(Api::openai_chat,
+                            [&st](const httplib::Request&, httplib::Response& r) { set_json(r, 200, props(st)); }));
+  for (const auto& [path, route] : llama_post_routes()) {
+    svr.Post(path, guarded(Api::openai_chat, [&st, route = route](const httplib::Request& q, httplib::Response& r) {
+               set_json(r, 200, route(st, parse_body_json(q.body)));
+             }));
+  }
   svr.Get("/health", [&st](const httplib::Request&, httplib::Response& r) { health(st, r); });
   svr.Get("/metrics", [&st](const httplib::Request&, httplib::Response& r) {
     if (st.scheduler) {
@@ -229,11 +231,10 @@ void install_routes(httplib::Server& svr, State& st) {
                  ApiError(404, "not_found_error", "this server does not sign verdicts (no --sign-key)"));
       return;
     }
-    set_json(
-        r, 200,
-        {{"algorithm", "ed25519"},
-         {"public_key", to_hex(st.key->public_key.data(), st.key->public_key.size())},
-         {"signed_message", "sfcl-signature-v1\\n<request id>\\n<X-SFCL-Status>\\n<hex sha256 of sfcl.anchors JSON>"}});
+    set_json(r, 200,
+             {{"algorithm", "ed25519"},
+              {"public_key", to_hex(st.key->public_key.data(), st.key->public_key.size())},
+              {"signed_message", "sfcl-signature-v2\\n<canonical JSON of sfcl.signed>"}});
   });
   if (st.opt.ui) {
     svr.Get(R"(/|/ui/[\w.-]+)", [](const httplib::Request& q, httplib::Response& r) {

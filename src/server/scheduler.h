@@ -25,6 +25,7 @@ struct Job {
   decode::Options options;
   std::shared_ptr<anchor::SourceIndex> sources;
   bool want_events = false;
+  std::string request_sha256;           // what a signature says of the request (server/signing.h); "" unsigned
   metrics::Metrics* metrics = nullptr;  // optional
   std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
   // Decode thread only.

@@ -14,6 +14,9 @@ struct ServerOptions {
   std::string model_path;
   engine::ModelOptions model_options;  // GPU offload and loading (its path is model_path)
   std::string model_id;                // default: the file name without .gguf
+  // More names for the model (--alias). With one model served, a request naming any model is
+  // answered by it; aliases are what /v1/models lists and GET /v1/models/{id} finds.
+  std::vector<std::string> aliases;
   std::string host = "127.0.0.1";
   int port = 8080;
   SchedulerOptions scheduler;
@@ -32,6 +35,11 @@ struct ServerOptions {
   std::string kb_path;
   int32_t default_max_tokens = 256;  // OpenAI requests without max_tokens
   int32_t max_tokens_limit = 32768;
+  // -n: every request's max_tokens is clamped to this (llama-server's n_predict); 0 = no cap.
+  int32_t n_predict = 0;
+  // Sampling of requests that do not set their own (--temp, --top-k, --top-p, --min-p, --seed);
+  // the defaults are llama.cpp's (engine::SamplingOptions).
+  engine::SamplingOptions sampling;
   std::vector<std::string> api_keys;
   double drain_timeout_s = 30.0;
   int32_t ping_interval_ms = 10000;
@@ -40,9 +48,11 @@ struct ServerOptions {
   int32_t max_decision_points = 0;
   int32_t max_prompt_tokens = 0;
   double spam_anchors_per_kb = 100.0;  // anchor density that counts as anchor spam (logged, metric)
-  double drift_threshold = 0.15;       // std dev of the last 100 confidences -> degraded
-  std::string sign_key_path;           // Ed25519 key (sfcl keygen); empty = no signatures
-  std::string log_format = "text";     // text | json
+  // Degraded when the mean confidence of the last 200 checked anchors is this far below that of the
+  // 1,000 before them (metrics::Metrics::drift).
+  double drift_threshold = 0.2;
+  std::string sign_key_path;        // Ed25519 key (sfcl keygen); empty = no signatures
+  std::string log_format = "text";  // text | json
   // Test hook: makes the model write this text while its output follows it (deterministic
   // outputs for tests on random-weight models). Never set in production.
   std::string test_script;

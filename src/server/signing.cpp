@@ -3,6 +3,7 @@
 #include <sodium.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -59,10 +60,43 @@ SigningKey load_signing_key(const std::filesystem::path& path) {
   return k;
 }
 
-std::string signed_message(const std::string& request_id, const std::string& status, const std::string& anchors_json) {
+namespace {
+// Numbers with an integral value become integers, so a client that writes 1.0 as 1 (or back)
+// changes nothing that is signed.
+nlohmann::json canonical_numbers(const nlohmann::json& j) {
+  if (j.is_object() || j.is_array()) {
+    nlohmann::json out = j.is_object() ? nlohmann::json::object() : nlohmann::json::array();
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      if (j.is_object()) {
+        out[it.key()] = canonical_numbers(it.value());
+      } else {
+        out.push_back(canonical_numbers(it.value()));
+      }
+    }
+    return out;
+  }
+  constexpr double kExact = 9007199254740992.0;  // 2^53: larger doubles are not exact integers
+  if (j.is_number_float() && std::isfinite(j.get<double>()) && std::abs(j.get<double>()) < kExact &&
+      std::trunc(j.get<double>()) == j.get<double>()) {
+    return static_cast<int64_t>(j.get<double>());
+  }
+  return j;
+}
+}  // namespace
+
+std::string canonical_json(const nlohmann::json& j) {
+  return canonical_numbers(j).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string sha256_hex(const std::string& bytes) {
+  init();
   unsigned char digest[crypto_hash_sha256_BYTES];
-  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(anchors_json.data()), anchors_json.size());
-  return "sfcl-signature-v1\n" + request_id + "\n" + status + "\n" + to_hex(digest, sizeof digest);
+  crypto_hash_sha256(digest, reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+  return to_hex(digest, sizeof digest);
+}
+
+std::string signed_message(const nlohmann::json& signed_fields) {
+  return "sfcl-signature-v2\n" + canonical_json(signed_fields);
 }
 
 std::string sign_base64(const SigningKey& key, const std::string& message) {

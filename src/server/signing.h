@@ -1,11 +1,18 @@
-// Signed verdicts: Ed25519 (libsodium) over
-//   "sfcl-signature-v1\n" + request id + "\n" + X-SFCL-Status + "\n" + hex(SHA-256(anchors JSON))
-// where the anchors JSON is the response's `sfcl.anchors` array serialised compactly with sorted
-// keys (nlohmann::json::dump()). A gateway can recompute and check it with the public key.
+// Signed verdicts: Ed25519 (libsodium) over "sfcl-signature-v2\n" + the canonical JSON of the
+// response's `sfcl.signed` object, which binds the whole answer to its request and its time:
+//   v, request_id, model, created (unix seconds), stop_reason (end_turn | max_tokens |
+//   stop_sequence), status (X-SFCL-Status), prompt_tokens, output_tokens,
+//   content_sha256  SHA-256 of the canonical JSON array of the text of every content block,
+//   sfcl_sha256     of the final `sfcl` object without request_id, signed and signature (anchors,
+//                   verdict counts, status),
+//   request_sha256  of the request's messages, prompt, prefill and sources (request_digest_json).
+// Canonical JSON (canonical_json) survives re-serialisation: sorted keys, no spaces, and a number
+// with an integral value written as an integer (1.0 and 1 sign the same). docs/DESIGN.md, "Signing".
 #pragma once
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace sfcl::server {
@@ -20,7 +27,18 @@ SigningKey generate_signing_key();
 void save_signing_key(const std::filesystem::path& path, const SigningKey& key);
 SigningKey load_signing_key(const std::filesystem::path& path);
 
-std::string signed_message(const std::string& request_id, const std::string& status, const std::string& anchors_json);
+// What a response's signature binds besides its own content.
+struct SignContext {
+  std::string request_id;
+  std::string model;
+  int64_t created = 0;         // unix seconds
+  std::string request_sha256;  // sha256_hex(canonical_json(request_digest_json(...)))
+};
+
+std::string canonical_json(const nlohmann::json& j);
+std::string sha256_hex(const std::string& bytes);
+// The bytes signed for a `sfcl.signed` object.
+std::string signed_message(const nlohmann::json& signed_fields);
 std::string sign_base64(const SigningKey& key, const std::string& message);
 bool verify_base64(const std::array<unsigned char, 32>& public_key, const std::string& message,
                    const std::string& sig_b64);

@@ -42,7 +42,8 @@ bool stream_step(Stream& s, httplib::DataSink& sink) {
       out += s.dialect->stream_error(outcome->error);
     } else {
       out += s.dialect->stream_close(s.info, outcome->result, channel.cached_tokens(),
-                                     final_sfcl(outcome->result, s.mode, false, s.key, s.info.id));
+                                     final_sfcl(outcome->result, s.mode, false, s.key,
+                                                {s.info.id, s.info.model, s.info.created, s.job->request_sha256}));
     }
   }
   if (!write(sink, out)) {

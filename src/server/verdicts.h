@@ -6,14 +6,20 @@
 #include <string>
 
 #include "decode/decode.h"
+#include "server/request.h"
 #include "server/signing.h"
 
 namespace sfcl::server {
 
 // The final "sfcl" object: the summary (report::summary_json), the anchors when asked for or when
-// signed, and with a signing key the request id and the signature over the anchors.
+// signed, and with a signing key the request id, the signed fields and the signature
+// (server/signing.h).
 nlohmann::json final_sfcl(const decode::Result& r, decode::Mode mode, bool with_anchors, const SigningKey* key,
-                          const std::string& id);
+                          const SignContext& context);
+
+// What a signature says of the request: its messages ([role, text] pairs), prompt, prefill and
+// sources, as the model and the checker got them.
+nlohmann::json request_digest_json(const GenerationRequest& req);
 
 // "zeroed-v2" in anchor mode, else "legacy" (x-anthropic-layer-status).
 std::string layer_status(decode::Mode mode);

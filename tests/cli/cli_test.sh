@@ -24,6 +24,8 @@ check "missing prompt exits 2" '[ $rc -eq 2 ] && grep -q "prompt" "$tmp/e"'
 check "generate --json" '[ $rc -eq 0 ] && node -e "const j=JSON.parse(require(\"fs\").readFileSync(\"$tmp/o\")); if(typeof j.text!==\"string\"||j.output_tokens>8||!j.sfcl||!j.sfcl.status) process.exit(1)"'
 "$SFCL" generate -m "$tmp/m.gguf" -p "hello" -n 5 --temperature 0 >"$tmp/o" 2>"$tmp/e"; rc=$?
 check "generate prints stats to stderr" '[ $rc -eq 0 ] && grep -q "tok/s" "$tmp/e"'
+"$SFCL" generate -m "$tmp/m.gguf" -p "$(printf 'word %.0s' $(seq 1 200))" -n 4 --temperature 0 --json >"$tmp/o" 2>/dev/null; rc=$?
+check "generate --json: prompt and generation rates apart" '[ $rc -eq 0 ] && node -e "const j=JSON.parse(require(\"fs\").readFileSync(\"$tmp/o\")); if(!(j.prompt_seconds>0&&j.prompt_seconds<j.seconds&&j.prompt_tokens_per_second>0&&Math.abs(j.tokens_per_second-j.decoded_tokens/(j.seconds-j.prompt_seconds))<1e-6*j.tokens_per_second+1e-9)) process.exit(1)"'
 "$SFCL" --help >"$tmp/o"; rc=$?
 check "--help lists subcommands" '[ $rc -eq 0 ] && grep -q generate "$tmp/o" && grep -q anchors "$tmp/o"'
 "$SFCL" generate --help >"$tmp/o"; rc=$?

@@ -115,10 +115,26 @@ test('openai chat.completions.create, plain and streamed', async () => {
   assert.equal(text, c.choices[0].message.content);
 });
 
+// Clients ship hard-coded model names: with one model served, any name is answered by it.
+test('a hard-coded foreign model name is answered, and models.retrieve finds the served id', async () => {
+  const msg = await anthropic().messages.create({
+    model: 'claude-3-5-sonnet-20240620', max_tokens: 3, temperature: 0, messages: [{ role: 'user', content: 'x' }],
+  });
+  const served = (await openai().models.list()).data[0].id;
+  assert.equal(msg.model, served);
+  const c = await openai().chat.completions.create({
+    model: 'gpt-4o', max_tokens: 3, temperature: 0, messages: [{ role: 'user', content: 'x' }],
+  });
+  assert.equal(c.model, served);
+  assert.equal((await openai().models.retrieve(served)).id, served);
+  assert.equal((await anthropic().models.retrieve(served)).id, served);
+});
+
 test('errors arrive as the SDKs typed error classes', async () => {
-  await assert.rejects(
-    anthropic().messages.create({ model: 'no-such-model', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }),
+  await assert.rejects(anthropic().models.retrieve('no-such-model'),
     (e) => e instanceof Anthropic.NotFoundError && e.status === 404);
+  await assert.rejects(openai().models.retrieve('no-such-model'),
+    (e) => e instanceof OpenAI.NotFoundError && e.status === 404);
   await assert.rejects(
     anthropic().messages.create({ model: 'tiny', max_tokens: 0, messages: [{ role: 'user', content: 'x' }] }),
     (e) => e instanceof Anthropic.BadRequestError && e.error?.error?.type === 'invalid_request_error');

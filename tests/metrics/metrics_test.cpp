@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+
 #include <sstream>
 
 namespace sfcl::metrics {
@@ -73,17 +76,72 @@ TEST(Metrics, WindowForgetsTheOldestRequest) {
   EXPECT_DOUBLE_EQ(sample(m.serialize(), "sfcl_aar"), 0.0);
 }
 
-TEST(Metrics, DriftIsTheStdDevOfRecentConfidencesAndTurnsDegraded) {
-  Metrics m(decode::Mode::anchor, 0.15);
-  for (int i = 0; i < 10; ++i) m.check(anchor::Type::amount, verify::Verdict::confirmed, 0.9F, 0.001, true);
-  EXPECT_NEAR(m.drift(), 0.0, 1e-6);
-  EXPECT_FALSE(m.degraded());
-  for (int i = 0; i < 10; ++i) {
-    m.check(anchor::Type::amount, verify::Verdict::unsupported, i % 2 == 0 ? 0.1F : 0.9F, 0.001, true);
+// Healthy traffic as it arrives: requests of two kinds (most values confirmed, or fewer than half),
+// 1-8 anchors each, confidences mostly 0 or 1. `drop` lowers every request's confirmed rate.
+class Traffic {
+ public:
+  explicit Traffic(uint32_t seed) : rng_(seed) {}
+  // Feeds one request's anchors; returns how many.
+  int request(Metrics& m, double drop = 0.0) {
+    const double p = (unit() < 0.6 ? 0.9 : 0.4) - drop;
+    const int anchors = 1 + static_cast<int>(rng_() % 8);
+    for (int i = 0; i < anchors; ++i) {
+      const bool confirmed = unit() < p;
+      const float c = confirmed ? 1.0F : (unit() < 0.8 ? 0.0F : static_cast<float>(unit() * 0.6));
+      m.check(anchor::Type::amount, confirmed ? verify::Verdict::confirmed : verify::Verdict::unsupported, c, 0.001,
+              true);
+    }
+    return anchors;
   }
-  EXPECT_GT(m.drift(), 0.15);
+
+ private:
+  double unit() { return std::uniform_real_distribution<double>(0.0, 1.0)(rng_); }
+  std::mt19937 rng_;
+};
+
+TEST(Metrics, DriftNeedsAMinimumSample) {
+  Metrics m(decode::Mode::anchor, 0.2);
+  // Everything confirmed, then everything unsupported: a real fall, but too few anchors to say so.
+  for (size_t i = 0; i < kDriftWindow; ++i)
+    m.check(anchor::Type::amount, verify::Verdict::confirmed, 1.0F, 0.001, true);
+  for (size_t i = 0; i < kDriftWindow - 1; ++i) {
+    m.check(anchor::Type::amount, verify::Verdict::unsupported, 0.0F, 0.001, true);
+  }
+  EXPECT_EQ(m.drift(), 0.0);
+  EXPECT_FALSE(m.degraded());
+}
+
+TEST(Metrics, AHealthyMixNeverDegrades) {
+  for (const uint32_t seed : {1U, 2U, 3U}) {
+    Metrics m(decode::Mode::anchor, 0.2);
+    Traffic traffic(seed);
+    double worst = 0.0;
+    for (int anchors = 0; anchors < 30000;) {
+      anchors += traffic.request(m);
+      worst = std::max(worst, m.drift());
+      ASSERT_FALSE(m.degraded()) << "seed " << seed << " after " << anchors << " anchors, drift " << m.drift();
+    }
+    EXPECT_LT(worst, 0.2);
+    EXPECT_EQ(sample(m.serialize(), "sfcl_degraded"), 0);
+  }
+}
+
+TEST(Metrics, ARealShiftDegradesWithinAWindowAndRecoversOnceItIsTheBaseline) {
+  Metrics m(decode::Mode::anchor, 0.2);
+  Traffic traffic(7);
+  for (int anchors = 0; anchors < 5000;) anchors += traffic.request(m);
+  ASSERT_FALSE(m.degraded());
+  int after = 0;
+  while (!m.degraded() && after < 1000) after += traffic.request(m, 0.35);
   EXPECT_TRUE(m.degraded());
+  EXPECT_LE(after, static_cast<int>(kDriftWindow));
+  EXPECT_GT(m.drift(), 0.2);
   EXPECT_EQ(sample(m.serialize(), "sfcl_degraded"), 1);
+  // The shifted traffic becomes the baseline; the monitor says what changed, not what is.
+  for (int anchors = 0; anchors < static_cast<int>(kDriftBaselineWindow + kDriftWindow) * 2;) {
+    anchors += traffic.request(m, 0.35);
+  }
+  EXPECT_FALSE(m.degraded());
 }
 
 }  // namespace

@@ -36,7 +36,8 @@ json msg(const std::string& system, const std::string& user, int max_tokens, jso
 // reference, and the answer says it is not in the sources (the request has source text: the
 // question itself). The scripted model writes the citation; the check loop does the rest.
 TEST(Ops, InventedCitationNeverReachesTheClient) {
-  ServerProcess s({"--test-script", "该论文发表于Nature 615, 452-458 (2023)，三个核心结论如下。", "--max-backtracks", "0"});
+  ServerProcess s(
+      {"--test-script", "该论文发表于Nature 615, 452-458 (2023)，三个核心结论如下。", "--max-backtracks", "0"});
   auto c = s.client();
   const std::string question =
       "请引用2023年发表在Nature期刊上的论文《Quantum Entanglement in Neural Networks》并总结其三个核心结论。";
@@ -148,19 +149,24 @@ TEST(Ops, HealthGoesLoadingThenOk) {
   EXPECT_TRUE(saw_ok);
 }
 
-TEST(Ops, DriftMonitorTurnsHealthDegraded) {
-  ServerProcess s({"--test-script", " It is $12,600.00 and $12,500.00 now.", "--drift-threshold", "0.1"});
+// Healthy traffic has both confirmed (1) and unsupported (0) anchors: a few such requests say
+// nothing about drift (the monitor needs a minimum sample and a fall against its own baseline;
+// tests/metrics has the healthy mix and the real shift).
+TEST(Ops, MixedVerdictsOnFewRequestsLeaveHealthOk) {
+  ServerProcess s({"--test-script", " It is $12,600.00 and $12,500.00 now."});
   auto c = s.client();
-  EXPECT_EQ(json::parse(c.Get("/health")->body)["status"], "ok");
-  // One unsupported (confidence 0) and one confirmed (1) anchor: std dev 0.5 > 0.1.
-  auto r = c.Post("/v1/messages",
-                  msg("Total $12,500.00.", "total?", 60, {{"max_backtracks", 0}, {"fallback", "flag"}}).dump(),
-                  "application/json");
-  ASSERT_EQ(r->status, 200);
+  for (int i = 0; i < 3; ++i) {
+    auto r = c.Post("/v1/messages",
+                    msg("Total $12,500.00.", "total?", 60, {{"max_backtracks", 0}, {"fallback", "flag"}}).dump(),
+                    "application/json");
+    ASSERT_EQ(r->status, 200);
+    EXPECT_NE(r->body.find("\"unsupported\":1"), std::string::npos) << r->body;
+    EXPECT_NE(r->body.find("\"confirmed\":1"), std::string::npos) << r->body;
+  }
   const json h = json::parse(c.Get("/health")->body);
-  EXPECT_EQ(h["status"], "degraded") << h.dump();
-  EXPECT_GT(h["confidence_drift"].get<double>(), 0.1);
-  EXPECT_EQ(metric(c.Get("/metrics")->body, "sfcl_degraded"), 1.0);
+  EXPECT_EQ(h["status"], "ok") << h.dump();
+  EXPECT_EQ(h["confidence_drift"].get<double>(), 0.0);
+  EXPECT_EQ(metric(c.Get("/metrics")->body, "sfcl_degraded"), 0.0);
 }
 
 // The knowledge base is indexed once at startup and serves every request: a value it holds is

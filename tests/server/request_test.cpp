@@ -115,12 +115,12 @@ TEST(ServerRequest, ErrorsNameTheParameter) {
   }
 }
 
-TEST(ServerRequest, UnknownModelIs404AndNamesModel) {
+TEST(ServerRequest, AnyModelNameIsAnsweredByTheServedModel) {
   json body = anthropic_body();
-  body["model"] = "gpt-9";
-  const ApiError e = error_of(Api::anthropic, body);
-  EXPECT_EQ(e.status, 404);
-  EXPECT_EQ(e.param, "model");
+  body["model"] = "claude-3-5-sonnet-20240620";
+  EXPECT_EQ(parse_request(Api::anthropic, body, server_options()).model, "tiny");
+  body["model"] = 5;
+  EXPECT_EQ(error_of(Api::anthropic, body).param, "model");
 }
 
 }  // namespace

@@ -1,0 +1,151 @@
+#include "server/params.h"
+
+#include <limits>
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+ApiError bad_param(const std::string& message, const std::string& param) {
+  return {400, "invalid_request_error", message, param};
+}
+
+int64_t integer_in(const json& body, const char* key, int64_t lo, int64_t hi, int64_t fallback,
+                   const std::string& prefix) {
+  if (!body.contains(key) || body[key].is_null()) return fallback;
+  const json& v = body[key];
+  const std::string name = prefix + key;
+  const std::string range = " from " + std::to_string(lo) + " to " + std::to_string(hi);
+  if (!v.is_number_integer()) throw bad_param(name + " must be an integer" + range, name);
+  // Unsigned values above INT64_MAX must not wrap to negatives on the way to int64_t.
+  const bool above = v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi);
+  if (above || v.get<int64_t>() < lo || v.get<int64_t>() > hi) {
+    throw bad_param(name + " is " + v.dump() + "; it must be an integer" + range, name);
+  }
+  return v.get<int64_t>();
+}
+
+void check_text(const std::string& text, const std::string& where) {
+  if (text.find('\0') != std::string::npos) {
+    throw bad_param(where + " contains a NUL character (\\u0000), which this server does not accept in text", where);
+  }
+}
+
+namespace {
+
+float bias_value(const json& b, const std::string& name) {
+  if (b.is_boolean() && !b.get<bool>()) return -std::numeric_limits<float>::infinity();
+  if (!b.is_number() || b.get<double>() < -100.0 || b.get<double>() > 100.0) {
+    throw bad_param(name + " must be a number from -100 to 100, or false to ban the token", name);
+  }
+  return static_cast<float>(b.get<double>());
+}
+
+engine::Token token_id(const std::string& key) {
+  const bool digits = !key.empty() && key.size() <= 9 && key.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits)
+    throw bad_param("logit_bias keys must be token ids (non-negative integers); got \"" + key + "\"", "logit_bias");
+  return static_cast<engine::Token>(std::stol(key));
+}
+
+}  // namespace
+
+std::vector<std::pair<engine::Token, float>> logit_bias_of(const json& value) {
+  std::vector<std::pair<engine::Token, float>> out;
+  if (value.is_null()) return out;
+  constexpr size_t kMaxEntries = 1024;
+  if (value.is_object()) {
+    for (const auto& [key, bias] : value.items())
+      out.emplace_back(token_id(key), bias_value(bias, "logit_bias." + key));
+  } else if (value.is_array()) {
+    for (size_t i = 0; i < value.size(); ++i) {
+      const json& pair = value[i];
+      const std::string name = "logit_bias[" + std::to_string(i) + "]";
+      if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || pair[0].get<int64_t>() < 0 ||
+          pair[0].get<int64_t>() > 999999999) {
+        throw bad_param(name + " must be [token id, bias]", name);
+      }
+      out.emplace_back(pair[0].get<engine::Token>(), bias_value(pair[1], name));
+    }
+  } else {
+    throw bad_param("logit_bias must be an object {\"token id\": bias} or an array of [token id, bias]", "logit_bias");
+  }
+  if (out.size() > kMaxEntries) {
+    throw bad_param("logit_bias has " + std::to_string(out.size()) + " entries; at most " + std::to_string(kMaxEntries),
+                    "logit_bias");
+  }
+  return out;
+}
+
+bool include_usage_of(const json& body) {
+  if (!body.contains("stream_options") || body["stream_options"].is_null()) return false;
+  const json& so = body["stream_options"];
+  if (!so.is_object()) throw bad_param("stream_options must be an object", "stream_options");
+  if (!so.contains("include_usage") || so["include_usage"].is_null()) return false;
+  if (!so["include_usage"].is_boolean()) {
+    throw bad_param("stream_options.include_usage must be a boolean", "stream_options.include_usage");
+  }
+  return so["include_usage"].get<bool>();
+}
+
+namespace {
+
+bool is_set(const json& body, const char* key) { return body.contains(key) && !body[key].is_null(); }
+
+[[noreturn]] void refuse(const std::string& key, const std::string& why) {
+  throw bad_param(key + " is not supported by this server" + why, key);
+}
+
+// Anthropic: {"user_id": string}; OpenAI: at most 16 string values (keys up to 64 bytes, values up
+// to 512), as each API documents it.
+void check_metadata(Api api, const json& body) {
+  if (!is_set(body, "metadata")) return;
+  const json& m = body["metadata"];
+  if (!m.is_object()) throw bad_param("metadata must be an object", "metadata");
+  if (api == Api::anthropic) {
+    for (const auto& [key, v] : m.items()) {
+      if (key != "user_id")
+        throw bad_param("metadata." + key + ": only metadata.user_id is accepted", "metadata." + key);
+      if (!v.is_null() && (!v.is_string() || v.get<std::string>().size() > 256)) {
+        throw bad_param("metadata.user_id must be a string of at most 256 bytes", "metadata.user_id");
+      }
+    }
+    return;
+  }
+  if (m.size() > 16) throw bad_param("metadata: at most 16 keys", "metadata");
+  for (const auto& [key, v] : m.items()) {
+    if (key.size() > 64) throw bad_param("metadata keys are at most 64 bytes", "metadata");
+    if (!v.is_string() || v.get<std::string>().size() > 512) {
+      throw bad_param("metadata." + key + " must be a string of at most 512 bytes", "metadata." + key);
+    }
+  }
+}
+
+}  // namespace
+
+void refuse_unsupported(Api api, const json& body) {
+  check_metadata(api, body);
+  if (api == Api::anthropic) {
+    for (const char* key : {"container", "mcp_servers"}) {
+      if (is_set(body, key)) refuse(key, "");
+    }
+    return;
+  }
+  if (api == Api::openai_completions) {
+    if (is_set(body, "echo") && body["echo"] != false) refuse("echo", " (the prompt is not repeated in the answer)");
+    if (is_set(body, "best_of") && body["best_of"] != 1) refuse("best_of", " (only 1)");
+    if (is_set(body, "suffix")) refuse("suffix", " (no fill-in-the-middle)");
+  }
+  for (const char* key : {"logprobs", "top_logprobs"}) {
+    if (is_set(body, key) && body[key] != false && body[key] != 0) refuse(key, " (no log probabilities yet)");
+  }
+  for (const char* key : {"presence_penalty", "frequency_penalty"}) {
+    if (is_set(body, key) && body[key] != 0) refuse(key, " (only 0)");
+  }
+  for (const char* key : {"audio", "prediction", "web_search_options"}) {
+    if (is_set(body, key)) refuse(key, "");
+  }
+  if (is_set(body, "modalities") && body["modalities"] != json::array({"text"})) refuse("modalities", " (text only)");
+}
+
+}  // namespace sfcl::server

@@ -1,0 +1,194 @@
+// Request fields beyond the basics: llama.cpp's sampling defaults, range-checked integers,
+// parameters refused by name, logit_bias, stream_options, NUL in text, plain-word JSON errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "server/request.h"
+
+namespace sfcl::server {
+namespace {
+
+using nlohmann::json;
+
+ServerOptions options() {
+  ServerOptions o;
+  o.model_id = "tiny";
+  return o;
+}
+
+json chat(const json& patch = json::object()) {
+  json body = {{"model", "gpt-4o"}, {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}};
+  for (const auto& [k, v] : patch.items()) body[k] = v;
+  return body;
+}
+
+ApiError error_of(Api api, const json& body, const ServerOptions& o = options()) {
+  try {
+    (void)parse_request(api, body, o);
+  } catch (const ApiError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "parsed: " << body.dump();
+  return {0, "", ""};
+}
+
+TEST(RequestParams, SamplingDefaultsAreLlamaCppsChain) {
+  for (const Api api : {Api::openai_chat, Api::anthropic}) {
+    json body = chat({{"max_tokens", 4}});
+    const auto& s = parse_request(api, body, options()).options.sampling;
+    EXPECT_FLOAT_EQ(s.temperature, 0.8F);
+    EXPECT_EQ(s.top_k, 40);
+    EXPECT_FLOAT_EQ(s.top_p, 0.95F);
+    EXPECT_FLOAT_EQ(s.min_p, 0.05F);
+    EXPECT_EQ(s.seed, 0xFFFFFFFFU);
+  }
+}
+
+TEST(RequestParams, RequestsThatSetTheirSamplingGetExactlyThat) {
+  const json set = {{"temperature", 1.0}, {"top_k", 0}, {"top_p", 1.0}, {"min_p", 0.0}, {"seed", 7}};
+  const auto& s = parse_request(Api::openai_chat, chat(set), options()).options.sampling;
+  EXPECT_FLOAT_EQ(s.temperature, 1.0F);
+  EXPECT_EQ(s.top_k, 0);
+  EXPECT_FLOAT_EQ(s.top_p, 1.0F);
+  EXPECT_FLOAT_EQ(s.min_p, 0.0F);
+  EXPECT_EQ(s.seed, 7U);
+}
+
+TEST(RequestParams, ServerDefaultsAndTheNPredictCap) {
+  ServerOptions o = options();
+  o.sampling.temperature = 0.0F;
+  o.sampling.seed = 42;
+  o.n_predict = 3;
+  const GenerationRequest r = parse_request(Api::openai_chat, chat({{"max_tokens", 100}}), o);
+  EXPECT_FLOAT_EQ(r.options.sampling.temperature, 0.0F);
+  EXPECT_EQ(r.options.sampling.seed, 42U);
+  EXPECT_EQ(r.options.max_tokens, 3);
+  EXPECT_EQ(parse_request(Api::openai_chat, chat({{"seed", -1}}), o).options.sampling.seed, 0xFFFFFFFFU);
+}
+
+TEST(RequestParams, IntegersOutOfRangeAre400NeverAWrap) {
+  const json cases[] = {{{"top_k", 2147483648LL}},
+                        {{"top_k", -1}},
+                        {{"top_k", 4.5}},
+                        {{"seed", 4294967296LL}},
+                        {{"seed", -2}},
+                        {{"n", 2}},
+                        {{"n", 0}},
+                        {{"max_tokens", 18446744073709551615ULL}},
+                        {{"max_tokens", -5}}};
+  for (const json& patch : cases) {
+    const std::string key = patch.begin().key();
+    const ApiError e = error_of(Api::openai_chat, chat(patch));
+    EXPECT_EQ(e.status, 400) << patch.dump();
+    EXPECT_EQ(e.param, key) << patch.dump() << ": " << e.what();
+    EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+  }
+}
+
+TEST(RequestParams, UnsupportedParametersAreRefusedByName) {
+  struct Case {
+    Api api;
+    json patch;
+    std::string param;
+  };
+  const json prompt = {{"prompt", "hi"}};
+  const std::vector<Case> cases = {
+      {Api::openai_completions, {{"echo", true}}, "echo"},
+      {Api::openai_completions, {{"best_of", 3}}, "best_of"},
+      {Api::openai_completions, {{"suffix", "end"}}, "suffix"},
+      {Api::openai_completions, {{"logprobs", 5}}, "logprobs"},
+      {Api::openai_chat, {{"logprobs", true}}, "logprobs"},
+      {Api::openai_chat, {{"top_logprobs", 3}}, "top_logprobs"},
+      {Api::openai_chat, {{"presence_penalty", 0.5}}, "presence_penalty"},
+      {Api::openai_chat, {{"frequency_penalty", 1}}, "frequency_penalty"},
+      {Api::openai_chat, {{"audio", {{"voice", "alloy"}}}}, "audio"},
+      {Api::openai_chat, {{"modalities", {"text", "audio"}}}, "modalities"},
+      {Api::openai_chat, {{"metadata", {{"k", 1}}}}, "metadata.k"},
+      {Api::openai_chat, {{"metadata", "x"}}, "metadata"},
+      {Api::anthropic, {{"metadata", {{"session", "s"}}}}, "metadata.session"},
+      {Api::anthropic, {{"metadata", {{"user_id", 5}}}}, "metadata.user_id"},
+      {Api::anthropic, {{"mcp_servers", json::array()}}, "mcp_servers"},
+  };
+  for (const auto& c : cases) {
+    json body = chat({{"max_tokens", 4}});
+    if (c.api == Api::openai_completions) {
+      body.erase("messages");
+      body["prompt"] = "hi";
+    }
+    for (const auto& [k, v] : c.patch.items()) body[k] = v;
+    const ApiError e = error_of(c.api, body);
+    EXPECT_EQ(e.status, 400) << body.dump();
+    EXPECT_EQ(e.param, c.param) << body.dump() << ": " << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.param), std::string::npos) << e.what();
+  }
+  // What a client sends by habit and that changes nothing passes.
+  const json harmless = {{"user", "u1"},      {"store", false},        {"service_tier", "auto"},   {"echo", false},
+                         {"logprobs", false}, {"presence_penalty", 0}, {"metadata", {{"k", "v"}}}, {"n", 1}};
+  EXPECT_NO_THROW((void)parse_request(Api::openai_chat, chat(harmless), options()));
+  json anth = chat({{"max_tokens", 4}, {"metadata", {{"user_id", "abc"}}}});
+  EXPECT_NO_THROW((void)parse_request(Api::anthropic, anth, options()));
+}
+
+TEST(RequestParams, NulInTextIs400NamingWhere) {
+  const std::string nul("a\0b", 3);
+  EXPECT_EQ(
+      error_of(Api::openai_chat,
+               chat({{"messages", {{{"role", "system"}, {"content", nul}}, {{"role", "user"}, {"content", "hi"}}}}}))
+          .param,
+      "messages[0].content");
+  json anth = chat({{"max_tokens", 4}, {"system", nul}});
+  EXPECT_EQ(error_of(Api::anthropic, anth).param, "system");
+  json blocks = chat({{"max_tokens", 4}});
+  blocks["messages"][0]["content"] = {{{"type", "text"}, {"text", nul}}};
+  EXPECT_EQ(error_of(Api::anthropic, blocks).param, "messages.0.content");
+  EXPECT_EQ(error_of(Api::openai_chat, chat({{"sfcl", {{"sources", {nul}}}}})).param, "sfcl.sources");
+  json completion = {{"prompt", nul}};
+  EXPECT_EQ(error_of(Api::openai_completions, completion).param, "prompt");
+}
+
+TEST(RequestParams, LogitBiasInBothShapesEditsTheLogits) {
+  for (const json& bias :
+       {json{{"3", 5.0}, {"1", false}}, json::array({json::array({3, 5.0}), json::array({1, false})})}) {
+    const GenerationRequest r = parse_request(Api::openai_chat, chat({{"logit_bias", bias}}), options());
+    ASSERT_EQ(r.logit_bias.size(), 2U) << bias.dump();
+    ASSERT_TRUE(r.options.logit_hook);
+    std::vector<float> logits(4, 1.0F);
+    r.options.logit_hook(logits, {});
+    EXPECT_FLOAT_EQ(logits[3], 6.0F);
+    EXPECT_TRUE(std::isinf(logits[1]) && logits[1] < 0);
+    EXPECT_FLOAT_EQ(logits[0], 1.0F);
+  }
+  for (const json& bad : {json{{"x", 1}}, json{{"3", 200}}, json("3"), json::array({json::array({3})})}) {
+    const ApiError e = error_of(Api::openai_chat, chat({{"logit_bias", bad}}));
+    EXPECT_EQ(e.status, 400) << bad.dump();
+    EXPECT_EQ(e.param.rfind("logit_bias", 0), 0U) << e.param;
+  }
+}
+
+TEST(RequestParams, StreamOptionsIncludeUsage) {
+  EXPECT_FALSE(parse_request(Api::openai_chat, chat({{"stream", true}}), options()).include_usage);
+  EXPECT_TRUE(parse_request(Api::openai_chat, chat({{"stream", true}, {"stream_options", {{"include_usage", true}}}}),
+                            options())
+                  .include_usage);
+  EXPECT_EQ(error_of(Api::openai_chat, chat({{"stream_options", {{"include_usage", "yes"}}}})).param,
+            "stream_options.include_usage");
+}
+
+TEST(RequestParams, InvalidJsonIsExplainedInPlainWords) {
+  for (const std::string body : {"{bad json", "{\"a\": \"\xff\"}", ""}) {
+    try {
+      (void)parse_body_json(body);
+      ADD_FAILURE() << body;
+    } catch (const ApiError& e) {
+      EXPECT_EQ(e.status, 400);
+      const std::string what = e.what();
+      EXPECT_EQ(what.find("json.exception"), std::string::npos) << what;
+      EXPECT_EQ(what.find("parse_error"), std::string::npos) << what;
+      EXPECT_NE(what.find("not valid JSON"), std::string::npos) << what;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sfcl::server
