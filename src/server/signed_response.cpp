@@ -196,7 +196,8 @@ std::vector<SignatureCheck> check_signed_response(const std::string& saved, cons
   if (request) {
     const Api api =
         d.anthropic ? Api::anthropic : (request->contains("prompt") ? Api::openai_completions : Api::openai_chat);
-    const GenerationRequest req = parse_request(api, *request, ServerOptions{});
+    static const ServerOptions kDefaults;  // a named object: GCC 12 misreads a temporary's strings
+    const GenerationRequest req = parse_request(api, *request, kDefaults);
     SignatureCheck r =
         same("request", fields.value("request_sha256", ""), sha256_hex(canonical_json(request_digest_json(req))));
     r.detail = r.ok ? "the given request's messages, prompt and sources are the ones signed"
