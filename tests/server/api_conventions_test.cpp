@@ -236,7 +236,7 @@ TEST(ApiConventionFlags, LlamaCppSpellingsSetTheServersDefaultsAndCap) {
 TEST(ApiConventionFlags, UnknownLlamaCppFlagIsNamedNotMisparsed) {
   const char* bin = std::getenv("SFCL");
   ASSERT_NE(bin, nullptr);
-  const std::string cmd = std::string(bin) + " serve -ngl 99 --port 1 2>&1";
+  const std::string cmd = std::string(bin) + " serve -ngx 99 --port 1 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;
@@ -244,7 +244,7 @@ TEST(ApiConventionFlags, UnknownLlamaCppFlagIsNamedNotMisparsed) {
   while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
   const int rc = ::pclose(p);
   EXPECT_NE(rc, 0);
-  EXPECT_NE(out.find("unknown option -ngl"), std::string::npos) << out;
+  EXPECT_NE(out.find("unknown option -ngx"), std::string::npos) << out;
 }
 
 }  // namespace
