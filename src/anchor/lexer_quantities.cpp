@@ -91,6 +91,12 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
     int month = 0;
     if (src.at(n2) == ' ' && month_name(src, src.skip_spaces(n2), month) != 0) return 0;
   }
+  // A side with a leading zero ("Measure 24-07") is a code, not a score: kept whole, as written.
+  const bool code = (n1 - p > 1 && src.s[p] == '0') || (n2 - n1 - sep > 1 && src.s[n1 + sep] == '0');
+  if (code && kind.empty()) {
+    set_norm(a, Type::identifier, std::string(src.s.substr(p, n2 - p)));
+    return n2;
+  }
   std::string norm(src.s.substr(p, n1 - p));
   norm += '-';
   norm += src.s.substr(n1 + sep, n2 - n1 - sep);

@@ -300,6 +300,7 @@ const Case kCases[] = {
     {"won 21–13 in the final", "score", "21–13", "21-13"},
     {"以3比1战胜日本队", "score", "3比1", "3-1"},
     {"战绩为17胜6负", "score", "17胜6负", "17-6 w-l"},
+    {"ballot measure 24-07 passed", "identifier", "24-07", "24-07"},
     {"for 3-5 years", "!score", "", ""},
     {"from 12–15 June", "!score", "", ""},
     {"call 1-800-555-0199", "!score", "", ""},
