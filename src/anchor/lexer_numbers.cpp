@@ -205,7 +205,9 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
       return e;
     }
   }
-  if (size_t e = quantity_suffix(src, mult.end, unit)) {
+  // "19时35分", "9点05分": minutes of a time of day, not a count of points.
+  const bool clock_minutes = p >= 3 && (src.s.substr(p - 3, 3) == "时" || src.s.substr(p - 3, 3) == "点");
+  if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && !(clock_minutes && unit == "分")) {
     a.type = Type::quantity;
     a.norm += ' ';
     a.norm += unit;

@@ -292,6 +292,8 @@ const Case kCases[] = {
     {"十分重要", "!quantity", "", ""},
     {"这是一个问题", "!quantity", "", ""},
     {"用时5分钟", "!quantity", "", ""},
+    {"于19时35分开赛", "!quantity", "", ""},
+    {"全场拿下31分", "quantity", "31分", "31 分"},
     {"占三分之一", "!quantity", "", ""},
     {"6个月内付清", "!quantity", "", ""},
     {"within 30 days", "!quantity", "", ""},
