@@ -58,14 +58,13 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
   if (n1 == p) return 0;
   size_t sep = 0;
   std::string_view kind;
-  if (dash_at(src, n1, sep)) {
-  } else if (src.match(n1, "比")) {
+  if (!dash_at(src, n1, sep)) {
+    if (src.match(n1, "胜")) {
+      kind = "负";  // a record: 17胜6负
+    } else if (!src.match(n1, "比")) {
+      return 0;
+    }
     sep = 3;
-  } else if (src.match(n1, "胜")) {
-    sep = 3;
-    kind = "负";
-  } else {
-    return 0;
   }
   const size_t n2 = small_integer(src, n1 + sep);
   if (n2 == n1 + sep || is_digit(src.at(n2))) return 0;
