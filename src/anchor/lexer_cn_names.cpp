@@ -42,6 +42,8 @@ constexpr std::array<std::string_view, 125> kJpSurnames = {
     "细川", "羽生", "荒木", "菅原", "菊地", "藤井", "藤原",   "藤本", "藤田", "西村", "西田", "谷口",   "近藤", "远藤",
     "酒井", "野口", "野村", "野田", "金子", "铃木", "长谷川", "阿部", "青木", "高木", "高桥", "高田",   "鸠山"};
 
+static_assert(std::is_sorted(kJpSurnames.begin(), kJpSurnames.end()));
+
 // A name begins at the start of text, after a non-Han character, or after a word that introduces a
 // person (是, 由, 和, 人, 长, 师 ...); after any other character the surname is inside a word
 // ("新陈代谢", "经济萧条").
@@ -128,7 +130,12 @@ bool name_may_start(Src& src, size_t p) {
 
 size_t scan_jp_person(Src& src, size_t p, Anchor& a) {
   if (!name_may_start(src, p)) return 0;
-  for (std::string_view w : kJpSurnames) {
+  // kJpSurnames is sorted: only the surnames that start with the character at p are tried.
+  const std::string_view first = src.s.substr(p, 3);
+  const auto* it = std::lower_bound(kJpSurnames.begin(), kJpSurnames.end(), first,
+                                    [](std::string_view w, std::string_view f) { return w.substr(0, 3) < f; });
+  for (; it != kJpSurnames.end() && it->substr(0, 3) == first; ++it) {
+    const std::string_view w = *it;
     if (!src.match(p, w)) continue;
     const size_t end = given_name_end(src, p + w.size());
     if (end == 0) return 0;

@@ -1,6 +1,9 @@
 // Values a bare number would split: a count or measure with its unit or measure word ("6台",
 // "6 units", "3.1万吨"), an ordinal ("12th", "第12位"), a score ("27-24", "3比1", "17胜6负"). Each
 // is compared as one value: its number alone is often stated elsewhere in the same text.
+#include <array>
+#include <bit>
+#include <cstdint>
 #include <string>
 
 #include "anchor/anchor.h"
@@ -9,21 +12,55 @@
 
 namespace sfcl::anchor::lex {
 
+namespace {
+// Which English units start with each letter (either case), two 64-bit masks in table order, and
+// the first character of each Chinese one: a number is followed by one of a few candidates at most.
+using EnMask = std::array<uint64_t, 2>;
+constexpr std::array<EnMask, 26> kEnFirst = [] {
+  static_assert(kQuantityUnitsEn.size() <= 128);
+  std::array<EnMask, 26> m{};
+  for (size_t i = 0; i < kQuantityUnitsEn.size(); ++i) {
+    const int c = to_lower(static_cast<unsigned char>(kQuantityUnitsEn[i].text[0]));
+    m[static_cast<size_t>(c - 'a')][i / 64] |= uint64_t{1} << (i % 64);
+  }
+  return m;
+}();
+constexpr char32_t first_char(std::string_view w) {  // a 3-byte character
+  return static_cast<char32_t>(((static_cast<unsigned char>(w[0]) & 0x0F) << 12) |
+                               ((static_cast<unsigned char>(w[1]) & 0x3F) << 6) |
+                               (static_cast<unsigned char>(w[2]) & 0x3F));
+}
+constexpr std::array<char32_t, kQuantityUnitsZh.size()> kZhFirst = [] {
+  std::array<char32_t, kQuantityUnitsZh.size()> f{};
+  for (size_t i = 0; i < f.size(); ++i) f[i] = first_char(kQuantityUnitsZh[i].text);
+  return f;
+}();
+}  // namespace
+
 size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
   const int c = src.at(j);
   if (c == ' ') {
     const size_t k = src.skip_spaces(j);
-    if (!is_alpha(src.at(k))) return 0;
-    for (const auto& u : kQuantityUnitsEn) {
-      if (src.match_ci(k, u.text) && src.word_end(k + u.text.size())) {
-        unit = u.unit;
-        return k + u.text.size();
+    const int l = src.at(k);
+    if (!is_alpha(l)) return 0;
+    const EnMask& mask = kEnFirst[static_cast<size_t>(to_lower(l) - 'a')];
+    for (size_t half = 0; half < 2; ++half) {
+      for (uint64_t bits = mask[half]; bits != 0; bits &= bits - 1) {
+        const auto& u = kQuantityUnitsEn[half * 64 + static_cast<size_t>(std::countr_zero(bits))];
+        if (src.match_ci(k, u.text) && src.word_end(k + u.text.size())) {
+          unit = u.unit;
+          return k + u.text.size();
+        }
       }
     }
     return 0;
   }
   if (c < 0xE0) return 0;  // every measure word is Han (a 3-byte character)
-  for (const auto& u : kQuantityUnitsZh) {
+  const auto d = src.cp(j);
+  if (d.length != 3) return 0;
+  for (size_t i = 0; i < kQuantityUnitsZh.size(); ++i) {
+    if (kZhFirst[i] != d.cp) continue;
+    const auto& u = kQuantityUnitsZh[i];
     if (!src.match(j, u.text)) continue;
     const size_t e = j + u.text.size();
     if (u.text == "分" && (src.match(e, "钟") || src.match(e, "之"))) return 0;  // minutes, fractions
