@@ -32,8 +32,11 @@ enum class Type : uint8_t {
   xml,
   logic,
   citation,  // a reference to published work: DOI, arXiv id, "Chen et al. (2021)", "Nature 615, 452–458 (2023)"
+  quantity,  // a number with its unit or measure word, or an ordinal: "6 units", "6台", "12th", "第12位", "3.1万吨"
+  score,     // two whole numbers read as one value: "27-24", "3比1", "17胜6负"
+  title,     // a title in 《》 that names no venue or year: 《中华人民共和国行政强制法》
 };
-inline constexpr int kTypeCount = 13;
+inline constexpr int kTypeCount = 16;
 
 Kind kind_of(Type type);
 std::string_view type_name(Type type);
@@ -53,7 +56,7 @@ struct Anchor {
   bool ambiguous = false;
 };
 
-// Types whose anchors carry a numeric value (number, amount, percent, duration): a plain number
+// Types whose anchors carry a numeric value (number, amount, percent, duration, quantity): a plain number
 // may be checked against any of them.
 bool is_numeric(Type type);
 // A logic anchor that states an obligation (norm "must" or "must_not").
@@ -270,6 +273,7 @@ class SourceIndex {
  private:
   void add(const Anchor& a, int32_t source, std::string_view text, std::string_view field = {}, bool part = false);
   void add_name_parts(const Anchor& joined, int32_t source, std::string_view text, std::string_view field);
+  void add_score_sides(const Anchor& score, int32_t source, std::string_view text, std::string_view field);
   void add_text(std::string_view text);
   void add_list_counts(std::string_view text, const std::vector<Anchor>& found);
   struct FoldedSource;

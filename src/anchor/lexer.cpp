@@ -163,6 +163,9 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
       if (size_t e = scan_cn_author_citation(src, p, a)) return e;
       if (size_t e = scan_cn_person(src, p, a)) return e;
     }
+    if (jp_surname_first(d.cp)) {
+      if (size_t e = scan_jp_person(src, p, a)) return e;
+    }
     const size_t e = scan_han(src, p, d.cp, a);
     // The organisation-name scan from p failed, crossing only plain characters: a start at any of
     // them reaches only that scan (no keyword, no numeral) and fails the same way, so skip them.
@@ -171,7 +174,7 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
       size_t k = skip;
       while (k < src.org_to) {
         const auto c = utf8::decode(src.s, k);
-        if (cn_surname(c.cp)) break;
+        if (cn_surname(c.cp) || jp_surname_first(c.cp)) break;
         k += static_cast<size_t>(c.length);
       }
       skip = k;

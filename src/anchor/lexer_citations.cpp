@@ -276,7 +276,15 @@ size_t scan_cn_title_citation(Src& src, size_t p, Anchor& a) {
       break;
     }
   }
-  if (end == j) return 0;
+  if (end == j) {
+    // No venue or year: the title itself (a law, a report, a book), compared as one name. The
+    // state's name before a law's is often left out: 《民法典》 is 《中华人民共和国民法典》.
+    std::string_view inner = src.s.substr(p + 3, title_end - 3 - (p + 3));
+    if (inner.starts_with("中华人民共和国") && inner.size() > 21) inner.remove_prefix(21);
+    if (inner.empty()) return 0;
+    set_norm(a, Type::title, "《" + citation_norm(inner) + "》");
+    return title_end;
+  }
   // The parenthesised name is left out of the norm: with or without it, it is one citation.
   set_norm(
       a, Type::citation,

@@ -177,6 +177,12 @@ size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a) {
         return j + unit.size();
       }
     }
+    // An ordinal with its measure word: 第12位, 第三名, 第23次.
+    std::string_view unit;
+    if (size_t e = quantity_suffix(src, j, unit); e > j && num.find('.') == std::string::npos) {
+      set_ordinal(a, num);
+      return e;
+    }
     return 0;
   }
   if (is_cn_numeral(c0)) {
@@ -200,6 +206,13 @@ size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a) {
       }
       if (size_t e2 = duration_suffix(src, j, unit, true); e2 > 0 && run.size() > 3) {
         set_norm(a, Type::duration, std::to_string(v) + " " + std::string(unit));
+        a.value = static_cast<double>(v);
+        return e2;
+      }
+      // A count with its measure word (两名, 三家, 十二台); not 一 alone (一个, 一次 are mostly words)
+      // nor 分 (十分: "very").
+      if (size_t e2 = quantity_suffix(src, j, unit); e2 > 0 && run != "一" && unit != "分") {
+        set_norm(a, Type::quantity, std::to_string(v) + " " + std::string(unit));
         a.value = static_cast<double>(v);
         return e2;
       }

@@ -28,6 +28,22 @@ constexpr std::array<std::string_view, 41> kNotNames = {
     "程序", "程度", "曾经", "许可", "许多", "董事", "陈述", "陈列", "张贴", "陈旧", "韩国", "唐朝", "谢谢", "罗列",
     "郑重", "徐徐", "沈阳", "杜绝", "熊猫", "熊市", "黎明", "王国", "上述", "上海", "萧条", "卢布", "孙子", "朱红",
     "林业", "黄金", "黄色", "高度", "高级", "高速", "高新", "高于", "高达", "高校", "高层", "高管", "贝壳"};
+// Japanese surnames as Chinese text writes them (山口遥, 佐藤健, 长谷川博己): two or three
+// characters, read like a Chinese name after them. Ones that are also everyday words or places
+// (中山, 清水, 山下, 大西, 和田, 大桥) are left out.
+constexpr std::array<std::string_view, 125> kJpSurnames = {
+    "上田", "上野", "中岛", "中川", "中村", "中野", "丸山",   "久保", "井上", "今井", "伊藤", "佐佐木", "佐藤", "佐野",
+    "关口", "内田", "冈崎", "冈本", "冈田", "前田", "加藤",   "北村", "北野", "原田", "古川", "吉田",   "后藤", "坂本",
+    "堀江", "增田", "大塚", "大谷", "大野", "太田", "宇野",   "安倍", "安藤", "宫崎", "宫本", "小岛",   "小松", "小林",
+    "小池", "小野", "山口", "山崎", "山本", "山田", "岛田",   "岩崎", "岸田", "川口", "川崎", "工藤",   "市川", "平野",
+    "斋藤", "新井", "早田", "服部", "木下", "木村", "本田",   "杉山", "杉本", "村上", "村田", "松井",   "松冈", "松尾",
+    "松岛", "松本", "松田", "柴田", "桥本", "森田", "横山",   "樱井", "武田", "水野", "永井", "池田",   "河野", "浅野",
+    "渡边", "渡部", "滨田", "片山", "田中", "田村", "石井",   "石原", "石川", "石田", "福井", "福田",   "秋山", "竹内",
+    "细川", "羽生", "荒木", "菅原", "菊地", "藤井", "藤原",   "藤本", "藤田", "西村", "西田", "谷口",   "近藤", "远藤",
+    "酒井", "野口", "野村", "野田", "金子", "铃木", "长谷川", "阿部", "青木", "高木", "高桥", "高田",   "鸠山"};
+
+static_assert(std::is_sorted(kJpSurnames.begin(), kJpSurnames.end()));
+
 // A name begins at the start of text, after a non-Han character, or after a word that introduces a
 // person (是, 由, 和, 人, 长, 师 ...); after any other character the surname is inside a word
 // ("新陈代谢", "经济萧条").
@@ -71,9 +87,62 @@ constexpr std::array<uint64_t, (kHanLast - kHanFirst + 64) / 64> kSurnameBits = 
   return bits;
 }();
 
+constexpr std::array<uint64_t, (kHanLast - kHanFirst + 64) / 64> kJpFirstBits = [] {
+  std::array<uint64_t, (kHanLast - kHanFirst + 64) / 64> bits{};
+  for (std::string_view w : kJpSurnames) {
+    const auto c = static_cast<char32_t>(((static_cast<unsigned char>(w[0]) & 0x0F) << 12) |
+                                         ((static_cast<unsigned char>(w[1]) & 0x3F) << 6) |
+                                         (static_cast<unsigned char>(w[2]) & 0x3F));
+    bits[(c - kHanFirst) / 64] |= uint64_t{1} << ((c - kHanFirst) % 64);
+  }
+  return bits;
+}();
+
 bool cn_surname(char32_t c) {
   if (c < kHanFirst || c > kHanLast) return false;
   return ((kSurnameBits[(c - kHanFirst) / 64] >> ((c - kHanFirst) % 64)) & 1U) != 0;
+}
+
+bool jp_surname_first(char32_t c) {
+  if (c < kHanFirst || c > kHanLast) return false;
+  return ((kJpFirstBits[(c - kHanFirst) / 64] >> ((c - kHanFirst) % 64)) & 1U) != 0;
+}
+
+namespace {
+// One or two given-name characters from j, then a character that ends a name: the name's end, or 0.
+size_t given_name_end(Src& src, size_t j) {
+  const auto g1 = src.cp(j);
+  if (g1.length == 0 || !is_han(g1.cp) || in(kAfterName, g1.cp)) return 0;
+  const size_t after1 = j + static_cast<size_t>(g1.length);
+  const auto g2 = src.cp(after1);
+  if (g2.length == 0 && !src.final) return 0;  // undecided until more text comes
+  if (ends_name(src, after1)) return after1;
+  const size_t after2 = after1 + static_cast<size_t>(g2.length);
+  return ends_name(src, after2) ? after2 : 0;
+}
+
+bool name_may_start(Src& src, size_t p) {
+  if (p < 3) return true;
+  const auto before = utf8::decode(src.s, p - 3);  // already read by the scan
+  return !(before.length == 3 && is_han(before.cp) && !in(kBeforeName, before.cp));
+}
+}  // namespace
+
+size_t scan_jp_person(Src& src, size_t p, Anchor& a) {
+  if (!name_may_start(src, p)) return 0;
+  // kJpSurnames is sorted: only the surnames that start with the character at p are tried.
+  const std::string_view first = src.s.substr(p, 3);
+  const auto* it = std::lower_bound(kJpSurnames.begin(), kJpSurnames.end(), first,
+                                    [](std::string_view w, std::string_view f) { return w.substr(0, 3) < f; });
+  for (; it != kJpSurnames.end() && it->substr(0, 3) == first; ++it) {
+    const std::string_view w = *it;
+    if (!src.match(p, w)) continue;
+    const size_t end = given_name_end(src, p + w.size());
+    if (end == 0) return 0;
+    set_norm(a, Type::name, std::string(src.s.substr(p, end - p)));
+    return end;
+  }
+  return 0;
 }
 
 size_t scan_cn_person(Src& src, size_t p, Anchor& a) {

@@ -176,6 +176,13 @@ std::string number_norm(std::string_view raw, int shift, bool& ok);
 size_t digits_end(Src& src, size_t p);
 size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 
+// Quantities, ordinals and scores (lexer_quantities.cpp).
+// A unit or measure word right after a number ending at j (" units", "台", "万吨" after the
+// multiplier): its end and canonical unit, or 0.
+size_t quantity_suffix(Src& src, size_t j, std::string_view& unit);
+size_t scan_score(Src& src, size_t p, Anchor& a);      // "27-24", "3比1", "17胜6负" at the digit p
+void set_ordinal(Anchor& a, std::string_view digits);  // quantity "#12"
+
 // Amounts after a currency prefix (lexer_amounts.cpp).
 size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a);
 
@@ -206,6 +213,8 @@ size_t scan_cn_author_citation(Src& src, size_t p, Anchor& a);
 // Chinese personal names (lexer_cn_names.cpp).
 bool cn_surname(char32_t c);
 size_t scan_cn_person(Src& src, size_t p, Anchor& a);
+bool jp_surname_first(char32_t c);  // may start a Japanese surname (kJpSurnames)
+size_t scan_jp_person(Src& src, size_t p, Anchor& a);
 size_t scan_json(Src& src, size_t p, Anchor& a);
 size_t scan_xml(Src& src, size_t p, Anchor& a);
 

@@ -141,6 +141,7 @@ size_t digits_end(Src& src, size_t p) {
 size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) {
   if (size_t e = scan_numeric_date(src, p, a, opt)) return e;
   if (size_t e = scan_day_first(src, p, a)) return e;
+  if (size_t e = scan_score(src, p, a)) return e;
   const size_t j = digits_end(src, p);
   const std::string_view raw = src.s.substr(p, j - p);
   bool ok = false;
@@ -161,8 +162,11 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
     const size_t o = ordinal_suffix(src, j);
     if (o > j) {
       a.norm = number_norm(raw, 0, ok);
-      a.type = ok ? Type::number : Type::identifier;
-      a.value = ok ? to_value(a.norm) : a.value;
+      if (ok) {
+        set_ordinal(a, a.norm);
+      } else {
+        a.type = Type::identifier;
+      }
       return o;
     }
     if (size_t e = scan_identifier(src, p)) {
@@ -200,6 +204,14 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
       a.norm += unit;
       return e;
     }
+  }
+  // "19时35分", "9点05分": minutes of a time of day, not a count of points.
+  const bool clock_minutes = p >= 3 && (src.s.substr(p - 3, 3) == "时" || src.s.substr(p - 3, 3) == "点");
+  if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && !(clock_minutes && unit == "分")) {
+    a.type = Type::quantity;
+    a.norm += ' ';
+    a.norm += unit;
+    return e;
   }
   if (size_t e = scan_identifier(src, p); e > j && mult.shift == 0) {
     set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));

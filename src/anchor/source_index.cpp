@@ -102,6 +102,30 @@ bool year_of_date(const Anchor& date, Anchor& year) {
 }
 }  // namespace
 
+// Each side of a score supports the number written alone ("won by 27 points" for "27-24"); like a
+// date's year, it is never a value the constrain fallback writes.
+void SourceIndex::add_score_sides(const Anchor& score, int32_t source, std::string_view text, std::string_view field) {
+  const std::string_view n = score.norm;
+  const size_t dash = n.find('-');
+  if (dash == std::string_view::npos) return;
+  const size_t sp = n.find(' ', dash);
+  const std::string_view written = text.substr(score.start, score.end - score.start);
+  size_t from = 0;
+  for (const std::string_view side :
+       {n.substr(0, dash), n.substr(dash + 1, sp == std::string_view::npos ? sp : sp - dash - 1)}) {
+    const size_t at = written.find(side, from);
+    if (at == std::string_view::npos) return;
+    from = at + side.size();
+    Anchor part;
+    part.type = Type::number;
+    part.start = score.start + static_cast<uint32_t>(at);
+    part.end = part.start + static_cast<uint32_t>(side.size());
+    part.norm = std::string(side);
+    part.value = std::stod(part.norm);
+    add(part, source, text.substr(part.start, side.size()), field, true);
+  }
+}
+
 int32_t SourceIndex::add_source(std::string_view text) {
   const int32_t id = n_sources_++;
   if (text.find_first_not_of(" \t\r\n") != std::string_view::npos) add_text(text);
@@ -113,6 +137,7 @@ int32_t SourceIndex::add_source(std::string_view text) {
     const std::string_view field = fields.label_at(a.start);
     add(a, id, text.substr(a.start, a.end - a.start), field);
     if (a.type == Type::name) add_name_parts(a, id, text, field);
+    if (a.type == Type::score) add_score_sides(a, id, text, field);
     if (a.type == Type::date && a.norm.size() > 4 && year_of_date(a, year)) {
       // Cited and offered to the constrain fallback as the year's own digits, never the whole date.
       const size_t at = text.substr(a.start, a.end - a.start).find(year.norm);

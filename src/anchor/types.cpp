@@ -7,8 +7,8 @@
 namespace sfcl::anchor {
 namespace {
 constexpr std::array<std::string_view, kTypeCount> kNames = {
-    "number", "amount",         "percent", "date", "duration", "identifier", "clause",
-    "name",   "code_signature", "json",    "xml",  "logic",    "citation"};
+    "number",         "amount", "percent", "date",  "duration", "identifier", "clause", "name",
+    "code_signature", "json",   "xml",     "logic", "citation", "quantity",   "score",  "title"};
 }
 
 Kind kind_of(Type type) {
@@ -25,7 +25,8 @@ Kind kind_of(Type type) {
 }
 
 bool is_numeric(Type type) {
-  return type == Type::number || type == Type::amount || type == Type::percent || type == Type::duration;
+  return type == Type::number || type == Type::amount || type == Type::percent || type == Type::duration ||
+         type == Type::quantity;
 }
 
 bool is_obligation(const Anchor& a) { return a.type == Type::logic && (a.norm == "must" || a.norm == "must_not"); }

@@ -2,6 +2,7 @@
 // forced tokens instead of sampled ones. The anchor the marker stands in for is never checked.
 #pragma once
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/engine.h"
@@ -29,19 +30,22 @@ class Abstainer {
     }
   }
   // A rewind to output token `index` at or before the marker removes it, and what is left of it.
-  void forget_from(size_t index) {
-    if (marker_at_ == kNone || marker_at_ < index) return;
+  // Returns the output index the marker stood at (kNone when it stays or there is none).
+  size_t forget_from(size_t index) {
+    if (marker_at_ == kNone || marker_at_ < index) return kNone;
     forced_.clear();
     pos_ = 0;
-    marker_at_ = kNone;
+    return std::exchange(marker_at_, kNone);
   }
+  // Forced tokens are still to be written.
+  [[nodiscard]] bool pending() const { return pos_ < forced_.size(); }
+  static constexpr size_t kNone = static_cast<size_t>(-1);
   // The anchor at output token `first` is (part of) the marker.
   [[nodiscard]] bool is_marker(size_t first) const { return first == marker_at_; }
 
  private:
   std::vector<engine::Token> forced_;
   size_t pos_ = 0;
-  static constexpr size_t kNone = static_cast<size_t>(-1);
   size_t marker_at_ = kNone;
 };
 

@@ -168,8 +168,24 @@ void Sequence::State::abstain(const Anchor& a, const verify::CheckResult& r, siz
   const bool zh =
       utf8::has_han(std::string_view(output.text()).substr(0, a.start)) || (a.start == 0 && utf8::has_han(text_of(a)));
   rewind(ctx, first);
+  const std::string& marker = zh ? opt.abstain_marker_zh : opt.abstain_marker;
+  std::vector<Token> tokens = model.tokenize(prefix + marker, false, false);
+  // The record stands for what the client reads: the marker where the value was.
+  rec.text = marker;
+  rec.anchor.end = rec.anchor.start + static_cast<uint32_t>(marker.size());
+  const size_t n_ctx = opt.n_ctx_seq > 0 ? static_cast<size_t>(opt.n_ctx_seq) : ctx.n_ctx();
+  if (static_cast<int64_t>(first + tokens.size()) > opt.max_tokens || prompt.size() + first + tokens.size() >= n_ctx) {
+    // A marker cut by the token limit (or a full context) would read as text of its own ("[not in"): the output ends
+    // before the value instead, and the record says nothing was written in its place.
+    rec.text.clear();
+    rec.anchor.end = rec.anchor.start;
+    res.anchors.push_back(std::move(rec));
+    backtracker.stop();
+    finish(StopReason::max_tokens);
+    return;
+  }
   res.anchors.push_back(std::move(rec));
-  abstainer.start(model.tokenize(prefix + (zh ? opt.abstain_marker_zh : opt.abstain_marker), false, false), first);
+  abstainer.start(std::move(tokens), first);
 }
 
 }  // namespace sfcl::decode

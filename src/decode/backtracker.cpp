@@ -28,6 +28,16 @@ int32_t Backtracker::add_attempt(size_t first) { return ++anchors_[first].retrie
 
 void Backtracker::mark_fell_back(size_t first) { anchors_[first].fell_back = true; }
 
+void Backtracker::forget_fallback(size_t first) {
+  if (const auto it = anchors_.find(first); it != anchors_.end()) it->second.fell_back = false;
+}
+
+void Backtracker::forget_fallbacks_after(size_t index) {
+  for (auto& [first, a] : anchors_) {
+    if (first > index) a.fell_back = false;
+  }
+}
+
 void Backtracker::ban(size_t at, engine::Token tok) {
   if (ban_at_ != at) bans_.clear();
   ban_at_ = at;

@@ -32,6 +32,11 @@ class Backtracker {
   // Counts a retry; returns the attempts so far.
   int32_t add_attempt(size_t first);
   void mark_fell_back(size_t first);
+  // The anchor at `first` was rewound away (its marker or flag with it): an anchor written there
+  // again is checked and retried afresh.
+  void forget_fallback(size_t first);
+  // Every fallback mark after output index `index` (per-token mode rewinds whole sentences).
+  void forget_fallbacks_after(size_t index);
 
   // Bans `tok` at output position `at` (bans at another position are dropped).
   void ban(size_t at, engine::Token tok);

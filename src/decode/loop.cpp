@@ -112,8 +112,12 @@ void Sequence::State::rewind(engine::Context& ctx, size_t index) {
     // A sentence rewound to its start takes its records (an abstention's among them) with it.
     sentences.clamp(size);
     std::erase_if(res.anchors, [&](const AnchorRecord& r) { return r.anchor.start >= size; });
+    backtracker.forget_fallbacks_after(index);
   }
-  abstainer.forget_from(index);
+  // The abstained anchor went with its marker: whatever is written there now is checked again.
+  if (const size_t marker = abstainer.forget_from(index); marker != Abstainer::kNone) {
+    backtracker.forget_fallback(marker);
+  }
   const size_t n_prompt = prompt.size();
   cache.forget_after(index);
   if (cache.find(index) != nullptr) {
@@ -369,7 +373,9 @@ void Sequence::State::after_token(Token tok, engine::Context& ctx) {
   } else {
     emit(stable_limit());
   }
-  const bool budget_spent = !backtracker.within_budget(res.stats.decoded_tokens);
+  // A marker being written is finished first: its tokens were counted against max_tokens when it
+  // started, and a cut one would read as text of its own.
+  const bool budget_spent = !backtracker.within_budget(res.stats.decoded_tokens) && !abstainer.pending();
   if (static_cast<int64_t>(output.size()) >= opt.max_tokens || budget_spent) {
     if (budget_spent) backtracker.stop();
     finalize(ctx, StopReason::max_tokens);

@@ -102,7 +102,7 @@ Checker::Checker(const anchor::SourceIndex& index, const CheckerOptions& options
       if ((all[i].source >= 0) == (pass == 0)) names_.push_back(i);
     }
   }
-  for (auto t : {Type::number, Type::amount, Type::percent, Type::duration}) {
+  for (auto t : {Type::number, Type::amount, Type::percent, Type::duration, Type::quantity}) {
     for (uint32_t i : index_.of_type(t)) {
       if (!std::isnan(all[i].anchor.value)) numeric_.push_back(i);
     }
@@ -172,6 +172,46 @@ bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
   return false;
 }
 
+// "Professor Yun-Seo Hwang of KAIST": a person and an organisation the answer joined with "of" are
+// supported where a source writes the person and, as the next name after it, the organisation ("...
+// Hwang of the Korea Advanced Institute of Science and Technology (KAIST)": the name or the alias in
+// parentheses right after it). Any other name of the text is another claim ("Hwang of Uppsala").
+bool Checker::affiliation_written(std::string_view surface, anchor::TextSpan& span) const {
+  constexpr uint32_t kMaxGap = 24;       // " of the ", " at the ", ", "
+  constexpr uint32_t kMaxAliasGap = 48;  // the rest of a long name ("and Technology ")
+  const size_t of = surface.find(" of ");
+  if (of == std::string_view::npos) return false;
+  std::string left;
+  std::string right;
+  anchor::fold_for_match(surface.substr(0, of), left);
+  anchor::fold_for_match(surface.substr(of + 4), right);
+  trim_name(right);
+  anchor::TextSpan person;
+  if (left.empty() || right.empty() || !index_.find_verbatim(left, person)) return false;
+  const auto all = index_.anchors();
+  int64_t next = -1;
+  for (uint32_t i : index_.of_type(Type::name)) {
+    const auto& s = all[i];
+    if (s.source != person.source || s.anchor.start < person.end) continue;
+    if (next < 0 || s.anchor.start < all[static_cast<size_t>(next)].anchor.start) next = i;
+  }
+  if (next < 0) return false;
+  const auto& org = all[static_cast<size_t>(next)];
+  if (org.anchor.start - person.end > kMaxGap) return false;
+  std::string written;
+  anchor::fold_for_match(org.text, written);
+  bool found = written == right;
+  if (!found) {
+    // The alias in parentheses after the organisation's name ("... Science and Technology (KAIST)").
+    anchor::TextSpan alias;
+    found = index_.find_verbatim("(" + right + ")", alias) && alias.source == org.source &&
+            alias.start >= org.anchor.end && alias.start <= org.anchor.end + kMaxAliasGap;
+  }
+  if (!found) return false;
+  span = person;
+  return true;
+}
+
 // Whether the sources state any value of the anchor's type (a bare number compares with every
 // numeric value): "absent" or "mismatch" when it is unsupported.
 bool Checker::type_present(const Anchor& a) const {
@@ -212,6 +252,24 @@ float Checker::cosine(const std::vector<uint32_t>& a, float na, const std::vecto
 
 bool Checker::has_numeric_source() const { return !numeric_.empty(); }
 
+// A count with its unit ("240台", "229 passengers") is supported by the same number written alone,
+// unless a source writes that number with another unit or measure word ("240台" against "240家"):
+// then the unit is what the answer got wrong. An ordinal ("#12") needs an ordinal: the cardinal 12
+// is another value.
+bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
+  if (a.norm.starts_with('#')) return false;
+  const auto& all = index_.anchors();
+  int64_t plain = -1;
+  for (uint32_t i : numeric_) {
+    const auto& s = all[i];
+    if (s.anchor.value != a.value) continue;
+    if (s.anchor.type == Type::quantity && !s.anchor.norm.starts_with('#')) return false;
+    if (s.anchor.type == Type::number && plain < 0) plain = i;  // a score's side too ("27 points", "27-24")
+  }
+  support = plain;
+  return plain >= 0;
+}
+
 CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_view surface) {
   CheckResult r;
   query_ready_ = false;
@@ -251,6 +309,9 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
           break;
         }
       }
+      break;
+    case Type::quantity:
+      if (quantity_by_number(a, best_idx)) best = 1.0F;
       break;
     case Type::date:
       for (uint32_t i : index_.of_type(Type::date)) {
@@ -294,7 +355,7 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   if (!surface.empty() && a.type != Type::logic) {
     anchor::fold_for_match(surface, folded_);
     if (a.type == Type::name) trim_name(folded_);
-    if (find_written(a, r.span)) {
+    if (find_written(a, r.span) || (a.type == Type::name && affiliation_written(surface, r.span))) {
       r.verdict = Verdict::confirmed;
       r.confidence = 1.0F;
       r.verbatim = true;

@@ -62,6 +62,40 @@ std::optional<DateParts> parse_date(std::string_view n) {
   return d;
 }
 
+// The significant digits of a norm's number: "4270000 GBP" -> "427", "12.50" -> "125".
+std::string digits_of(std::string_view norm) {
+  std::string d;
+  for (char c : norm) {
+    if (c == ' ' || c == '%') break;
+    if (c >= '0' && c <= '9' && !(d.empty() && c == '0')) d.push_back(c);
+  }
+  while (!d.empty() && d.back() == '0') d.pop_back();
+  return d;
+}
+
+// A value written like a source value of its unit with two digits swapped or one digit changed
+// ("£4.27 million" for "£4.72 million", "420元" for "400元") is a miscopy far more often than a
+// computation that happens to land there; values of one significant digit ("$3,000") are exempt.
+bool near_miss(const std::string& a, const std::vector<std::string>& sources) {
+  if (a.size() < 2) return false;
+  for (const std::string& b : sources) {
+    if (b == a) continue;
+    // Same significant digits in another order, or one changed: compared over the longer form.
+    std::string x = a;
+    std::string y = b;
+    const size_t n = std::max(x.size(), y.size());
+    x.resize(n, '0');
+    y.resize(n, '0');
+    size_t diff = 0;
+    for (size_t i = 0; i < n; ++i) diff += x[i] != y[i] ? 1 : 0;
+    if (diff == 1) return true;
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    if (x == y && diff == 2) return true;
+  }
+  return false;
+}
+
 // Days since 1970-01-01 (proleptic Gregorian; H. Hinnant's days_from_civil).
 int64_t days_from_civil(int y, int m, int d) {
   y -= m <= 2 ? 1 : 0;
@@ -115,7 +149,11 @@ void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
       const std::string_view unit = unit_of(a);
       auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == unit; });
       if (it == groups.end()) it = groups.insert(groups.end(), {unit, {}});
-      it->second.push_back({a.value, i});
+      // One value stated twice is one operand: "26周" twice does not make 52 weeks.
+      if (std::none_of(it->second.begin(), it->second.end(), [&](const Operand& o) { return o.v == a.value; })) {
+        it->second.push_back({a.value, i});
+      }
+      table(type, unit).source_digits.push_back(digits_of(a.norm));
     }
     for (const auto& [unit, ops] : groups) {
       if (ops.size() > kMaxPairGroup) continue;
@@ -206,6 +244,7 @@ bool DerivedValues::find(const Anchor& a, Derived& out) const {
   const double slots = 2.0 * half / (2.0 * tol);
   // List counts are few and need no density test.
   if (lo->kind != Derivation::list_count && distinct / slots > kMaxDensity) return false;
+  if (lo->kind != Derivation::list_count && near_miss(digits_of(a.norm), t->source_digits)) return false;
   out.kind = lo->kind;
   out.operands = lo->operands;
   return true;

@@ -35,6 +35,7 @@ class DerivedValues {
   struct Table {
     std::string key;  // type byte + unit
     std::vector<Value> values;
+    std::vector<std::string> source_digits;  // the digits of each source value of the unit (near_miss)
   };
   Table& table(anchor::Type type, std::string_view unit);
   [[nodiscard]] const Table* find_table(anchor::Type type, std::string_view unit) const;

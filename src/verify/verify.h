@@ -86,6 +86,7 @@ class Checker {
 
  private:
   static float cosine(const std::vector<uint32_t>& a, float na, const std::vector<uint32_t>& b, float nb);
+  bool quantity_by_number(const anchor::Anchor& a, int64_t& support) const;
   [[nodiscard]] bool has_numeric_source() const;
   // Support of source anchor `i` for `a` (1 exact, 0.9 partial date, name trigram cosine, else 0).
   float similarity(const anchor::Anchor& a, uint32_t i);
@@ -93,6 +94,7 @@ class Checker {
   [[nodiscard]] bool type_present(const anchor::Anchor& a) const;
   static void trim_name(std::string& folded);
   bool find_written(const anchor::Anchor& a, anchor::TextSpan& span) const;
+  bool affiliation_written(std::string_view surface, anchor::TextSpan& span) const;
   void cite(CheckResult& r) const;
 
   const anchor::SourceIndex& index_;

@@ -52,6 +52,28 @@ class LoopTest : public ::testing::Test {
     };
   }
 
+  // Follows whichever of `scripts` the output text is a beginning of, the first one most: when its
+  // next token is banned, the next script's takes its place. Ends when the text is a whole script.
+  static std::function<void(std::span<float>, std::span<const Token>)> scripts(std::vector<std::string> texts) {
+    const Model* m = model_;
+    return [texts = std::move(texts), m](std::span<float> logits, std::span<const Token> out) {
+      std::string written;
+      for (Token t : out) m->append_piece(t, written);
+      float boost = 1000.0F;
+      for (const std::string& s : texts) {
+        if (s.starts_with(written)) {
+          if (s.size() == written.size()) {
+            logits[static_cast<size_t>(m->eos())] += boost;
+          } else {
+            const auto rest = m->tokenize(s.substr(written.size()), false, false);
+            if (!rest.empty()) logits[static_cast<size_t>(rest.front())] += boost;
+          }
+        }
+        boost -= 100.0F;
+      }
+    };
+  }
+
   struct Run {
     Result result;
     std::string streamed;
@@ -339,6 +361,93 @@ TEST_F(LoopTest, CitationWithoutSourcesIsNeverDelivered) {
   EXPECT_EQ(res.text.find("10.1038"), std::string::npos) << res.text;
   EXPECT_NE(res.text.find("[not in the sources]"), std::string::npos) << res.text;
   EXPECT_EQ(res.status, "inactive");
+}
+
+// The abstention record stands for what the client reads: the marker, at its place in the text.
+TEST_F(LoopTest, AbstentionRecordSpansTheMarker) {
+  Options o = greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  o.fallback = Fallback::abstain;
+  const Run r = run(kSource, " The total is $12,600.00 now.", o);
+  const std::string marker = "[not in the sources]";
+  const size_t at = r.result.text.find(marker);
+  ASSERT_NE(at, std::string::npos) << r.result.text;
+  bool found = false;
+  for (const auto& a : r.result.anchors) {
+    if (!a.flagged) continue;
+    found = true;
+    EXPECT_EQ(a.anchor.start, at);
+    EXPECT_EQ(a.anchor.end, at + marker.size());
+    EXPECT_EQ(a.text, marker);
+    EXPECT_EQ(r.result.text.substr(a.anchor.start, a.anchor.end - a.anchor.start), marker);
+  }
+  EXPECT_TRUE(found);
+  // In Chinese too (a marker of multi-byte characters).
+  const Run z = run("发票金额为人民币98700元。", "费率是5.9%。", o);
+  const std::string zh = "[来源未提及]";
+  bool zh_found = false;
+  for (const auto& a : z.result.anchors) {
+    if (!a.flagged) continue;
+    zh_found = true;
+    EXPECT_EQ(z.result.text.substr(a.anchor.start, a.anchor.end - a.anchor.start), zh) << z.result.text;
+  }
+  EXPECT_TRUE(zh_found);
+}
+
+// A marker the token limit would cut is not written at all: the output ends before the value.
+TEST_F(LoopTest, AbstentionMarkerIsNeverCutByMaxTokens) {
+  const std::string answer = " The total is $12,600.00 now.";
+  const std::string marker = "[not in the sources]";
+  Options o = greedy(Mode::anchor, 64);
+  o.max_backtracks = 0;
+  o.fallback = Fallback::abstain;
+  const Run whole = run(kSource, answer, o);
+  ASSERT_NE(whole.result.text.find(marker), std::string::npos) << whole.result.text;
+  const size_t before = whole.result.text.find(marker);
+  int32_t cut_seen = 0;
+  // Every limit from the value's first token to past the marker's end: the marker is whole or absent.
+  for (int32_t limit = 4; limit <= whole.result.output_tokens; ++limit) {
+    o.max_tokens = limit;
+    const Run r = run(kSource, answer, o);
+    EXPECT_LE(r.result.output_tokens, limit);
+    EXPECT_EQ(r.result.text.find("12,600"), std::string::npos) << r.result.text;
+    const size_t at = r.result.text.find('[');
+    if (at != std::string::npos) {
+      EXPECT_EQ(r.result.text.substr(at, marker.size()), marker) << "limit " << limit << ": " << r.result.text;
+    }
+    for (const auto& a : r.result.anchors) {
+      if (!a.flagged || !a.text.empty()) continue;
+      // The marker did not fit: nothing after the text before the value, and the record says so.
+      ++cut_seen;
+      EXPECT_EQ(at, std::string::npos) << r.result.text;
+      EXPECT_EQ(a.anchor.start, a.anchor.end);
+      EXPECT_LE(r.result.text.size(), before);
+    }
+  }
+  EXPECT_GE(cut_seen, 1);  // some limit fell inside the marker
+}
+
+// Per-token mode: an abstention whose sentence is rewound (for another value) takes its fallback
+// mark with it, so a value written again at that token is checked, not waved through.
+TEST_F(LoopTest, PerTokenRewindDropsTheFallbackMarkOfAnAbstention) {
+  Options o = greedy(Mode::per_token, 128);
+  o.max_backtracks = 1;
+  o.fallback = Fallback::abstain;
+  o.logit_hook = scripts({" Total $12,600.00 and $77.00.", " Total US$12,600.00 and $77.00.",
+                          " Total [not in the sources] and $77.00.", " Total $12,600.00 and US$77.00."});
+  const Run r = run(kSource, "", o);
+  EXPECT_GE(r.result.stats.backtracks, 2) << r.result.text;
+  // Whatever the budget left, a marker in the text is whole.
+  if (const size_t at = r.result.text.find('['); at != std::string::npos) {
+    EXPECT_EQ(r.result.text.substr(at, 20), "[not in the sources]") << r.result.text;
+  }
+  EXPECT_EQ(r.result.text.find("12,600"), std::string::npos) << r.result.text;
+  EXPECT_EQ(r.result.text.find("77.00"), std::string::npos) << r.result.text;
+  for (const auto& a : r.result.anchors) {
+    if (a.anchor.type == anchor::Type::amount) {
+      EXPECT_TRUE(a.flagged) << a.text;
+    }
+  }
 }
 
 TEST_F(LoopTest, SupportedValueIsConfirmedWithoutBacktrack) {

@@ -291,6 +291,66 @@ INSTANTIATE_TEST_SUITE_P(
         // a number inside another must not count as written there
         ProseCase{"The dose was raised by 5.9% and then to 15 mg.", "It was 5 mg.", "5", Verdict::unsupported}));
 
+// Quantities, ordinals, scores, titles, Japanese names and affiliations: each compared as one value,
+// in both languages, the right value confirmed and the wrong one caught.
+INSTANTIATE_TEST_SUITE_P(
+    Units, ProseTable,
+    ::testing::Values(
+        // a count with its unit: another number of the text does not support it
+        ProseCase{"The order covers 4 units, delivered within 6 weeks.", "The order covers 6 units.", "6 units",
+                  Verdict::unsupported},
+        ProseCase{"The order covers 4 units, delivered within 6 weeks.", "It covers 4 units.", "4 units",
+                  Verdict::confirmed},
+        ProseCase{"订单订购了4台交换机，税率为6%。", "订单订购了6台交换机。", "6台", Verdict::unsupported},
+        ProseCase{"订单订购了4台交换机，税率为6%。", "订购了4台。", "4台", Verdict::confirmed},
+        // ... but the same number written alone does, unless the text gives it another unit
+        ProseCase{"The crowd numbered 25,849 on the day.", "There were 25,849 spectators.", "25,849 spectators",
+                  Verdict::confirmed},
+        ProseCase{"当天观众人数为14862。", "现场观众14862人。", "14862人", Verdict::confirmed},
+        ProseCase{"共有240家门店，240是编号。", "共有240台设备。", "240台", Verdict::unsupported},
+        ProseCase{"The firm runs 240 stores; 240 is also its code.", "It owns 240 cars.", "240 cars",
+                  Verdict::unsupported},
+        // a side of a score supports the number alone
+        ProseCase{"Leicester beat Saracens 27-24.", "Leicester scored 27 points.", "27 points", Verdict::confirmed},
+        ProseCase{"广东队以108比97获胜。", "广东队得到108分。", "108分", Verdict::confirmed},
+        // ordinals need an ordinal
+        ProseCase{"He rose from 47th to 21st; the final was 21-12 and 12 fans came.", "He rose to 12th.", "12th",
+                  Verdict::unsupported},
+        ProseCase{"He rose from 47th to 21st; the final was 21-12 and 12 fans came.", "He rose to 21st.", "21st",
+                  Verdict::confirmed},
+        ProseCase{"世界排名从第47位升至第21位，决赛比分为21–12、21–18。", "排名升至第12位。", "第12位",
+                  Verdict::unsupported},
+        ProseCase{"世界排名从第47位升至第21位，决赛比分为21–12、21–18。", "排名升至第21名。", "第21名",
+                  Verdict::confirmed},
+        // scores
+        ProseCase{"Leicester beat Saracens 27-24.", "Leicester won 27-21.", "27-21", Verdict::unsupported},
+        ProseCase{"Leicester beat Saracens 27-24.", "Leicester won 27–24.", "27–24", Verdict::confirmed},
+        ProseCase{"中国队以3比1战胜日本队。", "中国队以3比2战胜日本队。", "3比2", Verdict::unsupported},
+        ProseCase{"中国队以3比1战胜日本队。", "中国队3比1获胜。", "3比1", Verdict::confirmed},
+        ProseCase{"鲁源队战绩为17胜5负，积分39分。", "战绩为17胜6负。", "17胜6负", Verdict::unsupported},
+        // titles
+        ProseCase{"依据《中华人民共和国行政强制法》作出决定。", "依据《中华人民共和国行政诉讼法》。",
+                  "《中华人民共和国行政诉讼法》", Verdict::unsupported},
+        ProseCase{"依据《中华人民共和国行政强制法》作出决定。", "依据《行政强制法》。", "《行政强制法》",
+                  Verdict::confirmed},
+        ProseCase{"Flights follow 《Civil Aviation Regulations》 in full.", "They follow 《Civil Aviation Rules》.",
+                  "《Civil Aviation Rules》", Verdict::unsupported},
+        // Japanese names
+        ProseCase{"女单冠军由山口遥获得。", "冠军是山口茜。", "山口茜", Verdict::unsupported},
+        ProseCase{"女单冠军由山口遥获得。", "冠军是山口遥。", "山口遥", Verdict::confirmed},
+        ProseCase{"The title went to Haruka Yamaguchi.", "The winner was Akane Yamaguchi.", "Akane Yamaguchi",
+                  Verdict::unsupported},
+        // a person and the organisation written next to them, joined with "of"
+        ProseCase{"The work, led by Professor Yun-Seo Hwang of the Korea Advanced Institute of Science and "
+                  "Technology (KAIST) with collaborators at Uppsala University, was published.",
+                  "It was led by Professor Yun-Seo Hwang of KAIST.", "Professor Yun-Seo Hwang of KAIST",
+                  Verdict::confirmed},
+        ProseCase{"The work, led by Professor Yun-Seo Hwang of the Korea Advanced Institute of Science and "
+                  "Technology (KAIST) with collaborators at Uppsala University, was published.",
+                  "It was led by Professor Yun-Seo Hwang of Uppsala University.",
+                  "Professor Yun-Seo Hwang of Uppsala University", Verdict::unsupported},
+        ProseCase{"该研究由韩国科学技术院的黄允书教授领导。", "研究由黄允书教授领导。", "黄允书", Verdict::confirmed}));
+
 // Derived values cite their operands and are not hallucinations; values that are not one step away
 // stay unsupported.
 TEST(Checker, DerivedValues) {
@@ -318,9 +378,33 @@ TEST(Checker, DerivedValues) {
   EXPECT_EQ(derived("$3,100 was paid in total.", "$3,100").verdict, Verdict::unsupported);
   EXPECT_EQ(derived("Sam is three years younger than Alice.", "three years").verdict, Verdict::unsupported);
   EXPECT_EQ(derived("The discount is $360.", "$360").verdict, Verdict::unsupported);
+  // A sum with two significant digits that is no miscopy of an operand is still derived.
+  SourceIndex more;
+  more.add_source("The deposit was $1,250 and the balance $2,300. 首付120万元，贷款230万元。");
+  EXPECT_EQ(check_written(more, "$3,550 in all.", "$3,550").verdict, Verdict::derived);
+  EXPECT_EQ(check_written(more, "共350万元。", "350万元").verdict, Verdict::derived);
   CheckerOptions off;
   off.derived = false;
   EXPECT_EQ(check_written(idx, "$3,000 was paid in total.", "$3,000", off).verdict, Verdict::unsupported);
+}
+
+// Coincidences the derivation must not excuse: a miscopy of a source value (two digits swapped, one
+// changed) that happens to equal a sum or difference, and a value stated twice counted as two.
+TEST(Checker, DerivationIsNoExcuseForAMiscopy) {
+  SourceIndex idx;
+  idx.add_source(
+      "Income was £4.72 million and costs £450,000. The deposit is $400 plus a $20 fee. "
+      "The term is 120 months after a 60 months grace period. 押金400元，手续费20元。"
+      "治疗周期为26周，随访26周。The course lasts 26 weeks with 26 weeks of follow-up.");
+  EXPECT_EQ(check_written(idx, "Income was £4.27 million.", "£4.27 million").verdict, Verdict::unsupported);
+  EXPECT_EQ(check_written(idx, "The deposit is $420.", "$420").verdict, Verdict::unsupported);
+  EXPECT_EQ(check_written(idx, "The term is 180 months.", "180 months").verdict, Verdict::unsupported);
+  EXPECT_EQ(check_written(idx, "押金420元。", "420元").verdict, Verdict::unsupported);
+  EXPECT_EQ(check_written(idx, "治疗周期为52周。", "52周").verdict, Verdict::unsupported);
+  EXPECT_EQ(check_written(idx, "The course lasts 52 weeks.", "52 weeks").verdict, Verdict::unsupported);
+  // The values themselves stay confirmed.
+  EXPECT_EQ(check_written(idx, "The deposit is $400.", "$400").verdict, Verdict::confirmed);
+  EXPECT_EQ(check_written(idx, "治疗周期为26周。", "26周").verdict, Verdict::confirmed);
 }
 
 }  // namespace

@@ -1,0 +1,154 @@
+// Values a bare number would split: a count or measure with its unit or measure word ("6台",
+// "6 units", "3.1万吨"), an ordinal ("12th", "第12位"), a score ("27-24", "3比1", "17胜6负"). Each
+// is compared as one value: its number alone is often stated elsewhere in the same text.
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <string>
+
+#include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
+#include "anchor/lexer_words.h"
+
+namespace sfcl::anchor::lex {
+
+namespace {
+// Which English units start with each letter (either case), two 64-bit masks in table order, and
+// the first character of each Chinese one: a number is followed by one of a few candidates at most.
+using EnMask = std::array<uint64_t, 2>;
+constexpr std::array<EnMask, 26> kEnFirst = [] {
+  static_assert(kQuantityUnitsEn.size() <= 128);
+  std::array<EnMask, 26> m{};
+  for (size_t i = 0; i < kQuantityUnitsEn.size(); ++i) {
+    const int c = to_lower(static_cast<unsigned char>(kQuantityUnitsEn[i].text[0]));
+    m[static_cast<size_t>(c - 'a')][i / 64] |= uint64_t{1} << (i % 64);
+  }
+  return m;
+}();
+constexpr char32_t first_char(std::string_view w) {  // a 3-byte character
+  return static_cast<char32_t>(((static_cast<unsigned char>(w[0]) & 0x0F) << 12) |
+                               ((static_cast<unsigned char>(w[1]) & 0x3F) << 6) |
+                               (static_cast<unsigned char>(w[2]) & 0x3F));
+}
+constexpr std::array<char32_t, kQuantityUnitsZh.size()> kZhFirst = [] {
+  std::array<char32_t, kQuantityUnitsZh.size()> f{};
+  for (size_t i = 0; i < f.size(); ++i) f[i] = first_char(kQuantityUnitsZh[i].text);
+  return f;
+}();
+}  // namespace
+
+size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
+  const int c = src.at(j);
+  if (c == ' ') {
+    const size_t k = src.skip_spaces(j);
+    const int l = src.at(k);
+    if (!is_alpha(l)) return 0;
+    const EnMask& mask = kEnFirst[static_cast<size_t>(to_lower(l) - 'a')];
+    for (size_t half = 0; half < 2; ++half) {
+      for (uint64_t bits = mask[half]; bits != 0; bits &= bits - 1) {
+        const auto& u = kQuantityUnitsEn[half * 64 + static_cast<size_t>(std::countr_zero(bits))];
+        if (src.match_ci(k, u.text) && src.word_end(k + u.text.size())) {
+          unit = u.unit;
+          return k + u.text.size();
+        }
+      }
+    }
+    return 0;
+  }
+  if (c < 0xE0) return 0;  // every measure word is Han (a 3-byte character)
+  const auto d = src.cp(j);
+  if (d.length != 3) return 0;
+  for (size_t i = 0; i < kQuantityUnitsZh.size(); ++i) {
+    if (kZhFirst[i] != d.cp) continue;
+    const auto& u = kQuantityUnitsZh[i];
+    if (!src.match(j, u.text)) continue;
+    const size_t e = j + u.text.size();
+    if (u.text == "分" && (src.match(e, "钟") || src.match(e, "之"))) return 0;  // minutes, fractions
+    unit = u.unit;
+    return e;
+  }
+  return 0;
+}
+
+namespace {
+bool dash_at(Src& src, size_t i, size_t& len) {
+  if (src.at(i) == '-') {
+    len = 1;
+    return true;
+  }
+  if (src.match(i, "\xE2\x80\x93") || src.match(i, "\xE2\x80\x94")) {  // – —
+    len = 3;
+    return true;
+  }
+  return false;
+}
+
+// Whole number of at most three digits from i: its end, or i.
+size_t small_integer(Src& src, size_t i) {
+  const size_t e = src.digits(i);
+  return e > i && e - i <= 3 ? e : i;
+}
+}  // namespace
+
+size_t scan_score(Src& src, size_t p, Anchor& a) {
+  const size_t n1 = small_integer(src, p);
+  if (n1 == p) return 0;
+  size_t sep = 0;
+  std::string_view kind;
+  if (!dash_at(src, n1, sep)) {
+    if (src.match(n1, "胜")) {
+      kind = "负";  // a record: 17胜6负
+    } else if (!src.match(n1, "比")) {
+      return 0;
+    }
+    sep = 3;
+  }
+  const size_t n2 = small_integer(src, n1 + sep);
+  if (n2 == n1 + sep || is_digit(src.at(n2))) return 0;
+  size_t end = n2;
+  if (!kind.empty()) {
+    if (!src.match(n2, kind)) return 0;
+    end = n2 + kind.size();
+  } else {
+    // A range of values with a unit ("3-5 years", "10–20%", "12–15 June"), a decimal, or a longer
+    // chain ("1-800-555") is not a score.
+    const int c = src.at(n2);
+    size_t len = 0;
+    if (c == '%' || is_alpha(c) || dash_at(src, n2, len)) return 0;
+    if ((c == '.' || c == ',') && is_digit(src.at(n2 + 1))) return 0;
+    if (c == kEnd && !src.final) return 0;
+    std::string_view unit;
+    if (duration_suffix(src, n2, unit, true) != 0 || quantity_suffix(src, n2, unit) != 0 ||
+        percent_suffix(src, n2) != 0 || multiplier(src, n2).end != n2) {
+      return 0;
+    }
+    std::string_view code;
+    if (currency_suffix(src, n2, code) != 0) return 0;
+    int month = 0;
+    if (src.at(n2) == ' ' && month_name(src, src.skip_spaces(n2), month) != 0) return 0;
+  }
+  // A side with a leading zero ("Measure 24-07") is a code, not a score: kept whole, as written.
+  const bool code = (n1 - p > 1 && src.s[p] == '0') || (n2 - n1 - sep > 1 && src.s[n1 + sep] == '0');
+  if (code && kind.empty()) {
+    set_norm(a, Type::identifier, std::string(src.s.substr(p, n2 - p)));
+    return n2;
+  }
+  std::string norm(src.s.substr(p, n1 - p));
+  norm += '-';
+  norm += src.s.substr(n1 + sep, n2 - n1 - sep);
+  if (!kind.empty()) norm += " w-l";
+  set_norm(a, Type::score, std::move(norm));
+  return end;
+}
+
+void set_ordinal(Anchor& a, std::string_view digits) {
+  size_t nz = 0;
+  while (nz + 1 < digits.size() && digits[nz] == '0') ++nz;
+  std::string norm = "#";  // `digits` may be a view of a.norm
+  norm += digits.substr(nz);
+  a.type = Type::quantity;
+  a.norm = std::move(norm);
+  a.value = std::strtod(a.norm.c_str() + 1, nullptr);
+}
+
+}  // namespace sfcl::anchor::lex
