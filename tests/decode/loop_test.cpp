@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "decode/decode.h"
+#include "support/script.h"
 #include "support/test_model.h"
 #include "util/utf8.h"
 
@@ -24,32 +25,10 @@ class LoopTest : public ::testing::Test {
     model_ = nullptr;
   }
 
-  // Makes the model write `script` as long as its output follows the script.
-  static std::function<void(std::span<float>, std::span<const Token>)> script(const std::string& text) {
-    auto toks = std::make_shared<std::vector<Token>>(model_->tokenize(text, false, false));
-    const auto eos = static_cast<size_t>(model_->eos());
-    return [toks, eos](std::span<float> logits, std::span<const Token> out) {
-      if (out.size() >= toks->size()) {
-        logits[eos] += 1000.0F;  // end after the script
-        return;
-      }
-      if (!std::equal(out.begin(), out.end(), toks->begin())) return;
-      logits[static_cast<size_t>((*toks)[out.size()])] += 1000.0F;
-    };
-  }
-
-  // Follows `script`, and ends the output as soon as it ends with `end_after` (the value a
-  // backtrack or the constrain fallback should have written instead).
-  static std::function<void(std::span<float>, std::span<const Token>)> script_until(const std::string& text,
-                                                                                    const std::string& end_after) {
-    auto follow = script(text);
-    const Model* m = model_;
-    return [follow, m, end_after](std::span<float> logits, std::span<const Token> out) {
-      std::string written;
-      for (Token t : out) m->append_piece(t, written);
-      if (written.ends_with(end_after)) logits[static_cast<size_t>(m->eos())] += 1000.0F;
-      follow(logits, out);
-    };
+  // The model writes `text` (tests/support/script.h), and with script_until stops after `end_after`.
+  static test::LogitHook script(const std::string& text) { return test::script(*model_, text); }
+  static test::LogitHook script_until(const std::string& text, const std::string& end_after) {
+    return test::script_until(*model_, text, end_after);
   }
 
   // Follows whichever of `scripts` the output text is a beginning of, the first one most: when its
