@@ -335,7 +335,8 @@ TEST(ServerLifecycle, DrainDeadlineEndsStreamsWithAnErrorEvent) {
   const int rc = s.terminate(10);
   const double took = ms_since(t);
   EXPECT_GE(rc, 0);
-  EXPECT_LT(took, 2000.0) << "--drain-timeout 1.5";
+  // The deadline, plus the process's own teardown (longer under the sanitizers).
+  EXPECT_LT(took, 2500.0) << "--drain-timeout 1.5";
   const std::string ab = a_body.get();
   const std::string ob = o_body.get();
   EXPECT_NE(ab.find("event: error"), std::string::npos) << ab.substr(ab.size() > 300 ? ab.size() - 300 : 0);

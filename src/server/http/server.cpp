@@ -32,7 +32,11 @@ std::string head(const Response& r, bool keep_alive, bool chunked) {
   std::string s = "HTTP/1.1 " + std::to_string(r.status) + " " +
                   std::string(bhttp::obsolete_reason(bhttp::int_to_status(static_cast<unsigned>(r.status)))) + "\r\n";
   for (const auto& [k, v] : r.headers) s += k + ": " + v + "\r\n";
-  s += chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
+  if (chunked) {
+    s += "Transfer-Encoding: chunked\r\n";
+  } else if (r.status != 204 && r.status >= 200) {  // 1xx and 204 carry no length (RFC 9110)
+    s += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
+  }
   if (!keep_alive) s += "Connection: close\r\n";
   s += "\r\n";
   return s;
@@ -188,10 +192,10 @@ struct Server::Impl {
       req.remote = remote;
       if (e1) {
         if (e1 == bhttp::error::body_limit) {  // a declared Content-Length over the limit
-          co_await refuse(stream, req, 413,
-                          "the request body is larger than this server's limit (" + std::to_string(limits.max_body) +
-                              " bytes)",
-                          start);
+          co_await refuse(
+              stream, req, 413,
+              "the request body is larger than this server's limit (" + std::to_string(limits.max_body) + " bytes)",
+              start);
         } else if (e1 == bhttp::error::header_limit) {
           co_await refuse(stream, req, 431,
                           "the request headers are larger than " + std::to_string(limits.max_header_bytes) + " bytes",
@@ -225,7 +229,10 @@ struct Server::Impl {
       }
       Response early;
       if (hooks.before_body && hooks.before_body(req, early)) {
-        co_await send(stream, req, early, false, start);
+        // The connection goes on only when there was no body left unread (a preflight, a GET).
+        const bool reuse = parser.is_done() && parser.keep_alive() && !stopped.load();
+        co_await send(stream, req, early, reuse, start);
+        if (reuse) continue;
         break;
       }
       if (!parser.is_done()) {
