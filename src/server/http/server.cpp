@@ -310,7 +310,12 @@ struct Server::Impl {
 
 Server::Server(const Limits& limits, Hooks hooks) : impl_(std::make_unique<Impl>(limits, std::move(hooks))) {}
 
-Server::~Server() { stop(); }
+Server::~Server() {
+  try {
+    stop();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): nothing is left to tell at destruction
+  }
+}
 
 int Server::bind(const std::string& host, int port) {
   auto& a = impl_->acceptor;
