@@ -7,7 +7,7 @@ TEST_MODEL := $(BUILD)/models/tiny.gguf
 PORT ?= 8080
 PREFIX ?= /usr/local
 
-.PHONY: all bootstrap configure build test install serve bench bench-peer bench-real fuzz soak clean format tidy
+.PHONY: all bootstrap configure build test install serve bench bench-peer bench-real fuzz soak attack clean format tidy
 
 all: build
 
@@ -73,6 +73,13 @@ bench-real: build $(REAL_MODEL)
 soak: bootstrap
 	cmake --preset asan && cmake --build --preset asan --target sfcl
 	scripts/soak
+
+# The long transport attacks (not part of make test): 2,000 slow + 2,000 idle connections, a burst,
+# a 200 MB gzip bomb, 100 MB chunked, 100 MB of headers, 100 maximal rejected requests
+# (docs/OPERATIONS.md). The short versions are in test_server.
+attack: configure
+	cmake --build --preset $(PRESET) --target sfcl
+	SFCL=$(SFCL) ATTACK_MODEL=$(TEST_MODEL) scripts/attack
 
 fuzz: bootstrap
 	cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_lexer

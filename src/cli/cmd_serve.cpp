@@ -43,6 +43,27 @@ Runner register_serve(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 above)")->capture_default_str();
+  cmd->add_option("--max-connections", o->max_connections, "Open connections; more get 503 (also the listen backlog)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--header-timeout", o->header_timeout_s, "Seconds for a request's headers to arrive")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd->add_option("--idle-timeout", o->idle_timeout_s, "Seconds a keep-alive connection may wait for a request")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 86400.0));
+  cmd->add_option("--body-timeout", o->body_timeout_s, "Seconds for a request's body to arrive")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd->add_option("--write-timeout", o->write_timeout_s, "Seconds a write may wait for a client to read")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd->add_option("--cors-origin", o->cors_origins,
+                  "Origin allowed to call the API from a browser (repeatable; default: none)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--allowed-host", o->allowed_hosts,
+                  "Host name accepted besides localhost/127.0.0.1/[::1] on a loopback address (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--sfcl", *mode, "Default check mode: off, anchor or per-token")
       ->capture_default_str()
       ->check(CLI::IsMember({"off", "anchor", "per-token"}));

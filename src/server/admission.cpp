@@ -83,7 +83,7 @@ void check_prompt_size(State& st, size_t prompt_tokens) {
 
 }  // namespace
 
-Admitted admit_request(State& st, Api api, const httplib::Request& http) {
+Admitted admit_request(State& st, Api api, const http::Request& http) {
   Admitted a;
   a.req = parse_request(api, parse_body_json(http.body), st.opt);
   if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;

@@ -1,7 +1,7 @@
 // Admission of a generation request: parse, build the job (sources, prompt, hooks), and refuse
 // what this server does not take (decision points, prompt size, context size) with a 400.
 #pragma once
-#include <httplib.h>
+#include "server/http/message.h"
 
 #include <memory>
 #include <vector>
@@ -17,7 +17,7 @@ struct Admitted {
 };
 
 // Throws ApiError (in the API's terms) when the request is malformed or refused.
-Admitted admit_request(State& st, Api api, const httplib::Request& http);
+Admitted admit_request(State& st, Api api, const http::Request& http);
 
 // The prompt tokens of a request (chat template + prefill, or the raw prompt).
 std::vector<engine::Token> tokenize_request(const State& st, const GenerationRequest& req);

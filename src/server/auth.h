@@ -9,7 +9,7 @@ namespace sfcl::server {
 template <typename Request>
 std::string presented_key(const Request& req) {
   std::string key = req.get_header_value("x-api-key");
-  const std::string auth = req.get_header_value("Authorization");
+  const std::string& auth = req.get_header_value("Authorization");
   if (key.empty() && auth.rfind("Bearer ", 0) == 0) key = auth.substr(7);
   return key;
 }

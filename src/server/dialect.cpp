@@ -15,8 +15,8 @@ const Dialect& dialect_for(Api api) {
 }
 
 Api api_of_path(const std::string& path) {
-  if (path.rfind("/v1/chat/", 0) == 0) return Api::openai_chat;
-  if (path.rfind("/v1/completions", 0) == 0) return Api::openai_completions;
+  if (path.rfind("/v1/chat/", 0) == 0 || path.rfind("/chat/", 0) == 0) return Api::openai_chat;
+  if (path.rfind("/v1/completions", 0) == 0 || path.rfind("/completions", 0) == 0) return Api::openai_completions;
   return Api::anthropic;
 }
 

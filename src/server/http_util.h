@@ -1,11 +1,11 @@
 // Small helpers shared by the route handlers.
 #pragma once
-#include <httplib.h>
-
 #include <chrono>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+
+#include "server/http/message.h"
 
 namespace sfcl::server {
 
@@ -28,7 +28,7 @@ inline int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-inline void set_json(httplib::Response& res, int status, const nlohmann::json& body) {
+inline void set_json(http::Response& res, int status, const nlohmann::json& body) {
   res.status = status;
   res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), "application/json");
 }

@@ -64,6 +64,11 @@ const JobOutcome& JobChannel::wait_finished() {
   return outcome_;
 }
 
+const JobOutcome* JobChannel::wait_finished_for(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lk(mu_);
+  return cv_.wait_for(lk, timeout, [&] { return finished_; }) ? &outcome_ : nullptr;
+}
+
 bool JobChannel::is_finished() const {
   std::lock_guard<std::mutex> lk(mu_);
   return finished_;

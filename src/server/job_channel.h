@@ -54,6 +54,8 @@ class JobChannel {
   Batch wait_events(std::chrono::milliseconds timeout);
   // Blocks until the job ended.
   const JobOutcome& wait_finished();
+  // Blocks until the job ended, at most `timeout`; null when it has not.
+  const JobOutcome* wait_finished_for(std::chrono::milliseconds timeout);
   [[nodiscard]] bool is_finished() const;
   [[nodiscard]] int32_t cached_tokens() const;
 

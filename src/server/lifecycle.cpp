@@ -1,12 +1,18 @@
-// Process lifecycle of `sfcl serve`: load, listen, warm up, report ready; on the first SIGTERM or
-// SIGINT drain (refuse new work, let in-flight responses finish), on a second one exit at once.
+// Process lifecycle of `sfcl serve`: check the model file, listen, load, warm up, report ready; on
+// the first SIGTERM or SIGINT drain (refuse new work, let in-flight responses finish until
+// --drain-timeout, then end what is left with an error in the API's shape and exit), on a second
+// one exit at once.
 #include <signal.h>
 #include <sodium.h>
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 
+#include "server/access.h"
+#include "server/dialect.h"
+#include "server/http/server.h"
 #include "server/routes.h"
 #include "server/server.h"
 #include "server/state.h"
@@ -23,6 +29,55 @@ void warm_up(State& st) {
   warm->options.mode = decode::Mode::off;
   warm->sources = std::make_shared<anchor::SourceIndex>();
   if (st.scheduler->submit(warm)) warm->channel.wait_finished();
+}
+
+// A file that is not GGUF is refused before the port is bound (loading it takes a while; the
+// port stays free for a working server).
+void check_model_file(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw engine::EngineError("model file not found: " + path);
+  std::ifstream in(path, std::ios::binary);
+  char magic[4] = {};
+  if (!in.read(magic, sizeof magic) || std::string(magic, sizeof magic) != "GGUF") {
+    throw engine::EngineError("not a GGUF model file: " + path);
+  }
+}
+
+http::Limits limits_of(const ServerOptions& o) {
+  http::Limits l;
+  l.max_body = o.max_body;
+  l.max_header_bytes = o.max_header_bytes;
+  l.max_headers = static_cast<size_t>(std::max(1, o.max_headers));
+  l.max_connections = std::max(1, o.max_connections);
+  l.header_timeout_s = o.header_timeout_s;
+  l.idle_timeout_s = o.idle_timeout_s;
+  l.body_timeout_s = o.body_timeout_s;
+  l.write_timeout_s = o.write_timeout_s;
+  // Generation handlers block for their whole answer; every admitted request (slots + queue)
+  // gets a thread, and a few more keep /health and the refusals quick.
+  l.workers = std::min(o.scheduler.n_parallel + o.scheduler.queue_limit + 8, 512);
+  return l;
+}
+
+http::Hooks hooks_of(State& st, const http::Router& routes) {
+  http::Hooks h;
+  h.before_body = [&st](const http::Request& req, http::Response& res) { return screen_request(st, req, res); };
+  h.handle = [&st, &routes](http::Request& req, http::Response& res) { dispatch(routes, st, req, res); };
+  h.reject = [&st](const http::Request& req, int status, const std::string& message) {
+    const ErrorTypes& types = dialect_for(api_of_path(req.path)).errors();
+    const std::string type = status == 413   ? types.too_large
+                             : status == 503 ? types.unavailable
+                             : status >= 500 ? types.server
+                                             : "invalid_request_error";
+    http::Response res;
+    send_api_error(res, req.path, status, type, message);
+    add_cors_headers(st, req, res);
+    return res;
+  };
+  h.log = [&st](const http::Request& req, const http::Response& res, std::chrono::steady_clock::duration took) {
+    log_http(st, req, res, took);
+  };
+  return h;
 }
 
 }  // namespace
@@ -44,10 +99,7 @@ int serve(const ServerOptions& options) {
     kb->add_knowledge(anchor::load_knowledge(st.opt.kb_path));
     st.kb = std::move(kb);
   }
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(options.model_path, ec)) {
-    throw engine::EngineError("model file not found: " + options.model_path);
-  }
+  check_model_file(options.model_path);
 
   // Signals go to one thread (sigwait): first SIGTERM/SIGINT drains, a second one exits at once.
   sigset_t set;
@@ -56,26 +108,21 @@ int serve(const ServerOptions& options) {
   sigaddset(&set, SIGINT);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 
-  httplib::Server svr;
-  svr.new_task_queue = [n = options.scheduler.n_parallel + options.scheduler.queue_limit + 8] {
-    return new httplib::ThreadPool(static_cast<size_t>(std::min(n, 512)));
-  };
-  svr.set_payload_max_length(options.max_body);
-  svr.set_read_timeout(60, 0);
-  svr.set_write_timeout(60, 0);
-  install_routes(svr, st);
-  int port = options.port;
-  if (port == 0) {
-    port = svr.bind_to_any_port(options.host);
-  } else if (!svr.bind_to_port(options.host, port)) {
-    port = -1;
+  http::Router routes;
+  install_routes(routes, st);
+  http::Server svr(limits_of(options), hooks_of(st, routes));
+  int port = 0;
+  try {
+    port = svr.bind(options.host, options.port);
+  } catch (const std::exception& e) {
+    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    std::fprintf(stderr, "sfcl: error: %s\n", e.what());
+    return 2;
   }
-  if (port < 0) throw std::runtime_error("cannot listen on " + options.host + ":" + std::to_string(options.port));
   std::fprintf(stderr, "sfcl: listening on http://%s:%d (loading %s)\n", options.host.c_str(), port,
                options.model_path.c_str());
-  std::thread http([&] { svr.listen_after_bind(); });
+  svr.start();
 
-  std::atomic<bool> stop_now{false};
   std::thread signals([&] {
     int sig = 0;
     sigwait(&set, &sig);
@@ -88,11 +135,29 @@ int serve(const ServerOptions& options) {
       std::_Exit(1);
     });
     second.detach();
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(st.opt.drain_timeout_s);
-    while (st.in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    using clock = std::chrono::steady_clock;
+    const auto drain =
+        std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(st.opt.drain_timeout_s));
+    const auto deadline = clock::now() + drain;
+    // What is still running a little before the deadline is ended by stopping the scheduler:
+    // each job fails, so a stream ends with its API's error event and a waiting request with a
+    // 500, rather than the connection just closing; the rest of the time writes those out.
+    const auto cut = deadline - std::min<clock::duration>(std::chrono::milliseconds(500), drain / 4);
+    while (st.in_flight.load() > 0 && clock::now() < cut) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (st.in_flight.load() > 0 && st.ready.load()) {
+      std::fprintf(stderr, "sfcl: drain timeout: ending %d responses\n", st.in_flight.load());
+      st.scheduler->stop();
+      while (st.in_flight.load() > 0 && clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
     }
-    stop_now = true;
+    // Whatever still holds a worker past the deadline does not hold the process.
+    std::thread watchdog([deadline] {
+      std::this_thread::sleep_until(deadline + std::chrono::milliseconds(500));
+      std::fprintf(stderr, "sfcl: drain timeout passed: exiting now\n");
+      std::_Exit(1);
+    });
+    watchdog.detach();
     svr.stop();
   });
 
@@ -113,15 +178,9 @@ int serve(const ServerOptions& options) {
                  std::string(decode::mode_name(options.mode)).c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
-    svr.stop();
-    http.join();
     pthread_kill(signals.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread): wakes its sigwait
     signals.join();
     return 2;
-  }
-  http.join();
-  if (!stop_now) {
-    pthread_kill(signals.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread): wakes its sigwait
   }
   signals.join();
   st.scheduler->stop();

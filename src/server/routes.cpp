@@ -3,6 +3,7 @@
 #include <set>
 
 #include "report/report.h"
+#include "server/access.h"
 #include "server/admission.h"
 #include "server/auth.h"
 #include "server/dialect.h"
@@ -18,7 +19,10 @@ using nlohmann::json;
 
 namespace {
 
-void send_error(httplib::Response& res, Api api, const ApiError& e) { set_json(res, e.status, error_body(api, e)); }
+void send_error(http::Response& res, Api api, const ApiError& e) {
+  set_json(res, e.status, error_body(api, e));
+  if (e.status == 429 || e.status == 503) res.set_header("Retry-After", "1");
+}
 
 // One line per request; `outcome` is null when the client went away before the job ended.
 void log_request(const State& st, const std::string& id, const std::string& endpoint, decode::Mode mode,
@@ -43,7 +47,8 @@ void log_request(const State& st, const std::string& id, const std::string& endp
 }
 
 void start_stream(State& st, const Dialect& dialect, const Admitted& a, ResponseInfo info, const std::string& endpoint,
-                  httplib::Response& res) {
+                  http::Response& res) {
+  res.logged = true;  // the stream's end writes the request's log line
   const decode::Mode mode = a.req.options.mode;
   set_status_headers(res, st.opt.compat_headers, mode, stream_status(mode, !a.job->sources->empty()));
   res.set_header("Cache-Control", "no-cache");
@@ -55,7 +60,7 @@ void start_stream(State& st, const Dialect& dialect, const Admitted& a, Response
   s->ping_ms = st.opt.ping_interval_ms;
   s->key = st.key ? &*st.key : nullptr;
   res.set_chunked_content_provider(
-      "text/event-stream", [s](size_t, httplib::DataSink& sink) { return stream_step(*s, sink); },
+      "text/event-stream", [s](http::StreamSink& sink) { return stream_step(*s, sink); },
       [s, stp = &st, endpoint](bool) {
         JobChannel& ch = s->job->channel;
         if (!ch.is_finished()) ch.cancel();
@@ -66,7 +71,7 @@ void start_stream(State& st, const Dialect& dialect, const Admitted& a, Response
       });
 }
 
-void handle_generation(State& st, Api api, const httplib::Request& http, httplib::Response& res) {
+void handle_generation(State& st, Api api, const http::Request& http, http::Response& res) {
   const Dialect& dialect = dialect_for(api);
   if (!st.ready) throw ApiError(503, dialect.errors().unavailable, "model is loading");
   if (st.draining) throw ApiError(503, dialect.errors().unavailable, "server is shutting down");
@@ -88,7 +93,19 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
     ~Guard() { --st.in_flight; }
   } guard{st};
   const decode::Mode mode = a.req.options.mode;
-  const JobOutcome& outcome = a.job->channel.wait_finished();
+  // The client may leave while the decode thread works: then the job is cancelled (the
+  // scheduler frees the slot at its next step) instead of generating for nobody.
+  const JobOutcome* done = nullptr;
+  while ((done = a.job->channel.wait_finished_for(std::chrono::milliseconds(100))) == nullptr) {
+    if (http.client_gone()) {
+      a.job->channel.cancel();
+      res.status = 499;
+      res.logged = true;
+      log_request(st, info.id, http.path, mode, nullptr, 0, start, false);
+      return;
+    }
+  }
+  const JobOutcome& outcome = *done;
   const int32_t cached = a.job->channel.cached_tokens();
   if (!outcome.error.empty()) throw ApiError(500, dialect.errors().server, outcome.error);
   json out = dialect.response(info, outcome.result, cached);
@@ -100,6 +117,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
     res.set_header("X-SFCL-Request-Id", info.id);
   }
   set_json(res, 200, out);
+  res.logged = true;
   log_request(st, info.id, http.path, mode, &outcome, cached, start, false);
 }
 
@@ -112,13 +130,15 @@ json models_list(const State& st) {
           {"last_id", st.opt.model_id}};
 }
 
-void health(State& st, httplib::Response& r) {
+void health(State& st, http::Response& r) {
   if (!st.ready) {
     set_json(r, 503, {{"status", "loading"}});
+    r.set_header("Retry-After", "1");
     return;
   }
   if (st.draining) {
     set_json(r, 503, {{"status", "draining"}});
+    r.set_header("Retry-After", "1");
     return;
   }
   const auto s = st.scheduler->stats();
@@ -135,50 +155,21 @@ void health(State& st, httplib::Response& r) {
             {"confidence_drift", st.metrics->drift()}});
 }
 
-void install_error_handlers(httplib::Server& svr, State& st) {
-  svr.set_pre_routing_handler([&st](const httplib::Request& req, httplib::Response& res) {
-    if (st.opt.api_keys.empty() || req.path == "/health" || (st.opt.ui && is_ui_path(req.path)))
-      return httplib::Server::HandlerResponse::Unhandled;
-    const std::string key = presented_key(req);
-    if (!key.empty() && key_matches(key, st.opt.api_keys)) return httplib::Server::HandlerResponse::Unhandled;
-    const Api api = api_of_path(req.path);
-    send_error(res, api,
-               ApiError(401, dialect_for(api).errors().auth,
-                        key.empty() ? "missing API key (x-api-key or Authorization: Bearer)" : "invalid API key"));
-    return httplib::Server::HandlerResponse::Handled;
-  });
-  svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
-    const Api api = api_of_path(req.path);
-    if (res.status == 413) {
-      send_error(res, api,
-                 ApiError(413, dialect_for(api).errors().too_large, "request body is larger than the server's limit"));
-    } else if (res.status == 404) {
-      send_error(res, api, ApiError(404, "not_found_error", "no route for " + req.method + " " + req.path));
-    } else if (res.status == 405) {
-      send_error(res, api,
-                 ApiError(405, "invalid_request_error", "method " + req.method + " not allowed on " + req.path));
-    } else {
-      send_error(res, api, ApiError(res.status, "invalid_request_error", "bad request"));
-    }
-  });
-  svr.set_exception_handler([](const httplib::Request& req, httplib::Response& res, const std::exception_ptr&) {
-    const Api api = api_of_path(req.path);
-    send_error(res, api, ApiError(500, dialect_for(api).errors().server, "internal error"));
-  });
-  svr.set_logger([&st](const httplib::Request& req, const httplib::Response& res) {
-    static const std::set<std::string> known = {
-        "/v1/messages", "/v1/messages/count_tokens", "/v1/chat/completions", "/v1/completions", "/v1/models", "/health",
-        "/metrics",     "/v1/sfcl/public-key"};
-    st.metrics->request(known.count(req.path) ? req.path : "other", res.status);
-  });
+// The metrics label of a path: the known routes (the paths without /v1 count as their /v1 twin).
+std::string metrics_path(const std::string& path) {
+  static const std::set<std::string> known = {
+      "/v1/messages", "/v1/messages/count_tokens", "/v1/chat/completions", "/v1/completions", "/v1/models", "/health",
+      "/metrics",     "/v1/sfcl/public-key"};
+  if (known.count(path) != 0) return path;
+  if (known.count("/v1" + path) != 0) return "/v1" + path;
+  return "other";
 }
 
 }  // namespace
 
-void install_routes(httplib::Server& svr, State& st) {
+void install_routes(http::Router& svr, State& st) {
   auto guarded = [](Api api, auto&& fn) {
-    return [api, fn](const httplib::Request& req, httplib::Response& res) {
+    return [api, fn](const http::Request& req, http::Response& res) {
       try {
         fn(req, res);
       } catch (const ApiError& e) {
@@ -195,37 +186,42 @@ void install_routes(httplib::Server& svr, State& st) {
   };
   for (const auto& [path, api] :
        {std::pair{"/v1/messages", Api::anthropic}, std::pair{"/v1/chat/completions", Api::openai_chat},
-        std::pair{"/v1/completions", Api::openai_completions}}) {
-    svr.Post(path, guarded(api, [&st, api = api](const httplib::Request& q, httplib::Response& r) {
+        std::pair{"/v1/completions", Api::openai_completions}, std::pair{"/chat/completions", Api::openai_chat},
+        std::pair{"/completions", Api::openai_completions}}) {
+    svr.Post(path, guarded(api, [&st, api = api](const http::Request& q, http::Response& r) {
                handle_generation(st, api, q, r);
              }));
   }
-  svr.Post("/v1/messages/count_tokens", guarded(Api::anthropic, [&st](const httplib::Request& q, httplib::Response& r) {
+  svr.Post("/v1/messages/count_tokens", guarded(Api::anthropic, [&st](const http::Request& q, http::Response& r) {
              if (!st.ready) throw ApiError(503, "overloaded_error", "model is loading");
              const GenerationRequest req = parse_count_tokens(parse_body_json(q.body), st.opt);
              set_json(r, 200, {{"input_tokens", tokenize_request(st, req).size()}});
            }));
-  svr.Get("/v1/models", [&st](const httplib::Request&, httplib::Response& r) { set_json(r, 200, models_list(st)); });
+  for (const char* path : {"/v1/models", "/models"}) {
+    svr.Get(path, [&st](const http::Request&, http::Response& r) { set_json(r, 200, models_list(st)); });
+  }
   // llama-server's conventions (server/llama_routes.h).
-  svr.Get(R"(/v1/models/(.+))", guarded(Api::openai_chat, [&st](const httplib::Request& q, httplib::Response& r) {
-            set_json(r, 200, model_by_id(st, q.matches[1]));
-          }));
-  svr.Get("/props", guarded(Api::openai_chat,
-                            [&st](const httplib::Request&, httplib::Response& r) { set_json(r, 200, props(st)); }));
+  for (const char* prefix : {"/v1/models/", "/models/"}) {
+    svr.GetPrefix(prefix, guarded(Api::openai_chat, [&st, prefix](const http::Request& q, http::Response& r) {
+                    set_json(r, 200, model_by_id(st, q.path.substr(std::string_view(prefix).size())));
+                  }));
+  }
+  svr.Get("/props",
+          guarded(Api::openai_chat, [&st](const http::Request&, http::Response& r) { set_json(r, 200, props(st)); }));
   for (const auto& [path, route] : llama_post_routes()) {
-    svr.Post(path, guarded(Api::openai_chat, [&st, route = route](const httplib::Request& q, httplib::Response& r) {
+    svr.Post(path, guarded(Api::openai_chat, [&st, route = route](const http::Request& q, http::Response& r) {
                set_json(r, 200, route(st, parse_body_json(q.body)));
              }));
   }
-  svr.Get("/health", [&st](const httplib::Request&, httplib::Response& r) { health(st, r); });
-  svr.Get("/metrics", [&st](const httplib::Request&, httplib::Response& r) {
+  svr.Get("/health", [&st](const http::Request&, http::Response& r) { health(st, r); });
+  svr.Get("/metrics", [&st](const http::Request&, http::Response& r) {
     if (st.scheduler) {
       const auto s = st.scheduler->stats();
       st.metrics->set_load(s.busy_slots, s.queued);
     }
     r.set_content(st.metrics->serialize(), "text/plain; version=0.0.4; charset=utf-8");
   });
-  svr.Get("/v1/sfcl/public-key", [&st](const httplib::Request&, httplib::Response& r) {
+  svr.Get("/v1/sfcl/public-key", [&st](const http::Request&, http::Response& r) {
     if (!st.key) {
       send_error(r, Api::anthropic,
                  ApiError(404, "not_found_error", "this server does not sign verdicts (no --sign-key)"));
@@ -237,14 +233,51 @@ void install_routes(httplib::Server& svr, State& st) {
               {"signed_message", "sfcl-signature-v2\\n<canonical JSON of sfcl.signed>"}});
   });
   if (st.opt.ui) {
-    svr.Get(R"(/|/ui/[\w.-]+)", [](const httplib::Request& q, httplib::Response& r) {
-      if (const auto asset = ui_asset(q.path))
-        r.set_content(asset->body.data(), asset->body.size(), std::string(asset->content_type));
-      else
-        r.status = 404;
-    });
+    const http::Handler asset = [](const http::Request& q, http::Response& r) {
+      if (const auto a = ui_asset(q.path)) {
+        r.set_content(std::string(a->body.data(), a->body.size()), std::string(a->content_type));
+      } else {
+        send_error(r, Api::openai_chat, ApiError(404, "not_found_error", "no such page: " + q.path));
+      }
+    };
+    svr.Get("/", asset);
+    svr.GetPrefix("/ui/", asset);
   }
-  install_error_handlers(svr, st);
+}
+
+void dispatch(const http::Router& routes, State& st, const http::Request& req, http::Response& res) {
+  http::Router::Match match = http::Router::Match::found;
+  std::string allow;
+  const http::Handler* handler = routes.find(req, match, allow);
+  const Api api = api_of_path(req.path);
+  try {
+    if (handler != nullptr) {
+      (*handler)(req, res);
+    } else if (match == http::Router::Match::no_method) {
+      send_error(res, api,
+                 ApiError(405, "invalid_request_error", "method " + req.method + " not allowed on " + req.path));
+      res.set_header("Allow", allow);
+    } else {
+      send_error(res, api, ApiError(404, "not_found_error", "no route for " + req.method + " " + req.path));
+    }
+  } catch (const std::exception&) {
+    send_error(res, api, ApiError(500, dialect_for(api).errors().server, "internal error"));
+  }
+  add_cors_headers(st, req, res);
+}
+
+void log_http(State& st, const http::Request& req, const http::Response& res,
+              std::chrono::steady_clock::duration took) {
+  st.metrics->request(req.path.empty() ? "other" : metrics_path(req.path), res.status);
+  if (res.logged) return;
+  // No keys, no bodies: method, path without the query, status, time, peer.
+  const double ms = std::chrono::duration<double, std::milli>(took).count();
+  log_line(st, res.status >= 500 ? spdlog::level::warn : spdlog::level::info, "http",
+           {{"method", req.method.empty() ? "-" : req.method},
+            {"path", req.path.empty() ? "-" : req.path},
+            {"status", res.status},
+            {"latency_ms", static_cast<int64_t>(ms)},
+            {"remote", req.remote}});
 }
 
 }  // namespace sfcl::server

@@ -21,6 +21,18 @@ struct ServerOptions {
   int port = 8080;
   SchedulerOptions scheduler;
   size_t max_body = 8U << 20;
+  // Transport limits (docs/OPERATIONS.md): what a connection may cost before and between requests.
+  int32_t max_connections = 4096;  // more get 503 and are closed; also the listen backlog
+  double header_timeout_s = 10.0;  // a request's headers must arrive within this
+  double idle_timeout_s = 60.0;    // keep-alive connections idle longer are closed
+  double body_timeout_s = 60.0;    // the body must arrive within this once the headers did
+  double write_timeout_s = 60.0;   // each write to a client that stopped reading
+  uint32_t max_header_bytes = 64U << 10;
+  int32_t max_headers = 100;
+  // Browser access: cross-origin requests only from these origins; with a loopback address,
+  // only these Host names besides localhost/127.0.0.1/[::1] (DNS rebinding).
+  std::vector<std::string> cors_origins;
+  std::vector<std::string> allowed_hosts;
   // SFCL defaults; each request may override them in its "sfcl" object.
   // (the defaults are decode::Options' own, so they are declared once)
   decode::Mode mode = decode::Options{}.mode;

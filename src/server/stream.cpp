@@ -5,10 +5,10 @@
 namespace sfcl::server {
 
 namespace {
-bool write(httplib::DataSink& sink, const std::string& s) { return s.empty() || sink.write(s.data(), s.size()); }
+bool write(http::StreamSink& sink, const std::string& s) { return s.empty() || sink.write(s.data(), s.size()); }
 }  // namespace
 
-bool stream_step(Stream& s, httplib::DataSink& sink) {
+bool stream_step(Stream& s, http::StreamSink& sink) {
   JobChannel& channel = s.job->channel;
   switch (s.phase) {
     case StreamPhase::waiting_for_slot: {

@@ -1,6 +1,6 @@
-// The SSE stream of one response: a small state machine driven by httplib's chunked provider.
+// The SSE stream of one response: a small state machine driven by the transport's chunked provider.
 #pragma once
-#include <httplib.h>
+#include "server/http/message.h"
 
 #include <chrono>
 #include <memory>
@@ -30,6 +30,6 @@ struct Stream {
 
 // Writes the stream's next piece; false when the stream is over or the client went away (then
 // the job is cancelled and the scheduler frees its slot).
-bool stream_step(Stream& s, httplib::DataSink& sink);
+bool stream_step(Stream& s, http::StreamSink& sink);
 
 }  // namespace sfcl::server

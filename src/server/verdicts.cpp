@@ -40,7 +40,7 @@ std::string stream_status(decode::Mode mode, bool has_sources) {
   return has_sources ? "pending" : "inactive";
 }
 
-void set_status_headers(httplib::Response& res, bool compat_headers, decode::Mode mode, const std::string& status) {
+void set_status_headers(http::Response& res, bool compat_headers, decode::Mode mode, const std::string& status) {
   res.set_header("X-SFCL-Status", status);
   if (compat_headers) {
     res.set_header("x-anthropic-layer-status", layer_status(mode));

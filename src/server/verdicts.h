@@ -1,6 +1,6 @@
 // The SFCL verdict a response carries: X-SFCL-Status headers and the final "sfcl" object.
 #pragma once
-#include <httplib.h>
+#include "server/http/message.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,6 +28,6 @@ std::string layer_status(decode::Mode mode);
 // status is in the last event), or "off" / "inactive" when that is known up front.
 std::string stream_status(decode::Mode mode, bool has_sources);
 
-void set_status_headers(httplib::Response& res, bool compat_headers, decode::Mode mode, const std::string& status);
+void set_status_headers(http::Response& res, bool compat_headers, decode::Mode mode, const std::string& status);
 
 }  // namespace sfcl::server

@@ -50,6 +50,7 @@ class ServerProcess {
     pid_ = ::fork();
     if (pid_ == 0) {
       const int fd = ::open(log_.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+      ::dup2(fd, 1);
       ::dup2(fd, 2);
       for (const auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
       std::vector<char*> cargv;

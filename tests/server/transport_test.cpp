@@ -1,0 +1,348 @@
+// The HTTP transport under hostile or careless clients (docs/OPERATIONS.md): framing, limits,
+// deadlines, connection cap, browser access, keep-alive, logging, shutdown. The real server on
+// 127.0.0.1; the long versions (2,000 connections, full-size bombs) are `make attack`.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <future>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "server/raw_http.h"
+#include "server/server_process.h"
+
+namespace sfcl::test {
+namespace {
+
+using nlohmann::json;
+using clock_type = std::chrono::steady_clock;
+
+double ms_since(clock_type::time_point t) {
+  return std::chrono::duration<double, std::milli>(clock_type::now() - t).count();
+}
+
+std::string small_message(int max_tokens = 2, bool stream = false) {
+  return json{{"model", "sfcl"},
+              {"max_tokens", max_tokens},
+              {"stream", stream},
+              {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}}
+      .dump();
+}
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+constexpr const char* kKey = "transport-test-key";
+
+class ServerTransport : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ =
+        new ServerProcess({"--max-body", "65536", "--header-timeout", "2", "--idle-timeout", "3", "--max-connections",
+                           "400", "--cors-origin", "http://app.example", "--api-key", kKey, "--log-format", "json"},
+                          false);
+    // /health needs no key, so the usual readiness wait works.
+    server_->wait_healthy();
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  static int port() { return server_->port(); }
+  static std::string auth() { return std::string("x-api-key: ") + kKey + "\r\n"; }
+  static ServerProcess* server_;
+};
+ServerProcess* ServerTransport::server_ = nullptr;
+
+// Item 1: compressed bodies are refused, never inflated.
+TEST_F(ServerTransport, ContentEncodingIs415) {
+  const std::string r =
+      exchange(port(), post_request("/v1/messages", "\x1f\x8b garbage", auth() + "Content-Encoding: gzip\r\n"));
+  EXPECT_EQ(status_of(r), 415) << r;
+  const std::string d =
+      exchange(port(), post_request("/v1/messages", small_message(), auth() + "Content-Encoding: deflate\r\n"));
+  EXPECT_EQ(status_of(d), 415) << d;
+}
+
+// Item 2: the body limit holds for chunked bodies; a POST with no length at all gets 411.
+TEST_F(ServerTransport, BodyLimitHoldsForChunkedAndLengthIsRequired) {
+  std::string req = "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + auth() +
+                    "Transfer-Encoding: chunked\r\n\r\n";
+  const std::string chunk(16384, 'a');
+  for (int i = 0; i < 8; ++i) req += "4000\r\n" + chunk + "\r\n";  // 128 KB > --max-body 64 KB
+  req += "0\r\n\r\n";
+  const std::string r = exchange(port(), req);
+  EXPECT_EQ(status_of(r), 413) << r.substr(0, 200);
+  const std::string nolen = exchange(
+      port(), "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + auth() + "\r\n");
+  EXPECT_EQ(status_of(nolen), 411) << nolen;
+  // A declared length over the limit is refused before the body is read.
+  const std::string big = exchange(port(),
+                                   "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                   "application/json\r\n" +
+                                       auth() + "Content-Length: 1000000\r\n\r\n");
+  EXPECT_EQ(status_of(big), 413) << big;
+}
+
+// Item 3: idle and one-byte-a-second connections cost a socket each, not a worker: /health
+// keeps answering fast, and the slow ones are closed at the header deadline.
+TEST_F(ServerTransport, SlowAndIdleConnectionsDoNotBlockOthers) {
+  std::vector<RawConn> idle;
+  std::vector<RawConn> slow;
+  for (int i = 0; i < 200; ++i) idle.emplace_back(port());
+  for (int i = 0; i < 50; ++i) {
+    slow.emplace_back(port());
+    slow.back().send("G");
+  }
+  double worst = 0;
+  const auto start = clock_type::now();
+  for (int second = 0; second < 4; ++second) {
+    for (auto& c : slow) c.send("E");
+    const auto t = clock_type::now();
+    const std::string r = exchange(port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    worst = std::max(worst, ms_since(t));
+    EXPECT_EQ(status_of(r), 200) << r;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  }
+  EXPECT_LT(worst, 500.0);
+  // --header-timeout 2: by now every slow sender was answered with a close.
+  int closed = 0;
+  for (auto& c : slow) {
+    c.read_all(100);
+    closed += c.closed_by_peer() ? 1 : 0;
+  }
+  EXPECT_EQ(closed, 50) << "after " << ms_since(start) << " ms";
+}
+
+// Item 7: header count and total size are capped before anything else happens.
+TEST_F(ServerTransport, HeaderCountAndSizeAre431) {
+  std::string many = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+  for (int i = 0; i < 120; ++i) many += "X-Filler-" + std::to_string(i) + ": 1\r\n";
+  EXPECT_EQ(status_of(exchange(port(), many + "\r\n")), 431);
+  const std::string huge = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(70000, 'a') + "\r\n\r\n";
+  EXPECT_EQ(status_of(exchange(port(), huge)), 431);
+}
+
+// Item 18: malformed framing is a 400; 100-continue only after auth; pipelining answers all.
+TEST_F(ServerTransport, MalformedFramingIs400AndPipeliningWorks) {
+  for (const std::string cl : {"abc", "1e3", "-1"}) {
+    const std::string r = exchange(port(),
+                                   "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                   "application/json\r\n" +
+                                       auth() + "Content-Length: " + cl + "\r\n\r\n");
+    EXPECT_EQ(status_of(r), 400) << cl << ": " << r;
+  }
+  const std::string dup = exchange(port(),
+                                   "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                   "application/json\r\n" +
+                                       auth() + "Content-Length: 5\r\nContent-Length: 6\r\n\r\n{}");
+  EXPECT_EQ(status_of(dup), 400) << dup;
+  // Without the key the answer is 401 at once, never "100 Continue".
+  const std::string no_key = exchange(port(),
+                                      "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                      "application/json\r\nExpect: 100-continue\r\nContent-Length: 10\r\n\r\n");
+  EXPECT_EQ(status_of(no_key), 401) << no_key;
+  const std::string too_big = exchange(port(),
+                                       "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                       "application/json\r\n" +
+                                           auth() + "Expect: 100-continue\r\nContent-Length: 100000\r\n\r\n");
+  EXPECT_EQ(status_of(too_big), 413) << too_big;
+  RawConn ok(port());
+  ok.send("POST /v1/messages/count_tokens HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + auth() +
+          "Expect: 100-continue\r\nContent-Length: 2\r\n\r\n");
+  EXPECT_EQ(status_of(ok.read_response()), 100);
+  const std::string get = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  RawConn piped(port());
+  piped.send(get + get + get);
+  const std::string three = piped.read_all(1000);
+  size_t count = 0;
+  for (size_t p = three.find("HTTP/1.1 200"); p != std::string::npos; p = three.find("HTTP/1.1 200", p + 1)) ++count;
+  EXPECT_EQ(count, 3U) << three;
+}
+
+// Item 13: JSON endpoints want application/json; Host is checked on loopback; cross-origin
+// only from --cors-origin, whose preflight is answered before auth.
+TEST_F(ServerTransport, ContentTypeHostAndCors) {
+  const std::string plain = exchange(port(), "POST /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth() +
+                                                 "Content-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}");
+  EXPECT_EQ(status_of(plain), 415) << plain;
+  const std::string rebound =
+      exchange(port(), "GET /v1/models HTTP/1.1\r\nHost: attacker.example:8080\r\n" + auth() + "\r\n");
+  EXPECT_EQ(status_of(rebound), 403) << rebound;
+  const std::string other = exchange(
+      port(), "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth() + "Origin: http://evil.example\r\n\r\n");
+  EXPECT_EQ(status_of(other), 403) << other;
+  const std::string preflight = exchange(
+      port(),
+      "OPTIONS /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://app.example\r\n"
+      "Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, x-api-key\r\n\r\n");
+  EXPECT_EQ(status_of(preflight), 204) << preflight;
+  EXPECT_NE(preflight.find("Access-Control-Allow-Origin: http://app.example"), std::string::npos) << preflight;
+  EXPECT_NE(preflight.find("Access-Control-Allow-Headers: content-type, x-api-key"), std::string::npos);
+  const std::string cross = exchange(
+      port(), "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth() + "Origin: http://app.example\r\n\r\n");
+  EXPECT_EQ(status_of(cross), 200) << cross;
+  EXPECT_NE(cross.find("Access-Control-Allow-Origin: http://app.example"), std::string::npos) << cross;
+}
+
+// #18: routes without /v1, 405 with Allow.
+TEST_F(ServerTransport, RoutesWithoutV1And405WithAllow) {
+  const std::string models = exchange(port(), "GET /models HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth() + "\r\n");
+  EXPECT_EQ(status_of(models), 200) << models;
+  const std::string chat = exchange(
+      port(),
+      post_request("/chat/completions",
+                   json{{"max_tokens", 2}, {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}}.dump(),
+                   auth()),
+      30000);
+  EXPECT_EQ(status_of(chat), 200) << chat;
+  EXPECT_NE(chat.find("chat.completion"), std::string::npos);
+  const std::string wrong = exchange(port(), "GET /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth() + "\r\n");
+  EXPECT_EQ(status_of(wrong), 405) << wrong;
+  EXPECT_NE(wrong.find("Allow: POST"), std::string::npos) << wrong;
+}
+
+// Item 15: the second request on a keep-alive connection is as fast as the first (no Nagle
+// stall), and there is no cap on requests per connection.
+TEST_F(ServerTransport, KeepAliveRequestsStayFast) {
+  RawConn c(port());
+  const std::string req = post_request("/v1/messages/count_tokens", small_message(), auth());
+  std::vector<double> took;
+  for (int i = 0; i < 12; ++i) {
+    const auto t = clock_type::now();
+    ASSERT_TRUE(c.send(req));
+    const std::string r = c.read_response();
+    took.push_back(ms_since(t));
+    ASSERT_EQ(status_of(r), 200) << "request " << i << ": " << r;
+  }
+  std::sort(took.begin() + 1, took.end());
+  EXPECT_LT(took[6], 20.0) << "median of requests 2-12 on one connection";
+}
+
+// Item 17: every request has a log line, refused ones included; no key or body in it.
+TEST_F(ServerTransport, RejectedRequestsAreLogged) {
+  exchange(port(), "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: wrong-secret-key\r\n\r\n");
+  exchange(port(), post_request("/v1/messages", "{\"secret_body\": 1}", "x-api-key: wrong-secret-key\r\n"));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const std::string log = read_file(server_->log());
+  EXPECT_NE(log.find("\"status\":401"), std::string::npos) << log;
+  EXPECT_NE(log.find("\"path\":\"/v1/models\""), std::string::npos);
+  EXPECT_EQ(log.find("wrong-secret-key"), std::string::npos);
+  EXPECT_EQ(log.find(kKey), std::string::npos);
+  EXPECT_EQ(log.find("secret_body"), std::string::npos);
+}
+
+// Item 3: over the connection cap a client gets a clean 503 with Retry-After, then a close.
+TEST(ServerLifecycle, ConnectionCapRefusesCleanly) {
+  ServerProcess s({"--max-connections", "20"});
+  std::vector<RawConn> held;
+  for (int i = 0; i < 20; ++i) held.emplace_back(s.port());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const std::string r = exchange(s.port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  EXPECT_EQ(status_of(r), 503) << r;
+  EXPECT_NE(r.find("Retry-After: 1"), std::string::npos) << r;
+  held.clear();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(status_of(exchange(s.port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")), 200);
+}
+
+// Item 6: a non-stream request whose client hangs up stops generating; item #18: 429 says
+// when to retry.
+TEST(ServerLifecycle, NonStreamDisconnectCancelsAnd429HasRetryAfter) {
+  ServerProcess s({"--parallel", "1", "--queue", "0", "--ctx", "8192", "--test-script", std::string(8500, 'x')});
+  json body = json::parse(small_message(8000));
+  body["sfcl"] = {{"mode", "off"}};
+  {
+    RawConn c(s.port());
+    c.send(post_request("/v1/messages", body.dump()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // While it runs, the only slot is taken and nothing may queue: 429 with Retry-After.
+    const std::string busy = exchange(s.port(), post_request("/v1/messages", small_message()));
+    EXPECT_EQ(status_of(busy), 429) << busy;
+    EXPECT_NE(busy.find("Retry-After: 1"), std::string::npos) << busy;
+  }  // hang up
+  const auto t = clock_type::now();
+  auto c = s.client();
+  int busy_slots = -1;
+  while (busy_slots != 0 && ms_since(t) < 3000) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    busy_slots = json::parse(c.Get("/health")->body)["slots_busy"].get<int>();
+  }
+  EXPECT_EQ(busy_slots, 0);
+  EXPECT_LT(ms_since(t), 1000.0) << "the slot should be free within a few decode steps";
+}
+
+// Item 8: a file that is not GGUF is refused before the port is bound.
+TEST(ServerLifecycle, BadModelFailsBeforeListening) {
+  const auto bad = std::filesystem::temp_directory_path() / "sfcl-not-a-model.gguf";
+  std::ofstream(bad) << "this is not a model";
+  ServerProcess s({"--model", bad.string()}, false);
+  int rc = -3;
+  for (int i = 0; i < 100 && rc == -3; ++i) {
+    int st = 0;
+    if (::waitpid(s.pid(), &st, WNOHANG) == s.pid()) rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const std::string log = read_file(s.log());
+  EXPECT_EQ(rc, 2) << log;
+  EXPECT_EQ(log.find("listening"), std::string::npos) << log;
+  EXPECT_NE(log.find("not a GGUF model file"), std::string::npos) << log;
+}
+
+// Item 9: a second server on a busy port fails with a clear error and exit 2.
+TEST(ServerLifecycle, BusyPortFailsWithExit2) {
+  ServerProcess first({});
+  ServerProcess second({"--port", std::to_string(first.port())}, false, {}, false);
+  int rc = -3;
+  for (int i = 0; i < 200 && rc == -3; ++i) {
+    int st = 0;
+    if (::waitpid(second.pid(), &st, WNOHANG) == second.pid()) rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const std::string log = read_file(second.log());
+  EXPECT_EQ(rc, 2) << log;
+  EXPECT_NE(log.find("cannot listen on 127.0.0.1:" + std::to_string(first.port())), std::string::npos) << log;
+  EXPECT_NE(log.find("in use"), std::string::npos) << log;
+  auto c = first.client();
+  EXPECT_EQ(c.Get("/health")->status, 200);
+}
+
+// Item 10: SIGTERM with a stream that would outlast --drain-timeout: the process exits by the
+// deadline and the stream ends with the API's error event, not a silent close.
+TEST(ServerLifecycle, DrainDeadlineEndsStreamsWithAnErrorEvent) {
+  ServerProcess s(
+      {"--parallel", "2", "--ctx", "8192", "--drain-timeout", "1.5", "--test-script", std::string(8500, 'x')});
+  json anthropic = json::parse(small_message(8000, true));
+  anthropic["sfcl"] = {{"mode", "off"}};
+  json openai = {{"model", "sfcl"},
+                 {"max_tokens", 8000},
+                 {"stream", true},
+                 {"sfcl", {{"mode", "off"}}},
+                 {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}};
+  RawConn a(s.port());
+  RawConn o(s.port());
+  a.send(post_request("/v1/messages", anthropic.dump()));
+  o.send(post_request("/v1/chat/completions", openai.dump()));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  auto a_body = std::async(std::launch::async, [&] { return a.read_all(5000); });
+  auto o_body = std::async(std::launch::async, [&] { return o.read_all(5000); });
+  const auto t = clock_type::now();
+  const int rc = s.terminate(10);
+  const double took = ms_since(t);
+  EXPECT_GE(rc, 0);
+  // The deadline, plus the process's own teardown (longer under the sanitizers).
+  EXPECT_LT(took, 2500.0) << "--drain-timeout 1.5";
+  const std::string ab = a_body.get();
+  const std::string ob = o_body.get();
+  EXPECT_NE(ab.find("event: error"), std::string::npos) << ab.substr(ab.size() > 300 ? ab.size() - 300 : 0);
+  EXPECT_NE(ob.find("\"error\""), std::string::npos) << ob.substr(ob.size() > 300 ? ob.size() - 300 : 0);
+  EXPECT_NE(ab.find("0\r\n\r\n"), std::string::npos) << "the chunked body is terminated";
+}
+
+}  // namespace
+}  // namespace sfcl::test
