@@ -17,6 +17,10 @@ const Dialect& dialect_for(Api api) {
 Api api_of_path(const std::string& path) {
   if (path.rfind("/v1/chat/", 0) == 0 || path.rfind("/chat/", 0) == 0) return Api::openai_chat;
   if (path.rfind("/v1/completions", 0) == 0 || path.rfind("/completions", 0) == 0) return Api::openai_completions;
+  // llama-server's own endpoints and the model list answer in OpenAI's shape, as llama-server does.
+  for (const char* p : {"/tokenize", "/detokenize", "/apply-template", "/props", "/models", "/v1/models"}) {
+    if (path.rfind(p, 0) == 0) return Api::openai_chat;
+  }
   return Api::anthropic;
 }
 

@@ -233,6 +233,22 @@ TEST(ApiConventionFlags, LlamaCppSpellingsSetTheServersDefaultsAndCap) {
   EXPECT_EQ(a["choices"][0]["message"]["content"], greedy["choices"][0]["message"]["content"]);
 }
 
+// llama-server's endpoints answer a missing key in OpenAI's error shape, as their other errors do.
+TEST(ApiConventionAuth, LlamaServerEndpointsRefuseInOpenAIShape) {
+  ServerProcess server({"--api-key", "k1"});
+  auto c = server.client();
+  for (const char* path : {"/tokenize", "/detokenize", "/apply-template"}) {
+    const json r = post(c, path, {{"content", "x"}});
+    EXPECT_EQ(r["_status"], 401) << path;
+    EXPECT_TRUE(r["error"].is_object() && r["error"].contains("message") && !r.contains("type")) << r.dump();
+  }
+  for (const char* path : {"/props", "/v1/models", "/models/x"}) {
+    const json r = get(c, path);
+    EXPECT_EQ(r["_status"], 401) << path;
+    EXPECT_TRUE(r["error"].is_object() && !r.contains("type")) << r.dump();
+  }
+}
+
 TEST(ApiConventionFlags, UnknownLlamaCppFlagIsNamedNotMisparsed) {
   const char* bin = std::getenv("SFCL");
   ASSERT_NE(bin, nullptr);
