@@ -35,6 +35,11 @@ class Abstainer {
     pos_ = 0;
     marker_at_ = kNone;
   }
+  // Gives up on the rest of the marker (the output's grammar does not allow it).
+  void drop() {
+    forced_.clear();
+    pos_ = 0;
+  }
   // The anchor at output token `first` is (part of) the marker.
   [[nodiscard]] bool is_marker(size_t first) const { return first == marker_at_; }
 

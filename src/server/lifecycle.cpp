@@ -97,7 +97,7 @@ int serve(const ServerOptions& options) {
   });
 
   try {
-    st.model = engine::Model::load({options.model_path});
+    st.model = engine::Model::load({options.model_path, 0, options.chat_template});
     if (!options.test_script.empty()) {
       st.script = std::make_shared<std::vector<engine::Token>>(st.model->tokenize(options.test_script, false, false));
     }

@@ -33,6 +33,11 @@ struct GenerationRequest {
   decode::Options options;
   bool events = false;
   std::vector<std::string> extra_sources;
+  // Tools and structured output (server/tools.h).
+  std::vector<engine::ChatTool> tools;
+  engine::ToolChoice tool_choice = engine::ToolChoice::automatic;
+  std::string json_schema;  // JSON schema text the reply must be valid for
+  std::string grammar;      // GBNF the reply must follow
 };
 
 GenerationRequest parse_request(Api api, const nlohmann::json& body, const ServerOptions& server);

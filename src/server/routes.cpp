@@ -76,6 +76,7 @@ void handle_generation(State& st, Api api, const httplib::Request& http, httplib
   }
   const auto start = std::chrono::steady_clock::now();
   ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now()};
+  info.shape = a.job->shape;
   ++st.in_flight;
   if (a.req.stream) {
     start_stream(st, dialect, a, std::move(info), http.path, res);

@@ -28,6 +28,7 @@ struct ServerOptions {
   bool compat_headers = true;
   bool strip_zero_width = true;
   std::string kb_path;
+  std::string chat_template;         // overrides the model's template (engine::ModelOptions::chat_template)
   int32_t default_max_tokens = 256;  // OpenAI requests without max_tokens
   int32_t max_tokens_limit = 32768;
   std::vector<std::string> api_keys;
