@@ -187,23 +187,34 @@ TEST(Chat, AutoToolChoiceIsALazyGrammar) {
   EXPECT_EQ(nlohmann::json::parse(call.tool_calls[0].arguments)["city"], "Paris");
 }
 
-TEST(Chat, NativeToolsWithAToolAwareTemplate) {
-  // ChatML with llama.cpp's tool conventions: the template renders the tools itself.
-  const std::string jinja =
-      "{%- if tools %}<|im_start|>system\n# Tools\n<tools>{% for t in tools %}{{ t | tojson }}{% endfor "
-      "%}</tools>\nFor each call return <tool_call>{\"name\": <name>, \"arguments\": <args>}</tool_call><|im_end|>\n"
-      "{%- endif %}{% for m in messages %}<|im_start|>{{ m['role'] }}\n{% if m['content'] %}{{ m['content'] }}{% "
-      "endif %}{% if m.tool_calls %}{% for c in m.tool_calls %}<tool_call>\n{\"name\": \"{{ c.function.name }}\", "
-      "\"arguments\": {{ c.function.arguments | tojson }}}\n</tool_call>{% endfor %}{% endif %}<|im_end|>\n{% endfor "
-      "%}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
-  auto m = load(jinja);
+TEST(Chat, NativeToolCallsWithAToolAwareTemplate) {
+  // Qwen2.5's own template, as bundled with llama.cpp: it renders the tools, and llama.cpp's common
+  // chat code derives the call grammar and the parser from it.
+  const auto tmpl =
+      std::filesystem::path(SFCL_SOURCE_DIR) / ".deps/llama.cpp/models/templates/Qwen-Qwen2.5-7B-Instruct.jinja";
+  if (!std::filesystem::exists(tmpl)) GTEST_SKIP() << "no llama.cpp source bundle in .deps";
+  auto m = load(tmpl.string());
   const ChatPrompt p = m->render_chat(weather_request(ToolChoice::required));
   EXPECT_NE(p.text.find("<tools>"), std::string::npos) << p.text;
-  if (p.tool_format == ToolFormat::native) {
-    EXPECT_FALSE(p.grammar.gbnf.empty());
-  } else {
-    EXPECT_EQ(p.tool_format, ToolFormat::json_object);  // llama.cpp found no call syntax in it
-  }
+  ASSERT_EQ(p.tool_format, ToolFormat::native);
+  ASSERT_FALSE(p.grammar.gbnf.empty());
+  // The grammar (after the generation prompt it reads first) takes the template's call syntax and
+  // nothing else at the call's name; the parser reads the call back.
+  const std::string call =
+      "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>";
+  Sampler sampler(*m, {});
+  sampler.set_grammar(p.grammar);
+  for (Token t : m->tokenize(call, false, true)) EXPECT_TRUE(sampler.accept_forced(t)) << m->piece(t);
+  Sampler wrong(*m, {});
+  wrong.set_grammar(p.grammar);
+  bool rejected = false;
+  for (Token t : m->tokenize("<tool_call>\n{\"name\": \"get_time\"", false, true))
+    rejected = rejected || !wrong.accept_forced(t);
+  EXPECT_TRUE(rejected);
+  const ParsedReply r = m->parse_reply(p, call);
+  ASSERT_EQ(r.tool_calls.size(), 1U);
+  EXPECT_EQ(r.tool_calls[0].name, "get_weather");
+  EXPECT_EQ(nlohmann::json::parse(r.tool_calls[0].arguments)["city"], "Paris");
 }
 
 TEST(Chat, BadSchemaIsAnEngineError) {
