@@ -46,7 +46,11 @@ elseif(EXISTS "${_llama_lib}/libllama.v0.4.0.so")
   target_include_directories(sfcl_llama SYSTEM INTERFACE "${_llama_src}/include" "${_llama_src}/ggml/include")
   add_library(sfcl_prebuilt_llama_common SHARED IMPORTED)
   set_target_properties(sfcl_prebuilt_llama_common PROPERTIES IMPORTED_LOCATION "${_llama_lib}/libllama-common.so")
-  target_link_libraries(sfcl_llama_common INTERFACE sfcl_prebuilt_llama_common sfcl_llama)
+  # libllama-common.so exports its own (newer) cpp-httplib: Debian's libcpp-httplib must come first
+  # in every link line, so sfcl's httplib calls bind to the version its headers describe.
+  find_package(PkgConfig REQUIRED)
+  pkg_check_modules(HTTPLIB REQUIRED IMPORTED_TARGET GLOBAL cpp-httplib)
+  target_link_libraries(sfcl_llama_common INTERFACE PkgConfig::HTTPLIB sfcl_prebuilt_llama_common sfcl_llama)
   target_include_directories(sfcl_llama_common SYSTEM INTERFACE "${_llama_src}/common")
   # No -Wl,-rpath here: CMake puts the imported libraries' directory in the build tree's RPATH
   # itself, and only then can cmake --install swap it for INSTALL_RPATH.
