@@ -24,6 +24,7 @@ struct GenerateOpts {
   bool json = false;
   std::vector<std::string> sources;
   std::string kb;
+  std::string chat_template;
   std::string mode = "anchor";
   int32_t max_backtracks = decode::Options{}.max_backtracks;
   std::string fallback = "constrain";
@@ -64,6 +65,8 @@ void add_flags(CLI::App& cmd, GenerateOpts& o) {
   cmd.add_flag("--json", o.json, "Print one JSON object (text, tokens, timings, anchors) instead of streaming");
   cmd.add_option("--source", o.sources, "Extra source document (repeatable)")->allow_extra_args(false);
   cmd.add_option("--kb", o.kb, "Knowledge-anchor file (JSONL)");
+  cmd.add_option("--chat-template", o.chat_template,
+                 "Chat template instead of the model's own: a llama.cpp template name, a Jinja file or Jinja text");
   cmd.add_option("--sfcl", o.mode, "Check mode: off, anchor or per-token")
       ->capture_default_str()
       ->check(CLI::IsMember({"off", "anchor", "per-token"}));
@@ -114,19 +117,22 @@ int run(const GenerateOpts& o) {
 
   engine::ModelOptions mo = o.model_options;
   mo.path = o.model;
+  mo.chat_template = o.chat_template;
   auto model = engine::Model::load(mo);
   engine::ContextOptions copt = o.context;
   copt.n_ctx = o.ctx;
   copt.n_threads = o.threads;
   engine::Context ctx(*model, copt);
-  std::string templated = prompt;
-  if (!o.raw) {
-    std::vector<engine::ChatMessage> msgs;
-    if (!system.empty()) msgs.push_back({"system", system});
-    msgs.push_back({"user", prompt});
-    templated = model->apply_chat_template(msgs, true);
+  std::vector<engine::Token> tokens;
+  if (o.raw) {
+    tokens = model->tokenize(prompt, true, true);
+  } else {
+    // The prompt and system text are content: tokenised as plain text, never as control tokens.
+    engine::ChatInput chat;
+    if (!system.empty()) chat.messages.push_back({"system", system});
+    chat.messages.push_back({"user", prompt});
+    tokens = model->render_chat(chat).tokens;
   }
-  const auto tokens = model->tokenize(templated, true, true);
   if (tokens.size() >= ctx.n_ctx()) {
     throw UsageError("prompt is " + std::to_string(tokens.size()) + " tokens but the context holds " +
                      std::to_string(ctx.n_ctx()) + " (raise --ctx)");

@@ -85,6 +85,8 @@ Runner register_serve(CLI::App& app) {
   cmd->add_flag(
       "--no-ui", [o](int64_t) { o->ui = false; }, "Do not serve the playground page at /");
   cmd->add_option("--kb", o->kb_path, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
+  cmd->add_option("--chat-template", o->chat_template,
+                  "Chat template instead of the model's own: a llama.cpp template name, a Jinja file or Jinja text");
   cmd->add_option("--api-key", o->api_keys, "Accepted API key (repeatable; none = no auth)");
   cmd->add_option("--api-key-file", *key_file, "File with one accepted API key per line");
   cmd->add_option("--default-max-tokens", o->default_max_tokens, "max_tokens of OpenAI chat requests without one")

@@ -40,6 +40,11 @@ class Abstainer {
   // Forced tokens are still to be written.
   [[nodiscard]] bool pending() const { return pos_ < forced_.size(); }
   static constexpr size_t kNone = static_cast<size_t>(-1);
+  // Gives up on the rest of the marker (the output's grammar does not allow it).
+  void drop() {
+    forced_.clear();
+    pos_ = 0;
+  }
   // The anchor at output token `first` is (part of) the marker.
   [[nodiscard]] bool is_marker(size_t first) const { return first == marker_at_; }
 

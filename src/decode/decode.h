@@ -45,6 +45,8 @@ struct Options {
   bool dynamic_temperature = false;
   std::vector<std::string> stop;
   engine::SamplingOptions sampling;
+  // Output follows this grammar (tools, structured output); it follows every rewind too.
+  engine::GrammarSpec grammar;
   // Written in place of a value the sources do not support when nothing of its type can be grounded
   // (abstain fallback, or constrain with no candidate); the Chinese marker after Chinese text.
   std::string abstain_marker = "[not in the sources]";

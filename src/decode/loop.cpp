@@ -63,6 +63,7 @@ Sequence::State::State(const engine::Model& m, const Options& o, const anchor::S
   lexer.reserve(kReservedBytes);
   new_anchors.reserve(kReservedAnchors);
   if (active) cache = LogitCache(static_cast<size_t>(m.n_vocab()));
+  if (!opt.grammar.gbnf.empty()) sampler.set_grammar(opt.grammar);
 }
 
 void Sequence::State::emit(size_t limit) {
@@ -101,6 +102,8 @@ void Sequence::State::rewind(engine::Context& ctx, size_t index) {
   const size_t before = output.size();
   index = output.rewind(index);
   res.stats.regenerated_tokens += static_cast<int64_t>(before - index);
+  // The grammar's state belongs to the text that stays (docs/DESIGN.md, 'Tools and structured output').
+  sampler.reset_grammar(output.tokens());
   const size_t size = output.text().size();
   if (anchor_mode()) {
     // Anchors re-reported from `resume` on are checked again; ones already emitted keep their
@@ -317,7 +320,11 @@ bool Sequence::State::finalize(engine::Context& ctx, StopReason reason) {
 }
 
 Token Sequence::State::next_token(const float* logits) {
-  if (const auto forced = abstainer.next()) return *forced;
+  if (const auto forced = abstainer.next()) {
+    // A marker the grammar does not allow here (inside a JSON number) is not written.
+    if (sampler.accept_forced(*forced)) return *forced;
+    abstainer.drop();
+  }
   const size_t index = output.size();
   if (retry) {
     // Decided at the first token after the rewind, or never.

@@ -35,16 +35,88 @@ void load_backends(const std::string& dir = {});
 // Routes llama.cpp's log: false keeps only errors (default), true passes everything to stderr.
 void set_verbose_log(bool verbose);
 
-struct ChatMessage {
-  std::string role;  // system | user | assistant
-  std::string content;
+// One tool call an assistant turn made: `arguments` is a JSON object's text.
+struct ToolCall {
+  std::string id;
+  std::string name;
+  std::string arguments;
 };
+
+struct ChatMessage {
+  std::string role;  // system | user | assistant | tool
+  std::string content;
+  std::vector<ToolCall> tool_calls{};  // assistant: the calls it made
+  std::string tool_call_id{};          // tool: the call this result answers
+  std::string tool_name{};             // tool: the tool that produced it
+};
+
+// A tool the model may call; `parameters` is the JSON schema of its arguments.
+struct ChatTool {
+  std::string name;
+  std::string description;
+  std::string parameters;
+};
+
+enum class ToolChoice : uint8_t { automatic, required, none };
+
+// What a chat prompt is rendered from: the conversation, and what the reply must look like.
+struct ChatInput {
+  std::vector<ChatMessage> messages;
+  std::string prefill;  // the start of the reply, continued by the model
+  std::vector<ChatTool> tools;
+  ToolChoice tool_choice = ToolChoice::automatic;
+  std::string json_schema;  // the reply is JSON valid for this schema (text of a schema; "{}" = any JSON)
+  std::string grammar;      // the reply follows this GBNF grammar
+  [[nodiscard]] bool tools_active() const { return !tools.empty() && tool_choice != ToolChoice::none; }
+};
+
+// A grammar the sampler follows (llama.cpp GBNF). Lazy: unconstrained until a trigger appears.
+struct GrammarSpec {
+  std::string gbnf;  // empty = no grammar
+  bool lazy = false;
+  std::vector<std::string> trigger_patterns;  // regexes; the grammar starts at the first match group
+  std::vector<Token> trigger_tokens;
+  std::string prefix;  // text already in the prompt that the grammar reads first (the reply's opening)
+};
+
+// How tool calls are written in the reply.
+enum class ToolFormat : uint8_t {
+  none,        // no tools
+  native,      // the model's Jinja template renders the tools; llama.cpp's common chat code parses calls
+  json_object  // no tool-aware template: one JSON object {"name": ..., "arguments": {...}} per call
+};
+
+struct ChatPrompt {
+  std::string text;  // the rendered prompt, content in place
+  std::vector<Token> tokens;
+  GrammarSpec grammar;
+  std::vector<std::string> stops;  // stop sequences the template adds
+  ToolFormat tool_format = ToolFormat::none;
+  std::string template_kind;  // "jinja", "builtin" (llama.cpp's named templates) or "plain"
+  std::string parser_format;  // native tool calls: llama.cpp's chat format and parser state
+  std::string parser_state;
+  std::string generation_prompt;
+};
+
+// A reply split into its prose and its tool calls.
+struct ParsedReply {
+  std::string content;
+  std::vector<ToolCall> tool_calls;
+};
+
+// The GBNF grammar of JSON valid for `schema` (JSON schema text), written in one line (at most one
+// blank between tokens); throws EngineError when the schema is not JSON or uses what llama.cpp's
+// converter does not support.
+std::string json_schema_grammar(const std::string& schema);
 
 // Where the weights go and how they are read (llama.cpp's llama_model_params). On a build with
 // only the CPU backend the GPU fields have no effect.
 struct ModelOptions {
   std::filesystem::path path;
-  int32_t n_gpu_layers = -1;         // layers offloaded; negative = all (llama.cpp's default)
+  int32_t n_gpu_layers = -1;  // layers offloaded; negative = all (llama.cpp's default)
+  // Overrides the model's chat template: a file holding a Jinja template, a template name llama.cpp
+  // knows ("chatml", "llama3", ...), or Jinja source. Empty: the model's own.
+  std::string chat_template{};
   int32_t main_gpu = 0;              // the GPU used with split_mode "none"
   std::string split_mode = "layer";  // none | layer | row
   std::vector<float> tensor_split;   // share of the model per GPU; empty = by free memory
@@ -58,6 +130,8 @@ int split_mode_from_name(const std::string& name);
 int cache_type_from_name(const std::string& name);
 // Names of the backend devices ggml found (e.g. "CPU", "CUDA0"); load_backends() first.
 std::vector<std::string> backend_device_names();
+
+struct ChatTemplates;
 
 class Model {
  public:
@@ -84,6 +158,19 @@ class Model {
   // "role: content" template when the model has none or llama.cpp does not know it.
   [[nodiscard]] std::string apply_chat_template(const std::vector<ChatMessage>& messages, bool add_assistant) const;
 
+  // Renders and tokenises a chat prompt with the model's Jinja template (or the override), else
+  // llama.cpp's named template, else "role: content" lines. Only the template's own markup is
+  // tokenised with special tokens; message content, the prefill and tool results are plain text.
+  // Tools and a schema or grammar give the prompt its grammar. Throws EngineError (bad template,
+  // schema or grammar).
+  [[nodiscard]] ChatPrompt render_chat(const ChatInput& input) const;
+  // Splits a finished reply to `prompt` into prose and tool calls.
+  [[nodiscard]] ParsedReply parse_reply(const ChatPrompt& prompt, const std::string& text) const;
+  // Tokens whose text parse_special would read as one special token (control, user-defined).
+  [[nodiscard]] const std::vector<std::string>& special_texts() const;
+  // "jinja", "builtin" or "plain": what render_chat uses for this model.
+  [[nodiscard]] std::string chat_template_kind() const;
+
   // Tokens whose text starts with an ASCII letter or digit or a CJK ideograph (or the UTF-8 lead
   // byte of one): written right after a complete value they would glue onto it ("Foster" + "s").
   // Computed once per model, thread-safe.
@@ -98,6 +185,9 @@ class Model {
   Model(llama_model* model);
   llama_model* model_;
   const llama_vocab* vocab_;
+  std::shared_ptr<const ChatTemplates> chat_;
+  mutable std::once_flag special_once_;
+  mutable std::vector<std::string> special_texts_;
   mutable std::once_flag word_start_once_;
   mutable std::vector<Token> word_start_;
   mutable std::once_flag spaced_capital_once_;
@@ -203,9 +293,20 @@ class Sampler {
   void set_temperature(float temperature);
   [[nodiscard]] float temperature() const { return options_.temperature; }
 
+  // Every sampled token follows `grammar` from here on (docs/DESIGN.md, 'Tools and structured
+  // output'). Throws EngineError when the grammar does not parse or rejects its prefix.
+  void set_grammar(const GrammarSpec& grammar);
+  [[nodiscard]] bool has_grammar() const;
+  // After a rewind: the grammar state of an output that holds exactly `kept`.
+  void reset_grammar(std::span<const Token> kept);
+  // A token written without sampling (abstain marker): false, and nothing changes, when the grammar
+  // rejects it.
+  bool accept_forced(Token token);
+
  private:
   struct Impl;
   void build_chain();
+  void build_grammar();
   SamplingOptions options_;
   uint32_t rebuilds_ = 0;
   std::unique_ptr<Impl> impl_;

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "engine/chat_internal.h"
 #include "engine/engine.h"
 #include "llama-cpp.h"
 
@@ -41,6 +42,7 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   }
   std::unique_ptr<Model> out(new Model(model.get()));
   static_cast<void>(model.release());  // owned by `out` from here on
+  out->chat_ = detail::make_chat_templates(out->model_, options.chat_template);
   return out;
 }
 

@@ -2,20 +2,13 @@
 #include <limits>
 #include <random>
 
-#include "engine/engine.h"
-#include "llama-cpp.h"
+#include "engine/sampler_impl.h"
 
 namespace sfcl::engine {
 
-struct Sampler::Impl {
-  llama_sampler_ptr chain;
-  int32_t n_vocab = 0;
-  std::vector<llama_token_data> cur;  // reused every call: no allocation per token
-  std::vector<uint8_t> banned;        // per-token flags, cleared after each call
-};
-
 Sampler::Sampler(const Model& model, const SamplingOptions& options)
     : options_(options), impl_(std::make_unique<Impl>()) {
+  impl_->model = &model;
   impl_->n_vocab = model.n_vocab();
   impl_->cur.reserve(static_cast<size_t>(impl_->n_vocab));
   impl_->banned.assign(static_cast<size_t>(impl_->n_vocab), 0);
@@ -69,14 +62,17 @@ Token Sampler::sample(const float* logits, std::span<const Token> banned, std::s
     if (t >= 0 && t < impl_->n_vocab) impl_->banned[static_cast<size_t>(t)] = 0;
   }
   if (cur.empty()) return -1;
-  bool any_finite = false;
-  for (const auto& d : cur) any_finite = any_finite || d.logit != neg_inf;
-  if (!any_finite) return -1;
   llama_token_data_array arr{cur.data(), cur.size(), -1, false};
+  // The grammar goes first: the chain then only ever picks a token that keeps the output valid.
+  if (impl_->grammar) llama_sampler_apply(impl_->grammar.get(), &arr);
+  bool any_finite = false;
+  for (size_t i = 0; i < arr.size; ++i) any_finite = any_finite || arr.data[i].logit != neg_inf;
+  if (!any_finite) return -1;
   llama_sampler_apply(impl_->chain.get(), &arr);
   if (arr.selected < 0 || static_cast<size_t>(arr.selected) >= arr.size) return -1;
   const Token chosen = arr.data[arr.selected].id;
   llama_sampler_accept(impl_->chain.get(), chosen);
+  if (impl_->grammar) llama_sampler_accept(impl_->grammar.get(), chosen);
   return chosen;
 }
 

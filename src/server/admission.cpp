@@ -1,6 +1,7 @@
 #include "server/admission.h"
 
 #include "anchor/anchor.h"
+#include "server/tools.h"
 #include "server/verdicts.h"
 
 namespace sfcl::server {
@@ -8,8 +9,7 @@ namespace sfcl::server {
 using nlohmann::json;
 
 std::vector<engine::Token> tokenize_request(const State& st, const GenerationRequest& req) {
-  const std::string text = req.raw ? req.raw_prompt : st.model->apply_chat_template(req.messages, true) + req.prefill;
-  return st.model->tokenize(text, true, true);
+  return render_request(st, req).tokens;
 }
 
 namespace {
@@ -32,7 +32,7 @@ std::shared_ptr<Job> make_job(State& st, const GenerationRequest& req) {
   if (!req.prefill.empty()) job->sources->add_source(req.prefill);
   if (req.raw) job->sources->add_source(req.raw_prompt);
   for (const auto& s : req.extra_sources) job->sources->add_source(s);
-  job->prompt = tokenize_request(st, req);
+  prepare_job(st, req, *job);  // prompt, grammar, tool-call shape: server/tools.cpp
   if (st.key) job->request_sha256 = sha256_hex(canonical_json(request_digest_json(req)));
   job->metrics = st.metrics.get();
   if (st.metrics) {

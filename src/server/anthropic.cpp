@@ -1,6 +1,7 @@
 // The Anthropic Messages dialect: message objects, named SSE events, Anthropic error shapes.
 #include "server/dialect.h"
 #include "server/http_util.h"
+#include "server/tools.h"
 
 namespace sfcl::server {
 
@@ -26,6 +27,7 @@ class Anthropic final : public Dialect {
     return usage_of(r.prompt_tokens, r.output_tokens, cached);
   }
   [[nodiscard]] json response(const ResponseInfo& info, const decode::Result& r, int32_t cached) const override {
+    if (info.shape) return anthropic_tool_response(info, r, usage(r, cached));
     return {{"id", info.id},
             {"type", "message"},
             {"role", "assistant"},
@@ -45,6 +47,8 @@ class Anthropic final : public Dialect {
                       {"stop_reason", nullptr},
                       {"stop_sequence", nullptr},
                       {"usage", usage_of(prompt_tokens, 0, cached)}};
+    // With tools the blocks come when the turn ends (server/tool_reply.cpp).
+    if (info.shape) return sse("message_start", {{"type", "message_start"}, {"message", msg}}) + stream_ping();
     return sse("message_start", {{"type", "message_start"}, {"message", msg}}) +
            sse("content_block_start",
                {{"type", "content_block_start"}, {"index", 0}, {"content_block", {{"type", "text"}, {"text", ""}}}}) +
@@ -63,8 +67,9 @@ class Anthropic final : public Dialect {
     return sse(name, data);
   }
   [[nodiscard]] std::string stream_ping() const override { return sse("ping", {{"type", "ping"}}); }
-  [[nodiscard]] std::string stream_close(const ResponseInfo&, const decode::Result& r, int32_t cached,
+  [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
                                          json sfcl) const override {
+    if (info.shape) return anthropic_tool_stream_close(info, r, usage(r, cached), std::move(sfcl));
     return sse("content_block_stop", {{"type", "content_block_stop"}, {"index", 0}}) +
            sse("message_delta", {{"type", "message_delta"},
                                  {"delta",

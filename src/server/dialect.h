@@ -2,6 +2,7 @@
 // stream chunks, usage and errors look. Everything API-specific the routes need goes through it.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -10,12 +11,15 @@
 
 namespace sfcl::server {
 
+struct ReplyShape;
+
 // What identifies one response across its stream chunks.
 struct ResponseInfo {
   std::string id;
   std::string model;
   int64_t created = 0;
-  bool include_usage = false;  // OpenAI streams: a final usage chunk (stream_options.include_usage)
+  bool include_usage = false;                 // OpenAI streams: a final usage chunk (stream_options.include_usage)
+  std::shared_ptr<const ReplyShape> shape{};  // set for tools: text and tool calls as blocks (server/tools.h)
 };
 
 // Which error type each situation gets in the dialect's error shape.

@@ -164,6 +164,7 @@ int serve(const ServerOptions& options) {
   try {
     engine::ModelOptions mo = options.model_options;
     mo.path = options.model_path;
+    mo.chat_template = options.chat_template;
     st.model = engine::Model::load(mo);
     if (!options.test_script.empty()) {
       st.script = std::make_shared<std::vector<engine::Token>>(st.model->tokenize(options.test_script, false, false));

@@ -3,6 +3,7 @@
 // "sfcl" extension field, so SDK loops that read choices[0].delta keep working.
 #include "server/dialect.h"
 #include "server/http_util.h"
+#include "server/tools.h"
 
 namespace sfcl::server {
 
@@ -31,6 +32,7 @@ class OpenAI final : public Dialect {
             {"prompt_tokens_details", {{"cached_tokens", cached}}}};
   }
   [[nodiscard]] json response(const ResponseInfo& info, const decode::Result& r, int32_t cached) const override {
+    if (info.shape && !completions_) return openai_tool_response(info, r, usage(r, cached));
     json choice = {{"index", 0}, {"logprobs", nullptr}, {"finish_reason", finish_reason(r)}};
     if (completions_) {
       choice["text"] = r.text;
@@ -59,6 +61,7 @@ class OpenAI final : public Dialect {
   [[nodiscard]] std::string stream_ping() const override { return ": ping\n\n"; }
   [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
                                          json sfcl) const override {
+    if (info.shape && !completions_) return openai_tool_stream_close(info, r, usage(r, cached), std::move(sfcl));
     json last = chunk(info, json::object(), finish_reason(r));
     last["sfcl"] = std::move(sfcl);
     std::string out = sse_data(last);

@@ -5,6 +5,7 @@
 
 #include "anchor/anchor.h"
 #include "server/params.h"
+#include "server/tools.h"
 
 namespace sfcl::server {
 
@@ -192,6 +193,14 @@ void anthropic_messages(const json& body, const ServerOptions& server, Generatio
       throw bad(where + ".role: roles must alternate, starting with \"user\"; got \"" + role + "\"", where + ".role");
     }
     if (!m.contains("content")) throw bad(where + ".content: field required", where + ".content");
+    if (has_tool_blocks(m["content"])) {  // tool_use, tool_result, thinking: server/tools.cpp
+      for (auto& tm : anthropic_tool_messages(role, m["content"], where + ".content", r.messages)) {
+        tm.content = clean(tm.content, server);
+        r.messages.push_back(std::move(tm));
+      }
+      expect = role == "user" ? "assistant" : "user";
+      continue;
+    }
     std::string text = clean(text_of(m["content"], where + ".content"), server);
     if (role == "assistant" && i + 1 == msgs.size()) {
       r.prefill = text;  // the model continues this text
@@ -229,6 +238,8 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   if (!body.is_object()) throw bad("the request body must be a JSON object");
   GenerationRequest r;
   parse_sfcl(body, server, r);
+  parse_tools(api, body, r);
+  parse_structured_output(api, body, r);
   if (body.contains("stream") && !body["stream"].is_null()) {
     if (!body["stream"].is_boolean()) throw bad("stream must be a boolean", "stream");
     r.stream = body["stream"].get<bool>();
@@ -285,6 +296,12 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
     const json& m = msgs[i];
     if (!m.is_object() || !m.contains("role") || !m["role"].is_string()) {
       throw bad(where + ": each message needs a string \"role\"", where);
+    }
+    if (is_openai_tool_message(m)) {  // role "tool", assistant tool_calls: server/tools.cpp
+      engine::ChatMessage tm = openai_tool_message(m, where, r.messages);
+      tm.content = clean(tm.content, server);
+      r.messages.push_back(std::move(tm));
+      continue;
     }
     std::string role = m["role"].get<std::string>();
     if (role == "developer") role = "system";

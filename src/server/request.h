@@ -42,6 +42,11 @@ struct GenerationRequest {
   bool include_usage = false;
   // OpenAI/llama-server logit_bias: (token id, bias) pairs; -inf bans the token.
   std::vector<std::pair<engine::Token, float>> logit_bias;
+  // Tools and structured output (server/tools.h).
+  std::vector<engine::ChatTool> tools;
+  engine::ToolChoice tool_choice = engine::ToolChoice::automatic;
+  std::string json_schema;  // JSON schema text the reply must be valid for
+  std::string grammar;      // GBNF the reply must follow
 };
 
 // The JSON of a request body, or a 400 that says in plain words what is wrong with it.

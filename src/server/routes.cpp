@@ -83,6 +83,7 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   }
   const auto start = std::chrono::steady_clock::now();
   ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now(), a.req.include_usage};
+  info.shape = a.job->shape;
   ++st.in_flight;
   if (a.req.stream) {
     start_stream(st, dialect, a, std::move(info), http.path, res);

@@ -19,14 +19,17 @@
 
 namespace sfcl::server {
 
+struct ReplyShape;
+
 struct Job {
   // Input, set before submit and read-only afterwards.
   std::vector<engine::Token> prompt;
   decode::Options options;
   std::shared_ptr<anchor::SourceIndex> sources;
   bool want_events = false;
-  std::string request_sha256;           // what a signature says of the request (server/signing.h); "" unsigned
-  metrics::Metrics* metrics = nullptr;  // optional
+  std::string request_sha256;               // what a signature says of the request (server/signing.h); "" unsigned
+  metrics::Metrics* metrics = nullptr;      // optional
+  std::shared_ptr<const ReplyShape> shape;  // tools: how the reply is split into blocks (server/tools.h)
   std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
   // Decode thread only.
   std::chrono::steady_clock::time_point last_text{};

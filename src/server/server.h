@@ -45,6 +45,7 @@ struct ServerOptions {
   bool strip_zero_width = true;
   bool ui = true;  // the playground at / (web/, embedded at build time)
   std::string kb_path;
+  std::string chat_template;         // overrides the model's template (engine::ModelOptions::chat_template)
   int32_t default_max_tokens = 256;  // OpenAI requests without max_tokens
   int32_t max_tokens_limit = 32768;
   // -n: every request's max_tokens is clamped to this (llama-server's n_predict); 0 = no cap.

@@ -29,14 +29,15 @@ bool stream_step(Stream& s, http::StreamSink& sink) {
   std::string out;
   for (const JobEvent& e : batch.events) {
     if (e.kind == JobEvent::Kind::text) {
-      if (!e.text.empty()) out += s.dialect->stream_text(s.info, e.text);
+      // With tools the text goes out as blocks when the turn ends (server/tool_reply.cpp).
+      if (!e.text.empty() && !s.info.shape) out += s.dialect->stream_text(s.info, e.text);
     } else {
       out += s.dialect->stream_event(s.info, e.data);
     }
   }
   const JobOutcome* outcome = batch.outcome;
   // Nothing new for a while (long prompt, backtracking): keep the connection alive.
-  if (out.empty() && outcome == nullptr) out = s.dialect->stream_ping();
+  if (out.empty() && outcome == nullptr && (batch.events.empty() || !s.info.shape)) out = s.dialect->stream_ping();
   if (outcome != nullptr) {
     if (!outcome->error.empty()) {
       out += s.dialect->stream_error(outcome->error);

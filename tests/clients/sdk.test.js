@@ -16,6 +16,10 @@ let scripted;  // a second server whose output follows a script (anchors, a back
 let dir;
 let base;
 let scriptedBase;
+let demo;      // the demo model (no chat template): tool calls come from the grammar alone
+let demoBase;
+let jsonScripted;  // writes a wrong amount inside a JSON string
+let jsonBase;
 
 function freePort() {
   return new Promise((resolve) => {
@@ -50,11 +54,19 @@ before(async () => {
   ({ child: server, url: base } = await startServer(model, []));
   ({ child: scripted, url: scriptedBase } = await startServer(model,
     ['--test-script', ' The total is $12,500.00, the fee $12,600.00.']));
+  // The script only steers prose: a tool call's grammar rejects its first token, so the call is the
+  // model's own under the grammar, and the answer after the tool result follows the script.
+  ({ child: demo, url: demoBase } = await startServer(join(process.cwd(), '../../demo/sfcl-demo.gguf'),
+    ['--test-script', ' It is sunny in Paris today.']));
+  ({ child: jsonScripted, url: jsonBase } = await startServer(model,
+    ['--test-script', '{"total": "$12,600.00"}']));
 });
 
 after(() => {
   server?.kill('SIGTERM');
   scripted?.kill('SIGTERM');
+  demo?.kill('SIGTERM');
+  jsonScripted?.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -221,4 +233,118 @@ test('openai chat.completions.stream helper with SFCL events assembles the compl
   const completion = await stream.finalChatCompletion();
   assert.equal(completion.choices[0].message.content, deltas);
   assert.ok(deltas.includes('$12,500.00'), deltas);
+});
+
+// ---- tools and structured output
+const WEATHER_SCHEMA = {
+  type: 'object', properties: { city: { type: 'string', maxLength: 12 } }, required: ['city'],
+};
+const ANTHROPIC_TOOLS = [{ name: 'get_weather', description: 'Current weather in a city', input_schema: WEATHER_SCHEMA }];
+const OPENAI_TOOLS = [{
+  type: 'function', function: { name: 'get_weather', description: 'Current weather in a city', parameters: WEATHER_SCHEMA },
+}];
+const QUESTION = { role: 'user', content: 'What is the weather in Paris?' };
+
+function checkToolUse(msg) {
+  assert.equal(msg.stop_reason, 'tool_use', JSON.stringify(msg));
+  const call = msg.content.find((b) => b.type === 'tool_use');
+  assert.ok(call, JSON.stringify(msg.content));
+  assert.equal(call.name, 'get_weather');
+  assert.equal(typeof call.input.city, 'string');
+  assert.ok(call.id.startsWith('toolu_'));
+  return call;
+}
+
+test('anthropic tool loop: tool_use from the grammar, tool_result, final answer', async () => {
+  const client = new Anthropic({ apiKey: KEY, baseURL: demoBase, maxRetries: 0 });
+  const first = await client.messages.create({
+    model: 'tiny', max_tokens: 80, temperature: 0, tools: ANTHROPIC_TOOLS, tool_choice: { type: 'any' },
+    messages: [QUESTION],
+  }).catch((e) => { throw new Error(JSON.stringify(e.error ?? e.message)); });
+  const call = checkToolUse(first);
+  const second = await client.messages.create({
+    model: 'tiny', max_tokens: 40, temperature: 0, tools: ANTHROPIC_TOOLS,
+    messages: [QUESTION, { role: 'assistant', content: first.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'Sunny, 21 degrees' }] }],
+  });
+  assert.equal(second.stop_reason, 'end_turn');
+  assert.equal(second.content[0].type, 'text');
+  assert.ok(second.content[0].text.includes('sunny'), second.content[0].text);
+  // An error result and earlier thinking are accepted too.
+  const third = await client.messages.create({
+    model: 'tiny', max_tokens: 5, tools: ANTHROPIC_TOOLS,
+    messages: [QUESTION, { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'x' }, ...first.content] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, is_error: true, content: [{ type: 'text', text: 'timeout' }] }] }],
+  });
+  assert.equal(third.type, 'message');
+});
+
+test('anthropic tool loop, streamed: content_block_start tool_use, input_json_delta, stop_reason tool_use', async () => {
+  const client = new Anthropic({ apiKey: KEY, baseURL: demoBase, maxRetries: 0 });
+  const events = [];
+  const stream = client.messages.stream({
+    model: 'tiny', max_tokens: 80, temperature: 0, tools: ANTHROPIC_TOOLS,
+    tool_choice: { type: 'tool', name: 'get_weather' }, messages: [QUESTION],
+  });
+  stream.on('streamEvent', (e) => events.push(e.type === 'content_block_delta' ? e.delta.type : e.type));
+  const first = await stream.finalMessage();
+  const call = checkToolUse(first);
+  assert.ok(events.includes('input_json_delta'), events.join());
+  assert.ok(events.includes('content_block_stop'), events.join());
+  const second = client.messages.stream({
+    model: 'tiny', max_tokens: 40, temperature: 0, tools: ANTHROPIC_TOOLS,
+    messages: [QUESTION, { role: 'assistant', content: first.content },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'Sunny, 21 degrees' }] }],
+  });
+  let text = '';
+  second.on('text', (t) => { text += t; });
+  const answer = await second.finalMessage();
+  assert.equal(answer.stop_reason, 'end_turn');
+  assert.ok(text.includes('sunny'), text);
+});
+
+test('openai tool loop: tool_calls from the grammar, role tool, final answer (plain and streamed)', async () => {
+  const client = new OpenAI({ apiKey: KEY, baseURL: `${demoBase}/v1`, maxRetries: 0 });
+  const first = await client.chat.completions.create({
+    model: 'tiny', max_tokens: 80, temperature: 0, tools: OPENAI_TOOLS, tool_choice: 'required', messages: [QUESTION],
+  });
+  assert.equal(first.choices[0].finish_reason, 'tool_calls');
+  const call = first.choices[0].message.tool_calls[0];
+  assert.equal(call.function.name, 'get_weather');
+  assert.equal(typeof JSON.parse(call.function.arguments).city, 'string');
+  const streamed = await client.chat.completions.stream({
+    model: 'tiny', max_tokens: 80, temperature: 0, tools: OPENAI_TOOLS,
+    tool_choice: { type: 'function', function: { name: 'get_weather' } }, messages: [QUESTION],
+  }).finalChatCompletion();
+  assert.equal(streamed.choices[0].finish_reason, 'tool_calls');
+  assert.equal(streamed.choices[0].message.tool_calls[0].function.arguments, call.function.arguments);
+  const answer = await client.chat.completions.create({
+    model: 'tiny', max_tokens: 40, temperature: 0, tools: OPENAI_TOOLS,
+    messages: [QUESTION, first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: 'Sunny, 21 degrees' }],
+  });
+  assert.equal(answer.choices[0].finish_reason, 'stop');
+  assert.ok(answer.choices[0].message.content.includes('sunny'), answer.choices[0].message.content);
+});
+
+test('openai response_format json_schema: valid by construction, parsed by the client, checked by SFCL', async () => {
+  const client = new OpenAI({ apiKey: KEY, baseURL: `${jsonBase}/v1`, maxRetries: 0, defaultHeaders: EVENTS });
+  const c = await client.chat.completions.parse({
+    model: 'tiny', max_tokens: 60, temperature: 0,
+    response_format: {
+      type: 'json_schema',
+      json_schema: {
+        name: 'invoice', strict: true,
+        schema: { type: 'object', properties: { total: { type: 'string', maxLength: 16 } }, required: ['total'], additionalProperties: false },
+      },
+    },
+    messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is the total?' }],
+  });
+  const parsed = c.choices[0].message.parsed;
+  assert.equal(typeof parsed.total, 'string', c.choices[0].message.content);
+  // The script wrote $12,600.00 inside the string; the checker backtracked it and the grammar followed.
+  assert.ok(!parsed.total.includes('12,600'), parsed.total);
+  assert.ok(c.sfcl.backtracks >= 1, JSON.stringify(c.sfcl));
+  await assert.rejects(
+    client.chat.completions.create({ model: 'tiny', messages: [QUESTION], response_format: { type: 'xml' } }),
+    (e) => e instanceof OpenAI.BadRequestError && e.param === 'response_format.type');
 });

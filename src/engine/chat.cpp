@@ -1,0 +1,260 @@
+// Chat prompts: the template renders the markup around placeholders that stand for each piece of
+// content, so the markup alone is tokenised with special tokens and every piece of content as
+// plain text (a user cannot write "<|im_end|>" and get the control token). Tools and structured
+// output give the prompt its grammar.
+#include <algorithm>
+#include <array>
+
+#include "engine/chat_internal.h"
+#include "llama.h"
+
+namespace sfcl::engine {
+
+namespace {
+
+// Private-use code points around the index of a content piece: no template rewrites them, and
+// they never reach the model (the content replaces them before tokenising).
+constexpr std::string_view kOpen = "\xEE\x80\x80";
+constexpr std::string_view kClose = "\xEE\x80\x81";
+
+struct Pieces {
+  std::vector<std::string> contents;
+  std::string placeholder(std::string text) {
+    contents.push_back(std::move(text));
+    return std::string(kOpen) + std::to_string(contents.size() - 1) + std::string(kClose);
+  }
+};
+
+struct Piece {
+  std::string_view text;
+  bool content = false;
+};
+
+// Splits rendered markup at the placeholders; unknown indices stay markup.
+std::vector<Piece> split(std::string_view rendered, const Pieces& pieces) {
+  std::vector<Piece> out;
+  size_t pos = 0;     // start of the markup not yet in `out`
+  size_t search = 0;  // where the next placeholder may start
+  while (search < rendered.size()) {
+    const size_t open = rendered.find(kOpen, search);
+    if (open == std::string_view::npos) break;
+    const size_t close = rendered.find(kClose, open + kOpen.size());
+    if (close == std::string_view::npos) break;
+    const std::string_view digits = rendered.substr(open + kOpen.size(), close - open - kOpen.size());
+    size_t index = 0;
+    bool valid = !digits.empty() && digits.size() < 9;
+    for (char c : digits) {
+      valid = valid && c >= '0' && c <= '9';
+      index = index * 10 + static_cast<size_t>(c - '0');
+    }
+    search = close + kClose.size();
+    if (!valid || index >= pieces.contents.size()) continue;
+    out.push_back({rendered.substr(pos, open - pos), false});
+    out.push_back({pieces.contents[index], true});
+    pos = search;
+  }
+  out.push_back({rendered.substr(pos), false});
+  return out;
+}
+
+bool contains_special(std::string_view text, const std::vector<std::string>& specials,
+                      const std::array<bool, 256>& first_bytes) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (!first_bytes[static_cast<unsigned char>(text[i])]) continue;
+    for (const auto& s : specials) {
+      if (text.compare(i, s.size(), s) == 0) return true;
+    }
+  }
+  return false;
+}
+
+std::string plain_render(const std::vector<ChatMessage>& messages) {
+  std::string out;
+  for (const auto& m : messages) out += m.role + ": " + m.content + "\n";
+  return out + "assistant:";
+}
+
+std::string builtin_render(const std::string& name, const std::vector<ChatMessage>& messages) {
+  std::vector<llama_chat_message> chat;
+  size_t total = 0;
+  for (const auto& m : messages) {
+    chat.push_back({m.role.c_str(), m.content.c_str()});
+    total += m.role.size() + m.content.size();
+  }
+  std::string buf(2 * total + 256, '\0');
+  int32_t n = llama_chat_apply_template(name.c_str(), chat.data(), chat.size(), true, buf.data(),
+                                        static_cast<int32_t>(buf.size()));
+  if (n < 0) throw EngineError("chat template " + name + " could not be applied");
+  if (static_cast<size_t>(n) > buf.size()) {
+    buf.resize(static_cast<size_t>(n));
+    n = llama_chat_apply_template(name.c_str(), chat.data(), chat.size(), true, buf.data(),
+                                  static_cast<int32_t>(buf.size()));
+  }
+  buf.resize(static_cast<size_t>(n));
+  return buf;
+}
+
+std::string call_json(const ToolCall& c) {
+  return "{\"name\": " + detail::json_quote(c.name) + ", \"arguments\": " + (c.arguments.empty() ? "{}" : c.arguments) +
+         "}";
+}
+
+// Without a tool-aware template the tools are described in the system message and every call is
+// one JSON object (docs/DESIGN.md, 'Tools and structured output').
+std::string tools_instruction(const ChatInput& input) {
+  std::string out =
+      "You can call tools. To call one, reply with only a JSON object {\"name\": <tool name>, \"arguments\": "
+      "<arguments object>}. Tools:\n";
+  for (const auto& t : input.tools) {
+    out += "{\"name\": " + detail::json_quote(t.name) + ", \"description\": " + detail::json_quote(t.description) +
+           ", \"parameters\": " + (t.parameters.empty() ? "{}" : t.parameters) + "}\n";
+  }
+  return out;
+}
+
+std::string tool_calls_schema(const ChatInput& input) {
+  std::string alternatives;
+  for (const auto& t : input.tools) {
+    if (!alternatives.empty()) alternatives += ",";
+    alternatives += "{\"type\":\"object\",\"properties\":{\"name\":{\"const\":" + detail::json_quote(t.name) +
+                    "},\"arguments\":" + (t.parameters.empty() ? "{\"type\":\"object\"}" : t.parameters) +
+                    "},\"required\":[\"name\",\"arguments\"],\"additionalProperties\":false}";
+  }
+  return "{\"anyOf\":[" + alternatives + "]}";
+}
+
+// Messages for a template that knows only system/user/assistant: calls become JSON in the
+// assistant's text, results user turns that say which call they answer.
+std::vector<ChatMessage> flatten_tools(const ChatInput& input, bool tool_role) {
+  std::vector<ChatMessage> out;
+  for (const auto& m : input.messages) {
+    ChatMessage f{m.role, m.content, {}, {}, {}};
+    for (const auto& c : m.tool_calls) f.content += (f.content.empty() ? "" : "\n") + call_json(c);
+    if (m.role == "tool") {
+      f.role = tool_role ? "tool" : "user";
+      f.content = "Result of " + (m.tool_name.empty() ? std::string("the tool call") : m.tool_name) + ": " + m.content;
+    }
+    out.push_back(std::move(f));
+  }
+  if (input.tools_active()) {
+    const std::string note = tools_instruction(input);
+    if (!out.empty() && out.front().role == "system") {
+      out.front().content += "\n\n" + note;
+    } else {
+      out.insert(out.begin(), ChatMessage{"system", note, {}, {}, {}});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& Model::special_texts() const {
+  std::call_once(special_once_, [this] {
+    const int32_t attrs = LLAMA_TOKEN_ATTR_CONTROL | LLAMA_TOKEN_ATTR_USER_DEFINED | LLAMA_TOKEN_ATTR_UNKNOWN;
+    for (Token t = 0; t < n_vocab(); ++t) {
+      if ((llama_vocab_get_attr(vocab_, t) & attrs) == 0) continue;
+      const char* text = llama_vocab_get_text(vocab_, t);
+      if (text != nullptr && *text != '\0') special_texts_.emplace_back(text);
+    }
+  });
+  return special_texts_;
+}
+
+std::string Model::chat_template_kind() const { return chat_ ? chat_->kind : "plain"; }
+
+ChatPrompt Model::render_chat(const ChatInput& input) const {
+  ChatPrompt out;
+  const ChatTemplates fallback{"plain", {}, {}};
+  const ChatTemplates& templates = chat_ ? *chat_ : fallback;
+  out.template_kind = templates.kind;
+  Pieces pieces;
+  std::string rendered;
+  bool native = false;
+  if (templates.kind == "jinja") {
+    ChatInput masked = input;
+    for (auto& m : masked.messages) {
+      if (!m.content.empty()) m.content = pieces.placeholder(m.content);
+    }
+    detail::CommonRendered r = detail::common_render(templates, vocab_, masked);
+    native = input.tools_active() && !r.grammar.gbnf.empty();
+    if (!input.tools_active() || native) {
+      rendered = std::move(r.prompt);
+      out.stops = std::move(r.stops);
+      if (native) {
+        out.grammar = std::move(r.grammar);
+        out.tool_format = ToolFormat::native;
+        out.parser_format = std::move(r.format);
+        out.parser_state = std::move(r.parser);
+        out.generation_prompt = std::move(r.generation_prompt);
+      }
+    } else {
+      // The template ignores tools: describe them in the system message instead.
+      pieces = {};
+      ChatInput plain = input;
+      plain.messages = flatten_tools(input, true);
+      plain.tools.clear();
+      for (auto& m : plain.messages) {
+        if (!m.content.empty()) m.content = pieces.placeholder(m.content);
+      }
+      rendered = detail::common_render(templates, vocab_, plain).prompt;
+    }
+  } else {
+    std::vector<ChatMessage> msgs = flatten_tools(input, templates.kind == "plain");
+    for (auto& m : msgs) m.content = pieces.placeholder(m.content);
+    rendered = templates.kind == "builtin" ? builtin_render(templates.builtin_name, msgs) : plain_render(msgs);
+  }
+  if (input.tools_active() && !native) {
+    out.tool_format = ToolFormat::json_object;
+    out.grammar.gbnf = json_schema_grammar(tool_calls_schema(input));
+    if (input.tool_choice == ToolChoice::automatic) {
+      out.grammar.lazy = true;
+      out.grammar.trigger_patterns = {R"(\{"name")"};
+    }
+  }
+  if (!input.tools_active()) {
+    if (!input.grammar.empty()) {
+      out.grammar.gbnf = input.grammar;
+    } else if (!input.json_schema.empty()) {
+      out.grammar.gbnf = json_schema_grammar(input.json_schema);
+    }
+  }
+  if (!input.prefill.empty()) {
+    rendered += pieces.placeholder(input.prefill);
+    if (!out.grammar.gbnf.empty() && !out.grammar.lazy) out.grammar.prefix += input.prefill;
+  }
+
+  const std::vector<Piece> parts = split(rendered, pieces);
+  std::array<bool, 256> first_bytes{};
+  for (const auto& s : special_texts()) first_bytes[static_cast<unsigned char>(s[0])] = true;
+  bool forged = false;
+  for (const Piece& p : parts) {
+    out.text += p.text;
+    forged = forged || (p.content && contains_special(p.text, special_texts(), first_bytes));
+  }
+  if (!forged) {
+    // Nothing in the content reads as a special token: one pass gives the tokens llama-server would.
+    out.tokens = tokenize(out.text, true, true);
+    return out;
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (parts[i].text.empty() && i > 0) continue;
+    const std::vector<Token> t = tokenize(parts[i].text, i == 0, !parts[i].content);
+    out.tokens.insert(out.tokens.end(), t.begin(), t.end());
+  }
+  return out;
+}
+
+ParsedReply Model::parse_reply(const ChatPrompt& prompt, const std::string& text) const {
+  switch (prompt.tool_format) {
+    case ToolFormat::native:
+      return detail::common_parse(text, prompt);
+    case ToolFormat::json_object:
+      return detail::parse_json_tool_calls(text);
+    case ToolFormat::none:
+      break;
+  }
+  return {text, {}};
+}
+
+}  // namespace sfcl::engine

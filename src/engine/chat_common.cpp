@@ -1,0 +1,241 @@
+// The only translation unit that includes llama.cpp's common headers (Jinja chat templates,
+// tool-call grammars and parsers, JSON schema to GBNF). See chat_internal.h for why.
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "chat.h"
+#include "common.h"
+#include "engine/chat_internal.h"
+#include "json-schema-to-grammar.h"
+#include "llama.h"
+
+namespace sfcl::engine {
+
+namespace {
+
+bool is_builtin_name(const std::string& name) {
+  const int32_t n = llama_chat_builtin_templates(nullptr, 0);
+  std::vector<const char*> names(static_cast<size_t>(std::max(n, 0)));
+  llama_chat_builtin_templates(names.data(), names.size());
+  return std::any_of(names.begin(), names.end(), [&](const char* b) { return name == b; });
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+common_chat_templates* templates_of(const ChatTemplates& t) {
+  return static_cast<common_chat_templates*>(t.common.get());
+}
+
+common_chat_msg to_common(const ChatMessage& m) {
+  common_chat_msg out;
+  out.role = m.role;
+  out.content = m.content;
+  out.tool_call_id = m.tool_call_id;
+  out.tool_name = m.tool_name;
+  for (const auto& c : m.tool_calls) out.tool_calls.push_back({c.name, c.arguments, c.id});
+  return out;
+}
+
+// How llama-server turns common's triggers into the lazy grammar sampler's (common/sampling.cpp).
+void add_trigger(const common_grammar_trigger& t, const std::vector<std::string>& preserved, const llama_vocab* vocab,
+                 GrammarSpec& g) {
+  switch (t.type) {
+    case COMMON_GRAMMAR_TRIGGER_TYPE_TOKEN:
+      g.trigger_tokens.push_back(t.token);
+      break;
+    case COMMON_GRAMMAR_TRIGGER_TYPE_WORD: {
+      const auto ids = common_tokenize(vocab, t.value, false, true);
+      if (ids.size() == 1 && std::find(preserved.begin(), preserved.end(), t.value) != preserved.end()) {
+        g.trigger_tokens.push_back(ids[0]);
+      } else {
+        g.trigger_patterns.push_back(regex_escape(t.value));
+      }
+      break;
+    }
+    case COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN:
+      g.trigger_patterns.push_back(t.value);
+      break;
+    case COMMON_GRAMMAR_TRIGGER_TYPE_PATTERN_FULL: {
+      const std::string& p = t.value;
+      std::string anchored = "^$";
+      if (!p.empty()) anchored = (p.front() != '^' ? "^" : "") + p + (p.back() != '$' ? "$" : "");
+      g.trigger_patterns.push_back(anchored);
+      break;
+    }
+  }
+}
+
+// JSON written in one line: json_schema_to_grammar lets a newline and 20 blanks go between any two
+// tokens, and a small model can spend its whole budget there.
+std::string compact(std::string gbnf) {
+  const std::string rule = "space ::= ";
+  size_t at = gbnf.rfind("\n" + rule);
+  at = at == std::string::npos ? (gbnf.starts_with(rule) ? 0 : std::string::npos) : at + 1;
+  if (at == std::string::npos) return gbnf;
+  const size_t end = gbnf.find('\n', at);
+  gbnf.replace(at, (end == std::string::npos ? gbnf.size() : end) - at, rule + "| \" \"");
+  return gbnf;
+}
+
+}  // namespace
+
+std::string json_schema_grammar(const std::string& schema) {
+  try {
+    return compact(json_schema_to_grammar(common_json::parse(schema), false));
+  } catch (const std::exception& e) {
+    throw EngineError(std::string("JSON schema: ") + e.what());
+  }
+}
+
+namespace detail {
+
+std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec) {
+  auto t = std::make_shared<ChatTemplates>();
+  std::string jinja;
+  if (!override_spec.empty()) {
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(override_spec, ec)) {
+      jinja = read_file(override_spec);
+    } else if (override_spec != "chatml" && is_builtin_name(override_spec)) {
+      t->kind = "builtin";
+      t->builtin_name = override_spec;
+      return t;
+    } else {
+      jinja = override_spec;
+    }
+  } else {
+    const char* own = llama_model_chat_template(model, nullptr);
+    if (own == nullptr || *own == '\0') {
+      t->kind = "plain";
+      return t;
+    }
+    jinja = own;
+  }
+  try {
+    common_chat_templates_ptr ptr = common_chat_templates_init(model, jinja);
+    t->common = std::shared_ptr<void>(
+        ptr.release(), [](void* p) { common_chat_templates_free(static_cast<common_chat_templates*>(p)); });
+  } catch (const std::exception& e) {
+    throw EngineError(std::string("chat template: ") + e.what());
+  }
+  t->kind = "jinja";
+  return t;
+}
+
+CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input) {
+  common_chat_templates_inputs in;
+  for (const auto& m : input.messages) in.messages.push_back(to_common(m));
+  in.add_generation_prompt = true;
+  in.use_jinja = true;
+  in.parallel_tool_calls = false;
+  if (!input.tools.empty() && input.tool_choice != ToolChoice::none) {
+    for (const auto& tool : input.tools) in.tools.push_back({tool.name, tool.description, tool.parameters});
+    in.tool_choice =
+        input.tool_choice == ToolChoice::required ? COMMON_CHAT_TOOL_CHOICE_REQUIRED : COMMON_CHAT_TOOL_CHOICE_AUTO;
+  }
+  common_chat_params p;
+  try {
+    p = common_chat_templates_apply(templates_of(templates), in);
+  } catch (const std::exception& e) {
+    throw EngineError(std::string("chat template: ") + e.what());
+  }
+  CommonRendered out;
+  out.prompt = std::move(p.prompt);
+  out.stops = std::move(p.additional_stops);
+  out.format = std::to_string(static_cast<int>(p.format));
+  out.parser = std::move(p.parser);
+  out.generation_prompt = p.generation_prompt;
+  if (!in.tools.empty() && !p.grammar.empty()) {
+    out.grammar.gbnf = std::move(p.grammar);
+    out.grammar.lazy = p.grammar_lazy;
+    for (const auto& t : p.grammar_triggers) add_trigger(t, p.preserved_tokens, vocab, out.grammar);
+    // A tool-call grammar that is not lazy starts with the generation prompt (common/sampling.cpp).
+    if (!out.grammar.lazy) out.grammar.prefix = p.generation_prompt;
+  }
+  return out;
+}
+
+ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt) {
+  common_chat_parser_params pp;
+  pp.format = static_cast<common_chat_format>(std::stoi(prompt.parser_format));
+  pp.generation_prompt = prompt.generation_prompt;
+  pp.parse_tool_calls = true;
+  if (!prompt.parser_state.empty()) pp.parser.load(prompt.parser_state);
+  ParsedReply out;
+  try {
+    const common_chat_msg msg = common_chat_parse(text, false, pp);
+    out.content = msg.content;
+    for (const auto& c : msg.tool_calls) out.tool_calls.push_back({c.id, c.name, c.arguments});
+  } catch (const std::exception&) {
+    out.content = text;  // not a tool call after all: the reply is prose
+  }
+  return out;
+}
+
+namespace {
+// Where the next call object starts at or after `from`: '{', blanks, "name".
+size_t find_call(const std::string& text, size_t from) {
+  for (size_t at = text.find('{', from); at != std::string::npos; at = text.find('{', at + 1)) {
+    const size_t key = text.find_first_not_of(" \t\r\n", at + 1);
+    if (key != std::string::npos && text.compare(key, 6, "\"name\"") == 0) return at;
+  }
+  return std::string::npos;
+}
+}  // namespace
+
+ParsedReply parse_json_tool_calls(const std::string& text) {
+  ParsedReply out;
+  const size_t first = find_call(text, 0);
+  if (first == std::string::npos) {
+    out.content = text;
+    return out;
+  }
+  out.content = text.substr(0, first);
+  size_t pos = first;
+  while (pos < text.size()) {
+    // The grammar wrote one JSON value; find where it ends by parsing growing prefixes is costly,
+    // so scan brackets outside strings.
+    int depth = 0;
+    bool in_string = false;
+    size_t end = std::string::npos;
+    for (size_t i = pos; i < text.size(); ++i) {
+      const char c = text[i];
+      if (in_string) {
+        if (c == '\\') {
+          ++i;
+        } else if (c == '"') {
+          in_string = false;
+        }
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if ((c == '}' || c == ']') && --depth == 0) {
+        end = i + 1;
+        break;
+      }
+    }
+    if (end == std::string::npos) break;
+    const common_json call = common_json::parse_no_throw(text.substr(pos, end - pos));
+    if (!call.is_object() || !call.contains("name") || !call.at("name").is_string()) break;
+    ToolCall tc;
+    tc.name = call.at("name").get<std::string>();
+    tc.arguments = call.contains("arguments") ? call.at("arguments").dump() : "{}";
+    out.tool_calls.push_back(std::move(tc));
+    pos = text.find_first_not_of(" \t\r\n", end);
+    if (pos == std::string::npos || find_call(text, pos) != pos) break;
+  }
+  if (out.tool_calls.empty()) out.content = text;
+  return out;
+}
+
+std::string json_quote(const std::string& s) { return common_json::make(s).dump(); }
+
+}  // namespace detail
+}  // namespace sfcl::engine

@@ -1,0 +1,45 @@
+// Private to src/engine: the split between chat.cpp (prompt assembly, tokenising pieces, the JSON
+// tool-call format) and chat_common.cpp, the one file that includes llama.cpp's common headers.
+// Those headers carry llama.cpp's vendored nlohmann-json (a different version from sfcl's), so
+// only plain strings and sfcl types cross this boundary.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sfcl::engine {
+
+struct ChatTemplates {
+  std::string kind;              // "jinja", "builtin" or "plain"
+  std::string builtin_name;      // builtin: the name llama_chat_apply_template knows
+  std::shared_ptr<void> common;  // jinja: llama.cpp's common_chat_templates
+};
+
+namespace detail {
+
+// The template render_chat uses for `model`: the override (file, name or Jinja source) or the
+// model's own. Throws EngineError when a Jinja template does not parse.
+std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec);
+
+struct CommonRendered {
+  std::string prompt;
+  GrammarSpec grammar;
+  std::vector<std::string> stops;
+  std::string format;  // llama.cpp's chat format, as a number
+  std::string parser;  // the PEG parser's saved state
+  std::string generation_prompt;
+};
+
+// Renders with the Jinja template; messages hold placeholders instead of their content.
+CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input);
+// Tool calls of a native reply (common_chat_parse).
+ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt);
+// JSON objects {"name": ..., "arguments": {...}} in `text`, from the first one on.
+ParsedReply parse_json_tool_calls(const std::string& text);
+// The JSON text of `s` as a JSON string (quoted, escaped).
+std::string json_quote(const std::string& s);
+
+}  // namespace detail
+}  // namespace sfcl::engine

@@ -1,0 +1,22 @@
+// Private to src/engine: the sampler's state, shared by sampler.cpp (the chain) and grammar.cpp.
+#pragma once
+#include <cmath>
+#include <vector>
+
+#include "engine/engine.h"
+#include "llama-cpp.h"
+
+namespace sfcl::engine {
+
+struct Sampler::Impl {
+  const Model* model = nullptr;
+  llama_sampler_ptr chain;
+  llama_sampler_ptr grammar;  // null: no grammar
+  GrammarSpec grammar_spec;
+  std::vector<Token> prefix;  // grammar_spec.prefix, tokenised
+  int32_t n_vocab = 0;
+  std::vector<llama_token_data> cur;  // reused every call: no allocation per token
+  std::vector<uint8_t> banned;        // per-token flags, cleared after each call
+};
+
+}  // namespace sfcl::engine
