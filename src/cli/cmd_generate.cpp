@@ -6,6 +6,7 @@
 
 #include "cli/engine_flags.h"
 #include "cli/io.h"
+#include "cli/load_progress.h"
 #include "report/report.h"
 
 namespace sfcl::cli {
@@ -118,6 +119,7 @@ int run(const GenerateOpts& o) {
   engine::ModelOptions mo = o.model_options;
   mo.path = o.model;
   mo.chat_template = o.chat_template;
+  mo.on_progress = load_progress(o.model);
   auto model = engine::Model::load(mo);
   engine::ContextOptions copt = o.context;
   copt.n_ctx = o.ctx;

@@ -5,6 +5,7 @@
 #include "cli/config.h"
 #include "cli/default_model.h"
 #include "cli/engine_flags.h"
+#include "cli/load_progress.h"
 #include "server/server.h"
 
 namespace sfcl::cli {
@@ -148,6 +149,7 @@ Runner register_serve(CLI::App& app) {
     if (o->model_path.empty()) o->model_path = installed_demo_model();
     if (o->model_path.empty()) throw UsageError("--model is required (no installed demo model next to sfcl)");
     engine::set_verbose_log(o->verbose);
+    o->model_options.on_progress = load_progress(o->model_path);
     decode::parse_mode(*mode, o->mode);
     decode::parse_fallback(*fallback, o->fallback);
     o->compat_headers = !*no_compat;

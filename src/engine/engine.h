@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -122,6 +123,8 @@ struct ModelOptions {
   std::vector<float> tensor_split;   // share of the model per GPU; empty = by free memory
   bool use_mmap = true;
   bool use_mlock = false;
+  // Loading progress from 0 to 1 (llama.cpp's progress callback); empty = none.
+  std::function<void(float)> on_progress{};
 };
 
 // "none"/"layer"/"row" -> llama_split_mode; cache types "f32", "f16", "bf16", "q8_0", "q4_0",

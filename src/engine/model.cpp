@@ -36,6 +36,13 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   if (!options.tensor_split.empty()) params.tensor_split = split.data();
   params.load_mode = options.use_mmap ? (options.use_mlock ? LLAMA_LOAD_MODE_MMAP_MLOCK : LLAMA_LOAD_MODE_MMAP)
                                       : (options.use_mlock ? LLAMA_LOAD_MODE_MLOCK : LLAMA_LOAD_MODE_NONE);
+  if (options.on_progress) {
+    params.progress_callback = [](float progress, void* user) {
+      (*static_cast<const std::function<void(float)>*>(user))(progress);
+      return true;
+    };
+    params.progress_callback_user_data = const_cast<std::function<void(float)>*>(&options.on_progress);
+  }
   llama_model_ptr model(llama_model_load_from_file(options.path.c_str(), params));
   if (model == nullptr) {
     throw EngineError("llama.cpp could not load the model: " + options.path.string());

@@ -1,6 +1,8 @@
 // Engine tests on a real llama.cpp model the project generates (random weights).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "engine/engine.h"
@@ -30,6 +32,17 @@ TEST(Engine, LoadsGeneratedModel) {
   EXPECT_EQ(m->n_vocab(), 357);
   EXPECT_NE(m->description().find("llama"), std::string::npos);
   EXPECT_FALSE(m->chat_template().empty());
+}
+
+TEST(Engine, LoadingReportsProgressUpToOne) {
+  std::vector<float> seen;
+  engine::ModelOptions mo;
+  mo.path = test::tiny_model_path();
+  mo.on_progress = [&seen](float p) { seen.push_back(p); };
+  auto m = Model::load(mo);
+  ASSERT_FALSE(seen.empty());
+  EXPECT_FLOAT_EQ(seen.back(), 1.0F);
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
 }
 
 TEST(Engine, GreedyGenerationIsDeterministic) {
