@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 
 #include "util/assert.h"
 
@@ -46,13 +48,14 @@ bool in_field(const anchor::SourceIndex& sources, uint32_t i, std::string_view f
 bool Constrainer::build(const engine::Model& model, const anchor::SourceIndex& sources, const Anchor& a,
                         std::string_view field, std::string_view prefix) {
   cands_.clear();
-  std::vector<std::string> seen;
+  // A hash set, not a list: a request's sources may hold tens of thousands of values of one type,
+  // and this runs on the decode thread that every slot shares.
+  std::unordered_set<std::string_view> seen;
   auto add_type = [&](anchor::Type t) {
     for (uint32_t i : sources.of_type(t)) {
       const auto& s = sources.anchors()[i];
       if (!in_field(sources, i, field) || s.part) continue;
-      if (s.text.empty() || std::find(seen.begin(), seen.end(), s.anchor.norm) != seen.end()) continue;
-      seen.push_back(s.anchor.norm);
+      if (s.text.empty() || !seen.insert(s.anchor.norm).second) continue;
       if (a.type == anchor::Type::logic && !anchor::is_obligation(s.anchor)) continue;
       cands_.push_back(model.tokenize(std::string(prefix) + s.text, false, false));
     }
