@@ -49,6 +49,24 @@ class RawConn {
       out.append(buf, static_cast<size_t>(n));
     }
   }
+  // What is received until it holds `marker` (or the peer closes, or `timeout_ms` passes).
+  std::string read_until(const std::string& marker, int timeout_ms) {
+    std::string out;
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (out.find(marker) == std::string::npos) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      pollfd p{fd_, POLLIN, 0};
+      if (left.count() <= 0 || ::poll(&p, 1, static_cast<int>(left.count())) <= 0) return out;
+      char buf[4096];
+      const ssize_t n = ::recv(fd_, buf, sizeof buf, 0);
+      if (n <= 0) {
+        closed_by_peer_ = true;
+        return out;
+      }
+      out.append(buf, static_cast<size_t>(n));
+    }
+    return out;
+  }
   // One response with a Content-Length body (keep-alive use); what there is on timeout or close.
   std::string read_response(int timeout_ms = 3000) {
     for (;;) {

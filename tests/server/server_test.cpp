@@ -215,6 +215,7 @@ TEST_F(ServerTest, ConcurrentStreamsMatchTheirSoloRuns) {
       auto r =
           cl.Post("/v1/messages", anthropic("prompt number " + std::to_string(i) + " asks something", 24, true).dump(),
                   "application/json");
+      if (!r) return "<no response: " + httplib::to_string(r.error()) + ">";
       std::string text;
       for (const auto& [e, d] : parse_sse(r->body)) {
         if (e == "content_block_delta") text += json::parse(d)["delta"]["text"].get<std::string>();

@@ -328,9 +328,13 @@ TEST(ServerLifecycle, DrainDeadlineEndsStreamsWithAnErrorEvent) {
   RawConn o(s.port());
   a.send(post_request("/v1/messages", anthropic.dump()));
   o.send(post_request("/v1/chat/completions", openai.dump()));
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  auto a_body = std::async(std::launch::async, [&] { return a.read_all(5000); });
-  auto o_body = std::async(std::launch::async, [&] { return o.read_all(5000); });
+  // Both streams deliver text before the signal (a fixed wait is too short on a loaded machine).
+  const std::string a_head = a.read_until("content_block_delta", 60000);
+  const std::string o_head = o.read_until("\"content\"", 60000);
+  ASSERT_NE(a_head.find("content_block_delta"), std::string::npos) << a_head;
+  ASSERT_NE(o_head.find("\"content\""), std::string::npos) << o_head;
+  auto a_body = std::async(std::launch::async, [&] { return a_head + a.read_all(5000); });
+  auto o_body = std::async(std::launch::async, [&] { return o_head + o.read_all(5000); });
   const auto t = clock_type::now();
   const int rc = s.terminate(10);
   const double took = ms_since(t);
