@@ -2,6 +2,7 @@
 // tool-call grammars and parsers, JSON schema to GBNF). See chat_internal.h for why.
 #include <algorithm>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include "chat.h"
@@ -13,6 +14,13 @@
 namespace sfcl::engine {
 
 namespace {
+
+// llama.cpp's common chat code is written for llama-server's single task thread, and its
+// templates read the clock through localtime (tzset), so the HTTP workers call it one at a time.
+std::mutex& common_mutex() {
+  static std::mutex m;
+  return m;
+}
 
 bool is_builtin_name(const std::string& name) {
   const int32_t n = llama_chat_builtin_templates(nullptr, 0);
@@ -86,6 +94,7 @@ std::string compact(std::string gbnf) {
 }  // namespace
 
 std::string json_schema_grammar(const std::string& schema) {
+  const std::lock_guard lock(common_mutex());
   try {
     return compact(json_schema_to_grammar(common_json::parse(schema), false));
   } catch (const std::exception& e) {
@@ -96,6 +105,7 @@ std::string json_schema_grammar(const std::string& schema) {
 namespace detail {
 
 std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec) {
+  const std::lock_guard lock(common_mutex());
   auto t = std::make_shared<ChatTemplates>();
   std::string jinja;
   if (!override_spec.empty()) {
@@ -129,6 +139,7 @@ std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, con
 }
 
 CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input) {
+  const std::lock_guard lock(common_mutex());
   common_chat_templates_inputs in;
   for (const auto& m : input.messages) in.messages.push_back(to_common(m));
   in.add_generation_prompt = true;
@@ -162,6 +173,7 @@ CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* 
 }
 
 ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt) {
+  const std::lock_guard lock(common_mutex());
   common_chat_parser_params pp;
   pp.format = static_cast<common_chat_format>(std::stoi(prompt.parser_format));
   pp.generation_prompt = prompt.generation_prompt;
