@@ -41,18 +41,6 @@ size_t finish(Src& src, size_t p, size_t end, Anchor& a) {
   return end;
 }
 
-bool is_dash_at(Src& src, size_t i, size_t& len) {
-  if (src.at(i) == '-') {
-    len = 1;
-    return true;
-  }
-  if (src.match(i, "\xE2\x80\x93") || src.match(i, "\xE2\x80\x94")) {  // – —
-    len = 3;
-    return true;
-  }
-  return false;
-}
-
 // " (2021)", " (2021a)", ", 2021", " 2021": the end after a four-digit year at i, or 0.
 size_t year_after(Src& src, size_t i, bool allow_bare) {
   size_t j = i;
@@ -81,6 +69,18 @@ size_t year_after(Src& src, size_t i, bool allow_bare) {
 // A capitalised author word: "Chen", "Olsen-Vick", "O'Neil", "Lüscher".
 size_t author_word(Src& src, size_t i) { return capitalised_word(src, i); }
 }  // namespace
+
+bool is_dash_at(Src& src, size_t i, size_t& len) {
+  if (src.at(i) == '-') {
+    len = 1;
+    return true;
+  }
+  if (src.match(i, "\xE2\x80\x93") || src.match(i, "\xE2\x80\x94")) {  // – —
+    len = 3;
+    return true;
+  }
+  return false;
+}
 
 size_t scan_doi(Src& src, size_t p, Anchor& a) {
   size_t j = p;

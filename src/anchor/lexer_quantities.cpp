@@ -71,18 +71,6 @@ size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
 }
 
 namespace {
-bool dash_at(Src& src, size_t i, size_t& len) {
-  if (src.at(i) == '-') {
-    len = 1;
-    return true;
-  }
-  if (src.match(i, "\xE2\x80\x93") || src.match(i, "\xE2\x80\x94")) {  // – —
-    len = 3;
-    return true;
-  }
-  return false;
-}
-
 // Whole number of at most three digits from i: its end, or i.
 size_t small_integer(Src& src, size_t i) {
   const size_t e = src.digits(i);
@@ -95,7 +83,7 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
   if (n1 == p) return 0;
   size_t sep = 0;
   std::string_view kind;
-  if (!dash_at(src, n1, sep)) {
+  if (!is_dash_at(src, n1, sep)) {
     if (src.match(n1, "胜")) {
       kind = "负";  // a record: 17胜6负
     } else if (!src.match(n1, "比")) {
@@ -114,7 +102,7 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
     // chain ("1-800-555") is not a score.
     const int c = src.at(n2);
     size_t len = 0;
-    if (c == '%' || is_alpha(c) || dash_at(src, n2, len)) return 0;
+    if (c == '%' || is_alpha(c) || is_dash_at(src, n2, len)) return 0;
     if ((c == '.' || c == ',') && is_digit(src.at(n2 + 1))) return 0;
     if (c == kEnd && !src.final) return 0;
     std::string_view unit;
