@@ -210,9 +210,9 @@ size_t scan_author_citation(Src& src, size_t p, Anchor& a);
 size_t scan_case_citation(Src& src, size_t p, Anchor& a);
 size_t scan_cn_title_citation(Src& src, size_t p, Anchor& a);
 size_t scan_cn_author_citation(Src& src, size_t p, Anchor& a);
-// Chinese personal names (lexer_cn_names.cpp).
 // A dash at i: '-' (len 1), en or em dash (len 3).
 bool is_dash_at(Src& src, size_t i, size_t& len);
+// Chinese personal names (lexer_cn_names.cpp).
 bool cn_surname(char32_t c);
 size_t scan_cn_person(Src& src, size_t p, Anchor& a);
 bool jp_surname_first(char32_t c);  // may start a Japanese surname (kJpSurnames)
