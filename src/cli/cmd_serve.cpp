@@ -127,7 +127,8 @@ Runner register_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--max-prompt-tokens", o->max_prompt_tokens, "Refuse longer prompts (400; 0 = off)")
       ->capture_default_str();
-  cmd->add_option("--spam-density", o->spam_anchors_per_kb, "Anchors per KB of prompt counted as anchor spam")
+  cmd->add_option("--spam-density", o->spam_anchors_per_kb,
+                  "Refuse requests with more anchors per KB of text (anchor spam: 400; 0 = off)")
       ->capture_default_str();
   cmd->add_option("--drift-threshold", o->drift_threshold,
                   "How far the mean confidence of the last 200 checked anchors may fall below that of the 1,000 "

@@ -44,7 +44,8 @@ std::shared_ptr<Job> make_job(State& st, const GenerationRequest& req) {
   return job;
 }
 
-// Decision points bound the checking work a prompt can cause; anchor spam is only counted.
+// Decision points bound the checking work a prompt can cause; anchor spam (a text that is mostly
+// values, e.g. "1 2 3 4 ...") would make every generated value a search over thousands of them.
 void check_decision_points(State& st, const GenerationRequest& req) {
   std::string all_text;
   for (const auto& m : req.messages) all_text += m.content + "\n";
@@ -57,11 +58,19 @@ void check_decision_points(State& st, const GenerationRequest& req) {
                    "the request has " + std::to_string(dp.total) + " decision points; this server accepts at most " +
                        std::to_string(st.opt.max_decision_points));
   }
-  if (all_text.size() >= 256 &&
-      static_cast<double>(dp.anchors) * 1024.0 / static_cast<double>(all_text.size()) > st.opt.spam_anchors_per_kb) {
-    if (st.metrics) st.metrics->anchor_spam();
+  if (st.opt.spam_anchors_per_kb <= 0 || all_text.size() < 256) return;
+  const double density = static_cast<double>(dp.anchors) * 1024.0 / static_cast<double>(all_text.size());
+  if (density > st.opt.spam_anchors_per_kb) {
+    if (st.metrics) {
+      st.metrics->anchor_spam();
+      st.metrics->admission_rejected("anchor_spam");
+    }
     log_line(st, spdlog::level::warn, "anchor spam",
              {{"anchors", dp.anchors}, {"bytes", all_text.size()}, {"decision_points", dp.total}});
+    throw ApiError(400, "invalid_request_error",
+                   "the request's text has " + std::to_string(static_cast<int64_t>(density)) +
+                       " anchors per KB; this server accepts at most " +
+                       std::to_string(static_cast<int64_t>(st.opt.spam_anchors_per_kb)) + " (--spam-density)");
   }
 }
 

@@ -60,7 +60,9 @@ struct ServerOptions {
   // Admission limits: 0 = off.
   int32_t max_decision_points = 0;
   int32_t max_prompt_tokens = 0;
-  double spam_anchors_per_kb = 100.0;  // anchor density that counts as anchor spam (logged, metric)
+  // Anchor density of a request above which it is refused as anchor spam (400); 0 = off. Tables of
+  // figures stay below it (a quarterly table with amounts, percents and dates: about 110 per KB).
+  double spam_anchors_per_kb = 250.0;
   // Degraded when the mean confidence of the last 200 checked anchors is this far below that of the
   // 1,000 before them (metrics::Metrics::drift).
   double drift_threshold = 0.2;

@@ -134,6 +134,31 @@ TEST(Ops, DecisionPointLimitAndPromptLimit) {
   EXPECT_EQ(metric(c.Get("/metrics")->body, R"(sfcl_admission_rejected_total{reason="decision_points"})"), 1.0);
 }
 
+// A text that is mostly values is refused by its density, in both languages; a dense but real table
+// of figures is not.
+TEST(Ops, AnchorSpamIsRefusedByDensity) {
+  ServerProcess s({"--spam-density", "200"});
+  auto c = s.client();
+  std::string spam;
+  for (int i = 0; i < 400; ++i) spam += std::to_string(i % 10) + " ";
+  std::string spam_zh;
+  for (int i = 0; i < 300; ++i) spam_zh += std::to_string(i % 10) + "、";
+  for (const auto& text : {spam, spam_zh}) {
+    auto r = c.Post("/v1/messages", msg(text, "sum?", 4).dump(), "application/json");
+    ASSERT_EQ(r->status, 400) << text.substr(0, 40);
+    EXPECT_NE(r->body.find("anchors per KB; this server accepts at most 200 (--spam-density)"), std::string::npos)
+        << r->body;
+  }
+  std::string table = "Quarter, Revenue, Cost, Margin\n";
+  for (int q = 1; q <= 12; ++q) {
+    table += "Q" + std::to_string(q) + " 2023, $1" + std::to_string(q) + ",250.00, $9" + std::to_string(q) + "0.00, 2" +
+             std::to_string(q % 10) + ".5%\n";
+  }
+  auto ok = c.Post("/v1/messages", msg(table, "Q3 revenue?", 4).dump(), "application/json");
+  EXPECT_EQ(ok->status, 200) << ok->body;
+  EXPECT_EQ(metric(c.Get("/metrics")->body, R"(sfcl_admission_rejected_total{reason="anchor_spam"})"), 2.0);
+}
+
 TEST(Ops, HealthGoesLoadingThenOk) {
   ServerProcess s({"--test-ready-delay-ms", "1500"}, false);
   httplib::Client c("127.0.0.1", s.port());
