@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "decode/decode.h"
+#include "support/loop_run.h"
 #include "support/script.h"
 #include "support/test_model.h"
 #include "util/utf8.h"
@@ -53,43 +54,14 @@ class LoopTest : public ::testing::Test {
     };
   }
 
-  struct Run {
-    Result result;
-    std::string streamed;
-    std::vector<std::string> chunks;
-    int backtrack_events = 0;
-    int fallback_events = 0;
-    std::vector<std::string> backtrack_reasons;
-  };
+  using Run = test::LoopRun;
 
   Run run(const std::string& source, const std::string& scripted, Options opt) {
-    anchor::SourceIndex index;
-    index.add_source(source);
-    const auto prompt = model_->tokenize(source + "\nAnswer:", true, false);
-    Context ctx(*model_, {1024, 128, 1, 1});
-    Run r;
     if (!scripted.empty()) opt.logit_hook = script(scripted);
-    r.result = generate(ctx, prompt, opt, index, [&](const Event& e) {
-      if (e.kind == Event::Kind::token) {
-        r.chunks.emplace_back(e.text);
-        r.streamed += e.text;
-      }
-      if (e.kind == Event::Kind::backtrack) {
-        ++r.backtrack_events;
-        r.backtrack_reasons.emplace_back(e.reason);
-      }
-      if (e.kind == Event::Kind::fallback) ++r.fallback_events;
-    });
-    return r;
+    return test::run_loop(*model_, source, opt);
   }
 
-  static Options greedy(Mode mode, int32_t max_tokens = 48) {
-    Options o;
-    o.mode = mode;
-    o.max_tokens = max_tokens;
-    o.sampling.temperature = 0.0F;
-    return o;
-  }
+  static Options greedy(Mode mode, int32_t max_tokens = 48) { return test::greedy(mode, max_tokens); }
 
   static Model* model_;
 };

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "decode/decode.h"
+#include "support/loop_run.h"
 #include "support/script.h"
 #include "support/test_model.h"
 #include "util/utf8.h"
@@ -35,36 +36,14 @@ class RealVocabTest : public ::testing::TestWithParam<std::string> {
     return m;
   }
 
-  struct Run {
-    Result result;
-    std::string streamed;
-    std::vector<std::string> chunks;
-    int backtrack_events = 0;
-  };
+  using Run = test::LoopRun;
 
-  Run run(const std::string& source, Options opt) const {
-    anchor::SourceIndex index;
-    index.add_source(source);
-    const auto prompt = model_->tokenize(source + "\nAnswer:", true, false);
-    Context ctx(*model_, {1024, 128, 1, 1, true, true, false});
-    Run r;
-    r.result = generate(ctx, prompt, opt, index, [&](const Event& e) {
-      if (e.kind == Event::Kind::token) {
-        r.chunks.emplace_back(e.text);
-        r.streamed += e.text;
-      }
-      if (e.kind == Event::Kind::backtrack) ++r.backtrack_events;
-    });
-    return r;
-  }
+  // F32 KV cache and plain attention: the rewind-equality test compares logits exactly.
+  static inline const engine::ContextOptions kExact{1024, 128, 1, 1, true, true, false};
 
-  static Options greedy(Mode mode, int32_t max_tokens = 48) {
-    Options o;
-    o.mode = mode;
-    o.max_tokens = max_tokens;
-    o.sampling.temperature = 0.0F;
-    return o;
-  }
+  Run run(const std::string& source, const Options& opt) const { return test::run_loop(*model_, source, opt, kExact); }
+
+  static Options greedy(Mode mode, int32_t max_tokens = 48) { return test::greedy(mode, max_tokens); }
 
   const Model* model_ = nullptr;
 };
@@ -135,7 +114,7 @@ TEST_P(RealVocabTest, RewoundStateEqualsAFreshDecodeOfTheAcceptedPrefix) {
   const auto prompt = model_->tokenize(kSource + "\nAnswer:", true, false);
   Options o = greedy(Mode::anchor, 20);
   o.logit_hook = test::script(*model_, " The total is $12,600.00 now.");
-  const engine::ContextOptions co{1024, 128, 1, 1, true, true, false};
+  const engine::ContextOptions co = kExact;
   Context ctx(*model_, co);
   Sequence seq(*model_, o, index, {});
   seq.start(prompt, 0, 0);
