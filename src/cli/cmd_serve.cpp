@@ -6,6 +6,7 @@
 #include "cli/default_model.h"
 #include "cli/engine_flags.h"
 #include "cli/load_progress.h"
+#include "cli/serve_models.h"
 #include "server/server.h"
 
 namespace sfcl::cli {
@@ -14,17 +15,11 @@ Runner register_serve(CLI::App& app) {
   auto* cmd = app.add_subcommand("serve", "Serve a GGUF model over the Anthropic Messages and OpenAI APIs");
   cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // later flags win
   auto o = std::make_shared<server::ServerOptions>();
-  auto mode = std::make_shared<std::string>("anchor");
   auto fallback = std::make_shared<std::string>("constrain");
   auto key_file = std::make_shared<std::string>();
   auto no_compat = std::make_shared<bool>(false);
   auto keep_zw = std::make_shared<bool>(false);
-  cmd->add_option("-m,--model", o->model_path, "GGUF model file (default: the installed demo model)");
-  cmd->add_option("--model-id", o->model_id, "Model id in the API (default: file name without .gguf)");
-  cmd->add_option("--alias", o->aliases,
-                  "Another name of the model in the API (repeatable); any model name a request gives is "
-                  "answered by the one model served")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  const ModelFlags model_flags = add_per_model_flags(*cmd);
   cmd->add_option("--host", o->host, "Listen address")->capture_default_str();
   cmd->add_option("--port", o->port, "Listen port (0 = any free port, printed at start)")
       ->capture_default_str()
@@ -65,9 +60,6 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--allowed-host", o->allowed_hosts,
                   "Host name accepted besides localhost/127.0.0.1/[::1] on a loopback address (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_option("--sfcl", *mode, "Default check mode: off, anchor or per-token")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"off", "anchor", "per-token"}));
   cmd->add_option("--threshold", o->threshold, "Default confidence threshold")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
@@ -86,8 +78,6 @@ Runner register_serve(CLI::App& app) {
   cmd->add_flag(
       "--no-ui", [o](int64_t) { o->ui = false; }, "Do not serve the playground page at /");
   cmd->add_option("--kb", o->kb_path, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
-  cmd->add_option("--chat-template", o->chat_template,
-                  "Chat template instead of the model's own: a llama.cpp template name, a Jinja file or Jinja text");
   cmd->add_option("--api-key", o->api_keys, "Accepted API key (repeatable; none = no auth)");
   cmd->add_option("--api-key-file", *key_file, "File with one accepted API key per line");
   cmd->add_option("--default-max-tokens", o->default_max_tokens, "max_tokens of OpenAI chat requests without one")
@@ -146,12 +136,15 @@ Runner register_serve(CLI::App& app) {
                   "TOML config file with any of these flags, e.g. port = 8080, api-key = [\"k\"]. "
                   "Precedence: flag > environment (" +
                       env_help.substr(1) + ") > file");
-  return [o, mode, fallback, key_file, no_compat, keep_zw]() -> int {
-    if (o->model_path.empty()) o->model_path = installed_demo_model();
-    if (o->model_path.empty()) throw UsageError("--model is required (no installed demo model next to sfcl)");
+  return [cmd, model_flags, o, fallback, key_file, no_compat, keep_zw]() -> int {
+    const std::string demo = model_flags.model->count() == 0 ? installed_demo_model() : std::string();
+    if (model_flags.model->count() == 0 && demo.empty()) {
+      throw UsageError("--model is required (no installed demo model next to sfcl)");
+    }
+    assign_model_flags(*cmd, model_flags, demo, *o);
     engine::set_verbose_log(o->verbose);
-    o->model_options.on_progress = load_progress(o->model_path);
-    decode::parse_mode(*mode, o->mode);
+    // One progress line per file (the models load one after another).
+    if (o->models.size() == 1) o->model_options.on_progress = load_progress(o->models.front().path);
     decode::parse_fallback(*fallback, o->fallback);
     o->compat_headers = !*no_compat;
     o->strip_zero_width = !*keep_zw;

@@ -51,7 +51,21 @@ std::vector<std::string> expand_serve_args(const std::vector<std::string>& args)
       given.push_back(args[i]);
     }
   }
+  // Several --model flags serve several models, so a model the command line names replaces the file's
+  // and the environment's instead of joining them (flag > env > file).
+  bool given_model = false;
+  for (const auto& a : given) {
+    given_model = given_model || a == "-m" || a == "--model" || a.rfind("--model=", 0) == 0 || a.rfind("-m=", 0) == 0;
+  }
+  const char* env_model = std::getenv("SFCL_MODEL");
+  const bool env_gives_model = env_model != nullptr && *env_model != '\0';
   std::vector<std::string> out = {args[0], args[1]};
+  bool in_file = true;
+  const auto push = [&](const std::string& flag, const std::string& value) {
+    if (flag == "--model" && (given_model || (in_file && env_gives_model))) return;
+    out.push_back(flag);
+    out.push_back(value);
+  };
   if (!config.empty()) {
     toml::table t;
     try {
@@ -66,21 +80,15 @@ std::vector<std::string> expand_serve_args(const std::vector<std::string>& args)
       if (auto b = node.value<bool>(); b && node.is_boolean()) {
         if (*b) out.push_back(flag);
       } else if (const auto* arr = node.as_array()) {
-        for (const auto& v : *arr) {
-          out.push_back(flag);
-          out.push_back(scalar(v, key));
-        }
+        for (const auto& v : *arr) push(flag, scalar(v, key));
       } else {
-        out.push_back(flag);
-        out.push_back(scalar(node, key));
+        push(flag, scalar(node, key));
       }
     }
   }
+  in_file = false;
   for (const auto& [env, flag] : serve_env_flags()) {
-    if (const char* v = std::getenv(env.c_str()); v != nullptr && *v != '\0') {
-      out.push_back(flag);
-      out.emplace_back(v);
-    }
+    if (const char* v = std::getenv(env.c_str()); v != nullptr && *v != '\0') push(flag, v);
   }
   out.insert(out.end(), given.begin(), given.end());
   return out;

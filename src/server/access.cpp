@@ -69,7 +69,7 @@ void add_cors_headers(const State& st, const http::Request& req, http::Response&
   res.set_header("Access-Control-Allow-Origin", origin);
   res.set_header("Vary", "Origin");
   res.set_header("Access-Control-Expose-Headers",
-                 "X-SFCL-Status, X-SFCL-Signature, X-SFCL-Request-Id, X-Anthropic-SFCL-Status, "
+                 "X-SFCL-Status, X-SFCL-Model, X-SFCL-Signature, X-SFCL-Request-Id, X-Anthropic-SFCL-Status, "
                  "x-anthropic-layer-status, Retry-After");
 }
 

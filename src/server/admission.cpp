@@ -8,19 +8,20 @@ namespace sfcl::server {
 
 using nlohmann::json;
 
-std::vector<engine::Token> tokenize_request(const State& st, const GenerationRequest& req) {
-  return render_request(st, req).tokens;
+std::vector<engine::Token> tokenize_request(const engine::Model& model, const GenerationRequest& req) {
+  return render_request(model, req).tokens;
 }
 
 namespace {
 
-std::shared_ptr<Job> make_job(State& st, const GenerationRequest& req) {
+std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const GenerationRequest& req) {
   auto job = std::make_shared<Job>();
   job->options = req.options;
-  if (st.script) {
+  if (served.script) {
     // The request's own hook (logit_bias) runs first, so a banned token stays banned.
-    job->options.logit_hook = [script = st.script, eos = st.model->eos(), own = std::move(job->options.logit_hook)](
-                                  std::span<float> logits, std::span<const engine::Token> out) {
+    job->options.logit_hook = [script = served.script, eos = served.model->eos(),
+                               own = std::move(job->options.logit_hook)](std::span<float> logits,
+                                                                         std::span<const engine::Token> out) {
       if (own) own(logits, out);
       if (out.size() > script->size() || !std::equal(out.begin(), out.end(), script->begin())) return;
       logits[static_cast<size_t>(out.size() == script->size() ? eos : (*script)[out.size()])] += 1000.0F;
@@ -32,7 +33,7 @@ std::shared_ptr<Job> make_job(State& st, const GenerationRequest& req) {
   if (!req.prefill.empty()) job->sources->add_source(req.prefill);
   if (req.raw) job->sources->add_source(req.raw_prompt);
   for (const auto& s : req.extra_sources) job->sources->add_source(s);
-  prepare_job(st, req, *job);  // prompt, grammar, tool-call shape: server/tools.cpp
+  prepare_job(*served.model, req, *job);  // prompt, grammar, tool-call shape: server/tools.cpp
   if (st.key) job->request_sha256 = sha256_hex(canonical_json(request_digest_json(req)));
   job->metrics = st.metrics.get();
   if (st.metrics) {
@@ -74,7 +75,7 @@ void check_decision_points(State& st, const GenerationRequest& req) {
   }
 }
 
-void check_prompt_size(State& st, size_t prompt_tokens) {
+void check_prompt_size(State& st, const GenerationRequest& req, size_t prompt_tokens) {
   if (st.opt.max_prompt_tokens > 0 && static_cast<int64_t>(prompt_tokens) > st.opt.max_prompt_tokens) {
     if (st.metrics) st.metrics->admission_rejected("prompt_tokens");
     throw ApiError(400, "invalid_request_error",
@@ -86,7 +87,7 @@ void check_prompt_size(State& st, size_t prompt_tokens) {
     throw ApiError(400, "invalid_request_error",
                    "prompt is too long: " + std::to_string(prompt_tokens) + " tokens, but the context holds " +
                        std::to_string(limit) + " tokens per request",
-                   "messages", "context_length_exceeded");
+                   req.raw ? "prompt" : "messages", "context_length_exceeded");
   }
 }
 
@@ -94,11 +95,13 @@ void check_prompt_size(State& st, size_t prompt_tokens) {
 
 Admitted admit_request(State& st, Api api, const http::Request& http) {
   Admitted a;
-  a.req = parse_request(api, parse_body_json(http.body), st.opt);
+  const json body = parse_body_json(http.body);
+  a.model = &pick_model(st, requested_model(body), api);
+  a.req = parse_request(api, body, st.opt, a.model->spec);
   if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;
-  a.job = make_job(st, a.req);
+  a.job = make_job(st, *a.model, a.req);
   check_decision_points(st, a.req);
-  check_prompt_size(st, a.job->prompt.size());
+  check_prompt_size(st, a.req, a.job->prompt.size());
   return a;
 }
 

@@ -14,12 +14,13 @@ namespace sfcl::server {
 struct Admitted {
   std::shared_ptr<Job> job;
   GenerationRequest req;
+  ServedModel* model = nullptr;  // the one that answers (pick_model)
 };
 
 // Throws ApiError (in the API's terms) when the request is malformed or refused.
 Admitted admit_request(State& st, Api api, const http::Request& http);
 
 // The prompt tokens of a request (chat template + prefill, or the raw prompt).
-std::vector<engine::Token> tokenize_request(const State& st, const GenerationRequest& req);
+std::vector<engine::Token> tokenize_request(const engine::Model& model, const GenerationRequest& req);
 
 }  // namespace sfcl::server

@@ -22,13 +22,55 @@ namespace sfcl::server {
 namespace {
 
 // One short generation through the real path before reporting ready.
-void warm_up(State& st) {
+void warm_up(ServedModel& m) {
   auto warm = std::make_shared<Job>();
-  warm->prompt = st.model->tokenize("warm up", true, false);
+  warm->prompt = m.model->tokenize("warm up", true, false);
   warm->options.max_tokens = 2;
   warm->options.mode = decode::Mode::off;
   warm->sources = std::make_shared<anchor::SourceIndex>();
-  if (st.scheduler->submit(warm)) warm->channel.wait_finished();
+  if (m.scheduler->submit(warm)) warm->channel.wait_finished();
+}
+
+// The served models' names and defaults, before anything loads: ids from the file names, and no
+// name (id or alias) given to two models.
+void plan_models(State& st) {
+  for (const ModelSpec& spec : st.opt.models) {
+    auto m = std::make_unique<ServedModel>();
+    m->spec = spec;
+    if (m->spec.id.empty()) m->spec.id = std::filesystem::path(spec.path).stem().string();
+    m->mode = mode_of(st.opt, spec);
+    st.models.push_back(std::move(m));
+  }
+  if (st.models.empty()) throw engine::EngineError("no model to serve");
+  for (size_t i = 0; i < st.models.size(); ++i) {
+    std::vector<std::string> names = st.models[i]->spec.aliases;
+    names.push_back(st.models[i]->spec.id);
+    for (size_t j = 0; j < i; ++j) {
+      for (const auto& name : names) {
+        if (st.models[j]->named(name)) {
+          throw engine::EngineError("the name " + name + " is given to two models (--model-id, --alias)");
+        }
+      }
+    }
+  }
+}
+
+void load_model(const State& st, ServedModel& m) {
+  engine::ModelOptions mo = st.opt.model_options;
+  mo.path = m.spec.path;
+  mo.chat_template = m.spec.chat_template.empty() ? st.opt.chat_template : m.spec.chat_template;
+  m.model = engine::Model::load(mo);
+  if (!st.opt.test_script.empty()) {
+    m.script = std::make_shared<std::vector<engine::Token>>(m.model->tokenize(st.opt.test_script, false, false));
+  }
+  m.scheduler = std::make_unique<Scheduler>(*m.model, st.opt.scheduler);
+  warm_up(m);
+}
+
+void stop_schedulers(State& st) {
+  for (auto& m : st.models) {
+    if (m->scheduler) m->scheduler->stop();
+  }
 }
 
 // A file that is not GGUF is refused before the port is bound (loading it takes a while; the
@@ -93,13 +135,13 @@ int serve(const ServerOptions& options) {
   }
   st.metrics = std::make_unique<metrics::Metrics>(options.mode, options.drift_threshold);
   if (!options.sign_key_path.empty()) st.key = load_signing_key(options.sign_key_path);
-  if (st.opt.model_id.empty()) st.opt.model_id = std::filesystem::path(options.model_path).stem().string();
+  plan_models(st);
   if (!st.opt.kb_path.empty()) {
     auto kb = std::make_shared<anchor::SourceIndex>();
     kb->add_knowledge(anchor::load_knowledge(st.opt.kb_path));
     st.kb = std::move(kb);
   }
-  check_model_file(options.model_path);
+  for (const auto& m : st.models) check_model_file(m->spec.path);
 
   // Signals go to one thread (sigwait): first SIGTERM/SIGINT drains, a second one exits at once.
   sigset_t set;
@@ -119,8 +161,9 @@ int serve(const ServerOptions& options) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
     return 2;
   }
-  std::fprintf(stderr, "sfcl: listening on http://%s:%d (loading %s)\n", options.host.c_str(), port,
-               options.model_path.c_str());
+  std::string files;
+  for (const auto& m : st.models) files += (files.empty() ? "" : ", ") + m->spec.path;
+  std::fprintf(stderr, "sfcl: listening on http://%s:%d (loading %s)\n", options.host.c_str(), port, files.c_str());
   svr.start();
 
   std::thread signals([&] {
@@ -146,7 +189,7 @@ int serve(const ServerOptions& options) {
     while (st.in_flight.load() > 0 && clock::now() < cut) std::this_thread::sleep_for(std::chrono::milliseconds(20));
     if (st.in_flight.load() > 0 && st.ready.load()) {
       std::fprintf(stderr, "sfcl: drain timeout: ending %d responses\n", st.in_flight.load());
-      st.scheduler->stop();
+      stop_schedulers(st);
       while (st.in_flight.load() > 0 && clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
       }
@@ -162,21 +205,15 @@ int serve(const ServerOptions& options) {
   });
 
   try {
-    engine::ModelOptions mo = options.model_options;
-    mo.path = options.model_path;
-    mo.chat_template = options.chat_template;
-    st.model = engine::Model::load(mo);
-    if (!options.test_script.empty()) {
-      st.script = std::make_shared<std::vector<engine::Token>>(st.model->tokenize(options.test_script, false, false));
-    }
-    st.scheduler = std::make_unique<Scheduler>(*st.model, options.scheduler);
-    warm_up(st);
+    for (auto& m : st.models) load_model(st, *m);
     if (options.test_ready_delay_ms > 0)
       std::this_thread::sleep_for(std::chrono::milliseconds(options.test_ready_delay_ms));
     st.ready = true;
-    std::fprintf(stderr, "sfcl: ready: %s, %d slots x %u tokens, sfcl mode %s\n", st.opt.model_id.c_str(),
-                 options.scheduler.n_parallel, options.scheduler.n_ctx_per_slot,
-                 std::string(decode::mode_name(options.mode)).c_str());
+    for (const auto& m : st.models) {
+      std::fprintf(stderr, "sfcl: ready: %s, %d slots x %u tokens, sfcl mode %s\n", m->spec.id.c_str(),
+                   options.scheduler.n_parallel, options.scheduler.n_ctx_per_slot,
+                   std::string(decode::mode_name(m->mode)).c_str());
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
     pthread_kill(signals.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread): wakes its sigwait
@@ -184,7 +221,7 @@ int serve(const ServerOptions& options) {
     return 2;
   }
   signals.join();
-  st.scheduler->stop();
+  stop_schedulers(st);
   std::fprintf(stderr, "sfcl: stopped\n");
   return 0;
 }

@@ -14,7 +14,49 @@ using nlohmann::json;
 namespace {
 
 void require_ready(const State& st) {
-  if (!st.ready || !st.model) throw ApiError(503, openai_chat_dialect().errors().unavailable, "model is loading");
+  if (!st.ready) throw ApiError(503, openai_chat_dialect().errors().unavailable, "model is loading");
+}
+
+const ServedModel& model_of(const State& st, const json& body) {
+  require_ready(st);
+  return pick_model(st, requested_model(body), Api::openai_chat);
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The percent-decoded value of `key` in the target's query ("" when absent).
+std::string query_value(const std::string& target, const std::string& key) {
+  const size_t q = target.find('?');
+  if (q == std::string::npos) return {};
+  size_t pos = q + 1;
+  while (pos <= target.size()) {
+    size_t end = target.find('&', pos);
+    if (end == std::string::npos) end = target.size();
+    const std::string pair = target.substr(pos, end - pos);
+    const size_t eq = pair.find('=');
+    if (pair.substr(0, eq) == key && eq != std::string::npos) {
+      std::string out;
+      for (size_t i = eq + 1; i < pair.size(); ++i) {
+        if (pair[i] == '+') {
+          out.push_back(' ');
+        } else if (pair[i] == '%' && i + 2 < pair.size() && hex_digit(pair[i + 1]) >= 0 &&
+                   hex_digit(pair[i + 2]) >= 0) {
+          out.push_back(static_cast<char>(hex_digit(pair[i + 1]) * 16 + hex_digit(pair[i + 2])));
+          i += 2;
+        } else {
+          out.push_back(pair[i]);
+        }
+      }
+      return out;
+    }
+    pos = end + 1;
+  }
+  return {};
 }
 
 bool flag_of(const json& body, const char* key, bool fallback) {
@@ -51,31 +93,28 @@ json piece_json(const std::string& piece) {
 
 }  // namespace
 
-json model_object(const State& st) {
-  return {
-      {"id", st.opt.model_id},
-      {"object", "model"},
-      {"type", "model"},
-      {"created", unix_now()},
-      {"created_at", "1970-01-01T00:00:00Z"},
-      {"owned_by", "sfcl"},
-      {"display_name", st.opt.model_id},
-      {"aliases", st.opt.aliases},
-      {"sfcl", {{"mode", std::string(decode::mode_name(st.opt.mode))}, {"layer_status", layer_status(st.opt.mode)}}}};
+json model_object(const State&, const ServedModel& model) {
+  return {{"id", model.spec.id},
+          {"object", "model"},
+          {"type", "model"},
+          {"created", unix_now()},
+          {"created_at", "1970-01-01T00:00:00Z"},
+          {"owned_by", "sfcl"},
+          {"display_name", model.spec.id},
+          {"aliases", model.spec.aliases},
+          {"sfcl", {{"mode", std::string(decode::mode_name(model.mode))}, {"layer_status", layer_status(model.mode)}}}};
 }
 
 json model_by_id(const State& st, const std::string& id) {
-  bool known = id == st.opt.model_id;
-  for (const auto& alias : st.opt.aliases) known = known || id == alias;
-  if (!known) {
-    throw ApiError(404, "not_found_error", "model " + id + " is not served here (GET /v1/models lists the models)",
-                   "model", "model_not_found");
+  for (const auto& m : st.models) {
+    if (m->named(id)) return model_object(st, *m);
   }
-  return model_object(st);
+  throw ApiError(404, "not_found_error", "model " + id + " is not served here (GET /v1/models lists the models)",
+                 "model", "model_not_found");
 }
 
-json props(const State& st) {
-  require_ready(st);
+json props(const State& st, const std::string& target) {
+  const ServedModel& m = model_of(st, {{"model", query_value(target, "model")}});
   const engine::SamplingOptions& s = st.opt.sampling;
   const int32_t n_predict = st.opt.n_predict > 0 ? st.opt.n_predict : -1;
   return {{"default_generation_settings",
@@ -89,53 +128,53 @@ json props(const State& st) {
               {"n_predict", n_predict},
               {"max_tokens", st.opt.default_max_tokens}}}}},
           {"total_slots", st.opt.scheduler.n_parallel},
-          {"model_path", st.opt.model_path},
-          {"model_alias", st.opt.model_id},
-          {"aliases", st.opt.aliases},
-          {"chat_template", st.model->chat_template()},
+          {"model_path", m.spec.path},
+          {"model_alias", m.spec.id},
+          {"aliases", m.spec.aliases},
+          {"chat_template", m.model->chat_template()},
           {"modalities", {{"vision", false}, {"audio", false}}},
           {"sfcl",
-           {{"mode", std::string(decode::mode_name(st.opt.mode))},
+           {{"mode", std::string(decode::mode_name(m.mode))},
             {"threshold", decimal(st.opt.threshold)},
             {"max_backtracks", st.opt.max_backtracks},
             {"fallback", std::string(decode::fallback_name(st.opt.fallback))}}}};
 }
 
 json tokenize(const State& st, const json& body) {
-  require_ready(st);
   if (!body.is_object()) throw bad_param("the request body must be a JSON object");
+  const engine::Model& model = *model_of(st, body).model;
   if (!body.contains("content") || !body["content"].is_string()) {
     throw bad_param("content must be a string", "content");
   }
-  const auto tokens = st.model->tokenize(body["content"].get<std::string>(), flag_of(body, "add_special", false),
-                                         flag_of(body, "parse_special", true));
+  const auto tokens = model.tokenize(body["content"].get<std::string>(), flag_of(body, "add_special", false),
+                                     flag_of(body, "parse_special", true));
   if (!flag_of(body, "with_pieces", false)) return {{"tokens", tokens}};
   json out = json::array();
-  for (const engine::Token t : tokens) out.push_back({{"id", t}, {"piece", piece_json(st.model->piece(t))}});
+  for (const engine::Token t : tokens) out.push_back({{"id", t}, {"piece", piece_json(model.piece(t))}});
   return {{"tokens", out}};
 }
 
 json detokenize(const State& st, const json& body) {
-  require_ready(st);
   if (!body.is_object() || !body.contains("tokens") || !body["tokens"].is_array()) {
     throw bad_param("tokens must be an array of token ids", "tokens");
   }
+  const engine::Model& model = *model_of(st, body).model;
   std::string text;
   const json& tokens = body["tokens"];
   for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string name = "tokens[" + std::to_string(i) + "]";
     const json one = {{name, tokens[i]}};
-    const auto id = integer_in(one, name.c_str(), 0, st.model->n_vocab() - 1, -1);
+    const auto id = integer_in(one, name.c_str(), 0, model.n_vocab() - 1, -1);
     if (id < 0) throw bad_param(name + " must be a token id", name);
-    st.model->append_piece(static_cast<engine::Token>(id), text);
+    model.append_piece(static_cast<engine::Token>(id), text);
   }
   return {{"content", text}};
 }
 
 json apply_template(const State& st, const json& body) {
-  require_ready(st);
-  const GenerationRequest req = parse_request(Api::openai_chat, body, st.opt);
-  return {{"prompt", st.model->apply_chat_template(req.messages, true)}};
+  const ServedModel& m = model_of(st, body);
+  const GenerationRequest req = parse_request(Api::openai_chat, body, st.opt, m.spec);
+  return {{"prompt", m.model->apply_chat_template(req.messages, true)}};
 }
 
 const std::vector<std::pair<const char*, JsonRoute>>& llama_post_routes() {

@@ -11,12 +11,15 @@
 
 namespace sfcl::server {
 
+// With several models served, each route takes the model to use from the body's "model" (POST)
+// or the query's ?model= (GET /props), by id or alias; the first model when none is named.
+
 // The model as /v1/models lists it (id, owner, SFCL mode, aliases).
-nlohmann::json model_object(const State& st);
+nlohmann::json model_object(const State& st, const ServedModel& model);
 // GET /v1/models/{id}: the served model by its id or an alias; 404 otherwise.
 nlohmann::json model_by_id(const State& st, const std::string& id);
-// GET /props: the server's defaults, slots, model path and chat template, as llama-server's.
-nlohmann::json props(const State& st);
+// GET /props[?model=name]: the server's defaults, slots, model path and chat template, as llama-server's.
+nlohmann::json props(const State& st, const std::string& target);
 
 // {"content": text, "add_special": false, "parse_special": true, "with_pieces": false} -> {"tokens": [...]}
 nlohmann::json tokenize(const State& st, const nlohmann::json& body);

@@ -67,20 +67,19 @@ int32_t max_tokens_of(const json& body, const char* key, const ServerOptions& se
   return static_cast<int32_t>(v.get<int64_t>());
 }
 
-void check_model(const json& body, const ServerOptions& server, GenerationRequest& r, bool required) {
+// The caller picked the model from the name (pick_model); the response names the model that
+// answered, whatever name the request gave.
+void check_model(const json& body, const ModelSpec& model, GenerationRequest& r, bool required) {
   if (!body.contains("model") || body["model"].is_null()) {
     if (required) throw bad("model: field required", "model");
-    r.model = server.model_id;
-    return;
+  } else if (!body["model"].is_string()) {
+    throw bad("model must be a string", "model");
   }
-  if (!body["model"].is_string()) throw bad("model must be a string", "model");
-  // One model served: whatever name a client ships with (gpt-4o, claude-...) is answered by it,
-  // as llama-server does, and the response names the model that answered.
-  r.model = server.model_id;
+  r.model = model.id;
 }
 
-void parse_sfcl(const json& body, const ServerOptions& server, GenerationRequest& r) {
-  r.options.mode = server.mode;
+void parse_sfcl(const json& body, const ServerOptions& server, const ModelSpec& model, GenerationRequest& r) {
+  r.options.mode = mode_of(server, model);
   r.options.checker.threshold = server.threshold;
   r.options.max_backtracks = server.max_backtracks;
   r.options.fallback = server.fallback;
@@ -212,10 +211,10 @@ void anthropic_messages(const json& body, const ServerOptions& server, Generatio
 }
 }  // namespace
 
-GenerationRequest parse_count_tokens(const json& body, const ServerOptions& server) {
+GenerationRequest parse_count_tokens(const json& body, const ServerOptions& server, const ModelSpec& model) {
   if (!body.is_object()) throw bad("the request body must be a JSON object");
   GenerationRequest r;
-  check_model(body, server, r, false);
+  check_model(body, model, r, false);
   anthropic_messages(body, server, r);
   return r;
 }
@@ -234,10 +233,10 @@ void sampling_of(const json& body, const ServerOptions& server, engine::Sampling
   s.seed = seed < 0 ? 0xFFFFFFFFU : static_cast<uint32_t>(seed);
 }
 
-GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& server) {
+GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& server, const ModelSpec& model) {
   if (!body.is_object()) throw bad("the request body must be a JSON object");
   GenerationRequest r;
-  parse_sfcl(body, server, r);
+  parse_sfcl(body, server, model, r);
   parse_tools(api, body, r);
   parse_structured_output(api, body, r);
   if (body.contains("stream") && !body["stream"].is_null()) {
@@ -255,13 +254,13 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
     };
   }
   if (api == Api::anthropic) {
-    check_model(body, server, r, false);
+    check_model(body, model, r, false);
     r.options.max_tokens = max_tokens_of(body, "max_tokens", server, true, 0);
     anthropic_messages(body, server, r);
     if (body.contains("stop_sequences")) r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", 16);
     return r;
   }
-  check_model(body, server, r, false);
+  check_model(body, model, r, false);
   const int32_t fallback = api == Api::openai_completions ? 16 : server.default_max_tokens;
   r.options.max_tokens = max_tokens_of(body, "max_tokens", server, false, fallback);
   if (body.contains("max_completion_tokens")) {
@@ -319,11 +318,16 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
 
 }  // namespace
 
-GenerationRequest parse_request(Api api, const json& body, const ServerOptions& server) {
-  GenerationRequest r = parse_fields(api, body, server);
+GenerationRequest parse_request(Api api, const json& body, const ServerOptions& server, const ModelSpec& model) {
+  GenerationRequest r = parse_fields(api, body, server, model);
   // -n caps every request, as llama-server's n_predict does: clamped, not refused.
   if (server.n_predict > 0) r.options.max_tokens = std::min(r.options.max_tokens, server.n_predict);
   return r;
+}
+
+std::string requested_model(const json& body) {
+  if (!body.is_object() || !body.contains("model") || !body["model"].is_string()) return {};
+  return body["model"].get<std::string>();
 }
 
 json parse_body_json(const std::string& body) {

@@ -52,8 +52,13 @@ struct GenerationRequest {
 // The JSON of a request body, or a 400 that says in plain words what is wrong with it.
 nlohmann::json parse_body_json(const std::string& body);
 
-GenerationRequest parse_request(Api api, const nlohmann::json& body, const ServerOptions& server);
+// `model` is the served model that answers (its id names the response, its mode is the default).
+GenerationRequest parse_request(Api api, const nlohmann::json& body, const ServerOptions& server,
+                                const ModelSpec& model = {});
 // Anthropic count_tokens body: messages and system only.
-GenerationRequest parse_count_tokens(const nlohmann::json& body, const ServerOptions& server);
+GenerationRequest parse_count_tokens(const nlohmann::json& body, const ServerOptions& server,
+                                     const ModelSpec& model = {});
+// The body's "model" when it is a string, else "" (what pick_model is given).
+std::string requested_model(const nlohmann::json& body);
 
 }  // namespace sfcl::server

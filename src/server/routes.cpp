@@ -51,6 +51,7 @@ void start_stream(State& st, const Dialect& dialect, const Admitted& a, Response
   res.logged = true;  // the stream's end writes the request's log line
   const decode::Mode mode = a.req.options.mode;
   set_status_headers(res, st.opt.compat_headers, mode, stream_status(mode, !a.job->sources->empty()));
+  res.set_header("X-SFCL-Model", a.model->spec.id);
   res.set_header("Cache-Control", "no-cache");
   auto s = std::make_shared<Stream>();
   s->job = a.job;
@@ -76,7 +77,7 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   if (!st.ready) throw ApiError(503, dialect.errors().unavailable, "model is loading");
   if (st.draining) throw ApiError(503, dialect.errors().unavailable, "server is shutting down");
   Admitted a = admit_request(st, api, http);
-  if (!st.scheduler->submit(a.job)) {
+  if (!a.model->scheduler->submit(a.job)) {
     throw ApiError(
         429, "rate_limit_error",
         "the request queue is full (" + std::to_string(st.opt.scheduler.queue_limit) + " waiting); retry later");
@@ -113,6 +114,7 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   out["sfcl"] = final_sfcl(outcome.result, mode, true, st.key ? &*st.key : nullptr,
                            {info.id, info.model, info.created, a.job->request_sha256});
   set_status_headers(res, st.opt.compat_headers, mode, out["sfcl"]["status"].get<std::string>());
+  res.set_header("X-SFCL-Model", a.model->spec.id);
   if (st.key) {
     res.set_header("X-SFCL-Signature", out["sfcl"]["signature"].get<std::string>());
     res.set_header("X-SFCL-Request-Id", info.id);
@@ -123,12 +125,25 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
 }
 
 json models_list(const State& st) {
-  const json m = model_object(st);
+  json data = json::array();
+  for (const auto& m : st.models) data.push_back(model_object(st, *m));
   return {{"object", "list"},
-          {"data", json::array({m})},
+          {"data", std::move(data)},
           {"has_more", false},
-          {"first_id", st.opt.model_id},
-          {"last_id", st.opt.model_id}};
+          {"first_id", st.models.front()->spec.id},
+          {"last_id", st.models.back()->spec.id}};
+}
+
+// Busy slots and queued requests over every model.
+SchedulerStats load_of(const State& st) {
+  SchedulerStats all;
+  for (const auto& m : st.models) {
+    if (!m->scheduler) continue;
+    const SchedulerStats s = m->scheduler->stats();
+    all.busy_slots += s.busy_slots;
+    all.queued += s.queued;
+  }
+  return all;
 }
 
 void health(State& st, http::Response& r) {
@@ -142,18 +157,29 @@ void health(State& st, http::Response& r) {
     r.set_header("Retry-After", "1");
     return;
   }
-  const auto s = st.scheduler->stats();
+  const SchedulerStats s = load_of(st);
   const bool degraded = st.metrics->degraded();
   if (degraded != st.was_degraded.exchange(degraded)) {
     log_line(st, degraded ? spdlog::level::warn : spdlog::level::info,
              degraded ? "drift monitor: degraded" : "drift monitor: recovered", {{"drift", st.metrics->drift()}});
   }
-  set_json(r, 200,
-           {{"status", degraded ? "degraded" : "ok"},
-            {"slots", st.opt.scheduler.n_parallel},
-            {"slots_busy", s.busy_slots},
-            {"queue", s.queued},
-            {"confidence_drift", st.metrics->drift()}});
+  json body = {{"status", degraded ? "degraded" : "ok"},
+               {"slots", st.opt.scheduler.n_parallel * static_cast<int32_t>(st.models.size())},
+               {"slots_busy", s.busy_slots},
+               {"queue", s.queued},
+               {"confidence_drift", st.metrics->drift()}};
+  if (st.models.size() > 1) {  // each model has its own slots and queue
+    json models = json::array();
+    for (const auto& m : st.models) {
+      const SchedulerStats ms = m->scheduler->stats();
+      models.push_back({{"id", m->spec.id},
+                        {"slots", st.opt.scheduler.n_parallel},
+                        {"slots_busy", ms.busy_slots},
+                        {"queue", ms.queued}});
+    }
+    body["models"] = std::move(models);
+  }
+  set_json(r, 200, body);
 }
 
 // The metrics label of a path: the known routes (the paths without /v1 count as their /v1 twin).
@@ -195,8 +221,10 @@ void install_routes(http::Router& svr, State& st) {
   }
   svr.Post("/v1/messages/count_tokens", guarded(Api::anthropic, [&st](const http::Request& q, http::Response& r) {
              if (!st.ready) throw ApiError(503, "overloaded_error", "model is loading");
-             const GenerationRequest req = parse_count_tokens(parse_body_json(q.body), st.opt);
-             set_json(r, 200, {{"input_tokens", tokenize_request(st, req).size()}});
+             const json body = parse_body_json(q.body);
+             const ServedModel& m = pick_model(st, requested_model(body), Api::anthropic);
+             const GenerationRequest req = parse_count_tokens(body, st.opt, m.spec);
+             set_json(r, 200, {{"input_tokens", tokenize_request(*m.model, req).size()}});
            }));
   for (const char* path : {"/v1/models", "/models"}) {
     svr.Get(path, [&st](const http::Request&, http::Response& r) { set_json(r, 200, models_list(st)); });
@@ -207,8 +235,9 @@ void install_routes(http::Router& svr, State& st) {
                     set_json(r, 200, model_by_id(st, q.path.substr(std::string_view(prefix).size())));
                   }));
   }
-  svr.Get("/props",
-          guarded(Api::openai_chat, [&st](const http::Request&, http::Response& r) { set_json(r, 200, props(st)); }));
+  svr.Get("/props", guarded(Api::openai_chat, [&st](const http::Request& q, http::Response& r) {
+            set_json(r, 200, props(st, q.target));
+          }));
   for (const auto& [path, route] : llama_post_routes()) {
     svr.Post(path, guarded(Api::openai_chat, [&st, route = route](const http::Request& q, http::Response& r) {
                set_json(r, 200, route(st, parse_body_json(q.body)));
@@ -216,10 +245,8 @@ void install_routes(http::Router& svr, State& st) {
   }
   svr.Get("/health", [&st](const http::Request&, http::Response& r) { health(st, r); });
   svr.Get("/metrics", [&st](const http::Request&, http::Response& r) {
-    if (st.scheduler) {
-      const auto s = st.scheduler->stats();
-      st.metrics->set_load(s.busy_slots, s.queued);
-    }
+    const SchedulerStats s = load_of(st);
+    st.metrics->set_load(s.busy_slots, s.queued);
     r.set_content(st.metrics->serialize(), "text/plain; version=0.0.4; charset=utf-8");
   });
   svr.Get("/v1/sfcl/public-key", [&st](const http::Request&, http::Response& r) {

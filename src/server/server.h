@@ -2,6 +2,7 @@
 // Never includes llama.h: it talks to the model through engine/ and decode/.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,13 +11,23 @@
 
 namespace sfcl::server {
 
-struct ServerOptions {
-  std::string model_path;
-  engine::ModelOptions model_options;  // GPU offload and loading (its path is model_path)
-  std::string model_id;                // default: the file name without .gguf
-  // More names for the model (--alias). With one model served, a request naming any model is
-  // answered by it; aliases are what /v1/models lists and GET /v1/models/{id} finds.
+// One model the server serves (--model, and the per-model flags that follow it).
+struct ModelSpec {
+  std::string path;
+  std::string id;  // default: the file name without .gguf
+  // More names for the model (--alias): what /v1/models lists, GET /v1/models/{id} finds and a
+  // request's "model" may give to pick it.
   std::vector<std::string> aliases;
+  std::optional<decode::Mode> mode;  // unset: ServerOptions::mode
+  std::string chat_template;         // empty: ServerOptions::chat_template
+};
+
+struct ServerOptions {
+  // The models served, each with its own scheduler and slots. With one, a request naming any model
+  // is answered by it (as llama-server does); with several, the request's "model" picks one by id
+  // or alias and an unknown name is a 404. The first answers requests that name none.
+  std::vector<ModelSpec> models;
+  engine::ModelOptions model_options;  // GPU offload and loading, for every model (its path is the spec's)
   std::string host = "127.0.0.1";
   int port = 8080;
   SchedulerOptions scheduler;
@@ -33,7 +44,7 @@ struct ServerOptions {
   // only these Host names besides localhost/127.0.0.1/[::1] (DNS rebinding).
   std::vector<std::string> cors_origins;
   std::vector<std::string> allowed_hosts;
-  // SFCL defaults; each request may override them in its "sfcl" object.
+  // SFCL defaults; each request may override them in its "sfcl" object (and a model its mode).
   // (the defaults are decode::Options' own, so they are declared once)
   decode::Mode mode = decode::Options{}.mode;
   float threshold = decode::Options{}.checker.threshold;
@@ -45,7 +56,7 @@ struct ServerOptions {
   bool strip_zero_width = true;
   bool ui = true;  // the playground at / (web/, embedded at build time)
   std::string kb_path;
-  std::string chat_template;         // overrides the model's template (engine::ModelOptions::chat_template)
+  std::string chat_template;         // overrides the models' templates (engine::ModelOptions::chat_template)
   int32_t default_max_tokens = 256;  // OpenAI requests without max_tokens
   int32_t max_tokens_limit = 32768;
   // -n: every request's max_tokens is clamped to this (llama-server's n_predict); 0 = no cap.
@@ -74,7 +85,12 @@ struct ServerOptions {
   int32_t test_ready_delay_ms = 0;  // test hook: stay "loading" this long after the warm-up
 };
 
-// Loads the model, listens and serves until SIGTERM/SIGINT; returns the process exit code.
+// The SFCL mode a model's requests start from (its own --sfcl, else the server's).
+inline decode::Mode mode_of(const ServerOptions& server, const ModelSpec& model) {
+  return model.mode.value_or(server.mode);
+}
+
+// Loads the models, listens and serves until SIGTERM/SIGINT; returns the process exit code.
 int serve(const ServerOptions& options);
 
 }  // namespace sfcl::server

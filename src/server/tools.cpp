@@ -3,7 +3,6 @@
 #include "server/tools.h"
 
 #include "anchor/anchor.h"
-#include "server/state.h"
 
 namespace sfcl::server {
 
@@ -244,12 +243,12 @@ engine::ChatMessage openai_tool_message(const json& m, const std::string& where,
   return out;
 }
 
-engine::ChatPrompt render_request(const State& st, const GenerationRequest& req) {
+engine::ChatPrompt render_request(const engine::Model& model, const GenerationRequest& req) {
   try {
     if (req.raw) {
       engine::ChatPrompt p;
       p.text = req.raw_prompt;
-      p.tokens = st.model->tokenize(req.raw_prompt, true, true);
+      p.tokens = model.tokenize(req.raw_prompt, true, true);
       if (!req.grammar.empty()) {
         p.grammar.gbnf = req.grammar;
       } else if (!req.json_schema.empty()) {
@@ -264,18 +263,18 @@ engine::ChatPrompt render_request(const State& st, const GenerationRequest& req)
     in.tool_choice = req.tool_choice;
     in.json_schema = req.json_schema;
     in.grammar = req.grammar;
-    return st.model->render_chat(in);
+    return model.render_chat(in);
   } catch (const engine::EngineError& e) {
     throw ApiError(400, "invalid_request_error", e.what());
   }
 }
 
-void prepare_job(const State& st, const GenerationRequest& req, Job& job) {
-  engine::ChatPrompt prompt = render_request(st, req);
+void prepare_job(const engine::Model& model, const GenerationRequest& req, Job& job) {
+  engine::ChatPrompt prompt = render_request(model, req);
   job.prompt = prompt.tokens;
   if (!prompt.grammar.gbnf.empty()) {
     // Checked here, so a grammar llama.cpp rejects is the client's 400, not the decode thread's error.
-    engine::Sampler probe(*st.model, {});
+    engine::Sampler probe(model, {});
     try {
       probe.set_grammar(prompt.grammar);
     } catch (const engine::EngineError& e) {
@@ -288,7 +287,7 @@ void prepare_job(const State& st, const GenerationRequest& req, Job& job) {
   if (prompt.tool_format != engine::ToolFormat::none) {
     auto shape = std::make_shared<ReplyShape>();
     shape->prompt = std::move(prompt);
-    shape->model = st.model.get();
+    shape->model = &model;
     job.shape = std::move(shape);
   }
 }

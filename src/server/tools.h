@@ -14,8 +14,6 @@
 
 namespace sfcl::server {
 
-struct State;
-
 // What a reply to a request with tools looks like, kept with the job for the response.
 struct ReplyShape {
   engine::ChatPrompt prompt;
@@ -43,8 +41,8 @@ engine::ChatMessage openai_tool_message(const nlohmann::json& m, const std::stri
 
 // Renders the request's prompt (and grammar) and sets the job's prompt, grammar, stops and shape.
 // Throws ApiError (400) for a template, schema or grammar llama.cpp rejects.
-engine::ChatPrompt render_request(const State& st, const GenerationRequest& req);
-void prepare_job(const State& st, const GenerationRequest& req, Job& job);
+engine::ChatPrompt render_request(const engine::Model& model, const GenerationRequest& req);
+void prepare_job(const engine::Model& model, const GenerationRequest& req, Job& job);
 
 // ---- response side (tool_reply.cpp): `info.shape` is set
 // Anthropic: text and tool_use blocks, stop_reason "tool_use" when the model called a tool.

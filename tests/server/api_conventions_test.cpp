@@ -207,6 +207,17 @@ TEST_F(ApiConventions, OverlongPromptIsContextLengthExceeded) {
   const json j = post(c, "/v1/chat/completions", chat("m", long_text, 3));
   EXPECT_EQ(j["_status"], 400);
   EXPECT_EQ(j["error"]["code"], "context_length_exceeded") << j.dump();
+  EXPECT_EQ(j["error"]["param"], "messages");
+  // The parameter named is the one that is too long.
+  const json completion = post(c, "/v1/completions", {{"model", "m"}, {"max_tokens", 3}, {"prompt", long_text}});
+  EXPECT_EQ(completion["_status"], 400);
+  EXPECT_EQ(completion["error"]["code"], "context_length_exceeded") << completion.dump();
+  EXPECT_EQ(completion["error"]["param"], "prompt");
+  json anth = chat("m", long_text, 3);
+  const json messages = post(c, "/v1/messages", anth);
+  EXPECT_EQ(messages["_status"], 400);
+  EXPECT_EQ(messages["type"], "error");
+  EXPECT_NE(messages["error"]["message"].get<std::string>().find("too long"), std::string::npos);
 }
 
 TEST(ApiConventionFlags, LlamaCppSpellingsSetTheServersDefaultsAndCap) {

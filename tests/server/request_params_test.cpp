@@ -13,7 +13,6 @@ using nlohmann::json;
 
 ServerOptions options() {
   ServerOptions o;
-  o.model_id = "tiny";
   return o;
 }
 

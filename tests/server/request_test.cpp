@@ -10,7 +10,6 @@ using nlohmann::json;
 
 ServerOptions server_options() {
   ServerOptions o;
-  o.model_id = "tiny";
   o.threshold = 0.5F;
   o.max_backtracks = 5;
   o.fallback = decode::Fallback::flag;
@@ -115,10 +114,14 @@ TEST(ServerRequest, ErrorsNameTheParameter) {
   }
 }
 
-TEST(ServerRequest, AnyModelNameIsAnsweredByTheServedModel) {
+TEST(ServerRequest, TheResponseNamesTheModelThatAnswers) {
   json body = anthropic_body();
   body["model"] = "claude-3-5-sonnet-20240620";
-  EXPECT_EQ(parse_request(Api::anthropic, body, server_options()).model, "tiny");
+  ModelSpec tiny;
+  tiny.id = "tiny";
+  EXPECT_EQ(parse_request(Api::anthropic, body, server_options(), tiny).model, "tiny");
+  tiny.mode = decode::Mode::off;  // a model's own --sfcl is its requests' default
+  EXPECT_EQ(parse_request(Api::anthropic, body, server_options(), tiny).options.mode, decode::Mode::off);
   body["model"] = 5;
   EXPECT_EQ(error_of(Api::anthropic, body).param, "model");
 }

@@ -10,7 +10,6 @@ using nlohmann::json;
 
 ServerOptions options() {
   ServerOptions o;
-  o.model_id = "tiny";
   return o;
 }
 
