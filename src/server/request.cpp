@@ -216,6 +216,7 @@ GenerationRequest parse_count_tokens(const json& body, const ServerOptions& serv
   GenerationRequest r;
   check_model(body, model, r, false);
   anthropic_messages(body, server, r);
+  parse_tools(Api::anthropic, body, r);  // the tools' text is part of the prompt the request would make
   return r;
 }
 

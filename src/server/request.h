@@ -55,7 +55,7 @@ nlohmann::json parse_body_json(const std::string& body);
 // `model` is the served model that answers (its id names the response, its mode is the default).
 GenerationRequest parse_request(Api api, const nlohmann::json& body, const ServerOptions& server,
                                 const ModelSpec& model = {});
-// Anthropic count_tokens body: messages and system only.
+// Anthropic count_tokens body: messages, system, tools and tool_choice.
 GenerationRequest parse_count_tokens(const nlohmann::json& body, const ServerOptions& server,
                                      const ModelSpec& model = {});
 // The body's "model" when it is a string, else "" (what pick_model is given).

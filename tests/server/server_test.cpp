@@ -58,6 +58,28 @@ TEST_F(ServerTest, HealthModelsAndCountTokens) {
   EXPECT_GT(t["input_tokens"].get<int>(), 11);
 }
 
+TEST_F(ServerTest, CountTokensCountsTheToolsAsTheRequestWouldRenderThem) {
+  auto c = server_->client();
+  json body = {{"model", "m"},
+               {"max_tokens", 2},
+               {"messages", json::array({{{"role", "user"}, {"content", "What is the weather in Paris?"}}})}};
+  const int without = post_json(c, "/v1/messages/count_tokens", body)["input_tokens"];
+  body["tools"] = json::array({{{"name", "get_weather"},
+                                {"description", "The weather in a city"},
+                                {"input_schema",
+                                 {{"type", "object"},
+                                  {"properties", {{"city", {{"type", "string"}}}}},
+                                  {"required", json::array({"city"})}}}}});
+  const json with = post_json(c, "/v1/messages/count_tokens", body);
+  ASSERT_EQ(with["_status"], 200) << with.dump();
+  EXPECT_GT(with["input_tokens"].get<int>(), without + 10);
+  // The same number the request itself reports as its prompt.
+  const json reply = post_json(c, "/v1/messages", body);
+  ASSERT_EQ(reply["_status"], 200) << reply.dump();
+  EXPECT_EQ(reply["usage"]["input_tokens"].get<int>() + reply["usage"]["cache_read_input_tokens"].get<int>(),
+            with["input_tokens"].get<int>());
+}
+
 TEST_F(ServerTest, MessagesNonStream) {
   auto c = server_->client();
   json body = anthropic("Pay $12,500.00 by June 15, 2024.", 12);
