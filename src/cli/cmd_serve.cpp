@@ -1,5 +1,6 @@
 // sfcl serve: the HTTP server (Anthropic Messages + OpenAI APIs) over the check loop.
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/config.h"
@@ -78,6 +79,26 @@ Runner register_serve(CLI::App& app) {
   cmd->add_flag(
       "--no-ui", [o](int64_t) { o->ui = false; }, "Do not serve the playground page at /");
   cmd->add_option("--kb", o->kb_path, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
+  cmd->add_flag(
+      "--jinja", [o](int64_t) { o->model_options.jinja = true; },
+      "Run the models' Jinja chat templates through llama.cpp's common chat code (the default)");
+  cmd->add_flag(
+      "--no-jinja", [o](int64_t) { o->model_options.jinja = false; },
+      "llama.cpp's built-in chat templates only (a template it does not recognise: role: content lines)");
+  cmd->add_option_function<std::string>(
+      "--chat-template-kwargs",
+      [o](const std::string& text) {
+        const auto kw = nlohmann::json::parse(text, nullptr, false);
+        if (!kw.is_object()) throw CLI::ValidationError("--chat-template-kwargs", "must be a JSON object");
+        for (const auto& [key, value] : kw.items()) o->chat_template_kwargs[key] = value.dump();
+      },
+      "JSON object of extra chat template variables, e.g. '{\"enable_thinking\": false}' (requests' "
+      "chat_template_kwargs are merged over it)");
+  cmd->add_option("--reasoning-format", o->reasoning_format,
+                  "Reasoning of thinking models: none (left in the text) or auto, deepseek, deepseek-legacy (the "
+                  "template renders and the reply parser reads it as llama-server's); requests may override it")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"none", "auto", "deepseek", "deepseek-legacy"}));
   cmd->add_option("--api-key", o->api_keys, "Accepted API key (repeatable; none = no auth)");
   cmd->add_option("--api-key-file", *key_file, "File with one accepted API key per line");
   cmd->add_option("--default-max-tokens", o->default_max_tokens, "max_tokens of OpenAI chat requests without one")

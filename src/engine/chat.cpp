@@ -57,6 +57,13 @@ std::vector<Piece> split(std::string_view rendered, const Pieces& pieces) {
   return out;
 }
 
+// `rendered` with each placeholder replaced by its content.
+std::string unmask(std::string_view rendered, const Pieces& pieces) {
+  std::string out;
+  for (const Piece& p : split(rendered, pieces)) out += p.text;
+  return out;
+}
+
 bool contains_special(std::string_view text, const std::vector<std::string>& specials,
                       const std::array<bool, 256>& first_bytes) {
   for (size_t i = 0; i < text.size(); ++i) {
@@ -171,12 +178,18 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
   Pieces pieces;
   std::string rendered;
   bool native = false;
-  if (templates.kind == "jinja") {
+  // A Jinja template renders the prefill itself (the open final assistant message).
+  const bool jinja = templates.kind == "jinja";
+  if (jinja) {
     ChatInput masked = input;
     for (auto& m : masked.messages) {
       if (!m.content.empty()) m.content = pieces.placeholder(m.content);
     }
+    if (!masked.prefill.empty()) masked.prefill = pieces.placeholder(masked.prefill);
     detail::CommonRendered r = detail::common_render(templates, vocab_, masked);
+    // What the parser and a strict grammar read first holds the prefill's text, not its placeholder.
+    r.generation_prompt = unmask(r.generation_prompt, pieces);
+    r.grammar.prefix = unmask(r.grammar.prefix, pieces);
     native = input.tools_active() && !r.grammar.gbnf.empty();
     if (!input.tools_active() || native) {
       rendered = std::move(r.prompt);
@@ -197,6 +210,7 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
       for (auto& m : plain.messages) {
         if (!m.content.empty()) m.content = pieces.placeholder(m.content);
       }
+      if (!plain.prefill.empty()) plain.prefill = pieces.placeholder(plain.prefill);
       rendered = detail::common_render(templates, vocab_, plain).prompt;
     }
   } else {
@@ -220,8 +234,11 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
     }
   }
   if (!input.prefill.empty()) {
-    rendered += pieces.placeholder(input.prefill);
-    if (!out.grammar.gbnf.empty() && !out.grammar.lazy) out.grammar.prefix += input.prefill;
+    if (!jinja) rendered += pieces.placeholder(input.prefill);
+    // A native tool-call grammar's prefix is the generation prompt, which holds the prefill already.
+    if (!out.grammar.gbnf.empty() && !out.grammar.lazy && out.tool_format != ToolFormat::native) {
+      out.grammar.prefix += input.prefill;
+    }
   }
 
   const std::vector<Piece> parts = split(rendered, pieces);

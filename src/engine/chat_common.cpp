@@ -104,8 +104,42 @@ std::string json_schema_grammar(const std::string& schema) {
 
 namespace detail {
 
-std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec) {
+namespace {
+
+// Whether llama_chat_apply_template knows `source` (a name, or a template it recognises).
+bool builtin_knows(const std::string& source) {
+  const llama_chat_message probe{"user", "hi"};
+  char buf[256];
+  return llama_chat_apply_template(source.c_str(), &probe, 1, true, buf, sizeof buf) >= 0;
+}
+
+// --no-jinja: llama.cpp's built-in templates only, as llama-server's legacy path.
+std::shared_ptr<const ChatTemplates> builtin_templates(llama_model* model, const std::string& override_spec) {
+  auto t = std::make_shared<ChatTemplates>();
+  std::string source = override_spec;
+  std::error_code ec;
+  if (!override_spec.empty() && std::filesystem::is_regular_file(override_spec, ec)) source = read_file(override_spec);
+  if (override_spec.empty()) {
+    const char* own = llama_model_chat_template(model, nullptr);
+    source = own == nullptr ? "" : own;
+  }
+  if (!source.empty() && builtin_knows(source)) {
+    t->kind = "builtin";
+    t->builtin_name = source;
+  } else if (!override_spec.empty()) {
+    throw EngineError("chat template: " + override_spec + " is none of llama.cpp's built-in templates (--no-jinja)");
+  } else {
+    t->kind = "plain";
+  }
+  return t;
+}
+
+}  // namespace
+
+std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec,
+                                                         bool use_jinja) {
   const std::lock_guard lock(common_mutex());
+  if (!use_jinja) return builtin_templates(model, override_spec);
   auto t = std::make_shared<ChatTemplates>();
   std::string jinja;
   if (!override_spec.empty()) {
@@ -143,8 +177,21 @@ CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* 
   common_chat_templates_inputs in;
   for (const auto& m : input.messages) in.messages.push_back(to_common(m));
   in.add_generation_prompt = true;
+  if (!input.prefill.empty()) {
+    // As llama-server's continue_final_message: the prefill is the final assistant message,
+    // rendered open (no end of turn) for the model to continue.
+    common_chat_msg open;
+    open.role = "assistant";
+    open.content = input.prefill;
+    in.messages.push_back(std::move(open));
+    in.continue_final_message = COMMON_CHAT_CONTINUATION_AUTO;
+    in.add_generation_prompt = false;
+  }
   in.use_jinja = true;
   in.parallel_tool_calls = false;
+  in.enable_thinking = input.enable_thinking;
+  in.reasoning_format = common_reasoning_format_from_name(input.reasoning_format);
+  in.chat_template_kwargs = input.template_kwargs;
   if (!input.tools.empty() && input.tool_choice != ToolChoice::none) {
     for (const auto& tool : input.tools) in.tools.push_back({tool.name, tool.description, tool.parameters});
     in.tool_choice =
@@ -162,6 +209,7 @@ CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* 
   out.format = std::to_string(static_cast<int>(p.format));
   out.parser = std::move(p.parser);
   out.generation_prompt = p.generation_prompt;
+  out.supports_thinking = p.supports_thinking;
   if (!in.tools.empty() && !p.grammar.empty()) {
     out.grammar.gbnf = std::move(p.grammar);
     out.grammar.lazy = p.grammar_lazy;

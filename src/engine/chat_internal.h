@@ -20,8 +20,10 @@ struct ChatTemplates {
 namespace detail {
 
 // The template render_chat uses for `model`: the override (file, name or Jinja source) or the
-// model's own. Throws EngineError when a Jinja template does not parse.
-std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec);
+// model's own. Throws EngineError when a Jinja template does not parse, or without `jinja` when
+// an override is none of llama.cpp's built-in templates.
+std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec,
+                                                         bool jinja);
 
 struct CommonRendered {
   std::string prompt;
@@ -30,9 +32,11 @@ struct CommonRendered {
   std::string format;  // llama.cpp's chat format, as a number
   std::string parser;  // the PEG parser's saved state
   std::string generation_prompt;
+  bool supports_thinking = false;  // the template has a reasoning block the parser can split off
 };
 
-// Renders with the Jinja template; messages hold placeholders instead of their content.
+// Renders with the Jinja template; messages hold placeholders instead of their content. A prefill
+// is the open final assistant message (continue_final_message).
 CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input);
 // Tool calls of a native reply (common_chat_parse).
 ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -63,11 +64,20 @@ enum class ToolChoice : uint8_t { automatic, required, none };
 // What a chat prompt is rendered from: the conversation, and what the reply must look like.
 struct ChatInput {
   std::vector<ChatMessage> messages;
-  std::string prefill;  // the start of the reply, continued by the model
+  // The start of the reply, continued by the model: a Jinja template renders it as the open final
+  // assistant message (llama-server's continue_final_message); the others append it after the
+  // generation prompt.
+  std::string prefill;
   std::vector<ChatTool> tools;
   ToolChoice tool_choice = ToolChoice::automatic;
   std::string json_schema;  // the reply is JSON valid for this schema (text of a schema; "{}" = any JSON)
   std::string grammar;      // the reply follows this GBNF grammar
+  // Jinja templates only: extra template variables (name -> JSON text, llama-server's
+  // chat_template_kwargs), whether a thinking model may think, and how its reasoning is rendered and
+  // split from the reply: "none" (left inline), "auto", "deepseek", "deepseek-legacy".
+  std::map<std::string, std::string> template_kwargs{};
+  bool enable_thinking = true;
+  std::string reasoning_format = "none";
   [[nodiscard]] bool tools_active() const { return !tools.empty() && tool_choice != ToolChoice::none; }
 };
 
@@ -118,6 +128,9 @@ struct ModelOptions {
   // Overrides the model's chat template: a file holding a Jinja template, a template name llama.cpp
   // knows ("chatml", "llama3", ...), or Jinja source. Empty: the model's own.
   std::string chat_template{};
+  // false: llama.cpp's built-in templates only (llama-server's --no-jinja): the template is
+  // recognised among them, else "role: content" lines; a Jinja-only template is not run.
+  bool jinja = true;
   int32_t main_gpu = 0;              // the GPU used with split_mode "none"
   std::string split_mode = "layer";  // none | layer | row
   std::vector<float> tensor_split;   // share of the model per GPU; empty = by free memory

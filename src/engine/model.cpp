@@ -49,7 +49,7 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   }
   std::unique_ptr<Model> out(new Model(model.get()));
   static_cast<void>(model.release());  // owned by `out` from here on
-  out->chat_ = detail::make_chat_templates(out->model_, options.chat_template);
+  out->chat_ = detail::make_chat_templates(out->model_, options.chat_template, options.jinja);
   return out;
 }
 

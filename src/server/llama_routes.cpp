@@ -5,6 +5,7 @@
 #include "server/dialect.h"
 #include "server/http_util.h"
 #include "server/params.h"
+#include "server/tools.h"
 #include "server/verdicts.h"
 
 namespace sfcl::server {
@@ -174,7 +175,8 @@ json detokenize(const State& st, const json& body) {
 json apply_template(const State& st, const json& body) {
   const ServedModel& m = model_of(st, body);
   const GenerationRequest req = parse_request(Api::openai_chat, body, st.opt, m.spec);
-  return {{"prompt", m.model->apply_chat_template(req.messages, true)}};
+  // The prompt a chat request with this body gets: template options, tools and prefill included.
+  return {{"prompt", render_request(*m.model, req).text}};
 }
 
 const std::vector<std::pair<const char*, JsonRoute>>& llama_post_routes() {

@@ -25,7 +25,7 @@ nlohmann::json props(const State& st, const std::string& target);
 nlohmann::json tokenize(const State& st, const nlohmann::json& body);
 // {"tokens": [ids]} -> {"content": text}
 nlohmann::json detokenize(const State& st, const nlohmann::json& body);
-// An OpenAI chat body -> {"prompt": the text the chat template makes of it}
+// An OpenAI chat body -> {"prompt": the text the request's prompt would be (template, tools, prefill)}
 nlohmann::json apply_template(const State& st, const nlohmann::json& body);
 
 using JsonRoute = nlohmann::json (*)(const State&, const nlohmann::json&);

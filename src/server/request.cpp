@@ -148,6 +148,62 @@ void parse_sfcl(const json& body, const ServerOptions& server, const ModelSpec& 
   }
 }
 
+// llama-server's chat template fields: chat_template_kwargs (merged over --chat-template-kwargs),
+// enable_thinking (also as a kwarg), reasoning_format, OpenAI's reasoning_effort and Anthropic's
+// thinking. Chat only: /v1/completions has no template.
+void parse_template_options(Api api, const json& body, const ServerOptions& server, GenerationRequest& r) {
+  const auto has = [&](const char* key) { return body.contains(key) && !body[key].is_null(); };
+  if (api == Api::openai_completions) {
+    for (const char* key : {"chat_template_kwargs", "enable_thinking", "reasoning_format", "reasoning_effort"}) {
+      if (has(key)) throw bad(std::string(key) + " applies to chat requests, not /v1/completions", key);
+    }
+    return;
+  }
+  r.template_kwargs = server.chat_template_kwargs;
+  r.reasoning_format = server.reasoning_format;
+  if (has("chat_template_kwargs")) {
+    const json& kw = body["chat_template_kwargs"];
+    if (!kw.is_object()) throw bad("chat_template_kwargs must be an object", "chat_template_kwargs");
+    for (const auto& [key, value] : kw.items()) r.template_kwargs[key] = value.dump();
+  }
+  if (const auto it = r.template_kwargs.find("enable_thinking"); it != r.template_kwargs.end()) {
+    if (it->second != "true" && it->second != "false") {
+      throw bad("chat_template_kwargs.enable_thinking must be a boolean", "chat_template_kwargs.enable_thinking");
+    }
+    r.enable_thinking = it->second == "true";
+  }
+  if (has("enable_thinking")) {
+    if (!body["enable_thinking"].is_boolean()) throw bad("enable_thinking must be a boolean", "enable_thinking");
+    r.enable_thinking = body["enable_thinking"].get<bool>();
+  }
+  if (has("reasoning_format")) {
+    const json& f = body["reasoning_format"];
+    static const std::vector<std::string> kFormats = {"none", "auto", "deepseek", "deepseek-legacy"};
+    if (!f.is_string() || std::find(kFormats.begin(), kFormats.end(), f.get<std::string>()) == kFormats.end()) {
+      throw bad("reasoning_format must be \"none\", \"auto\", \"deepseek\" or \"deepseek-legacy\"", "reasoning_format");
+    }
+    r.reasoning_format = f.get<std::string>();
+  }
+  if (api == Api::openai_chat && has("reasoning_effort")) {
+    const json& e = body["reasoning_effort"];
+    if (!e.is_string()) throw bad("reasoning_effort must be a string", "reasoning_effort");
+    if (e == "none") {
+      r.enable_thinking = false;
+    } else {
+      r.template_kwargs["reasoning_effort"] = e.dump();
+    }
+  }
+  if (api == Api::anthropic && has("thinking")) {
+    const json& t = body["thinking"];
+    const std::string type = t.is_object() ? t.value("type", "") : "";
+    if (type != "enabled" && type != "disabled" && type != "adaptive") {
+      throw bad("thinking must be {\"type\": \"enabled\", \"budget_tokens\": N} or {\"type\": \"disabled\"}",
+                "thinking.type");
+    }
+    r.enable_thinking = type != "disabled";
+  }
+}
+
 std::vector<std::string> stops_of(const json& v, const char* key, size_t max_n) {
   std::vector<std::string> out;
   if (v.is_null()) return out;
@@ -217,6 +273,7 @@ GenerationRequest parse_count_tokens(const json& body, const ServerOptions& serv
   check_model(body, model, r, false);
   anthropic_messages(body, server, r);
   parse_tools(Api::anthropic, body, r);  // the tools' text is part of the prompt the request would make
+  parse_template_options(Api::anthropic, body, server, r);
   return r;
 }
 
@@ -240,6 +297,7 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   parse_sfcl(body, server, model, r);
   parse_tools(api, body, r);
   parse_structured_output(api, body, r);
+  parse_template_options(api, body, server, r);
   if (body.contains("stream") && !body["stream"].is_null()) {
     if (!body["stream"].is_boolean()) throw bad("stream must be a boolean", "stream");
     r.stream = body["stream"].get<bool>();
@@ -309,7 +367,12 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
       throw bad(where + ".role: must be system, developer, user or assistant", where + ".role");
     }
     if (!m.contains("content") || m["content"].is_null()) throw bad(where + ".content: field required", where);
-    r.messages.push_back({role, clean(text_of(m["content"], where + ".content"), server)});
+    std::string text = clean(text_of(m["content"], where + ".content"), server);
+    if (role == "assistant" && i + 1 == msgs.size()) {
+      r.prefill = std::move(text);  // continued by the model, as llama-server's continue_final_message
+    } else {
+      r.messages.push_back({role, std::move(text)});
+    }
   }
   bool any_user = false;
   for (const auto& m : r.messages) any_user = any_user || m.role == "user";

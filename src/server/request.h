@@ -1,5 +1,6 @@
 // Parsing and validation of Anthropic and OpenAI request bodies into one shape.
 #pragma once
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
@@ -47,6 +48,11 @@ struct GenerationRequest {
   engine::ToolChoice tool_choice = engine::ToolChoice::automatic;
   std::string json_schema;  // JSON schema text the reply must be valid for
   std::string grammar;      // GBNF the reply must follow
+  // Chat template options (llama-server's): chat_template_kwargs (name -> JSON text),
+  // enable_thinking, reasoning_format; server defaults from --chat-template-kwargs, --reasoning-format.
+  std::map<std::string, std::string> template_kwargs;
+  bool enable_thinking = true;
+  std::string reasoning_format = "none";
 };
 
 // The JSON of a request body, or a 400 that says in plain words what is wrong with it.

@@ -2,6 +2,7 @@
 // Never includes llama.h: it talks to the model through engine/ and decode/.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,7 +57,10 @@ struct ServerOptions {
   bool strip_zero_width = true;
   bool ui = true;  // the playground at / (web/, embedded at build time)
   std::string kb_path;
-  std::string chat_template;         // overrides the models' templates (engine::ModelOptions::chat_template)
+  std::string chat_template;  // overrides the models' templates (engine::ModelOptions::chat_template)
+  // Defaults of the requests' chat_template_kwargs (name -> JSON text) and reasoning_format.
+  std::map<std::string, std::string> chat_template_kwargs;
+  std::string reasoning_format = "none";
   int32_t default_max_tokens = 256;  // OpenAI requests without max_tokens
   int32_t max_tokens_limit = 32768;
   // -n: every request's max_tokens is clamped to this (llama-server's n_predict); 0 = no cap.

@@ -263,6 +263,9 @@ engine::ChatPrompt render_request(const engine::Model& model, const GenerationRe
     in.tool_choice = req.tool_choice;
     in.json_schema = req.json_schema;
     in.grammar = req.grammar;
+    in.template_kwargs = req.template_kwargs;
+    in.enable_thinking = req.enable_thinking;
+    in.reasoning_format = req.reasoning_format;
     return model.render_chat(in);
   } catch (const engine::EngineError& e) {
     throw ApiError(400, "invalid_request_error", e.what());
