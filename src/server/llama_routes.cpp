@@ -143,6 +143,7 @@ json props(const State& st, const std::string& target) {
 
 json tokenize(const State& st, const json& body) {
   if (!body.is_object()) throw bad_param("the request body must be a JSON object");
+  refuse_unknown_fields(body, {"content", "add_special", "parse_special", "with_pieces", "model"});
   const engine::Model& model = *model_of(st, body).model;
   if (!body.contains("content") || !body["content"].is_string()) {
     throw bad_param("content must be a string", "content");
@@ -159,6 +160,7 @@ json detokenize(const State& st, const json& body) {
   if (!body.is_object() || !body.contains("tokens") || !body["tokens"].is_array()) {
     throw bad_param("tokens must be an array of token ids", "tokens");
   }
+  refuse_unknown_fields(body, {"tokens", "model"});
   const engine::Model& model = *model_of(st, body).model;
   std::string text;
   const json& tokens = body["tokens"];

@@ -121,18 +121,56 @@ void check_metadata(Api api, const json& body) {
   }
 }
 
+// llama-server's samplers sfcl does not have: accepted at the value that turns each off (what
+// llama.cpp's web UI sends), refused otherwise. Their tuning fields are then inert and pass.
+void refuse_other_samplers(const json& body) {
+  struct Off {
+    const char* key;
+    double off;
+  };
+  for (const Off& s :
+       {Off{"dynatemp_range", 0.0}, Off{"mirostat", 0.0}, Off{"typical_p", 1.0}, Off{"repeat_penalty", 1.0},
+        Off{"dry_multiplier", 0.0}, Off{"xtc_probability", 0.0}, Off{"n_probs", 0.0}, Off{"min_keep", 0.0}}) {
+    if (is_set(body, s.key) && (!body[s.key].is_number() || body[s.key].get<double>() != s.off)) {
+      refuse(s.key, " (only " + json(s.off).dump() + ": that sampler is off here)");
+    }
+  }
+  for (const char* key : {"top_n_sigma", "adaptive_target"}) {  // negative = off
+    if (is_set(body, key) && (!body[key].is_number() || body[key].get<double>() >= 0.0)) {
+      refuse(key, " (only a negative value: that sampler is off here)");
+    }
+  }
+  if (is_set(body, "ignore_eos") && body["ignore_eos"] != false) refuse("ignore_eos", " (only false)");
+  if (is_set(body, "echo") && body["echo"] != false) refuse("echo", " (the prompt is not repeated in the answer)");
+  if (is_set(body, "lora") && body["lora"] != json::array()) refuse("lora", " (no LoRA adapters)");
+  for (const char* key : {"n_indent", "t_max_prompt_ms", "t_max_predict_ms", "n_cmpl", "n_cache_reuse"}) {
+    if (is_set(body, key) && body[key] != 0 && body[key] != -1) refuse(key, "");
+  }
+  for (const char* key : {"post_sampling_probs", "return_tokens"}) {
+    if (is_set(body, key) && body[key] != false) refuse(key, " (no per-token output yet)");
+  }
+  for (const char* key : {"response_fields", "reasoning_budget_tokens", "reasoning_budget_message", "reasoning_control",
+                          "thinking_budget_tokens"}) {
+    if (is_set(body, key)) refuse(key, "");
+  }
+  if (is_set(body, "add_generation_prompt") && body["add_generation_prompt"] != true) {
+    refuse("add_generation_prompt", " (only true: a trailing assistant message is continued instead)");
+  }
+}
+
 }  // namespace
 
 void refuse_unsupported(Api api, const json& body) {
+  refuse_unknown_fields(api, body);
   check_metadata(api, body);
+  refuse_other_samplers(body);
   if (api == Api::anthropic) {
-    for (const char* key : {"container", "mcp_servers"}) {
+    for (const char* key : {"container", "mcp_servers", "context_management"}) {
       if (is_set(body, key)) refuse(key, "");
     }
     return;
   }
   if (api == Api::openai_completions) {
-    if (is_set(body, "echo") && body["echo"] != false) refuse("echo", " (the prompt is not repeated in the answer)");
     if (is_set(body, "best_of") && body["best_of"] != 1) refuse("best_of", " (only 1)");
     if (is_set(body, "suffix")) refuse("suffix", " (no fill-in-the-middle)");
   }
@@ -142,7 +180,7 @@ void refuse_unsupported(Api api, const json& body) {
   for (const char* key : {"presence_penalty", "frequency_penalty"}) {
     if (is_set(body, key) && body[key] != 0) refuse(key, " (only 0)");
   }
-  for (const char* key : {"audio", "prediction", "web_search_options"}) {
+  for (const char* key : {"audio", "prediction", "web_search_options", "functions", "function_call"}) {
     if (is_set(body, key)) refuse(key, "");
   }
   if (is_set(body, "modalities") && body["modalities"] != json::array({"text"})) refuse("modalities", " (text only)");

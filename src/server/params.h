@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,5 +35,12 @@ bool include_usage_of(const nlohmann::json& body);
 // does not implement (echo, best_of, suffix, penalties, logprobs, audio, ...), or metadata of the
 // wrong shape. Harmless hints (user, store, service_tier) pass.
 void refuse_unsupported(Api api, const nlohmann::json& body);
+
+// 400 "unknown parameter 'X'" (with a "did you mean" for a near miss) for a field of `body` that
+// neither the official API of `api`, nor llama-server, nor sfcl defines; also inside "sfcl"
+// (server/fields.cpp).
+void refuse_unknown_fields(Api api, const nlohmann::json& body);
+// The same against an endpoint's own list (llama-server's /tokenize, /detokenize).
+void refuse_unknown_fields(const nlohmann::json& body, const std::vector<std::string_view>& known);
 
 }  // namespace sfcl::server

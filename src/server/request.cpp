@@ -269,6 +269,7 @@ void anthropic_messages(const json& body, const ServerOptions& server, Generatio
 
 GenerationRequest parse_count_tokens(const json& body, const ServerOptions& server, const ModelSpec& model) {
   if (!body.is_object()) throw bad("the request body must be a JSON object");
+  refuse_unknown_fields(Api::anthropic, body);
   GenerationRequest r;
   check_model(body, model, r, false);
   anthropic_messages(body, server, r);
@@ -312,9 +313,14 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
       }
     };
   }
+  // llama-server's n_predict: the reply's length when max_tokens is not given, else a cap on it.
+  const auto n_predict = static_cast<int32_t>(integer_in(body, "n_predict", -1, server.max_tokens_limit, -1));
+  const auto cap = [n_predict](int32_t max_tokens) {
+    return n_predict > 0 ? std::min(max_tokens, n_predict) : max_tokens;
+  };
   if (api == Api::anthropic) {
     check_model(body, model, r, false);
-    r.options.max_tokens = max_tokens_of(body, "max_tokens", server, true, 0);
+    r.options.max_tokens = cap(max_tokens_of(body, "max_tokens", server, true, 0));
     anthropic_messages(body, server, r);
     if (body.contains("stop_sequences")) r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", 16);
     return r;
@@ -325,6 +331,9 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   if (body.contains("max_completion_tokens")) {
     r.options.max_tokens = max_tokens_of(body, "max_completion_tokens", server, false, r.options.max_tokens);
   }
+  const bool given = (body.contains("max_tokens") && !body["max_tokens"].is_null()) ||
+                     (body.contains("max_completion_tokens") && !body["max_completion_tokens"].is_null());
+  r.options.max_tokens = given || n_predict <= 0 ? cap(r.options.max_tokens) : n_predict;
   r.include_usage = include_usage_of(body);
   if (integer_in(body, "n", 1, 128, 1) != 1) {
     throw bad("n: only 1 choice per request is supported (send n requests instead)", "n");

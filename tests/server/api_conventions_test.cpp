@@ -185,7 +185,8 @@ TEST_F(ApiConventions, TokenizeDetokenizeApplyTemplateAndProps) {
   EXPECT_NE(text.find("hello world"), std::string::npos) << text;
   EXPECT_EQ(post(c, "/detokenize", {{"tokens", {-1}}})["_status"], 400);
   EXPECT_EQ(post(c, "/detokenize", {{"tokens", {99999999}}})["error"]["param"], "tokens[0]");
-  EXPECT_EQ(post(c, "/tokenize", {{"text", "x"}})["error"]["param"], "content");
+  EXPECT_EQ(post(c, "/tokenize", {{"text", "x"}})["error"]["param"], "text");  // unknown field
+  EXPECT_EQ(post(c, "/tokenize", {{"content", 5}})["error"]["param"], "content");
   const json tpl = post(c, "/apply-template", {{"messages", {{{"role", "user"}, {"content", "what is up"}}}}});
   ASSERT_EQ(tpl["_status"], 200) << tpl.dump();
   const std::string prompt = tpl["prompt"];
@@ -198,6 +199,27 @@ TEST_F(ApiConventions, TokenizeDetokenizeApplyTemplateAndProps) {
   EXPECT_EQ(props["default_generation_settings"]["params"]["top_k"], 40);
   EXPECT_EQ(props["default_generation_settings"]["params"]["n_predict"], -1);
   EXPECT_TRUE(props["chat_template"].is_string());
+}
+
+TEST_F(ApiConventions, UnknownFieldsAre400NamingTheFieldInEachApisShape) {
+  auto c = server_->client();
+  json oai = chat("m", "hi", 3);
+  oai["temprature"] = 0.2;
+  const json o = post(c, "/v1/chat/completions", oai);
+  EXPECT_EQ(o["_status"], 400);
+  EXPECT_EQ(o["error"]["type"], "invalid_request_error");
+  EXPECT_EQ(o["error"]["param"], "temprature");
+  EXPECT_EQ(o["error"]["message"], "unknown parameter 'temprature' (did you mean 'temperature'?)");
+  json anth = chat("m", "hi", 3);
+  anth["max_tokenz"] = 3;
+  const json a = post(c, "/v1/messages", anth);
+  EXPECT_EQ(a["_status"], 400);
+  EXPECT_EQ(a["type"], "error");
+  EXPECT_NE(a["error"]["message"].get<std::string>().find("unknown parameter 'max_tokenz'"), std::string::npos);
+  EXPECT_EQ(post(c, "/v1/messages/count_tokens", anth)["_status"], 400);
+  const json done = post(c, "/v1/completions", {{"prompt", "hi"}, {"max_tokens", 2}, {"sfcl", {{"mdoe", "off"}}}});
+  EXPECT_EQ(done["_status"], 400);
+  EXPECT_EQ(done["error"]["param"], "sfcl.mdoe");
 }
 
 TEST_F(ApiConventions, OverlongPromptIsContextLengthExceeded) {

@@ -129,6 +129,78 @@ TEST(RequestParams, UnsupportedParametersAreRefusedByName) {
   EXPECT_NO_THROW((void)parse_request(Api::anthropic, anth, options()));
 }
 
+TEST(RequestParams, UnknownFieldsAreRefusedNamingTheFieldAndTheNearestKnownOne) {
+  struct Case {
+    Api api;
+    json patch;
+    std::string param;
+    std::string suggestion;  // "" = none expected
+  };
+  const std::vector<Case> cases = {
+      {Api::openai_chat, {{"max_tokenz", 5}}, "max_tokenz", "max_tokens"},
+      {Api::openai_chat, {{"temprature", 0.5}}, "temprature", "temperature"},
+      {Api::openai_completions, {{"messages", json::array()}}, "messages", ""},
+      {Api::anthropic, {{"stop", "x"}}, "stop", ""},  // OpenAI's name; Anthropic's is stop_sequences
+      {Api::anthropic, {{"top_kk", 3}}, "top_kk", "top_k"},
+      {Api::openai_chat, {{"sfcl", {{"treshold", 0.5}}}}, "sfcl.treshold", "sfcl.threshold"},
+      {Api::anthropic, {{"sfcl", {{"colour", "red"}}}}, "sfcl.colour", ""},
+  };
+  for (const auto& c : cases) {
+    json body = chat({{"max_tokens", 4}});
+    if (c.api == Api::openai_completions) {
+      body.erase("messages");
+      body["prompt"] = "hi";
+    }
+    for (const auto& [k, v] : c.patch.items()) body[k] = v;
+    const ApiError e = error_of(c.api, body);
+    EXPECT_EQ(e.status, 400) << body.dump();
+    EXPECT_EQ(e.param, c.param) << body.dump() << ": " << e.what();
+    const std::string message = e.what();
+    EXPECT_NE(message.find("unknown parameter '" + c.param + "'"), std::string::npos) << message;
+    if (!c.suggestion.empty()) {
+      EXPECT_NE(message.find("did you mean '" + c.suggestion + "'"), std::string::npos) << message;
+    } else {
+      EXPECT_EQ(message.find("did you mean"), std::string::npos) << message;
+    }
+  }
+}
+
+TEST(RequestParams, LlamaServerFieldsPassWhenTheyChangeNothingAndAreRefusedOtherwise) {
+  // What llama.cpp's web UI sends with its defaults.
+  const json neutral = {{"cache_prompt", true},
+                        {"id_slot", -1},
+                        {"timings_per_token", true},
+                        {"samplers", "edkypmxt"},
+                        {"dynatemp_range", 0},
+                        {"dynatemp_exponent", 1},
+                        {"typical_p", 1},
+                        {"repeat_penalty", 1.0},
+                        {"repeat_last_n", 64},
+                        {"dry_multiplier", 0},
+                        {"dry_base", 1.75},
+                        {"xtc_probability", 0},
+                        {"xtc_threshold", 0.1},
+                        {"mirostat", 0},
+                        {"top_n_sigma", -1},
+                        {"ignore_eos", false},
+                        {"backend_sampling", false}};
+  EXPECT_NO_THROW((void)parse_request(Api::openai_chat, chat(neutral), options()));
+  for (const json& patch : {json{{"repeat_penalty", 1.1}}, json{{"mirostat", 2}}, json{{"typical_p", 0.5}},
+                            json{{"ignore_eos", true}}, json{{"top_n_sigma", 1.5}}, json{{"lora", {{{"id", 0}}}}}}) {
+    const ApiError e = error_of(Api::openai_chat, chat(patch));
+    EXPECT_EQ(e.param, patch.begin().key()) << patch.dump() << ": " << e.what();
+    EXPECT_NE(std::string(e.what()).find("not supported"), std::string::npos) << e.what();
+  }
+  // n_predict is the length when max_tokens is absent, else a cap on it.
+  json body = chat({{"n_predict", 7}});
+  body.erase("max_tokens");
+  EXPECT_EQ(parse_request(Api::openai_chat, body, options()).options.max_tokens, 7);
+  EXPECT_EQ(parse_request(Api::openai_chat, chat({{"max_tokens", 3}, {"n_predict", 7}}), options()).options.max_tokens,
+            3);
+  EXPECT_EQ(parse_request(Api::anthropic, chat({{"max_tokens", 10}, {"n_predict", 4}}), options()).options.max_tokens,
+            4);
+}
+
 TEST(RequestParams, NulInTextIs400NamingWhere) {
   const std::string nul("a\0b", 3);
   EXPECT_EQ(
