@@ -194,6 +194,12 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
     if (!input.tools_active() || native) {
       rendered = std::move(r.prompt);
       out.stops = std::move(r.stops);
+      if (r.supports_thinking && input.reasoning_format != "none") {
+        out.reasoning_format = input.reasoning_format;
+        out.parser_format = r.format;
+        out.parser_state = r.parser;
+        out.generation_prompt = r.generation_prompt;
+      }
       if (native) {
         out.grammar = std::move(r.grammar);
         out.tool_format = ToolFormat::native;
@@ -263,6 +269,7 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
 }
 
 ParsedReply Model::parse_reply(const ChatPrompt& prompt, const std::string& text) const {
+  if (prompt.tool_format == ToolFormat::none && prompt.splits_reasoning()) return detail::common_parse(text, prompt);
   switch (prompt.tool_format) {
     case ToolFormat::native:
       return detail::common_parse(text, prompt);

@@ -225,12 +225,14 @@ ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt) {
   common_chat_parser_params pp;
   pp.format = static_cast<common_chat_format>(std::stoi(prompt.parser_format));
   pp.generation_prompt = prompt.generation_prompt;
-  pp.parse_tool_calls = true;
+  pp.parse_tool_calls = prompt.tool_format == ToolFormat::native;
+  pp.reasoning_format = common_reasoning_format_from_name(prompt.reasoning_format);
   if (!prompt.parser_state.empty()) pp.parser.load(prompt.parser_state);
   ParsedReply out;
   try {
     const common_chat_msg msg = common_chat_parse(text, false, pp);
     out.content = msg.content;
+    out.reasoning = msg.reasoning_content;
     for (const auto& c : msg.tool_calls) out.tool_calls.push_back({c.id, c.name, c.arguments});
   } catch (const std::exception&) {
     out.content = text;  // not a tool call after all: the reply is prose

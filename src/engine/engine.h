@@ -107,12 +107,17 @@ struct ChatPrompt {
   std::string parser_format;  // native tool calls: llama.cpp's chat format and parser state
   std::string parser_state;
   std::string generation_prompt;
+  // The reply's reasoning is split from its content by the parser (a thinking template and a
+  // reasoning_format other than "none").
+  std::string reasoning_format = "none";
+  [[nodiscard]] bool splits_reasoning() const { return reasoning_format != "none" && !parser_format.empty(); }
 };
 
 // A reply split into its prose and its tool calls.
 struct ParsedReply {
   std::string content;
   std::vector<ToolCall> tool_calls;
+  std::string reasoning{};  // the thinking split off (ChatPrompt::splits_reasoning)
 };
 
 // The GBNF grammar of JSON valid for `schema` (JSON schema text), written in one line (at most one

@@ -49,6 +49,7 @@ json openai_chunk(const ResponseInfo& info, json delta, const json& finish) {
 json anthropic_tool_response(const ResponseInfo& info, const decode::Result& r, json usage) {
   const engine::ParsedReply p = parsed(info, r);
   json content = json::array();
+  if (!p.reasoning.empty()) content.push_back({{"type", "thinking"}, {"thinking", p.reasoning}, {"signature", ""}});
   if (!p.content.empty() || p.tool_calls.empty()) content.push_back({{"type", "text"}, {"text", p.content}});
   for (const auto& c : p.tool_calls) {
     content.push_back({{"type", "tool_use"}, {"id", random_id("toolu_")}, {"name", c.name}, {"input", input_of(c)}});
@@ -75,6 +76,10 @@ std::string anthropic_tool_stream_close(const ResponseInfo& info, const decode::
     out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", index}});
     ++index;
   };
+  if (!p.reasoning.empty()) {
+    block({{"type", "thinking"}, {"thinking", ""}, {"signature", ""}},
+          {{"type", "thinking_delta"}, {"thinking", p.reasoning}});
+  }
   if (!p.content.empty() || p.tool_calls.empty()) {
     block({{"type", "text"}, {"text", ""}},
           p.content.empty() ? json(nullptr) : json{{"type", "text_delta"}, {"text", p.content}});
@@ -97,6 +102,7 @@ json openai_tool_response(const ResponseInfo& info, const decode::Result& r, jso
   json message = {{"role", "assistant"},
                   {"content", p.content.empty() && !p.tool_calls.empty() ? json(nullptr) : json(p.content)},
                   {"refusal", nullptr}};
+  if (!p.reasoning.empty()) message["reasoning_content"] = p.reasoning;
   if (!p.tool_calls.empty()) {
     json calls = json::array();
     for (const auto& c : p.tool_calls) {
@@ -120,6 +126,7 @@ json openai_tool_response(const ResponseInfo& info, const decode::Result& r, jso
 std::string openai_tool_stream_close(const ResponseInfo& info, const decode::Result& r, json usage, json sfcl) {
   const engine::ParsedReply p = parsed(info, r);
   std::string out;
+  if (!p.reasoning.empty()) out += sse_data(openai_chunk(info, {{"reasoning_content", p.reasoning}}, nullptr));
   if (!p.content.empty()) out += sse_data(openai_chunk(info, {{"content", p.content}}, nullptr));
   for (size_t i = 0; i < p.tool_calls.size(); ++i) {
     const auto& c = p.tool_calls[i];

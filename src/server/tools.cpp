@@ -287,7 +287,7 @@ void prepare_job(const engine::Model& model, const GenerationRequest& req, Job& 
     job.options.grammar = prompt.grammar;
   }
   for (const auto& s : prompt.stops) job.options.stop.push_back(s);
-  if (prompt.tool_format != engine::ToolFormat::none) {
+  if (prompt.tool_format != engine::ToolFormat::none || prompt.splits_reasoning()) {
     auto shape = std::make_shared<ReplyShape>();
     shape->prompt = std::move(prompt);
     shape->model = &model;

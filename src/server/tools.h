@@ -14,12 +14,15 @@
 
 namespace sfcl::server {
 
-// What a reply to a request with tools looks like, kept with the job for the response.
+// What a reply to a request with tools (or with reasoning to split off) looks like, kept with the
+// job for the response.
 struct ReplyShape {
   engine::ChatPrompt prompt;
   const engine::Model* model = nullptr;
   // The stream holds the text back until the turn ends, then sends text and tool calls as blocks.
-  [[nodiscard]] bool holds_stream() const { return prompt.tool_format != engine::ToolFormat::none; }
+  [[nodiscard]] bool holds_stream() const {
+    return prompt.tool_format != engine::ToolFormat::none || prompt.splits_reasoning();
+  }
 };
 
 // ---- request side (tools.cpp, structured.cpp)

@@ -145,5 +145,44 @@ TEST(ChatTemplateFlags, NoJinjaUsesOnlyLlamaCppsBuiltInTemplates) {
   EXPECT_NE(missing.find("no such file"), std::string::npos) << missing;
 }
 
+TEST(ChatTemplateFlags, ReasoningIsSplitOffAsLlamaServerDoes) {
+  const std::filesystem::path qwen3 =
+      std::filesystem::path(SFCL_SOURCE_DIR) / ".deps/llama.cpp/models/templates/Qwen-Qwen3-0.6B.jinja";
+  if (!std::filesystem::exists(qwen3)) GTEST_SKIP() << "no " << qwen3;
+  ServerProcess s({"--chat-template-file", qwen3.string(), "--sfcl", "off", "--test-script",
+                   "<think>The question asks for the fee.</think>The fee is $450."});
+  auto c = s.client();
+  const auto body = [](const std::string& format, bool stream) {
+    return json{{"model", "m"},
+                {"max_tokens", 80},
+                {"stream", stream},
+                {"reasoning_format", format},
+                {"messages", conversation(false)}};
+  };
+  // OpenAI: message.reasoning_content; "none" leaves it in the text.
+  const json split = post(c, "/v1/chat/completions", body("deepseek", false));
+  ASSERT_EQ(split["_status"], 200) << split.dump();
+  const json& message = split["choices"][0]["message"];
+  EXPECT_EQ(message["reasoning_content"], "The question asks for the fee.") << split.dump();
+  EXPECT_EQ(message["content"], "The fee is $450.") << split.dump();
+  const json inline_ = post(c, "/v1/chat/completions", body("none", false));
+  EXPECT_FALSE(inline_["choices"][0]["message"].contains("reasoning_content"));
+  EXPECT_NE(inline_["choices"][0]["message"]["content"].get<std::string>().find("<think>"), std::string::npos);
+  // Anthropic: a thinking block before the text.
+  const json anth = post(c, "/v1/messages", body("auto", false));
+  ASSERT_EQ(anth["_status"], 200) << anth.dump();
+  ASSERT_EQ(anth["content"].size(), 2U) << anth.dump();
+  EXPECT_EQ(anth["content"][0]["type"], "thinking");
+  EXPECT_EQ(anth["content"][0]["thinking"], "The question asks for the fee.");
+  EXPECT_EQ(anth["content"][1]["text"], "The fee is $450.");
+  // Streams carry the same split.
+  auto os = c.Post("/v1/chat/completions", body("deepseek", true).dump(), "application/json");
+  ASSERT_TRUE(os);
+  EXPECT_NE(os->body.find("\"reasoning_content\":\"The question asks for the fee.\""), std::string::npos) << os->body;
+  auto as = c.Post("/v1/messages", body("deepseek", true).dump(), "application/json");
+  ASSERT_TRUE(as);
+  EXPECT_NE(as->body.find("\"thinking_delta\""), std::string::npos) << as->body;
+}
+
 }  // namespace
 }  // namespace sfcl::test
