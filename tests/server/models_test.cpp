@@ -53,7 +53,8 @@ class ServedModels : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     server_ = new ServerProcess({"--model-id", "tiny", "--alias", "fast", "--sfcl", "off", "--alias", "quick",
-                                 "--model", kDemo, "--alias", "careful", "--parallel", "2", "--ctx", "512"});
+                                 "--model", kDemo, "--alias", "careful", "--chat-template", "chatml", "--parallel", "2",
+                                 "--ctx", "512"});
   }
   static void TearDownTestSuite() {
     delete server_;
@@ -162,7 +163,10 @@ TEST_F(ServedModels, LlamaServerRoutesTakeTheModelFromTheBodyOrQuery) {
     EXPECT_GT(count.body["input_tokens"].get<int>(), 0) << m;
     const Reply tmpl = post(c, "/apply-template", chat(m));
     EXPECT_EQ(tmpl.status, 200) << m;
-    EXPECT_NE(tmpl.body["prompt"].get<std::string>().find("What is the fee?"), std::string::npos);
+    // The demo model has no template of its own: its --chat-template chatml is per model.
+    EXPECT_NE(tmpl.body["prompt"].get<std::string>().find("<|im_start|>user\nThe fee is $450. What is the fee?"),
+              std::string::npos)
+        << tmpl.body.dump();
   }
   const json health = get(c, "/health");
   EXPECT_EQ(health["status"], "ok");
