@@ -34,8 +34,10 @@ std::string template_file(const std::string& path) {
 }  // namespace
 
 ModelFlags add_per_model_flags(CLI::App& cmd) {
-  static Sink sink;  // one serve command per process
+  auto storage = std::make_shared<Sink>();
+  Sink& sink = *storage;
   ModelFlags f;
+  f.storage = storage;
   f.model = per_model(cmd.add_option("-m,--model", sink.models,
                                      "GGUF model file (default: the installed demo model). Repeat it to serve several "
                                      "models; --model-id, --alias, --sfcl, --chat-template and --chat-template-file "

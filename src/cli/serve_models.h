@@ -3,6 +3,7 @@
 // serve several (`--model a.gguf --alias fast --sfcl off --model b.gguf --alias careful`).
 #pragma once
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct ModelFlags {
   CLI::Option* mode = nullptr;
   CLI::Option* chat_template = nullptr;
   CLI::Option* chat_template_file = nullptr;
+  std::shared_ptr<void> storage;  // where CLI11 writes the values (they are read from results())
 };
 
 // Declares the flags on `cmd`.
