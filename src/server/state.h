@@ -20,7 +20,7 @@ namespace sfcl::server {
 struct State {
   ServerOptions opt;
   std::unique_ptr<engine::Model> model;
-  std::unique_ptr<Scheduler> scheduler;
+  std::unique_ptr<JobRunner> scheduler;  // the local Scheduler, or the gateway's remote one
   // The knowledge base, indexed once at startup; each request's index starts from it without
   // copying it (re-indexing every entry per request is what BM_RequestIndexWithKnowledge measures).
   std::shared_ptr<const anchor::SourceIndex> kb;
