@@ -222,6 +222,10 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       seq.on_token(*next.forced, engine);
       continue;
     }
+    if (next.allowed.size() == 1) {  // one candidate left: the only token any sampler could pick
+      seq.on_token(next.allowed.front(), engine);
+      continue;
+    }
     if (!backend) {
       backend = pool_.acquire(affinity, avoid, Clock::now() + wait);
       if (!backend) {
