@@ -326,5 +326,62 @@ TEST(GatewayFailover, KilledBackendMidAnswerLosesAndRepeatsNothingAndComesBack) 
   EXPECT_GT(gw.backends()["backends"][0]["requests"].get<int>(), before);
 }
 
+// A backend that is up (/health) but never answers a completion in time.
+class HungBackend {
+ public:
+  HungBackend() {
+    server_.Get("/health",
+                [](const httplib::Request&, httplib::Response& res) { res.set_content("{}", "application/json"); });
+    server_.Post("/completion", [this](const httplib::Request&, httplib::Response& res) {
+      for (int i = 0; i < 100 && !stopping_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      res.status = 500;
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~HungBackend() {
+    stopping_ = true;
+    server_.stop();
+    thread_.join();
+  }
+  HungBackend(const HungBackend&) = delete;
+  HungBackend& operator=(const HungBackend&) = delete;
+  [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  httplib::Server server_;
+  std::atomic<bool> stopping_{false};
+  int port_ = 0;
+  std::thread thread_;
+};
+
+TEST(GatewayFailover, BackendCallPastTheTimeoutMovesTheAnswerOn) {
+  HungBackend hung;
+  LlamaServer real(2);
+  const int port = free_port();
+  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-hung-" + std::to_string(port) + ".log");
+  const pid_t pid =
+      spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", std::to_string(port),
+             "--backend", hung.url(), "--backend", real.url(), "--backend-slots", "1", "--backend-timeout", "0.5"},
+            log);
+  ASSERT_TRUE(wait_health(port));
+  // Two at once with one slot each: one of them is sent to the hung backend.
+  std::vector<std::future<Seen>> answers;
+  for (int i = 0; i < 2; ++i) {
+    answers.push_back(std::async(std::launch::async, [&, i] {
+      httplib::Client c("127.0.0.1", port);
+      c.set_read_timeout(60, 0);
+      return stream_messages(c, messages_body(eval_items(2)[static_cast<size_t>(i)], 32, true));
+    }));
+  }
+  for (auto& f : answers) EXPECT_TRUE(f.get().complete);
+  httplib::Client c("127.0.0.1", port);
+  const json st = json::parse(c.Get("/v1/gateway/backends")->body);
+  EXPECT_GE(st["failovers"].get<int>(), 1) << st.dump();
+  EXPECT_GE(st["backends"][0]["failures"].get<int>(), 1) << st.dump();
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+}
+
 }  // namespace
 }  // namespace sfcl::test
