@@ -372,6 +372,7 @@ void Sequence::State::step(const float* logits, Engine& ctx) {
 
 NextToken Sequence::State::next_constraint() {
   NextToken next;
+  next.temperature = sampler.temperature();
   if (finished) return next;
   if (const auto forced = abstainer.peek()) {
     next.forced = *forced;

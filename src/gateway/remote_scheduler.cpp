@@ -233,9 +233,10 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
         break;
       }
     }
+    req.sampling.temperature = next.temperature;
     req.prompt = seq.prompt_tokens();
     req.prompt_tail = seq.output_tokens();
-    req.bias.clear();
+    req.bias.assign(job->logit_bias.begin(), job->logit_bias.end());  // the request's own, at every position
     for (Token t : next.allowed) req.bias.emplace_back(t, kAllowBias);
     const auto scripted = script_token(script_.get(), seq.output_tokens(), model_.eos());
     if (scripted) req.bias.emplace_back(*scripted, kScriptBias);
@@ -256,7 +257,8 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
         if (!first) {
           // Sampled with no ban or allow-list: fine only where the loop has none.
           if (job->channel.cancelled() || stopping_) return false;
-          if (!seq.next_token().free()) return false;
+          const decode::NextToken now = seq.next_token();
+          if (!now.free() || now.temperature != req.sampling.temperature) return false;
           if (script_token(script_.get(), seq.output_tokens(), model_.eos())) return false;
         } else if (after_rewind) {
           counters_.rewind_ns +=

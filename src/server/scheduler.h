@@ -31,6 +31,9 @@ struct Job {
   std::string request_sha256;               // what a signature says of the request (server/signing.h); "" unsigned
   metrics::Metrics* metrics = nullptr;      // optional
   std::shared_ptr<const ReplyShape> shape;  // tools: how the reply is split into blocks (server/tools.h)
+  // The request's logit_bias for engines that sample themselves (the gateway); the local loop
+  // applies it through options.logit_hook.
+  std::vector<std::pair<engine::Token, float>> logit_bias;
   std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
   // Decode thread only.
   std::chrono::steady_clock::time_point last_text{};

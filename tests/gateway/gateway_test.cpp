@@ -212,6 +212,32 @@ TEST_F(GatewayTest, AnswersAndEventsEqualServeOnTheSameModel) {
     EXPECT_EQ(gs->get_header_value("X-Anthropic-SFCL-Status"), ws->get_header_value("X-Anthropic-SFCL-Status"));
   }
   EXPECT_GT(anchors, 0);  // the answers had values to check
+
+  // A request's own logit_bias reaches the backend: banning the first token of the answer changes
+  // it, the same way on both.
+  const Item it = eval_items(1)[0];
+  json chat = {{"model", "sfcl-demo"},
+               {"max_tokens", 32},
+               {"temperature", 0},
+               {"messages", json::array({{{"role", "system"}, {"content", it.document}},
+                                         {{"role", "user"}, {"content", it.question}}})}};
+  const std::string plain = json::parse(
+      gc.Post("/v1/chat/completions", chat.dump(), "application/json")->body)["choices"][0]["message"]["content"];
+  // The answer's first token, however the text is cut (with or without a leading space).
+  json bias = json::object();
+  for (const std::string& text : {plain, " " + plain}) {
+    auto tok = gc.Post("/tokenize", json({{"content", text}}).dump(), "application/json");
+    ASSERT_TRUE(tok && tok->status == 200);
+    const json first = json::parse(tok->body)["tokens"][0];
+    bias[std::to_string(first.is_object() ? first["id"].get<int>() : first.get<int>())] = -100;
+  }
+  chat["logit_bias"] = bias;
+  auto ws = sc.Post("/v1/chat/completions", chat.dump(), "application/json");
+  auto gs = gc.Post("/v1/chat/completions", chat.dump(), "application/json");
+  ASSERT_TRUE(ws && gs);
+  const std::string banned = json::parse(gs->body)["choices"][0]["message"]["content"];
+  EXPECT_NE(banned, plain);
+  EXPECT_EQ(banned, json::parse(ws->body)["choices"][0]["message"]["content"].get<std::string>());
 }
 
 TEST_F(GatewayTest, BacktrackGoesThroughTheBackendAndTheWrongValueIsNeverDelivered) {
@@ -338,6 +364,8 @@ class HungBackend {
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // stop() before the loop runs would be lost, and the join would wait for ever.
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ~HungBackend() {
     stopping_ = true;
