@@ -7,7 +7,7 @@ TEST_MODEL := $(BUILD)/models/tiny.gguf
 PORT ?= 8080
 PREFIX ?= /usr/local
 
-.PHONY: all bootstrap configure build test install serve bench bench-peer bench-real fuzz soak attack clean format tidy
+.PHONY: all bootstrap configure build test install serve bench bench-peer bench-gateway bench-real fuzz soak attack clean format tidy
 
 all: build
 
@@ -52,6 +52,12 @@ bench-peer: build
 	scripts/build-llama-server
 	$(SFCL) bench --no-modes --peer llama-server --model $(DEMO_MODEL) --set demo/eval.jsonl \
 	  --out docs/bench-peer.svg $(BENCH_FLAGS)
+
+# sfcl gateway (SFCL on) over two llama-server backends vs the backends hit directly (round-robin) at
+# 1/4/8/16 streams: throughput, TTFT, gateway CPU per token, re-request cost per backtrack.
+bench-gateway: build
+	scripts/build-llama-server
+	scripts/bench-gateway $(BENCH_FLAGS)
 
 # Real shapes: a Qwen2-0.5B-shaped model (random weights, the real 151,936-token Qwen2 vocabulary,
 # Q8_0 by llama.cpp's quantiser) written once into $(BUILD)/models, then off / anchor / per-token on

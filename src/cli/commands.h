@@ -36,6 +36,7 @@ Runner register_generate(CLI::App& app);
 Runner register_make_test_model(CLI::App& app);
 Runner register_anchors(CLI::App& app);
 Runner register_serve(CLI::App& app);
+Runner register_gateway(CLI::App& app);
 Runner register_keygen(CLI::App& app);
 Runner register_verify(CLI::App& app);
 

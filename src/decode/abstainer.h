@@ -22,6 +22,11 @@ class Abstainer {
     if (pos_ < forced_.size()) return forced_[pos_++];
     return std::nullopt;
   }
+  // The token next() returns, without taking it.
+  [[nodiscard]] std::optional<engine::Token> peek() const {
+    if (pos_ < forced_.size()) return forced_[pos_];
+    return std::nullopt;
+  }
   // Drops the forced tokens once all were appended.
   void drop_if_done() {
     if (pos_ >= forced_.size() && !forced_.empty()) {

@@ -41,7 +41,7 @@ size_t Sequence::State::divergence_token(const Anchor& a, size_t first) const {
   return k > first && k < output.size() ? k : first;
 }
 
-bool Sequence::State::ban_constrained_extension(const Anchor& a, size_t first, engine::Context& ctx) {
+bool Sequence::State::ban_constrained_extension(const Anchor& a, size_t first, Engine& ctx) {
   if (!constrainer.extended_by(a, first)) return false;
   if (constrainer.extension_bans() >= kMaxExtensionBans || !backtracker.within_budget(res.stats.decoded_tokens)) {
     return false;
@@ -76,7 +76,7 @@ bool Sequence::State::ban_constrained_extension(const Anchor& a, size_t first, e
   return true;
 }
 
-bool Sequence::State::reject_emitted_extension(const Anchor& a, engine::Context& ctx) {
+bool Sequence::State::reject_emitted_extension(const Anchor& a, Engine& ctx) {
   if (emitted_extension_bans >= kMaxExtensionBans || !backtracker.within_budget(res.stats.decoded_tokens)) {
     return false;
   }
@@ -113,7 +113,7 @@ void Sequence::State::prepare_retry_check(const Anchor& a, size_t first, size_t 
 }
 
 bool Sequence::State::handle_unsupported(const Anchor& a, const verify::CheckResult& r, size_t first, size_t rewind_to,
-                                         engine::Context& ctx) {
+                                         Engine& ctx) {
   SFCL_ASSERT(first < output.size() && rewind_to < output.size(), "the anchor is in the output");
   const bool budget_left = backtracker.can_backtrack(res.stats.decoded_tokens);
   if (budget_left && backtracker.may_retry(first)) {
@@ -155,7 +155,7 @@ bool Sequence::State::handle_unsupported(const Anchor& a, const verify::CheckRes
   return true;
 }
 
-void Sequence::State::abstain(const Anchor& a, const verify::CheckResult& r, size_t first, engine::Context& ctx) {
+void Sequence::State::abstain(const Anchor& a, const verify::CheckResult& r, size_t first, Engine& ctx) {
   const std::string prefix = first_token_prefix(a, first);  // before the rewind cuts the text
   AnchorRecord rec = make_record(a);                        // numbered before the rewind drops later records
   rec.verdict = Verdict::unsupported;

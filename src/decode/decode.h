@@ -126,6 +126,29 @@ struct Result {
 // "active; anchor_count=N; avg_backtrack=X", "inactive" or "off" (docs/DESIGN.md, "Wire formats").
 std::string status_string(Mode mode, bool active, const Stats& stats);
 
+// What the loop needs of the engine it runs on besides logits: a rewind and the context size.
+// Two implementations: a local llama.cpp context (on_logits) and a remote OpenAI-compatible
+// backend that samples tokens itself (on_token; the gateway, docs/DESIGN.md, 'Gateway').
+class Engine {
+ public:
+  Engine() = default;
+  virtual ~Engine() = default;
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  // Removes positions >= pos of `seq`: the accepted prefix is now shorter (a backtrack).
+  virtual void rewind(int32_t seq, int32_t pos) = 0;
+  [[nodiscard]] virtual size_t n_ctx() const = 0;
+};
+
+// What the next output token may be, for an engine that samples it itself (a remote backend).
+struct NextToken {
+  std::optional<Token> forced;     // written without sampling (an abstain marker)
+  std::span<const Token> banned;   // must not be sampled
+  std::span<const Token> allowed;  // when not empty: only these (constrain fallback)
+  float temperature = 0.0F;        // the sampler's now (dynamic temperature changes it)
+  [[nodiscard]] bool free() const { return !forced && banned.empty() && allowed.empty(); }
+};
+
 // Per-sequence state of the check loop.
 class Sequence {
  public:
@@ -145,6 +168,13 @@ class Sequence {
   // Call after the pending input was decoded; `logits` of its last token.
   void on_logits(const float* logits, engine::Context& ctx);
   [[nodiscard]] bool done() const;
+
+  // Remote engines, which sample themselves: what the token at output position
+  // output_tokens().size() may be (valid until the next call into the sequence) ...
+  [[nodiscard]] NextToken next_token();
+  // ... and the token the engine sampled there under it. The sequence may rewind (engine.rewind),
+  // or not take the token (output_tokens() did not grow: ask again under next_token()).
+  void on_token(Token token, Engine& engine);
   // Stops early (client gone); result() stays valid.
   void cancel();
   [[nodiscard]] const Result& result() const;

@@ -46,6 +46,19 @@ std::string normalize_newlines(std::string_view s) {
 
 }  // namespace
 
+namespace {
+// The local engine: a llama.cpp context whose logits the loop samples itself.
+class ContextEngine final : public Engine {
+ public:
+  explicit ContextEngine(engine::Context& ctx) : ctx_(ctx) {}
+  void rewind(int32_t seq, int32_t pos) override { ctx_.rewind(seq, pos); }
+  [[nodiscard]] size_t n_ctx() const override { return ctx_.n_ctx(); }
+
+ private:
+  engine::Context& ctx_;
+};
+}  // namespace
+
 Sequence::State::State(const engine::Model& m, const Options& o, const anchor::SourceIndex& src, EventSink s)
     : model(m),
       opt(o),
@@ -98,7 +111,7 @@ void Sequence::State::append_token(Token tok) {
   }
 }
 
-void Sequence::State::rewind(engine::Context& ctx, size_t index) {
+void Sequence::State::rewind(Engine& ctx, size_t index) {
   const size_t before = output.size();
   index = output.rewind(index);
   res.stats.regenerated_tokens += static_cast<int64_t>(before - index);
@@ -135,7 +148,7 @@ void Sequence::State::rewind(engine::Context& ctx, size_t index) {
   set_input(ctx, std::span<const Token>(&prev, 1), n_prompt + index - 1);
 }
 
-void Sequence::State::set_input(engine::Context& ctx, std::span<const Token> tokens, size_t pos) {
+void Sequence::State::set_input(Engine& ctx, std::span<const Token> tokens, size_t pos) {
   input_pos = static_cast<int32_t>(pos);
   ctx.rewind(seq, input_pos);
   input.assign(tokens.begin(), tokens.end());
@@ -233,13 +246,13 @@ void Sequence::State::note_confidence(const verify::CheckResult& r) {
   sampler.set_temperature(mean > 0.85F ? 0.3F : (mean > 0.7F ? 0.55F : 0.8F));
 }
 
-bool Sequence::State::process_anchor_mode(engine::Context& ctx) {
+bool Sequence::State::process_anchor_mode(Engine& ctx) {
   const bool rewound = check_new_anchors(ctx);
   new_anchors.clear();
   return rewound;
 }
 
-bool Sequence::State::check_new_anchors(engine::Context& ctx) {
+bool Sequence::State::check_new_anchors(Engine& ctx) {
   for (const Anchor& a : new_anchors) {
     if (a.start < output.emitted()) {
       // Re-scanned after a rewind: recorded and emitted already, unless the new text made it
@@ -263,7 +276,7 @@ bool Sequence::State::check_new_anchors(engine::Context& ctx) {
   return false;
 }
 
-bool Sequence::State::process_per_token(engine::Context& ctx, bool final) {
+bool Sequence::State::process_per_token(Engine& ctx, bool final) {
   const auto t0 = Clock::now();
   const std::span<const Anchor> anchors = sentences.scan(output.text(), sources.options());
   res.stats.scan_ns_total += elapsed_ns(t0);
@@ -293,7 +306,7 @@ bool Sequence::State::process_per_token(engine::Context& ctx, bool final) {
   return false;
 }
 
-bool Sequence::State::process(engine::Context& ctx, bool final) {
+bool Sequence::State::process(Engine& ctx, bool final) {
   if (!active) return false;
   if (opt.mode == Mode::anchor) {
     if (final) lexer.finish(new_anchors);
@@ -313,7 +326,7 @@ void Sequence::State::finish(StopReason reason) {
   res.active = active && grounded;
 }
 
-bool Sequence::State::finalize(engine::Context& ctx, StopReason reason) {
+bool Sequence::State::finalize(Engine& ctx, StopReason reason) {
   if (process(ctx, true)) return false;
   finish(reason);
   return true;
@@ -346,15 +359,71 @@ Token Sequence::State::next_token(const float* logits) {
   return sampler.sample(logits, backtracker.bans_at(index), {});
 }
 
-void Sequence::State::step(const float* logits, engine::Context& ctx) {
+void Sequence::State::step(const float* logits, Engine& ctx) {
   if (finished) return;
   cache.store(output.size(), logits);  // before the hook: a replay applies the hook again
   if (opt.logit_hook) {
-    hooked.assign(logits, logits + ctx.n_vocab());
+    hooked.assign(logits, logits + model.n_vocab());
     opt.logit_hook(hooked, output.tokens());
     logits = hooked.data();
   }
-  const Token tok = next_token(logits);
+  take(next_token(logits), ctx);
+}
+
+NextToken Sequence::State::next_constraint() {
+  NextToken next;
+  next.temperature = sampler.temperature();
+  if (finished) return next;
+  if (const auto forced = abstainer.peek()) {
+    next.forced = *forced;
+    return next;
+  }
+  if (constrainer.active()) {
+    const Constrainer::Choice choice = constrainer.choices(model.word_start_tokens());
+    next.banned = choice.banned;
+    next.allowed = choice.allowed;
+    return next;
+  }
+  next.banned = backtracker.bans_at(output.size());
+  return next;
+}
+
+void Sequence::State::step_sampled(Token sampled, Engine& ctx) {
+  if (finished) return;
+  Token tok = sampled;
+  if (const auto forced = abstainer.next()) {
+    // A marker the grammar does not allow is not written (as in next_token()): ask again.
+    if (!sampler.accept_forced(*forced)) {
+      abstainer.drop();
+      return;
+    }
+    tok = *forced;
+  } else {
+    const size_t index = output.size();
+    if (retry) {
+      // The retry check of next_token() on the one row a remote engine reveals: the token it
+      // chose. Greedy, that is the same decision; sampled, one draw stands for the mass.
+      const bool at_retry = retry->index == index && !constrainer.active();
+      if (at_retry) {
+        onehot.assign(static_cast<size_t>(model.n_vocab()), -1e30F);
+        if (sampled >= 0 && sampled < model.n_vocab()) onehot[static_cast<size_t>(sampled)] = 0.0F;
+      }
+      if (at_retry &&
+          constrainer.next_is_unlikely(onehot.data(), onehot.size(), backtracker.bans(), sampler.temperature())) {
+        backtracker.mark_fell_back(retry->first);
+        fallback_event(retry->anchor, Fallback::constrain, retry->text);
+        constrainer.start(retry->first, retry->index);
+        retry.reset();
+        return;  // not taken: the engine samples again under the constraint
+      }
+      retry.reset();
+    }
+    if (constrainer.active()) constrainer.advance(tok, output.end_bytes());
+  }
+  take(tok, ctx);
+}
+
+void Sequence::State::take(Token tok, Engine& ctx) {
   ++res.stats.decoded_tokens;
   if (tok < 0 || model.is_eog(tok)) {
     finalize(ctx, StopReason::end_turn);  // false when rewound: the loop goes on
@@ -367,7 +436,7 @@ void Sequence::State::step(const float* logits, engine::Context& ctx) {
 }
 
 // Stop sequences, emission, and the limits that end the output.
-void Sequence::State::after_token(Token tok, engine::Context& ctx) {
+void Sequence::State::after_token(Token tok, Engine& ctx) {
   if (!opt.stop.empty()) {
     const StopMatch m = find_stop(output.text(), output.emitted(), opt.stop);
     if (m.start != std::string::npos) {
@@ -428,19 +497,27 @@ void Sequence::cancel() {
   if (!s_->finished) s_->finish(StopReason::end_turn);
 }
 
-void Sequence::on_logits(const float* logits, engine::Context& ctx) {
+void Sequence::on_logits(const float* logits, engine::Context& context) {
   State& s = *s_;
+  ContextEngine ctx(context);
   SFCL_ASSERT(!s.input.empty() || s.finished, "on_logits follows a decode of the pending input");
-  step(logits, ctx);
+  s.step(logits, ctx);
   // A rewind that hit the logit cache samples again at once, from the logits it had then.
   while (!s.finished && s.replay_index) {
     const float* cached = s.cache.find(*s.replay_index);
     s.replay_index.reset();
-    step(cached, ctx);
+    s.step(cached, ctx);
   }
 }
 
-void Sequence::step(const float* logits, engine::Context& ctx) { s_->step(logits, ctx); }
+void Sequence::step(const float* logits, engine::Context& context) {
+  ContextEngine ctx(context);
+  s_->step(logits, ctx);
+}
+
+NextToken Sequence::next_token() { return s_->next_constraint(); }
+
+void Sequence::on_token(Token token, Engine& engine) { s_->step_sampled(token, engine); }
 
 Result generate(engine::Context& ctx, const std::vector<Token>& prompt, const Options& options,
                 const anchor::SourceIndex& sources, const EventSink& sink) {

@@ -64,6 +64,7 @@ struct Sequence::State {
   std::array<float, kConfidenceWindow> recent{};  // confidences of the last checks (dynamic temperature)
   size_t n_recent = 0;
   std::vector<float> hooked;  // logits edited by Options::logit_hook
+  std::vector<float> onehot;  // remote engines: the retry check's row
 
   [[nodiscard]] bool anchor_mode() const { return opt.mode == Mode::anchor && active; }
   [[nodiscard]] std::string_view text_of(const anchor::Anchor& a) const { return output.slice(a.start, a.end); }
@@ -77,10 +78,10 @@ struct Sequence::State {
   void append_token(Token tok);
 
   // Keeps output tokens [0, index) and sets the input that gets logits for position `index`.
-  void rewind(engine::Context& ctx, size_t index);
+  void rewind(Engine& ctx, size_t index);
 
   // The llama boundary: positions are int32_t there.
-  void set_input(engine::Context& ctx, std::span<const Token> tokens, size_t pos);
+  void set_input(Engine& ctx, std::span<const Token> tokens, size_t pos);
 
   // ---------------------------------------------------------------- records and events
   // The record of `a` as written (or with `text` instead, for a value that was replaced).
@@ -96,7 +97,7 @@ struct Sequence::State {
   // ---------------------------------------------------------------- checks
   // Every check goes through here, so the stats and Options::on_check see all of them.
   verify::CheckResult timed_check(const anchor::Anchor& a);
-  void abstain(const anchor::Anchor& a, const verify::CheckResult& r, size_t first, engine::Context& ctx);
+  void abstain(const anchor::Anchor& a, const verify::CheckResult& r, size_t first, Engine& ctx);
 
   // Counts a seen anchor's verdict (and feeds dynamic temperature when `confidence`).
   void count(const verify::CheckResult& r, bool confidence);
@@ -113,11 +114,11 @@ struct Sequence::State {
   // The constrained value is grounded by construction; when what follows it makes the lexer read
   // a longer anchor that is not an exact source value ("Henry Hughes" + " Inc.", which n-gram
   // similarity may even accept), that continuation is banned and resampled.
-  bool ban_constrained_extension(const anchor::Anchor& a, size_t first, engine::Context& ctx);
+  bool ban_constrained_extension(const anchor::Anchor& a, size_t first, Engine& ctx);
 
   // An emitted anchor that the text after a rewind extends into one the sources do not support:
   // emitted text stays, so the first token after it is banned and decoded again.
-  bool reject_emitted_extension(const anchor::Anchor& a, engine::Context& ctx);
+  bool reject_emitted_extension(const anchor::Anchor& a, Engine& ctx);
 
   // The bytes of the anchor's first token that precede the anchor (a token may start before it).
   [[nodiscard]] std::string first_token_prefix(const anchor::Anchor& a, size_t first) const;
@@ -132,30 +133,35 @@ struct Sequence::State {
 
   // Backtrack or fall back for an unsupported anchor; true when the sequence was rewound.
   bool handle_unsupported(const anchor::Anchor& a, const verify::CheckResult& r, size_t first, size_t rewind_to,
-                          engine::Context& ctx);
+                          Engine& ctx);
 
   // ---------------------------------------------------------------- modes
   // anchor::Anchor mode: check anchors the lexer just completed. True when rewound.
-  bool process_anchor_mode(engine::Context& ctx);
+  bool process_anchor_mode(Engine& ctx);
 
-  bool check_new_anchors(engine::Context& ctx);
+  bool check_new_anchors(Engine& ctx);
 
   // Per-token (legacy) mode: re-scan and re-check the whole current sentence at every token.
-  bool process_per_token(engine::Context& ctx, bool final);
+  bool process_per_token(Engine& ctx, bool final);
 
-  bool process(engine::Context& ctx, bool final);
+  bool process(Engine& ctx, bool final);
 
   void finish(StopReason reason);
 
   // End of generation: flush anchors only the end proves complete. False when rewound.
-  bool finalize(engine::Context& ctx, StopReason reason);
+  bool finalize(Engine& ctx, StopReason reason);
 
   // ---------------------------------------------------------------- sampling
   Token next_token(const float* logits);
 
   // One sampled token (on_logits, replays).
-  void step(const float* logits, engine::Context& ctx);
-  void after_token(Token tok, engine::Context& ctx);
+  void step(const float* logits, Engine& ctx);
+  // Remote engines: what the next token may be, and the token the engine sampled under it.
+  NextToken next_constraint();
+  void step_sampled(Token sampled, Engine& ctx);
+  // The token for the next position, however it was chosen.
+  void take(Token tok, Engine& ctx);
+  void after_token(Token tok, Engine& ctx);
 };
 
 }  // namespace sfcl::decode

@@ -141,6 +141,9 @@ struct ModelOptions {
   std::vector<float> tensor_split;   // share of the model per GPU; empty = by free memory
   bool use_mmap = true;
   bool use_mlock = false;
+  // Only the vocabulary and metadata (tokenise, detokenise, chat template): no weights, no context.
+  // What a gateway in front of remote engines needs of a model.
+  bool vocab_only = false;
   // Loading progress from 0 to 1 (llama.cpp's progress callback); empty = none.
   std::function<void(float)> on_progress{};
 };

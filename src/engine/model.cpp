@@ -36,6 +36,7 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   if (!options.tensor_split.empty()) params.tensor_split = split.data();
   params.load_mode = options.use_mmap ? (options.use_mlock ? LLAMA_LOAD_MODE_MMAP_MLOCK : LLAMA_LOAD_MODE_MMAP)
                                       : (options.use_mlock ? LLAMA_LOAD_MODE_MLOCK : LLAMA_LOAD_MODE_NONE);
+  params.vocab_only = options.vocab_only;
   if (options.on_progress) {
     params.progress_callback = [](float progress, void* user) {
       (*static_cast<const std::function<void(float)>*>(user))(progress);

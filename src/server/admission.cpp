@@ -28,6 +28,7 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
     };
   }
   job->want_events = req.events;
+  job->logit_bias = req.logit_bias;
   job->sources = st.kb ? std::make_shared<anchor::SourceIndex>(st.kb) : std::make_shared<anchor::SourceIndex>();
   for (const auto& m : req.messages) job->sources->add_source(m.content);
   if (!req.prefill.empty()) job->sources->add_source(req.prefill);

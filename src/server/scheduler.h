@@ -16,6 +16,7 @@
 #include "decode/decode.h"
 #include "metrics/metrics.h"
 #include "server/job_channel.h"
+#include "server/job_runner.h"
 
 namespace sfcl::server {
 
@@ -30,6 +31,9 @@ struct Job {
   std::string request_sha256;               // what a signature says of the request (server/signing.h); "" unsigned
   metrics::Metrics* metrics = nullptr;      // optional
   std::shared_ptr<const ReplyShape> shape;  // tools: how the reply is split into blocks (server/tools.h)
+  // The request's logit_bias for engines that sample themselves (the gateway); the local loop
+  // applies it through options.logit_hook.
+  std::vector<std::pair<engine::Token, float>> logit_bias;
   std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
   // Decode thread only.
   std::chrono::steady_clock::time_point last_text{};
@@ -58,28 +62,21 @@ struct SlotTake {
 // over the weights only when its sequence ids come in increasing order.
 void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out);
 
-struct SchedulerStats {
-  int32_t busy_slots = 0;
-  int32_t queued = 0;
-  int64_t prompt_tokens = 0;
-  int64_t reused_tokens = 0;
-};
-
-class Scheduler {
+class Scheduler final : public JobRunner {
  public:
   // Owns a context made for `options` (per-slot KV streams).
   Scheduler(const engine::Model& model, const SchedulerOptions& options);
   // Decodes on `ctx`, which must outlive the scheduler and hold n_parallel sequences.
   Scheduler(const engine::Model& model, engine::Context& ctx, const SchedulerOptions& options);
-  ~Scheduler();
+  ~Scheduler() override;
   Scheduler(const Scheduler&) = delete;
   Scheduler& operator=(const Scheduler&) = delete;
 
   // False when the queue is full (the caller answers 429).
-  bool submit(const std::shared_ptr<Job>& job);
-  [[nodiscard]] SchedulerStats stats() const;
+  bool submit(const std::shared_ptr<Job>& job) override;
+  [[nodiscard]] SchedulerStats stats() const override;
   [[nodiscard]] const SchedulerOptions& options() const { return options_; }
-  void stop();
+  void stop() override;
 
  private:
   struct Slot {

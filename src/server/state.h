@@ -23,7 +23,7 @@ struct ServedModel {
   ModelSpec spec;                            // id, aliases, file, chat template
   decode::Mode mode = decode::Mode::anchor;  // mode_of(server, spec): what its requests start from
   std::unique_ptr<engine::Model> model;
-  std::unique_ptr<Scheduler> scheduler;
+  std::unique_ptr<JobRunner> scheduler;  // the local Scheduler, or the gateway's remote one
   std::shared_ptr<std::vector<engine::Token>> script;  // test hook, see ServerOptions
   [[nodiscard]] bool named(const std::string& name) const;
 };

@@ -1,0 +1,84 @@
+// One OpenAI-compatible engine behind the gateway, over HTTP: what it serves (/props), how it
+// tokenises (/tokenize), and a token stream for a raw token prompt (llama-server's /completion with
+// return_tokens) that the caller may cancel at any token. Not thread-safe: one per thread.
+#pragma once
+#include <httplib.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sfcl::gateway {
+
+using engine::Token;
+
+struct BackendAddress {
+  std::string url;  // as given: http://host:port
+  std::string host;
+  int port = 0;
+};
+// "http://127.0.0.1:8081", "127.0.0.1:8081" -> host and port; throws std::invalid_argument.
+BackendAddress parse_backend_url(const std::string& url);
+
+struct BackendInfo {
+  std::string model;          // model_alias or model_path
+  std::string chat_template;  // the Jinja template the backend applies (may be empty)
+  int32_t n_ctx = 0;          // tokens per slot
+  int32_t total_slots = 0;
+};
+
+// One completion request: the accepted prefix as tokens, what is banned or boosted at every
+// position it generates (llama-server's logit_bias), and how many tokens at most.
+struct CompletionRequest {
+  std::span<const Token> prompt;
+  std::span<const Token> prompt_tail;         // appended to `prompt` (the output so far)
+  std::vector<std::pair<Token, float>> bias;  // -inf = banned
+  int32_t n_predict = 1;
+  engine::SamplingOptions sampling;
+};
+
+enum class StreamEnd : uint8_t {
+  finished,   // the backend ended the stream (end of turn or n_predict reached)
+  cancelled,  // on_tokens returned false
+  failed,     // connection refused or reset, timeout, 5xx: the backend is not usable now
+  rejected,   // 4xx: the request itself was refused (not the backend's fault)
+};
+
+struct StreamResult {
+  StreamEnd end = StreamEnd::finished;
+  std::string error;  // failed / rejected: why
+};
+
+class BackendClient {
+ public:
+  BackendClient(BackendAddress address, double timeout_s);
+
+  // Throws std::runtime_error naming the backend when it does not answer as llama-server does.
+  BackendInfo props();
+  std::vector<Token> tokenize(std::string_view text);
+  [[nodiscard]] bool healthy();
+
+  // Streams the tokens the backend samples; `on_tokens` returns false to cancel (the connection
+  // is closed, so the backend stops generating).
+  StreamResult complete(const CompletionRequest& req, const std::function<bool(std::span<const Token>)>& on_tokens);
+
+  [[nodiscard]] const BackendAddress& address() const { return address_; }
+
+ private:
+  httplib::Client& client();
+  BackendAddress address_;
+  double timeout_s_;
+  std::unique_ptr<httplib::Client> client_;
+  std::string body_;     // request body, reused
+  std::string pending_;  // SSE bytes not yet split into events
+  std::vector<Token> tokens_;
+};
+
+}  // namespace sfcl::gateway

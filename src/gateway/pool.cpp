@@ -1,0 +1,167 @@
+#include "gateway/pool.h"
+
+#include <algorithm>
+
+namespace sfcl::gateway {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+
+Clock::duration seconds(double s) {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+}
+
+uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdULL;
+}
+
+// Prompt tokens that decide the affinity: a system prompt and the start of a conversation, not
+// the last turn (which differs between requests of the same conversation).
+constexpr size_t kAffinityTokens = 64;
+}  // namespace
+
+uint64_t prefix_hash(std::span<const Token> prompt) {
+  uint64_t h = 1469598103934665603ULL;
+  const size_t n = std::min(prompt.size(), kAffinityTokens);
+  for (size_t i = 0; i < n; ++i) h = mix(h, static_cast<uint64_t>(static_cast<uint32_t>(prompt[i])));
+  return h;
+}
+
+Pool::Pool(const std::vector<BackendAddress>& backends, const PoolOptions& options) : options_(options) {
+  for (const auto& a : backends) backends_.push_back(Backend{a});
+  health_ = std::thread([this] { health_loop(); });
+}
+
+Pool::~Pool() { stop(); }
+
+void Pool::stop() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (stop_) return;
+    stop_ = true;
+  }
+  health_cv_.notify_all();
+  cv_.notify_all();
+  if (health_.joinable()) health_.join();
+}
+
+std::optional<size_t> Pool::acquire(uint64_t affinity, std::optional<size_t> avoid, Clock::time_point deadline) {
+  std::unique_lock<std::mutex> lk(mu_);
+  while (true) {
+    if (stop_) return std::nullopt;
+    // Rendezvous hashing: each prompt prefix prefers one backend, and only the prompts of a
+    // backend that leaves move when it does.
+    std::optional<size_t> least;
+    std::optional<size_t> preferred;
+    uint64_t best_score = 0;
+    for (size_t i = 0; i < backends_.size(); ++i) {
+      const Backend& b = backends_[i];
+      if (!b.healthy || b.outstanding >= options_.slots_per_backend) continue;
+      if (avoid && *avoid == i) continue;
+      if (!least || b.outstanding < backends_[*least].outstanding) least = i;
+      const uint64_t score = mix(affinity, i + 1);
+      if (!preferred || score > best_score) {
+        preferred = i;
+        best_score = score;
+      }
+    }
+    if (!least && avoid) {  // the one to avoid is the only one free: better than waiting
+      const Backend& b = backends_[*avoid];
+      if (b.healthy && b.outstanding < options_.slots_per_backend) least = preferred = *avoid;
+    }
+    if (least) {
+      size_t pick = *least;
+      if (backends_[*preferred].outstanding <= backends_[*least].outstanding + options_.affinity_slack) {
+        pick = *preferred;
+      }
+      ++backends_[pick].outstanding;
+      return pick;
+    }
+    if (cv_.wait_until(lk, deadline) == std::cv_status::timeout) return std::nullopt;
+  }
+}
+
+void Pool::release(size_t backend) {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    --backends_[backend].outstanding;
+  }
+  cv_.notify_all();
+}
+
+void Pool::mark_failed(size_t backend) {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    Backend& b = backends_[backend];
+    ++b.failures;
+    if (!b.healthy) return;
+    b.healthy = false;
+    b.backoff_s = options_.backoff_min_s;
+    b.next_probe = Clock::now() + seconds(b.backoff_s);
+  }
+  health_cv_.notify_all();
+}
+
+void Pool::count_request(size_t backend) {
+  std::lock_guard<std::mutex> lk(mu_);
+  ++backends_[backend].requests;
+}
+
+int32_t Pool::total_slots() const { return static_cast<int32_t>(backends_.size()) * options_.slots_per_backend; }
+
+int32_t Pool::free_slots() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  int32_t n = 0;
+  for (const Backend& b : backends_) {
+    if (b.healthy) n += std::max(0, options_.slots_per_backend - b.outstanding);
+  }
+  return n;
+}
+
+std::vector<BackendStatus> Pool::status() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  std::vector<BackendStatus> out;
+  for (const Backend& b : backends_) {
+    out.push_back({b.address.url, b.healthy, b.outstanding, b.requests, b.failures});
+  }
+  return out;
+}
+
+void Pool::health_loop() {
+  std::vector<std::unique_ptr<BackendClient>> clients;
+  for (const Backend& b : backends_) {
+    clients.push_back(std::make_unique<BackendClient>(b.address, std::min(options_.timeout_s, 2.0)));
+  }
+  std::unique_lock<std::mutex> lk(mu_);
+  while (!stop_) {
+    const auto now = Clock::now();
+    auto next = now + seconds(options_.health_interval_s);
+    for (size_t i = 0; i < backends_.size(); ++i) {
+      if (backends_[i].next_probe > now) {
+        next = std::min(next, backends_[i].next_probe);
+        continue;
+      }
+      lk.unlock();
+      const bool ok = clients[i]->healthy();  // no lock held over the network
+      lk.lock();
+      if (stop_) return;
+      Backend& b = backends_[i];
+      if (ok) {
+        const bool back = !b.healthy;
+        b.healthy = true;
+        b.backoff_s = 0.0;
+        b.next_probe = Clock::now() + seconds(options_.health_interval_s);
+        if (back) cv_.notify_all();
+      } else {
+        b.healthy = false;
+        b.backoff_s = b.backoff_s <= 0.0 ? options_.backoff_min_s : std::min(b.backoff_s * 2, options_.backoff_max_s);
+        b.next_probe = Clock::now() + seconds(b.backoff_s);
+      }
+      next = std::min(next, b.next_probe);
+    }
+    health_cv_.wait_until(lk, next);
+  }
+}
+
+}  // namespace sfcl::gateway

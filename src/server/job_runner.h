@@ -1,0 +1,32 @@
+// What the routes submit generation jobs to: the local Scheduler (one model, batched slots) or the
+// gateway's remote scheduler (OpenAI-compatible backends). Both run the same check loop.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+namespace sfcl::server {
+
+struct Job;
+
+struct SchedulerStats {
+  int32_t busy_slots = 0;
+  int32_t queued = 0;
+  int64_t prompt_tokens = 0;
+  int64_t reused_tokens = 0;
+};
+
+class JobRunner {
+ public:
+  JobRunner() = default;
+  virtual ~JobRunner() = default;
+  JobRunner(const JobRunner&) = delete;
+  JobRunner& operator=(const JobRunner&) = delete;
+
+  // False when the queue is full (the caller answers 429).
+  virtual bool submit(const std::shared_ptr<Job>& job) = 0;
+  [[nodiscard]] virtual SchedulerStats stats() const = 0;
+  // Ends every job (they fail with "server shutting down"); idempotent.
+  virtual void stop() = 0;
+};
+
+}  // namespace sfcl::server

@@ -1,0 +1,179 @@
+// The check loop driven as a remote backend drives it (the gateway): the engine samples, the
+// sequence only says what the next token may be (Sequence::next_token) and takes what came
+// (Sequence::on_token). Here the "backend" is a local context sampling greedily under those
+// constraints, so at temperature 0 every answer and event must equal the local loop's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+
+#include "decode/decode.h"
+#include "support/loop_run.h"
+#include "support/script.h"
+#include "support/test_model.h"
+
+namespace sfcl::decode {
+namespace {
+
+using engine::Context;
+using engine::Model;
+
+// A backend that keeps the accepted prefix in its KV cache and samples greedily with the bans
+// and allow-list it is sent (what logit_bias does on llama-server), plus the test's script.
+class GreedyBackend final : public Engine {
+ public:
+  GreedyBackend(const Model& model, Context& ctx) : model_(model), ctx_(ctx) {}
+  void rewind(int32_t /*seq*/, int32_t pos) override {
+    valid_ = std::min(valid_, static_cast<size_t>(pos));
+    ++rewinds_;
+  }
+  [[nodiscard]] size_t n_ctx() const override { return ctx_.n_ctx(); }
+
+  Token sample(const Sequence& seq, const NextToken& next, const Options& opt) {
+    tokens_ = seq.prompt_tokens();
+    tokens_.insert(tokens_.end(), seq.output_tokens().begin(), seq.output_tokens().end());
+    const size_t from = std::min(valid_, tokens_.size() - 1);
+    ctx_.rewind(0, static_cast<int32_t>(from));
+    ctx_.decode(std::span<const Token>(tokens_).subspan(from), static_cast<int32_t>(from), 0);
+    valid_ = tokens_.size();
+    const float* logits = ctx_.logits_last();
+    row_.assign(logits, logits + model_.n_vocab());
+    if (opt.logit_hook) opt.logit_hook(row_, seq.output_tokens());
+    for (Token t : next.banned) row_[static_cast<size_t>(t)] = -std::numeric_limits<float>::infinity();
+    if (!next.allowed.empty()) {
+      keep_.assign(row_.size(), -std::numeric_limits<float>::infinity());
+      for (Token t : next.allowed) keep_[static_cast<size_t>(t)] = row_[static_cast<size_t>(t)];
+      row_.swap(keep_);
+    }
+    return static_cast<Token>(std::max_element(row_.begin(), row_.end()) - row_.begin());
+  }
+  [[nodiscard]] int rewinds() const { return rewinds_; }
+
+ private:
+  const Model& model_;
+  Context& ctx_;
+  size_t valid_ = 0;
+  int rewinds_ = 0;
+  std::vector<Token> tokens_;
+  std::vector<float> row_;
+  std::vector<float> keep_;
+};
+
+struct RemoteRun {
+  test::LoopRun run;
+  int rewinds = 0;
+};
+
+RemoteRun run_remote(const Model& model, const std::string& source, const Options& opt) {
+  anchor::SourceIndex index;
+  index.add_source(source);
+  const auto prompt = model.tokenize(source + "\nAnswer:", true, false);
+  Context ctx(model, {1024, 128, 1, 1});
+  GreedyBackend backend(model, ctx);
+  RemoteRun r;
+  Sequence seq(model, opt, index, [&](const Event& e) {
+    if (e.kind == Event::Kind::token) {
+      r.run.chunks.emplace_back(e.text);
+      r.run.streamed += e.text;
+    }
+    if (e.kind == Event::Kind::backtrack) {
+      ++r.run.backtrack_events;
+      r.run.backtrack_reasons.emplace_back(e.reason);
+    }
+    if (e.kind == Event::Kind::fallback) ++r.run.fallback_events;
+  });
+  seq.start(prompt, 0, 0);
+  while (!seq.done()) {
+    const NextToken next = seq.next_token();
+    const Token tok = next.forced ? *next.forced : backend.sample(seq, next, opt);
+    seq.on_token(tok, backend);
+  }
+  r.run.result = seq.result();
+  r.rewinds = backend.rewinds();
+  return r;
+}
+
+class RemoteEngineTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { model_ = Model::load({test::tiny_model_path()}).release(); }
+  static void TearDownTestSuite() {
+    delete model_;
+    model_ = nullptr;
+  }
+
+  // Both drivers on the same request; their answers, events and records must agree.
+  static RemoteRun expect_same(const std::string& source, const Options& opt) {
+    const test::LoopRun local = test::run_loop(*model_, source, opt);
+    RemoteRun remote = run_remote(*model_, source, opt);
+    EXPECT_EQ(remote.run.result.text, local.result.text);
+    EXPECT_EQ(remote.run.chunks, local.chunks);
+    EXPECT_EQ(remote.run.backtrack_events, local.backtrack_events);
+    EXPECT_EQ(remote.run.fallback_events, local.fallback_events);
+    EXPECT_EQ(remote.run.backtrack_reasons, local.backtrack_reasons);
+    EXPECT_EQ(remote.run.result.stats.backtracks, local.result.stats.backtracks);
+    EXPECT_EQ(remote.run.result.stats.regenerated_tokens, local.result.stats.regenerated_tokens);
+    EXPECT_EQ(remote.run.result.stop_reason, local.result.stop_reason);
+    EXPECT_EQ(remote.run.result.anchors.size(), local.result.anchors.size());
+    for (size_t i = 0; i < std::min(remote.run.result.anchors.size(), local.result.anchors.size()); ++i) {
+      EXPECT_EQ(remote.run.result.anchors[i].text, local.result.anchors[i].text);
+      EXPECT_EQ(remote.run.result.anchors[i].verdict, local.result.anchors[i].verdict);
+      EXPECT_EQ(remote.run.result.anchors[i].flagged, local.result.anchors[i].flagged);
+    }
+    return remote;
+  }
+
+  static Model* model_;
+};
+Model* RemoteEngineTest::model_ = nullptr;
+
+const std::string kSource = "Invoice INV-7 total: $12,500.00 due June 15, 2024.";
+const std::string kWrong = " The total is $12,600.00 now.";
+
+TEST_F(RemoteEngineTest, PlainAnswerIsTheLocalOne) {
+  Options o = test::greedy(Mode::anchor);
+  expect_same(kSource, o);
+}
+
+TEST_F(RemoteEngineTest, BacktrackRewindsTheBackendAndNeverDeliversTheWrongValue) {
+  Options o = test::greedy(Mode::anchor);
+  o.fallback = Fallback::flag;
+  o.logit_hook = test::script(*model_, kWrong);
+  const RemoteRun r = expect_same(kSource, o);
+  EXPECT_GE(r.run.result.stats.backtracks, 1);
+  EXPECT_GE(r.rewinds, 1);
+  EXPECT_EQ(r.run.streamed.find("12,600"), std::string::npos) << r.run.streamed;
+}
+
+TEST_F(RemoteEngineTest, FutileRetryFallsBackToTheConstraintAsLocally) {
+  Options o = test::greedy(Mode::anchor);
+  o.logit_hook = test::script_until(*model_, kWrong, "$12,500.00");
+  const RemoteRun r = expect_same(kSource, o);
+  EXPECT_NE(r.run.result.text.find("$12,500.00"), std::string::npos) << r.run.result.text;
+  EXPECT_EQ(r.run.fallback_events, 1);
+}
+
+TEST_F(RemoteEngineTest, ConstrainFallbackWritesASourceValue) {
+  Options o = test::greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  o.logit_hook = test::script_until(*model_, kWrong, "$12,500.00");
+  const RemoteRun r = expect_same(kSource, o);
+  EXPECT_NE(r.run.result.text.find("$12,500.00"), std::string::npos) << r.run.result.text;
+}
+
+TEST_F(RemoteEngineTest, AbstainMarkerIsWrittenWithoutTheBackend) {
+  Options o = test::greedy(Mode::anchor);
+  o.max_backtracks = 0;
+  o.fallback = Fallback::abstain;
+  o.logit_hook = test::script(*model_, kWrong);
+  const RemoteRun r = expect_same(kSource, o);
+  EXPECT_NE(r.run.result.text.find("[not in the sources]"), std::string::npos) << r.run.result.text;
+}
+
+TEST_F(RemoteEngineTest, PerTokenModeIsTheLocalOne) {
+  Options o = test::greedy(Mode::per_token);
+  o.logit_hook = test::script(*model_, kWrong);
+  expect_same(kSource, o);
+}
+
+}  // namespace
+}  // namespace sfcl::decode

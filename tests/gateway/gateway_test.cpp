@@ -1,0 +1,415 @@
+// `sfcl gateway` in front of real llama-server processes (scripts/build-llama-server) on the demo
+// model, all on 127.0.0.1: its answers and events equal those of `sfcl serve` on the same model at
+// temperature 0; a backtrack goes through it and the wrong value never reaches the client; a
+// backend SIGKILLed mid-answer is replaced with nothing lost or repeated, and comes back after a
+// restart.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <future>
+#include <nlohmann/json.hpp>
+
+#include "server/server_process.h"
+
+namespace sfcl::test {
+namespace {
+
+using nlohmann::json;
+
+std::filesystem::path demo_model() { return std::filesystem::path(SFCL_SOURCE_DIR) / "demo/sfcl-demo.gguf"; }
+
+pid_t spawn(std::vector<std::string> argv, const std::filesystem::path& log) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    std::vector<char*> cargv;
+    for (auto& s : argv) cargv.push_back(s.data());
+    cargv.push_back(nullptr);
+    ::execv(argv[0].c_str(), cargv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+bool wait_health(int port, int tries = 400) {
+  httplib::Client c("127.0.0.1", port);
+  for (int i = 0; i < tries; ++i) {
+    auto r = c.Get("/health");
+    if (r && r->status == 200) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+// A llama-server on the demo model; restartable on the same port.
+class LlamaServer {
+ public:
+  explicit LlamaServer(int slots = 4) : slots_(slots), port_(free_port()) { start(); }
+  ~LlamaServer() { kill(); }
+  LlamaServer(const LlamaServer&) = delete;
+  LlamaServer& operator=(const LlamaServer&) = delete;
+  void start() {
+    const char* env = std::getenv("LLAMA_SERVER");  // default: scripts/build-llama-server's
+    const std::string bin = env != nullptr ? env : LLAMA_SERVER_PATH;
+    log_ = std::filesystem::temp_directory_path() / ("sfcl-llama-server-" + std::to_string(port_) + ".log");
+    pid_ = spawn({bin, "-m", demo_model().string(), "--host", "127.0.0.1", "--port", std::to_string(port_), "-np",
+                  std::to_string(slots_), "-c", std::to_string(512 * slots_), "-t", "1", "--no-webui"},
+                 log_);
+    if (!wait_health(port_)) throw std::runtime_error("llama-server did not start: see " + log_.string());
+  }
+  void kill() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+  [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  int slots_;
+  int port_;
+  pid_t pid_ = -1;
+  std::filesystem::path log_;
+};
+
+// `sfcl gateway` over `backends`.
+class Gateway {
+ public:
+  Gateway(const std::vector<const LlamaServer*>& backends, std::vector<std::string> extra) : port_(free_port()) {
+    std::vector<std::string> argv = {
+        std::getenv("SFCL"),   "gateway",           "--tokenizer", demo_model().string(),  "--port",
+        std::to_string(port_), "--health-interval", "0.2",         "--health-max-backoff", "0.5"};
+    for (const auto* b : backends) {
+      argv.emplace_back("--backend");
+      argv.push_back(b->url());
+    }
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    log_ = std::filesystem::temp_directory_path() / ("sfcl-gateway-" + std::to_string(port_) + ".log");
+    pid_ = spawn(argv, log_);
+    if (!wait_health(port_)) throw std::runtime_error("gateway did not start: see " + log_.string());
+  }
+  ~Gateway() {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    std::error_code ec;
+    if (!::testing::Test::HasFailure()) std::filesystem::remove(log_, ec);
+  }
+  Gateway(const Gateway&) = delete;
+  Gateway& operator=(const Gateway&) = delete;
+  [[nodiscard]] httplib::Client client() const {
+    httplib::Client c("127.0.0.1", port_);
+    c.set_read_timeout(60, 0);
+    return c;
+  }
+  [[nodiscard]] json backends() const {
+    auto c = client();
+    auto r = c.Get("/v1/gateway/backends");
+    return r && r->status == 200 ? json::parse(r->body) : json();
+  }
+
+ private:
+  int port_;
+  pid_t pid_ = -1;
+  std::filesystem::path log_;
+};
+
+struct Item {
+  std::string document;
+  std::string question;
+};
+
+std::vector<Item> eval_items(size_t n) {
+  std::ifstream in(std::filesystem::path(SFCL_SOURCE_DIR) / "demo/eval.jsonl");
+  std::vector<Item> out;
+  std::string line;
+  while (out.size() < n && std::getline(in, line)) {
+    const json j = json::parse(line);
+    out.push_back({j["document"], j["question"]});
+  }
+  return out;
+}
+
+json messages_body(const Item& it, int max_tokens, bool stream) {
+  json body = {{"model", "sfcl-demo"},
+               {"max_tokens", max_tokens},
+               {"temperature", 0},
+               {"stream", stream},
+               {"system", it.document},
+               {"sfcl", {{"events", true}}},
+               {"messages", json::array({{{"role", "user"}, {"content", it.question}}})}};
+  if (it.document.empty()) body.erase("system");
+  return body;
+}
+
+// What a client of a streamed Messages answer sees: its text and its SFCL events, in order.
+struct Seen {
+  std::string text;
+  std::vector<std::string> events;
+  bool complete = false;
+};
+
+Seen stream_messages(httplib::Client& c, const json& body) {
+  Seen s;
+  auto r = c.Post("/v1/messages", body.dump(), "application/json");
+  if (!r || r->status != 200) return s;
+  for (const auto& [e, d] : parse_sse(r->body)) {
+    if (e == "content_block_delta") s.text += json::parse(d)["delta"]["text"].get<std::string>();
+    if (e == "anchor_confirmed" || e == "anchor_checked" || e == "backtrack" || e == "fallback") {
+      s.events.push_back(e + " " + d);
+    }
+    if (e == "message_stop") s.complete = true;
+  }
+  return s;
+}
+
+class GatewayTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    a_ = new LlamaServer();
+    b_ = new LlamaServer();
+  }
+  static void TearDownTestSuite() {
+    delete a_;
+    delete b_;
+    a_ = b_ = nullptr;
+  }
+  static LlamaServer* a_;
+  static LlamaServer* b_;
+};
+LlamaServer* GatewayTest::a_ = nullptr;
+LlamaServer* GatewayTest::b_ = nullptr;
+
+TEST_F(GatewayTest, AnswersAndEventsEqualServeOnTheSameModel) {
+  ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"});
+  Gateway gw({a_, b_}, {});
+  auto sc = serve.client();
+  auto gc = gw.client();
+  int anchors = 0;
+  for (const Item& it : eval_items(6)) {
+    const Seen want = stream_messages(sc, messages_body(it, 64, true));
+    const Seen got = stream_messages(gc, messages_body(it, 64, true));
+    ASSERT_TRUE(want.complete);
+    EXPECT_TRUE(got.complete);
+    EXPECT_EQ(got.text, want.text) << it.question;
+    EXPECT_EQ(got.events, want.events) << it.question;
+    anchors += static_cast<int>(want.events.size());
+    // Non-streamed, the OpenAI dialect: the same answer and anchors.
+    json chat = {{"model", "sfcl-demo"},
+                 {"max_tokens", 64},
+                 {"temperature", 0},
+                 {"messages", json::array({{{"role", "system"}, {"content", it.document}},
+                                           {{"role", "user"}, {"content", it.question}}})}};
+    auto ws = sc.Post("/v1/chat/completions", chat.dump(), "application/json");
+    auto gs = gc.Post("/v1/chat/completions", chat.dump(), "application/json");
+    ASSERT_TRUE(ws && gs);
+    EXPECT_EQ(gs->status, 200);
+    const json wj = json::parse(ws->body);
+    const json gj = json::parse(gs->body);
+    EXPECT_EQ(gj["choices"][0]["message"]["content"], wj["choices"][0]["message"]["content"]);
+    EXPECT_EQ(gj["sfcl"]["anchors"], wj["sfcl"]["anchors"]);
+    EXPECT_EQ(gs->get_header_value("X-Anthropic-SFCL-Status"), ws->get_header_value("X-Anthropic-SFCL-Status"));
+  }
+  EXPECT_GT(anchors, 0);  // the answers had values to check
+
+  // A request's own logit_bias reaches the backend: banning the first token of the answer changes
+  // it, the same way on both.
+  const Item it = eval_items(1)[0];
+  json chat = {{"model", "sfcl-demo"},
+               {"max_tokens", 32},
+               {"temperature", 0},
+               {"messages", json::array({{{"role", "system"}, {"content", it.document}},
+                                         {{"role", "user"}, {"content", it.question}}})}};
+  const std::string plain = json::parse(
+      gc.Post("/v1/chat/completions", chat.dump(), "application/json")->body)["choices"][0]["message"]["content"];
+  // The answer's first token, however the text is cut (with or without a leading space).
+  json bias = json::object();
+  for (const std::string& text : {plain, " " + plain}) {
+    auto tok = gc.Post("/tokenize", json({{"content", text}}).dump(), "application/json");
+    ASSERT_TRUE(tok && tok->status == 200);
+    const json first = json::parse(tok->body)["tokens"][0];
+    bias[std::to_string(first.is_object() ? first["id"].get<int>() : first.get<int>())] = -100;
+  }
+  chat["logit_bias"] = bias;
+  auto ws = sc.Post("/v1/chat/completions", chat.dump(), "application/json");
+  auto gs = gc.Post("/v1/chat/completions", chat.dump(), "application/json");
+  ASSERT_TRUE(ws && gs);
+  const std::string banned = json::parse(gs->body)["choices"][0]["message"]["content"];
+  EXPECT_NE(banned, plain);
+  EXPECT_EQ(banned, json::parse(ws->body)["choices"][0]["message"]["content"].get<std::string>());
+}
+
+TEST_F(GatewayTest, BacktrackGoesThroughTheBackendAndTheWrongValueIsNeverDelivered) {
+  Gateway gw({a_}, {"--test-script", " The total is $12,600.00 now."});
+  auto c = gw.client();
+  Item it{"Invoice total: $12,500.00.", "What is the total?"};
+  const Seen s = stream_messages(c, messages_body(it, 40, true));
+  ASSERT_TRUE(s.complete);
+  bool backtrack = false;
+  for (const auto& e : s.events) backtrack = backtrack || e.rfind("backtrack ", 0) == 0;
+  EXPECT_TRUE(backtrack);
+  EXPECT_EQ(s.text.find("12,600"), std::string::npos) << s.text;
+  const json b = gw.backends();
+  EXPECT_GE(b["rewinds"].get<int>(), 1) << b.dump();
+  EXPECT_GE(b["rewind_calls"].get<int>(), 1) << b.dump();
+}
+
+TEST_F(GatewayTest, AllFullAnswers429) {
+  Gateway gw({a_}, {"--backend-slots", "1", "--queue", "0", "--test-script", std::string(300, 'x')});
+  auto first = std::async(std::launch::async, [&] {
+    auto c = gw.client();
+    return stream_messages(c, messages_body({"", "Say x."}, 200, true));
+  });
+  int refused = 0;
+  for (int i = 0; i < 40 && refused == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    auto c = gw.client();
+    auto r = c.Post("/v1/messages", messages_body({"", "Say x."}, 4, false).dump(), "application/json");
+    if (r && r->status == 429) ++refused;
+  }
+  EXPECT_EQ(refused, 1);
+  EXPECT_TRUE(first.get().complete);
+}
+
+TEST(GatewayStartup, BackendWithAnotherTokenizerIsRefused) {
+  LlamaServer backend(1);
+  const int port = free_port();
+  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-tok-" + std::to_string(port) + ".log");
+  const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--tokenizer", tiny_model_path().string(), "--port",
+                           std::to_string(port), "--backend", backend.url()},
+                          log);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  std::ifstream in(log);
+  const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(out.find("tokenises differently"), std::string::npos) << out;
+}
+
+// A long scripted answer (one backend call per token) is long enough to be cut by a SIGKILL.
+const std::string kLong = [] {
+  std::string s;
+  for (int i = 0; i < 8; ++i) s += "the quick brown fox jumps over the lazy dog and ";
+  return s;
+}();
+
+TEST(GatewayFailover, KilledBackendMidAnswerLosesAndRepeatsNothingAndComesBack) {
+  LlamaServer a;
+  LlamaServer b;
+  Gateway gw({&a, &b}, {"--backend-slots", "4", "--test-script", kLong});
+  const json body = messages_body({"", "Write."}, 400, true);
+  auto c0 = gw.client();
+  const Seen reference = stream_messages(c0, body);
+  ASSERT_TRUE(reference.complete);
+  ASSERT_GT(reference.text.size(), 200U);
+
+  constexpr int kStreams = 8;
+  std::vector<std::future<Seen>> streams;
+  for (int i = 0; i < kStreams; ++i) {
+    streams.push_back(std::async(std::launch::async, [&] {
+      auto c = gw.client();
+      return stream_messages(c, body);
+    }));
+  }
+  // Both backends serve some of them now; one dies mid-answer.
+  for (int i = 0; i < 200; ++i) {
+    const json st = gw.backends();
+    if (st.is_object() && st["backends"][0]["outstanding"].get<int>() > 0 &&
+        st["backends"][1]["outstanding"].get<int>() > 0) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  a.kill();
+  for (auto& f : streams) {
+    const Seen s = f.get();
+    EXPECT_TRUE(s.complete);
+    EXPECT_EQ(s.text, reference.text);  // no gap, nothing twice
+  }
+  json st = gw.backends();
+  EXPECT_GE(st["failovers"].get<int>(), 1) << st.dump();
+  EXPECT_FALSE(st["backends"][0]["healthy"].get<bool>());
+
+  // Restarted on the same port, it is back in rotation and serves again.
+  a.start();
+  bool back = false;
+  for (int i = 0; i < 100 && !back; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    back = gw.backends()["backends"][0]["healthy"].get<bool>();
+  }
+  ASSERT_TRUE(back);
+  const int before = gw.backends()["backends"][0]["requests"].get<int>();
+  std::vector<std::future<Seen>> more;
+  for (int i = 0; i < 6; ++i) {
+    more.push_back(std::async(std::launch::async, [&] {
+      auto c = gw.client();
+      return stream_messages(c, messages_body({"", "Write."}, 8, true));
+    }));
+  }
+  for (auto& f : more) EXPECT_TRUE(f.get().complete);
+  EXPECT_GT(gw.backends()["backends"][0]["requests"].get<int>(), before);
+}
+
+// A backend that is up (/health) but never answers a completion in time.
+class HungBackend {
+ public:
+  HungBackend() {
+    server_.Get("/health",
+                [](const httplib::Request&, httplib::Response& res) { res.set_content("{}", "application/json"); });
+    server_.Post("/completion", [this](const httplib::Request&, httplib::Response& res) {
+      for (int i = 0; i < 100 && !stopping_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      res.status = 500;
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // stop() before the loop runs would be lost, and the join would wait for ever.
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~HungBackend() {
+    stopping_ = true;
+    server_.stop();
+    thread_.join();
+  }
+  HungBackend(const HungBackend&) = delete;
+  HungBackend& operator=(const HungBackend&) = delete;
+  [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  httplib::Server server_;
+  std::atomic<bool> stopping_{false};
+  int port_ = 0;
+  std::thread thread_;
+};
+
+TEST(GatewayFailover, BackendCallPastTheTimeoutMovesTheAnswerOn) {
+  HungBackend hung;
+  LlamaServer real(2);
+  const int port = free_port();
+  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-hung-" + std::to_string(port) + ".log");
+  const pid_t pid =
+      spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", std::to_string(port),
+             "--backend", hung.url(), "--backend", real.url(), "--backend-slots", "1", "--backend-timeout", "0.5"},
+            log);
+  ASSERT_TRUE(wait_health(port));
+  // Two at once with one slot each: one of them is sent to the hung backend.
+  std::vector<std::future<Seen>> answers;
+  for (int i = 0; i < 2; ++i) {
+    answers.push_back(std::async(std::launch::async, [&, i] {
+      httplib::Client c("127.0.0.1", port);
+      c.set_read_timeout(60, 0);
+      return stream_messages(c, messages_body(eval_items(2)[static_cast<size_t>(i)], 32, true));
+    }));
+  }
+  for (auto& f : answers) EXPECT_TRUE(f.get().complete);
+  httplib::Client c("127.0.0.1", port);
+  const json st = json::parse(c.Get("/v1/gateway/backends")->body);
+  EXPECT_GE(st["failovers"].get<int>(), 1) << st.dump();
+  EXPECT_GE(st["backends"][0]["failures"].get<int>(), 1) << st.dump();
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, nullptr, 0);
+}
+
+}  // namespace
+}  // namespace sfcl::test

@@ -1,0 +1,167 @@
+// Routing and health of the gateway's backends, against real HTTP servers on 127.0.0.1 that answer
+// /health (one can be told to fail it).
+#include "gateway/pool.h"
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <set>
+#include <thread>
+
+namespace sfcl::gateway {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+class HealthServer {
+ public:
+  HealthServer() {
+    server_.Get("/health", [this](const httplib::Request&, httplib::Response& res) {
+      res.status = healthy.load() ? 200 : 503;
+      res.set_content("{}", "application/json");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    // stop() before the loop runs would be lost, and the join would wait for ever.
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~HealthServer() {
+    server_.stop();
+    thread_.join();
+  }
+  HealthServer(const HealthServer&) = delete;
+  HealthServer& operator=(const HealthServer&) = delete;
+  [[nodiscard]] BackendAddress address() const {
+    return parse_backend_url("http://127.0.0.1:" + std::to_string(port_));
+  }
+  std::atomic<bool> healthy{true};
+
+ private:
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+PoolOptions fast(int32_t slots) {
+  PoolOptions o;
+  o.slots_per_backend = slots;
+  o.health_interval_s = 0.05;
+  o.backoff_min_s = 0.05;
+  o.backoff_max_s = 0.1;
+  o.timeout_s = 1.0;
+  return o;
+}
+
+Clock::time_point soon(int ms = 200) { return Clock::now() + std::chrono::milliseconds(ms); }
+
+TEST(GatewayPool, ParsesBackendAddresses) {
+  const BackendAddress a = parse_backend_url("http://10.0.0.1:8081/");
+  EXPECT_EQ(a.host, "10.0.0.1");
+  EXPECT_EQ(a.port, 8081);
+  EXPECT_EQ(parse_backend_url("localhost:9").url, "http://localhost:9");
+  EXPECT_THROW(parse_backend_url("https://x:1"), std::invalid_argument);
+  EXPECT_THROW(parse_backend_url("http://x"), std::invalid_argument);
+  EXPECT_THROW(parse_backend_url("http://x:0"), std::invalid_argument);
+}
+
+TEST(GatewayPool, SamePrefixGoesToTheSameBackendWhileItIsNotBusier) {
+  HealthServer a;
+  HealthServer b;
+  Pool pool({a.address(), b.address()}, fast(4));
+  const std::vector<Token> prompt = {1, 2, 3, 4};
+  const uint64_t h = prefix_hash(prompt);
+  const auto first = pool.acquire(h, std::nullopt, soon());
+  ASSERT_TRUE(first);
+  pool.release(*first);
+  for (int i = 0; i < 5; ++i) {
+    const auto again = pool.acquire(h, std::nullopt, soon());
+    ASSERT_TRUE(again);
+    EXPECT_EQ(*again, *first);
+    pool.release(*again);
+  }
+  // Another prefix of the same first 64 tokens hashes the same; the affinity spreads prefixes.
+  std::vector<Token> longer(100, 7);
+  std::vector<Token> other(100, 7);
+  other[99] = 8;
+  EXPECT_EQ(prefix_hash(longer), prefix_hash(other));
+  std::set<size_t> chosen;
+  for (Token t = 0; t < 32; ++t) {
+    const auto b2 = pool.acquire(prefix_hash(std::vector<Token>{t}), std::nullopt, soon());
+    ASSERT_TRUE(b2);
+    chosen.insert(*b2);
+    pool.release(*b2);
+  }
+  EXPECT_EQ(chosen.size(), 2U);
+}
+
+TEST(GatewayPool, LeastOutstandingWinsOverAffinityBeyondTheSlack) {
+  HealthServer a;
+  HealthServer b;
+  Pool pool({a.address(), b.address()}, fast(8));
+  const uint64_t h = prefix_hash(std::vector<Token>{42});
+  std::array<int, 2> count{};
+  for (int i = 0; i < 8; ++i) {
+    const auto got = pool.acquire(h, std::nullopt, soon());
+    ASSERT_TRUE(got);
+    ++count[*got];
+  }
+  EXPECT_LE(std::abs(count[0] - count[1]), 2);  // the preferred one leads by at most the slack (1) + 1
+  const auto status = pool.status();
+  EXPECT_EQ(status[0].outstanding + status[1].outstanding, 8);
+}
+
+TEST(GatewayPool, FullBackendsMakeTheCallerWaitAndAFreedSlotServesIt) {
+  HealthServer a;
+  Pool pool({a.address()}, fast(1));
+  const auto held = pool.acquire(1, std::nullopt, soon());
+  ASSERT_TRUE(held);
+  EXPECT_FALSE(pool.acquire(1, std::nullopt, soon(50)));  // full: times out
+  std::thread freer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    pool.release(*held);
+  });
+  EXPECT_TRUE(pool.acquire(1, std::nullopt, soon(2000)));
+  freer.join();
+  EXPECT_EQ(pool.free_slots(), 0);
+}
+
+TEST(GatewayPool, FailedBackendLeavesRotationAndReturnsWhenHealthy) {
+  HealthServer a;
+  HealthServer b;
+  Pool pool({a.address(), b.address()}, fast(4));
+  a.healthy = false;
+  pool.mark_failed(0);
+  for (Token t = 0; t < 16; ++t) {
+    const auto got = pool.acquire(prefix_hash(std::vector<Token>{t}), std::nullopt, soon());
+    ASSERT_TRUE(got);
+    EXPECT_EQ(*got, 1U);
+    pool.release(*got);
+  }
+  EXPECT_FALSE(pool.status()[0].healthy);
+  EXPECT_EQ(pool.status()[0].failures, 1);
+  a.healthy = true;  // the probes (with backoff) bring it back
+  bool back = false;
+  for (int i = 0; i < 100 && !back; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    back = pool.status()[0].healthy;
+  }
+  EXPECT_TRUE(back);
+}
+
+TEST(GatewayPool, AvoidedBackendIsUsedOnlyWhenNoOtherIsFree) {
+  HealthServer a;
+  HealthServer b;
+  Pool pool({a.address(), b.address()}, fast(1));
+  const auto first = pool.acquire(7, size_t{0}, soon());
+  ASSERT_TRUE(first);
+  EXPECT_EQ(*first, 1U);
+  const auto second = pool.acquire(7, size_t{1}, soon());  // 1 is full: 0 is free
+  ASSERT_TRUE(second);
+  EXPECT_EQ(*second, 0U);
+}
+
+}  // namespace
+}  // namespace sfcl::gateway
