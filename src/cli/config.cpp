@@ -1,6 +1,7 @@
 #include "cli/config.h"
 
 #include <toml++/toml.h>
+#include <algorithm>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
@@ -36,6 +37,29 @@ std::string scalar(const toml::node& n, const std::string& key) {
   }
   throw std::runtime_error("config key \"" + key + "\": unsupported value type");
 }
+// One [[model]] table of a config file: --model PATH, then its per-model flags.
+void append_model_table(const toml::table& model, std::vector<std::string>& out) {
+  const auto* path = model.get("path");
+  if (path == nullptr || !path->is_string()) throw std::runtime_error("config [[model]]: path (a GGUF file) required");
+  out.insert(out.end(), {"--model", *path->value<std::string>()});
+  static const std::vector<std::string> kPerModel = {"model-id", "alias", "sfcl", "chat-template",
+                                                     "chat-template-file"};
+  for (const auto& [k, node] : model) {
+    const std::string key(k.str());
+    if (key == "path") continue;
+    if (std::find(kPerModel.begin(), kPerModel.end(), key) == kPerModel.end()) {
+      throw std::runtime_error(
+          "config [[model]]: " + key +
+          " is not a per-model setting (model-id, alias, sfcl, chat-template, chat-template-file)");
+    }
+    if (const auto* arr = node.as_array()) {
+      for (const auto& v : *arr) out.insert(out.end(), {"--" + key, scalar(v, key)});
+    } else {
+      out.insert(out.end(), {"--" + key, scalar(node, key)});
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> expand_serve_args(const std::vector<std::string>& args) {
@@ -51,21 +75,16 @@ std::vector<std::string> expand_serve_args(const std::vector<std::string>& args)
       given.push_back(args[i]);
     }
   }
-  // Several --model flags serve several models, so a model the command line names replaces the file's
-  // and the environment's instead of joining them (flag > env > file).
+  // Several --model flags serve several models, so the models the command line names replace the
+  // environment's, which replace the file's, instead of joining them (flag > env > file). The
+  // models come after the file's and the environment's other flags: a per-model flag follows its
+  // --model, and the others are every model's defaults.
   bool given_model = false;
   for (const auto& a : given) {
     given_model = given_model || a == "-m" || a == "--model" || a.rfind("--model=", 0) == 0 || a.rfind("-m=", 0) == 0;
   }
-  const char* env_model = std::getenv("SFCL_MODEL");
-  const bool env_gives_model = env_model != nullptr && *env_model != '\0';
   std::vector<std::string> out = {args[0], args[1]};
-  bool in_file = true;
-  const auto push = [&](const std::string& flag, const std::string& value) {
-    if (flag == "--model" && (given_model || (in_file && env_gives_model))) return;
-    out.push_back(flag);
-    out.push_back(value);
-  };
+  std::vector<std::string> file_models;
   if (!config.empty()) {
     toml::table t;
     try {
@@ -76,19 +95,33 @@ std::vector<std::string> expand_serve_args(const std::vector<std::string>& args)
     }
     for (const auto& [k, node] : t) {
       const std::string key(k.str());
+      std::vector<std::string>& to = key == "model" ? file_models : out;
       const std::string flag = "--" + key;
       if (auto b = node.value<bool>(); b && node.is_boolean()) {
-        if (*b) out.push_back(flag);
+        if (*b) to.push_back(flag);
       } else if (const auto* arr = node.as_array()) {
-        for (const auto& v : *arr) push(flag, scalar(v, key));
+        for (const auto& v : *arr) {
+          if (const auto* model = v.as_table(); model != nullptr && key == "model") {
+            append_model_table(*model, to);
+          } else {
+            to.insert(to.end(), {flag, scalar(v, key)});
+          }
+        }
       } else {
-        push(flag, scalar(node, key));
+        to.insert(to.end(), {flag, scalar(node, key)});
       }
     }
   }
-  in_file = false;
+  std::vector<std::string> env_models;
   for (const auto& [env, flag] : serve_env_flags()) {
-    if (const char* v = std::getenv(env.c_str()); v != nullptr && *v != '\0') push(flag, v);
+    if (const char* v = std::getenv(env.c_str()); v != nullptr && *v != '\0') {
+      std::vector<std::string>& to = flag == "--model" ? env_models : out;
+      to.insert(to.end(), {flag, v});
+    }
+  }
+  if (!given_model) {
+    const std::vector<std::string>& models = env_models.empty() ? file_models : env_models;
+    out.insert(out.end(), models.begin(), models.end());
   }
   out.insert(out.end(), given.begin(), given.end());
   return out;

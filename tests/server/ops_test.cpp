@@ -289,6 +289,25 @@ TEST(Ops, ConfigFileEnvAndFlagPrecedence) {
     ServerProcess s({"--config", cfg.string(), "--parallel", "1"}, true, {{"SFCL_PARALLEL", "2"}}, true);
     EXPECT_EQ(slots(s), 1);  // a flag beats both
   }
+  {
+    // Several models from [[model]] tables; a top-level sfcl is every model's default.
+    const int port = free_port();
+    std::ofstream(cfg) << "port = " << port << "\nsfcl = \"off\"\n[[model]]\npath = \"" << tiny_model_path().string()
+                       << "\"\nmodel-id = \"tiny\"\nalias = [\"fast\"]\n[[model]]\npath = \"" << SFCL_SOURCE_DIR
+                       << "/demo/sfcl-demo.gguf\"\nalias = [\"careful\"]\nsfcl = \"anchor\"\n";
+    ServerProcess s({"--config", cfg.string()}, false, {}, false, false);
+    s.set_port(port);
+    s.wait_healthy();
+    httplib::Client c("127.0.0.1", port);
+    const json models = json::parse(c.Get("/v1/models")->body);
+    ASSERT_EQ(models["data"].size(), 2U) << models.dump();
+    EXPECT_EQ(models["data"][0]["id"], "tiny");
+    EXPECT_EQ(models["data"][0]["aliases"], json({"fast"}));
+    EXPECT_EQ(models["data"][0]["sfcl"]["mode"], "off");
+    EXPECT_EQ(models["data"][1]["id"], "sfcl-demo");
+    EXPECT_EQ(models["data"][1]["aliases"], json({"careful"}));
+    EXPECT_EQ(models["data"][1]["sfcl"]["mode"], "anchor");
+  }
   std::ofstream(cfg) << "port = [not toml\n";
   int rc = -1;
   const std::string out =

@@ -36,12 +36,14 @@ inline int free_port() {
 class ServerProcess {
  public:
   explicit ServerProcess(std::vector<std::string> args, bool wait_ready = true,
-                         std::vector<std::pair<std::string, std::string>> env = {}, bool set_port = true) {
+                         std::vector<std::pair<std::string, std::string>> env = {}, bool set_port = true,
+                         bool tiny_model = true) {
     const char* bin = std::getenv("SFCL");
     if (bin == nullptr) throw std::runtime_error("SFCL (path of the sfcl binary) is not set");
     port_ = free_port();
     log_ = std::filesystem::temp_directory_path() / ("sfcl-server-" + std::to_string(port_) + ".log");
-    std::vector<std::string> argv = {bin, "serve", "--model", tiny_model_path().string(), "--threads", "1"};
+    std::vector<std::string> argv = {bin, "serve", "--threads", "1"};
+    if (tiny_model) argv.insert(argv.begin() + 2, {"--model", tiny_model_path().string()});
     if (set_port) {
       argv.push_back("--port");
       argv.push_back(std::to_string(port_));
