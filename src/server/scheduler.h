@@ -16,6 +16,7 @@
 #include "decode/decode.h"
 #include "metrics/metrics.h"
 #include "server/job_channel.h"
+#include "server/prompt_cache.h"
 
 namespace sfcl::server {
 
@@ -45,6 +46,11 @@ struct SchedulerOptions {
   int32_t queue_limit = 64;
   // KV cache types, flash attention, ubatch, batch threads; the sizes and slot count above win.
   engine::ContextOptions context;
+  // Host-memory prompt cache (--cache-ram): MiB of KV states kept for prompts no slot holds any
+  // more; 0 = off.
+  uint32_t cache_ram_mib = 2048;
+  // Slots with fewer cached tokens are not saved: processing them again costs about as little.
+  uint32_t cache_min_tokens = 64;
 };
 
 // One step's share of the batch for one slot.
@@ -63,6 +69,13 @@ struct SchedulerStats {
   int32_t queued = 0;
   int64_t prompt_tokens = 0;
   int64_t reused_tokens = 0;
+  // Host-memory prompt cache: restores into a slot, the prompt tokens they supplied (also counted
+  // in reused_tokens), states saved, and what it holds now.
+  int64_t cache_hits = 0;
+  int64_t cache_restored_tokens = 0;
+  int64_t cache_saves = 0;
+  int64_t cache_bytes = 0;
+  int32_t cache_entries = 0;
 };
 
 class Scheduler {
@@ -92,6 +105,10 @@ class Scheduler {
   void loop();
   void admit();
   void finish(Slot& slot, const std::string& error = {});
+  // Before a slot gives up most of its cache for `job`: saves it to the prompt cache, then restores
+  // a saved state sharing a longer prefix with the prompt than the slot does. Returns the prefix
+  // the slot now shares with the prompt.
+  size_t use_prompt_cache(Slot& slot, const Job& job, size_t shared);
 
   const engine::Model& model_;
   SchedulerOptions options_;
@@ -105,6 +122,12 @@ class Scheduler {
   std::atomic<int32_t> busy_{0};
   std::atomic<int64_t> prompt_tokens_{0};
   std::atomic<int64_t> reused_tokens_{0};
+  std::unique_ptr<PromptCache> prompt_cache_;  // null when --cache-ram is 0
+  std::atomic<int64_t> cache_hits_{0};
+  std::atomic<int64_t> cache_restored_tokens_{0};
+  std::atomic<int64_t> cache_saves_{0};
+  std::atomic<int64_t> cache_bytes_{0};
+  std::atomic<int32_t> cache_entries_{0};
   std::thread thread_;
 };
 
