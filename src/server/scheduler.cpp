@@ -15,7 +15,7 @@ engine::ContextOptions context_options(const SchedulerOptions& options) {
   c.n_seq_max = static_cast<uint32_t>(options.n_parallel);
   // Slots never outgrow n_ctx_per_slot: per-slot KV streams keep each slot's attention to its
   // own cells instead of the whole shared cache (measured: docs/BENCHMARKS.md, peer).
-  c.kv_unified = false;
+  c.kv_unified = options.kv_unified;
   return c;
 }
 }  // namespace

@@ -51,6 +51,9 @@ struct SchedulerOptions {
   uint32_t cache_ram_mib = 2048;
   // Slots with fewer cached tokens are not saved: processing them again costs about as little.
   uint32_t cache_min_tokens = 64;
+  // true: one KV cache all slots share (llama.cpp's kv_unified, --kv-unified), so every slot's
+  // attention spans the cells any slot used; false: a KV stream per slot.
+  bool kv_unified = false;
 };
 
 // One step's share of the batch for one slot.
