@@ -1,7 +1,11 @@
 #include "tools/bench_modes.h"
 
+#include <sys/resource.h>
+
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <thread>
 
 #include "decode/decode.h"
 #include "eval.h"
@@ -28,6 +32,40 @@ double verify_ns_per_token(const ModeSample& s) {
 }
 double scan_ns_per_token(const ModeSample& s) {
   return s.tokens > 0 ? static_cast<double>(s.scan_ns) / static_cast<double>(s.tokens) : 0.0;
+}
+
+double prompt_tps(const ModeSample& s) {
+  return s.prefill_s > 0 ? static_cast<double>(s.prompt_tokens) / s.prefill_s : 0.0;
+}
+double ttft_ms(const ModeSample& s) {
+  return s.items > 0 ? 1000.0 * s.first_text_s / static_cast<double>(s.items) : 0.0;
+}
+double first_text_tokens(const ModeSample& s) {
+  return s.items > 0 ? static_cast<double>(s.first_text_tokens) / static_cast<double>(s.items) : 0.0;
+}
+
+// STREAM's "copy" kernel over buffers far larger than the caches: `threads` threads each copy their
+// share; the best of a few passes, in GB/s counting bytes read plus bytes written.
+double copy_bandwidth_gbs(int threads) {
+  constexpr size_t kBytes = size_t{256} << 20;
+  std::vector<char> a(kBytes, 1);
+  std::vector<char> b(kBytes, 0);
+  double best = 0;
+  for (int pass = 0; pass < 4; ++pass) {
+    const auto t0 = Clock::now();
+    std::vector<std::thread> pool;
+    const size_t share = kBytes / static_cast<size_t>(threads);
+    for (int t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        const size_t off = share * static_cast<size_t>(t);
+        std::memcpy(b.data() + off, a.data() + off, share);
+      });
+    }
+    for (auto& th : pool) th.join();
+    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (pass > 0) best = std::max(best, 2.0 * static_cast<double>(kBytes) / s / 1e9);  // pass 0 faults pages in
+  }
+  return best;
 }
 
 }  // namespace
@@ -68,7 +106,15 @@ ModesBenchReport run_modes_bench(const ModesBenchOptions& o) {
         opt.mode = kModes[m];
         opt.max_tokens = o.max_tokens;
         opt.sampling.temperature = 0.0F;
-        decode::Sequence seq(*model, opt, p.sources, nullptr);
+        Clock::time_point first_text{};
+        int64_t decoded_at_first_text = 0;
+        const decode::Sequence* running = nullptr;
+        decode::Sequence seq(*model, opt, p.sources, [&](const decode::Event& e) {
+          if (e.kind != decode::Event::Kind::token || first_text != Clock::time_point{}) return;
+          first_text = Clock::now();
+          decoded_at_first_text = running->result().stats.decoded_tokens;
+        });
+        running = &seq;
         ctx.clear(0);
         seq.start(p.prompt, 0, 0);
         const auto t0 = Clock::now();
@@ -83,6 +129,12 @@ ModesBenchReport run_modes_bench(const ModesBenchOptions& o) {
         const auto& st = seq.result().stats;
         ModeSample& s = round[m];
         s.prefill_s += std::chrono::duration<double>(t1 - t0).count();
+        s.prompt_tokens += static_cast<int64_t>(p.prompt.size());
+        ++s.items;
+        // An answer with no text at all counts its whole time (and tokens) as the wait.
+        const bool got_text = first_text != Clock::time_point{};
+        s.first_text_s += std::chrono::duration<double>((got_text ? first_text : t2) - t0).count();
+        s.first_text_tokens += got_text ? decoded_at_first_text : st.decoded_tokens;
         s.decode_s += std::chrono::duration<double>(t2 - t1).count();
         s.tokens += st.decoded_tokens;
         s.check_ns += st.check_ns_total;
@@ -98,6 +150,13 @@ ModesBenchReport run_modes_bench(const ModesBenchOptions& o) {
       for (size_t m = 0; m < kModes.size(); ++m) rep.samples[m].push_back(round[m]);
     }
   }
+  rusage ru{};
+  if (getrusage(RUSAGE_SELF, &ru) == 0) rep.peak_rss_mib = static_cast<double>(ru.ru_maxrss) / 1024.0;
+  std::error_code ec;
+  rep.model_bytes = static_cast<int64_t>(std::filesystem::file_size(o.model, ec));
+  rep.threads = o.threads;
+  rep.copy_gbs_1 = copy_bandwidth_gbs(1);
+  rep.copy_gbs_n = copy_bandwidth_gbs(std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
   return rep;
 }
 
@@ -118,7 +177,10 @@ nlohmann::json modes_json(const ModesBenchReport& r) {
          to_json(over(v, [](const ModeSample& s) { return per_1k(s.backtracks, s.tokens); }))},
         {"regenerated_per_1k_tokens",
          to_json(over(v, [](const ModeSample& s) { return per_1k(s.regenerated, s.tokens); }))},
-        {"decoded_tokens", to_json(over(v, [](const ModeSample& s) { return static_cast<double>(s.tokens); }))}};
+        {"decoded_tokens", to_json(over(v, [](const ModeSample& s) { return static_cast<double>(s.tokens); }))},
+        {"prompt_tokens_per_s", to_json(over(v, prompt_tps))},
+        {"time_to_first_text_ms", to_json(over(v, ttft_ms))},
+        {"tokens_to_first_text", to_json(over(v, first_text_tokens))}};
   }
   return {{"model", r.model},
           {"items", r.items},
@@ -128,7 +190,11 @@ nlohmann::json modes_json(const ModesBenchReport& r) {
            {{"anchor/off decode", to_json(paired_ratio(r.samples[1], r.samples[0], tps))},
             {"per-token/off decode", to_json(paired_ratio(r.samples[2], r.samples[0], tps))},
             {"per-token/anchor check cost per token",
-             to_json(paired_ratio(r.samples[2], r.samples[1], check_ns_per_token))}}}};
+             to_json(paired_ratio(r.samples[2], r.samples[1], check_ns_per_token))},
+            {"anchor/off time to first text", to_json(paired_ratio(r.samples[1], r.samples[0], ttft_ms))}}},
+          {"peak_rss_mib", r.peak_rss_mib},
+          {"model_bytes", r.model_bytes},
+          {"copy_bandwidth_gbs", {{"threads_1", r.copy_gbs_1}, {"threads_all", r.copy_gbs_n}}}};
 }
 
 void print_modes(const ModesBenchReport& r) {
@@ -157,6 +223,26 @@ void print_modes(const ModesBenchReport& r) {
   std::printf(
       "per-token/anchor check (scan + verify) ns per token  min %.1fx  median %.1fx  max %.1fx   (target >= 10x)\n",
       c.min, c.median, c.max);
+  std::printf("%-10s %24s %26s %22s\n", "mode", "prompt tok/s min/med/max", "first text ms min/med/max",
+              "tokens to first text");
+  for (size_t m = 0; m < kModes.size(); ++m) {
+    const auto pp = over(r.samples[m], prompt_tps);
+    const auto tt = over(r.samples[m], ttft_ms);
+    std::printf("%-10s %7.1f /%7.1f /%7.1f %8.1f /%8.1f /%8.1f %22.2f\n",
+                std::string(decode::mode_name(kModes[m])).c_str(), pp.min, pp.median, pp.max, tt.min, tt.median, tt.max,
+                over(r.samples[m], first_text_tokens).median);
+  }
+  const auto f = paired_ratio(r.samples[1], r.samples[0], ttft_ms);
+  std::printf("anchor/off time to first text  min %.2f  median %.2f  max %.2f   (target <= 1.2)\n", f.min, f.median,
+              f.max);
+  const double gb = static_cast<double>(r.model_bytes) / 1e9;
+  const double off_tps = over(r.samples[0], tps).median;
+  std::printf(
+      "peak RSS %.0f MiB; copy bandwidth %.1f GB/s (1 thread), %.1f GB/s (all threads); model %.3f GB: "
+      "memory-bound ceiling %.1f tok/s (1 thread); off decodes %.2f tok/s = %.2f GB/s of weights (%.0f%% of 1-thread "
+      "copy)\n",
+      r.peak_rss_mib, r.copy_gbs_1, r.copy_gbs_n, gb, gb > 0 ? r.copy_gbs_1 / gb : 0.0, off_tps, off_tps * gb,
+      r.copy_gbs_1 > 0 ? 100.0 * off_tps * gb / r.copy_gbs_1 : 0.0);
 }
 
 std::vector<std::string> modes_svg(const ModesBenchReport& r, int y0, int& height) {

@@ -23,6 +23,12 @@ struct ModesBenchOptions {
 struct ModeSample {
   double decode_s = 0;   // llama_decode + loop time after the prompt
   double prefill_s = 0;  // the prompt's llama_decode
+  int64_t prompt_tokens = 0;
+  // Time to first text: from the prompt's llama_decode to the first text the loop delivers (what a
+  // streaming client waits for), and the tokens decoded by then; summed over items.
+  double first_text_s = 0;
+  int64_t first_text_tokens = 0;
+  int64_t items = 0;
   int64_t tokens = 0;    // decoded (sampled) tokens, regenerated ones included
   int64_t check_ns = 0;  // verifying complete anchors
   int64_t scan_ns = 0;   // finding them (lexing / re-scanning)
@@ -37,6 +43,13 @@ struct ModesBenchReport {
   int items = 0;
   int reps = 0;
   std::array<std::vector<ModeSample>, 3> samples;  // off, anchor, per-token; one per repetition
+  int64_t model_bytes = 0;                         // the GGUF file: what one decode step reads, roughly
+  double peak_rss_mib = 0;                         // this process after the runs (getrusage)
+  // STREAM-style copy bandwidth (GB/s) with 1 thread and with the context's threads: the ceiling of
+  // a memory-bound decode step is bandwidth / model bytes.
+  double copy_gbs_1 = 0;
+  double copy_gbs_n = 0;
+  int threads = 1;
 };
 
 ModesBenchReport run_modes_bench(const ModesBenchOptions& options);

@@ -210,11 +210,24 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   const auto start_sfcl = [&](const std::string& log, std::unique_ptr<ChildProcess>& child, std::string& url) {
     const int port = free_port();
     std::filesystem::create_directories(logs);
-    child = std::make_unique<ChildProcess>(
-        std::vector<std::string>{self_executable().string(), "serve", "-m", o.model.string(), "--host", "127.0.0.1",
-                                 "--port", std::to_string(port), "--parallel", std::to_string(o.parallel), "--ctx",
-                                 std::to_string(o.ctx_per_slot), "-t", threads, "--queue", "1024"},
-        logs / log);
+    std::vector<std::string> argv = {self_executable().string(),
+                                     "serve",
+                                     "-m",
+                                     o.model.string(),
+                                     "--host",
+                                     "127.0.0.1",
+                                     "--port",
+                                     std::to_string(port),
+                                     "--parallel",
+                                     std::to_string(o.parallel),
+                                     "--ctx",
+                                     std::to_string(o.ctx_per_slot),
+                                     "-t",
+                                     threads,
+                                     "--queue",
+                                     "1024"};
+    argv.insert(argv.end(), o.sfcl_args.begin(), o.sfcl_args.end());
+    child = std::make_unique<ChildProcess>(argv, logs / log);
     url = "http://127.0.0.1:" + std::to_string(port);
   };
   if (sfcl_url.empty()) {
@@ -253,6 +266,7 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
                {"sfcl_url", sfcl_url},
                {"sfcl_on_url", sfcl_on_url},
                {"peer_started_here", peer != nullptr},
+               {"sfcl_args", o.sfcl_args},
                {"client",
                 "sfcl bench: cpp-httplib, one thread and one keep-alive connection per stream, "
                 "streaming /v1/chat/completions at temperature 0"}};
@@ -283,6 +297,8 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
       for (const auto& run : per_conc) errors += run.errors;
     }
   }
+  for (ChildProcess* child : {peer.get(), sfcl.get(), sfcl_on.get()})
+    rep.peak_rss_mib.push_back(child != nullptr ? child->peak_rss_mib() : 0.0);
   peer.reset();
   sfcl.reset();
   sfcl_on.reset();
@@ -307,7 +323,8 @@ json peer_json(const PeerBenchReport& r) {
                          {"generated_tokens_per_s", to_json(x.generated_tokens_per_s)},
                          {"ttft_ms", {{"p50", x.ttft_p50}, {"p95", x.ttft_p95}}},
                          {"inter_token_ms", {{"p50", x.itl_p50}, {"p95", x.itl_p95}}},
-                         {"errors", x.errors}});
+                         {"errors", x.errors},
+                         {"peak_rss_mib", t < r.peak_rss_mib.size() ? r.peak_rss_mib[t] : 0.0}});
     }
     ratios.push_back({{"concurrency", r.concurrency[c]},
                       {"sfcl_off/" + r.peer, to_json(throughput_ratio(r.runs[1][c], r.runs[0][c]))},
@@ -332,6 +349,9 @@ void print_peer(const PeerBenchReport& r) {
     const auto on = throughput_ratio(r.runs[2][c], r.runs[0][c]);
     std::printf("      throughput ratio sfcl/%s: SFCL off %.3f (%.3f-%.3f), SFCL on %.3f (%.3f-%.3f)\n", r.peer.c_str(),
                 off.median, off.min, off.max, on.median, on.min, on.max);
+  }
+  for (size_t t = 0; t < r.targets.size() && t < r.peak_rss_mib.size(); ++t) {
+    if (r.peak_rss_mib[t] > 0) std::printf("peak RSS %-18s %8.0f MiB\n", r.targets[t].c_str(), r.peak_rss_mib[t]);
   }
 }
 

@@ -24,7 +24,8 @@ struct PeerBenchOptions {
   int parallel = 8;
   int ctx_per_slot = 1024;
   int items = 60;
-  bool progress = true;  // a progress line on stderr
+  std::vector<std::string> sfcl_args;  // more flags for the sfcl servers started here (--kv-unified)
+  bool progress = true;                // a progress line on stderr
 };
 
 // One load run: `concurrency` streams, each sending requests_per_stream requests back to back.
@@ -44,6 +45,7 @@ struct PeerBenchReport {  // NOLINT(bugprone-exception-escape): json members, bu
   std::vector<int> concurrency;
   // runs[target][concurrency index][rep]
   std::vector<std::vector<std::vector<LoadRun>>> runs;
+  std::vector<double> peak_rss_mib;  // per target, servers started here (0 otherwise)
 };
 
 PeerBenchReport run_peer_bench(const PeerBenchOptions& options);

@@ -6,7 +6,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 namespace sfcl::tools {
@@ -34,6 +36,15 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::file
 }
 
 ChildProcess::~ChildProcess() { stop(); }
+
+double ChildProcess::peak_rss_mib() const {
+  if (pid_ <= 0) return 0;
+  std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;  // "VmHWM:  12345 kB"
+  }
+  return 0;
+}
 
 bool ChildProcess::running() {
   if (pid_ <= 0) return false;

@@ -18,6 +18,8 @@ class ChildProcess {
   [[nodiscard]] bool running();
   void stop();
   [[nodiscard]] const std::filesystem::path& log() const { return log_; }
+  // Peak resident memory of the process so far (VmHWM), MiB; 0 when it is not running.
+  [[nodiscard]] double peak_rss_mib() const;
 
  private:
   pid_t pid_ = -1;

@@ -90,6 +90,13 @@ void add_flags(CLI::App& cmd, BenchOpts& o) {
   cmd.add_option("--sfcl-url", o.peer.sfcl_url,
                  "Use an already running sfcl server for both modes instead of starting one per mode (they then share "
                  "its prefix cache)");
+  cmd.add_option_function<std::string>(
+      "--sfcl-args",
+      [&o](const std::string& v) {
+        std::stringstream ss(v);
+        for (std::string a; ss >> a;) o.peer.sfcl_args.push_back(a);
+      },
+      "Peer: more flags for the sfcl servers started here, in one string (\"--kv-unified --cache-ram 0\")");
   cmd.add_option("--concurrency", o.concurrency, "Peer: concurrent streams, comma-separated")->capture_default_str();
   cmd.add_option("--peer-reps", o.peer.reps, "Peer: interleaved repetitions")
       ->capture_default_str()

@@ -57,11 +57,40 @@ bool is_stop_word(std::string_view w) {
   return false;
 }
 
+// Longer capitalised runs are headings or shouting, not names: the scan gives up as soon as the run
+// has one word more, so text in such a run is released while it is written instead of being held
+// (and checked, and rewound) whole (docs/DESIGN.md, 'Hold-back and emission').
+constexpr size_t kMaxNameWords = 6;
+
 size_t corp_suffix(Src& src, size_t i) {
   for (auto s : kCorpSuffix) {
     if (src.match(i, s) && (s.back() == '.' || src.word_end(i + s.size()))) return i + s.size();
   }
   return 0;
+}
+
+// Capitalised words right before p in the same run ("Annual Report Board " before "Directors"), up
+// to kMaxNameWords + 1. The scan from the run's first word read them as part of one name; when
+// that name grew too long, a scan from inside the run must not find its tail as a name either.
+// A stop word, a company suffix or anything but one space between words ends the run.
+size_t run_words_before(std::string_view s, size_t p) {
+  size_t n = 0;
+  size_t q = p;
+  while (n <= kMaxNameWords && q >= 3 && s[q - 1] == ' ' && is_alpha(static_cast<unsigned char>(s[q - 2]))) {
+    size_t b = q - 2;
+    while (b > 0 && (is_alpha(static_cast<unsigned char>(s[b - 1])) || s[b - 1] == '\'' || s[b - 1] == '-')) --b;
+    if (b > 0 && (is_alnum(static_cast<unsigned char>(s[b - 1])) || static_cast<unsigned char>(s[b - 1]) >= 0x80)) {
+      break;  // a word with a digit or a non-ASCII letter: not a plain capitalised word
+    }
+    const std::string_view w = s.substr(b, q - 1 - b);
+    Src word{w, true};
+    if (capitalised_word(word, 0) != w.size() || is_stop_word(w)) break;
+    Src text{s.substr(0, q), true};
+    if (corp_suffix(text, b) != 0) break;
+    ++n;
+    q = b;
+  }
+  return n;
 }
 
 }  // namespace
@@ -77,10 +106,11 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
       break;
     }
   }
+  const size_t before = words == 0 ? run_words_before(src.s.substr(0, p), p) : 0;
   size_t e = cap_word(src, j);
   if (e == 0) return 0;
   if (words == 0 && is_stop_word(src.s.substr(j, e - j))) return 0;
-  ++words;
+  if (before + ++words > kMaxNameWords) return 0;
   end = e;
   while (src.at(end) == ' ') {
     size_t k = end + 1;
@@ -101,7 +131,7 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
           const size_t w2 = cap_word(src, k + c.size() + 1);
           if (w2 != 0) {
             end = w2;
-            ++words;
+            if (before + ++words > kMaxNameWords) return 0;
             joined = true;
           }
           break;
@@ -112,9 +142,9 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
     }
     if (is_stop_word(src.s.substr(k, w - k))) break;
     end = w;
-    ++words;
+    if (before + ++words > kMaxNameWords) return 0;
   }
-  if (words < 2) return 0;
+  if (words < 2 || before + words > kMaxNameWords) return 0;
   set_norm(a, Type::name, fold_name(src.s.substr(p, end - p)));
   return end;
 }

@@ -47,7 +47,7 @@ std::string unknown_single_dash(const std::vector<std::string>& args, const std:
 constexpr std::pair<std::string_view, std::string_view> kLlamaShortFlags[] = {
     {"-ngl", "--n-gpu-layers"}, {"-mg", "--main-gpu"},      {"-sm", "--split-mode"},    {"-ts", "--tensor-split"},
     {"-fa", "--flash-attn"},    {"-ctk", "--cache-type-k"}, {"-ctv", "--cache-type-v"}, {"-ub", "--ubatch-size"},
-    {"-tb", "--threads-batch"}, {"-np", "--parallel"},
+    {"-tb", "--threads-batch"}, {"-np", "--parallel"},      {"-cram", "--cache-ram"},
 };
 
 // Rewrites each llama.cpp spelling ("-ngl 99", "-ngl=99") to its long flag.

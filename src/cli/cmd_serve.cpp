@@ -39,6 +39,13 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--queue", o->scheduler.queue_limit, "Requests that may wait for a slot; more get 429")
       ->capture_default_str()
       ->check(CLI::Range(0, 100000));
+  cmd->add_flag("--kv-unified", o->scheduler.kv_unified,
+                "One KV cache shared by all slots instead of a KV stream per slot (llama-server's -kvu)");
+  cmd->add_option("--cache-ram", o->scheduler.cache_ram_mib,
+                  "MiB of host memory for KV states of prompts no slot holds any more, restored instead of "
+                  "processed again (0 = off); alias -cram")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 24));
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 above)")->capture_default_str();
   cmd->add_option("--max-connections", o->max_connections, "Open connections; more get 503 (also the listen backlog)")
       ->capture_default_str()

@@ -122,4 +122,23 @@ void Context::clear_all() { llama_memory_clear(llama_get_memory(ctx_), true); }
 int32_t Context::seq_end(int32_t seq) const { return llama_memory_seq_pos_max(llama_get_memory(ctx_), seq) + 1; }
 uint32_t Context::n_ctx() const { return llama_n_ctx(ctx_); }
 
+size_t Context::state_size(int32_t seq) const { return llama_state_seq_get_size(ctx_, seq); }
+
+bool Context::save_state(int32_t seq, std::vector<uint8_t>& out) const {
+  out.resize(state_size(seq));
+  const size_t n = llama_state_seq_get_data(ctx_, out.data(), out.size(), seq);
+  out.resize(n);
+  return n > 0;
+}
+
+bool Context::restore_state(int32_t seq, std::span<const uint8_t> state) {
+  clear(seq);
+  if (state.empty()) return false;
+  if (llama_state_seq_set_data(ctx_, state.data(), state.size(), seq) != state.size()) {
+    clear(seq);
+    return false;
+  }
+  return true;
+}
+
 }  // namespace sfcl::engine

@@ -278,6 +278,15 @@ class Context {
   // Position after the last cell of seq (0 when empty).
   [[nodiscard]] int32_t seq_end(int32_t seq) const;
 
+  // A sequence's KV cells as bytes (llama_state_seq_get_data), for a host-memory prompt cache:
+  // saved from one sequence, they may be restored into any sequence of a context of the same model
+  // and options. state_size is what save_state writes; save_state resizes `out` and returns false
+  // when llama.cpp wrote nothing.
+  [[nodiscard]] size_t state_size(int32_t seq) const;
+  bool save_state(int32_t seq, std::vector<uint8_t>& out) const;
+  // Replaces seq's cells with saved ones; false (seq left empty) when llama.cpp rejects them.
+  bool restore_state(int32_t seq, std::span<const uint8_t> state);
+
   [[nodiscard]] uint32_t n_ctx() const;
   [[nodiscard]] uint32_t n_batch() const { return n_batch_; }
   [[nodiscard]] int32_t n_vocab() const { return n_vocab_; }

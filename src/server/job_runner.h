@@ -13,6 +13,13 @@ struct SchedulerStats {
   int32_t queued = 0;
   int64_t prompt_tokens = 0;
   int64_t reused_tokens = 0;
+  // Host-memory prompt cache (local scheduler only): restores into a slot, the prompt tokens they
+  // supplied (also counted in reused_tokens), states saved, and what it holds now.
+  int64_t cache_hits = 0;
+  int64_t cache_restored_tokens = 0;
+  int64_t cache_saves = 0;
+  int64_t cache_bytes = 0;
+  int32_t cache_entries = 0;
 };
 
 class JobRunner {

@@ -13,9 +13,9 @@ engine::ContextOptions context_options(const SchedulerOptions& options) {
   c.n_batch = options.n_batch;
   c.n_threads = options.n_threads;
   c.n_seq_max = static_cast<uint32_t>(options.n_parallel);
-  // Slots never outgrow n_ctx_per_slot: per-slot KV streams keep each slot's attention to its
-  // own cells instead of the whole shared cache (measured: docs/BENCHMARKS.md, peer).
-  c.kv_unified = false;
+  // Slots never outgrow n_ctx_per_slot: per-slot KV streams (the default) keep each slot's
+  // attention to its own cells instead of the whole shared cache (measured: docs/BENCHMARKS.md).
+  c.kv_unified = options.kv_unified;
   return c;
 }
 }  // namespace
@@ -25,6 +25,7 @@ Scheduler::Scheduler(const engine::Model& model, const SchedulerOptions& options
       options_(options),
       owned_ctx_(std::make_unique<engine::Context>(model, context_options(options))),
       ctx_(owned_ctx_.get()) {
+  if (options.cache_ram_mib > 0) prompt_cache_ = std::make_unique<PromptCache>(size_t{options.cache_ram_mib} << 20);
   slots_.resize(static_cast<size_t>(options.n_parallel));
   for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;
   thread_ = std::thread([this] { loop(); });
@@ -32,6 +33,7 @@ Scheduler::Scheduler(const engine::Model& model, const SchedulerOptions& options
 
 Scheduler::Scheduler(const engine::Model& model, engine::Context& ctx, const SchedulerOptions& options)
     : model_(model), options_(options), ctx_(&ctx) {
+  if (options.cache_ram_mib > 0) prompt_cache_ = std::make_unique<PromptCache>(size_t{options.cache_ram_mib} << 20);
   slots_.resize(static_cast<size_t>(options.n_parallel));
   for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;
   thread_ = std::thread([this] { loop(); });
@@ -75,6 +77,11 @@ SchedulerStats Scheduler::stats() const {
   s.busy_slots = busy_.load();
   s.prompt_tokens = prompt_tokens_.load();
   s.reused_tokens = reused_tokens_.load();
+  s.cache_hits = cache_hits_.load();
+  s.cache_restored_tokens = cache_restored_tokens_.load();
+  s.cache_saves = cache_saves_.load();
+  s.cache_bytes = cache_bytes_.load();
+  s.cache_entries = cache_entries_.load();
   return s;
 }
 
@@ -194,6 +201,7 @@ void Scheduler::admit() {
         best_len = l;
       }
     }
+    if (prompt_cache_) best_len = use_prompt_cache(*best, *job, best_len);
     const auto reuse = static_cast<int32_t>(std::min(best_len, job->prompt.size() - 1));
     ctx_->rewind(best->id, reuse);
     best->cached.resize(static_cast<size_t>(reuse));
@@ -208,6 +216,36 @@ void Scheduler::admit() {
     job->channel.mark_admitted(reuse);
     if (best->seq->done()) finish(*best);
   }
+}
+
+size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {
+  const size_t keep = std::min(shared, job.prompt.size() - 1);
+  // Saved only when the slot is about to lose most of what it holds (llama-server's rule too):
+  // a slot that keeps most of its cache for this prompt still serves the old prefix.
+  if (slot.cached.size() >= options_.cache_min_tokens && keep < slot.cached.size() / 2) {
+    const size_t bytes = ctx_->state_size(slot.id);
+    if (prompt_cache_->save(slot.cached, bytes,
+                            [&](std::vector<uint8_t>& out) { return ctx_->save_state(slot.id, out); })) {
+      ++cache_saves_;
+    }
+  }
+  size_t common = 0;
+  const PromptCache::Entry* e =
+      prompt_cache_->find(job.prompt, std::max<size_t>(shared, options_.cache_min_tokens), common);
+  if (e != nullptr) {
+    if (ctx_->restore_state(slot.id, e->state)) {
+      slot.cached = e->tokens;
+      shared = common;
+      ++cache_hits_;
+      cache_restored_tokens_ += static_cast<int64_t>(std::min(common, job.prompt.size() - 1));
+    } else {
+      slot.cached.clear();
+      shared = 0;
+    }
+  }
+  cache_bytes_ = static_cast<int64_t>(prompt_cache_->bytes());
+  cache_entries_ = static_cast<int32_t>(prompt_cache_->entries());
+  return shared;
 }
 
 void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out) {

@@ -17,6 +17,7 @@
 #include "metrics/metrics.h"
 #include "server/job_channel.h"
 #include "server/job_runner.h"
+#include "server/prompt_cache.h"
 
 namespace sfcl::server {
 
@@ -49,6 +50,14 @@ struct SchedulerOptions {
   int32_t queue_limit = 64;
   // KV cache types, flash attention, ubatch, batch threads; the sizes and slot count above win.
   engine::ContextOptions context;
+  // Host-memory prompt cache (--cache-ram): MiB of KV states kept for prompts no slot holds any
+  // more; 0 = off.
+  uint32_t cache_ram_mib = 2048;
+  // Slots with fewer cached tokens are not saved: processing them again costs about as little.
+  uint32_t cache_min_tokens = 64;
+  // true: one KV cache all slots share (llama.cpp's kv_unified, --kv-unified), so every slot's
+  // attention spans the cells any slot used; false: a KV stream per slot.
+  bool kv_unified = false;
 };
 
 // One step's share of the batch for one slot.
@@ -89,6 +98,10 @@ class Scheduler final : public JobRunner {
   void loop();
   void admit();
   void finish(Slot& slot, const std::string& error = {});
+  // Before a slot gives up most of its cache for `job`: saves it to the prompt cache, then restores
+  // a saved state sharing a longer prefix with the prompt than the slot does. Returns the prefix
+  // the slot now shares with the prompt.
+  size_t use_prompt_cache(Slot& slot, const Job& job, size_t shared);
 
   const engine::Model& model_;
   SchedulerOptions options_;
@@ -102,6 +115,12 @@ class Scheduler final : public JobRunner {
   std::atomic<int32_t> busy_{0};
   std::atomic<int64_t> prompt_tokens_{0};
   std::atomic<int64_t> reused_tokens_{0};
+  std::unique_ptr<PromptCache> prompt_cache_;  // null when --cache-ram is 0
+  std::atomic<int64_t> cache_hits_{0};
+  std::atomic<int64_t> cache_restored_tokens_{0};
+  std::atomic<int64_t> cache_saves_{0};
+  std::atomic<int64_t> cache_bytes_{0};
+  std::atomic<int32_t> cache_entries_{0};
   std::thread thread_;
 };
 

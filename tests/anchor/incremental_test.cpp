@@ -10,16 +10,54 @@ namespace sfcl::anchor {
 namespace {
 
 std::string make_document(std::mt19937& rng) {
-  static const char* kParts[] = {
-      "The Client shall pay ",   "$12,500.00",        " within ",        "30 days",        " of ",
-      "June 15, 2024",           ". ",                "Acme Robotics Ltd.", " and ",       "Harbor Logistics LLC",
-      " under Section 7.2",      "; late fee ",       "1.5%",            " per month. ",   "甲方应当在",
-      "30日内",                  "支付人民币5000元",  "，违约金为百分之十。", "上海华东科技有限公司", "第七条",
-      " INV-2024-0042 ",         "john@x.com",        " Q3 2024 ",       "2024年6月15日",  " 03/04/2024 ",
-      " shall not ",             "不得",              " if ",            "therefore ",     "{\"amount\": 5}",
-      "<total>5</total>",        " def f(x): ",       " €3.5m ",         " 伍万元整 ",     " 1.2 million ",
-      " thirty (30) days ",      "\n",                " version 2.0 ",   " Mr. Lee ",      " 12 ",
-      "\xff",                    "\xe4\xb8",          " = ",             "三千五百",       " 5千元 "};
+  static const char* kParts[] = {"The Client shall pay ",
+                                 "$12,500.00",
+                                 " within ",
+                                 "30 days",
+                                 " of ",
+                                 "June 15, 2024",
+                                 ". ",
+                                 "Acme Robotics Ltd.",
+                                 " and ",
+                                 "Harbor Logistics LLC",
+                                 " under Section 7.2",
+                                 "; late fee ",
+                                 "1.5%",
+                                 " per month. ",
+                                 "甲方应当在",
+                                 "30日内",
+                                 "支付人民币5000元",
+                                 "，违约金为百分之十。",
+                                 "上海华东科技有限公司",
+                                 "第七条",
+                                 " INV-2024-0042 ",
+                                 "john@x.com",
+                                 " Q3 2024 ",
+                                 "2024年6月15日",
+                                 " 03/04/2024 ",
+                                 " shall not ",
+                                 "不得",
+                                 " if ",
+                                 "therefore ",
+                                 "{\"amount\": 5}",
+                                 "<total>5</total>",
+                                 " def f(x): ",
+                                 " €3.5m ",
+                                 " 伍万元整 ",
+                                 " 1.2 million ",
+                                 " thirty (30) days ",
+                                 "\n",
+                                 " version 2.0 ",
+                                 " Mr. Lee ",
+                                 " 12 ",
+                                 "\xff",
+                                 "\xe4\xb8",
+                                 " = ",
+                                 "三千五百",
+                                 " 5千元 ",
+                                 " Annual Report Board Directors Fiscal Year Summary Review Committee ",
+                                 " Grace Hughes ",
+                                 "Foster "};
   std::uniform_int_distribution<size_t> pick(0, std::size(kParts) - 1);
   std::uniform_int_distribution<int> len(5, 40);
   std::string doc;
@@ -55,8 +93,8 @@ TEST(Incremental, AnySplitEqualsBatch) {
       inc.finish(got);
       ASSERT_EQ(got.size(), batch.size()) << "doc " << d << ": " << doc;
       for (size_t k = 0; k < got.size(); ++k) {
-        ASSERT_TRUE(same(got[k], batch[k])) << "doc " << d << " anchor " << k << " " << got[k].norm << " vs "
-                                            << batch[k].norm;
+        ASSERT_TRUE(same(got[k], batch[k]))
+            << "doc " << d << " anchor " << k << " " << got[k].norm << " vs " << batch[k].norm;
       }
     }
   }
@@ -93,6 +131,55 @@ TEST(Incremental, HoldsBackAnUnfinishedAmount) {
   inc.feed("00.00 due", got);
   ASSERT_EQ(got.size(), 1U);
   EXPECT_EQ(got[0].norm, "12500 USD");
+}
+
+// Hold-back holds only what may still become an anchor: text before a value being written is
+// stable, whatever comes after it (docs/DESIGN.md, 'Hold-back and emission').
+TEST(Incremental, AnIdentifierBeingWrittenHoldsOnlyItself) {
+  Incremental inc;
+  std::vector<Anchor> got;
+  const std::string before = "Paid on Invoice ";
+  inc.feed(before + "INV-2024-01", got);
+  EXPECT_EQ(inc.stable_end(), before.size());
+  inc.feed("17 today", got);
+  ASSERT_EQ(got.size(), 1U);
+  EXPECT_EQ(got[0].type, Type::identifier);
+  EXPECT_EQ(got[0].start, before.size());
+}
+
+TEST(Incremental, AChineseAmountBeingWrittenHoldsOnlyItself) {
+  Incremental inc;
+  std::vector<Anchor> got;
+  const std::string before = "发票INV-7，总额";
+  inc.feed(before + "人民币12,5", got);
+  EXPECT_EQ(inc.stable_end(), before.size());
+  inc.feed("00.00元，付款日期2024年6月", got);
+  ASSERT_GE(got.size(), 2U);
+  EXPECT_EQ(got[1].type, Type::amount);
+  EXPECT_EQ(got[1].start, before.size());
+}
+
+// A capitalised run longer than any name is released while it is written, a few words behind
+// its end, instead of being held whole until it ends; and no part of it is read as a name.
+TEST(Incremental, ACapitalisedRunTooLongForANameIsReleasedWhileWritten) {
+  Incremental inc;
+  std::vector<Anchor> got;
+  const std::string run =
+      "Report: Annual Report Board Directors Fiscal Year Summary Review Committee Plan Budget Forecast";
+  inc.feed(run, got);
+  EXPECT_TRUE(got.empty());
+  EXPECT_GE(inc.stable_end(), run.find("Summary"));  // at most six words behind the end
+  inc.feed(" was filed.", got);
+  inc.finish(got);
+  for (const auto& a : got) EXPECT_NE(a.type, Type::name) << a.norm;
+  // A run of up to six words is still one name, held until it ends.
+  Incremental six;
+  std::vector<Anchor> names;
+  six.feed("Signed by Acme Robotics North America Holdings Group", names);
+  EXPECT_EQ(six.stable_end(), std::string("Signed by ").size());
+  six.feed(" today.", names);
+  ASSERT_EQ(names.size(), 1U);
+  EXPECT_EQ(names[0].norm, "acme robotics north america holdings group");
 }
 
 }  // namespace

@@ -204,6 +204,14 @@ const Case kCases[] = {
     {"Dr. Chloe Turner MRN-534782.", "!name", "", "dr. chloe turner mrn"},
     {"Dr. Chloe Turner MRN-534782.", "identifier", "MRN-534782", "MRN-534782"},
     {"Jean-Luc Picard", "name", "Jean-Luc Picard", "jean-luc picard"},
+    // A capitalised run longer than six words is a heading, not a name, nor is any part of it.
+    {"Annual Report Board Directors Fiscal Year Summary filed", "!name", "", ""},
+    {"The Annual Report Board Directors Fiscal Year Summary filed", "!name", "", ""},
+    {"Acme Robotics North America Holdings Group signed", "name", "Acme Robotics North America Holdings Group",
+     "acme robotics north america holdings group"},
+    // A company suffix ends the run: the name after it stands on its own.
+    {"Acme Corp Grace Hughes signed", "name", "Acme Corp", "acme corp"},
+    {"Acme Corp Grace Hughes signed", "name", "Grace Hughes", "grace hughes"},
     // code, json, xml
     {"def total(x):", "code_signature", "def total", "def total"},
     {"class Invoice:", "code_signature", "class Invoice", "class Invoice"},

@@ -42,14 +42,24 @@ TEST(Bench, QuickJsonHasEveryFieldForModesAndPeer) {
   EXPECT_EQ(m["reps"], 5);
   EXPECT_EQ(m["items"], 3);
   for (const char* mode : {"off", "anchor", "per-token"}) {
-    for (const char* k : {"decode_tokens_per_s", "check_ns_per_token", "scan_ns_per_token", "verify_ns_per_token",
-                          "check_ms_total", "checks_per_1k_tokens", "anchors_per_1k_tokens", "backtracks_per_1k_tokens",
-                          "regenerated_per_1k_tokens", "decoded_tokens"}) {
+    for (const char* k :
+         {"decode_tokens_per_s", "check_ns_per_token", "scan_ns_per_token", "verify_ns_per_token", "check_ms_total",
+          "checks_per_1k_tokens", "anchors_per_1k_tokens", "backtracks_per_1k_tokens", "regenerated_per_1k_tokens",
+          "decoded_tokens", "prompt_tokens_per_s", "time_to_first_text_ms", "tokens_to_first_text"}) {
       expect_spread(m["modes"][mode][k], std::string(mode) + "." + k);
     }
     EXPECT_GT(m["modes"][mode]["decode_tokens_per_s"]["min"].get<double>(), 0.0) << mode;
   }
   EXPECT_EQ(m["modes"]["off"]["check_ns_per_token"]["max"].get<double>(), 0.0);  // off checks nothing
+  for (const char* mode : {"off", "anchor", "per-token"}) {
+    EXPECT_GT(m["modes"][mode]["prompt_tokens_per_s"]["min"].get<double>(), 0.0) << mode;
+    EXPECT_GT(m["modes"][mode]["time_to_first_text_ms"]["min"].get<double>(), 0.0) << mode;
+    EXPECT_GE(m["modes"][mode]["tokens_to_first_text"]["min"].get<double>(), 1.0) << mode;
+  }
+  EXPECT_GT(m["peak_rss_mib"].get<double>(), 0.0);
+  EXPECT_GT(m["model_bytes"].get<int64_t>(), 0);
+  EXPECT_GT(m["copy_bandwidth_gbs"]["threads_1"].get<double>(), 0.0);
+  expect_spread(m["ratios"]["anchor/off time to first text"], "anchor/off time to first text");
   for (const char* k : {"anchor/off decode", "per-token/off decode", "per-token/anchor check cost per token"}) {
     expect_spread(m["ratios"][k], k);
   }
@@ -69,6 +79,7 @@ TEST(Bench, QuickJsonHasEveryFieldForModesAndPeer) {
     EXPECT_GT(r["ttft_ms"]["p50"].get<double>(), 0.0) << r.dump();
     EXPECT_GE(r["ttft_ms"]["p95"].get<double>(), r["ttft_ms"]["p50"].get<double>());
     EXPECT_GE(r["inter_token_ms"]["p95"].get<double>(), r["inter_token_ms"]["p50"].get<double>());
+    EXPECT_TRUE(r["peak_rss_mib"].is_number()) << r.dump();
   }
   ASSERT_EQ(p["throughput_ratios"].size(), 2U);
   for (const auto& r : p["throughput_ratios"]) {

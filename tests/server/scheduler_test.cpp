@@ -158,5 +158,79 @@ TEST_F(ServerSchedulerModel, ConcurrentJobsMatchTheirSoloRuns) {
   }
 }
 
+// The host-memory prompt cache on its own: what it keeps, what it finds, what it evicts.
+TEST(ServerPromptCache, FindsTheLongestSharedPrefixAndEvictsTheLeastRecentlyUsed) {
+  const auto fill_with = [](size_t n) {
+    return [n](std::vector<uint8_t>& out) {
+      out.assign(n, 7);
+      return true;
+    };
+  };
+  PromptCache cache(250);
+  const std::vector<engine::Token> a = {1, 2, 3, 4, 5, 6};
+  const std::vector<engine::Token> b = {9, 8, 7, 6, 5, 4};
+  ASSERT_TRUE(cache.save(a, 100, fill_with(100)));
+  EXPECT_FALSE(cache.save(std::vector<engine::Token>{1, 2, 3}, 100, fill_with(100)));  // a holds it already
+  ASSERT_TRUE(cache.save(b, 100, fill_with(100)));
+  EXPECT_EQ(cache.entries(), 2U);
+  size_t common = 0;
+  const std::vector<engine::Token> prompt = {1, 2, 3, 4, 0};
+  const PromptCache::Entry* hit = cache.find(prompt, 0, common);
+  ASSERT_NE(hit, nullptr);
+  EXPECT_EQ(hit->tokens, a);
+  EXPECT_EQ(common, 4U);
+  EXPECT_EQ(cache.find(prompt, 4, common), nullptr);  // no entry shares more than the slot already does
+  // a was used last: the third state evicts b, the least recently used.
+  const std::vector<engine::Token> c = {5, 5, 5};
+  ASSERT_TRUE(cache.save(c, 100, fill_with(100)));
+  EXPECT_EQ(cache.entries(), 2U);
+  EXPECT_LE(cache.bytes(), cache.limit());
+  EXPECT_EQ(cache.find(b, 0, common), nullptr);
+  EXPECT_NE(cache.find(a, 0, common), nullptr);
+  // A state that extends a saved one replaces it; one larger than the whole cache is not saved.
+  ASSERT_TRUE(cache.save(std::vector<engine::Token>{1, 2, 3, 4, 5, 6, 7}, 100, fill_with(100)));
+  EXPECT_EQ(cache.entries(), 2U);
+  EXPECT_FALSE(cache.save(b, 300, fill_with(300)));
+}
+
+// A long document whose slot went to another request is restored from host memory, not processed
+// again, and the answer is the one the uncached run gave.
+TEST_F(ServerSchedulerModel, PromptCacheRestoresADocumentAfterItsSlotWasReused) {
+  std::string document = "Invoice INV-2024-0117 from Foster & Sons: ";
+  for (int i = 0; document.size() < 700; ++i)
+    document += "line " + std::to_string(i) + " costs $" + std::to_string(i * 37) + ".00; ";
+  for (const uint32_t cache_ram_mib : {64U, 0U}) {
+    SchedulerOptions o;
+    o.n_parallel = 1;
+    o.n_ctx_per_slot = 1024;
+    o.cache_ram_mib = cache_ram_mib;
+    auto ctx = context(o);
+    Scheduler s(*model_, *ctx, o);
+    auto first = job(document, 8);
+    ASSERT_TRUE(s.submit(first));
+    const std::string uncached = first->channel.wait_finished().result.text;
+    auto other = job("Something else entirely, short.", 8);
+    ASSERT_TRUE(s.submit(other));
+    other->channel.wait_finished();
+    EXPECT_LT(other->channel.cached_tokens(), 4);
+    auto again = job(document, 8);
+    ASSERT_TRUE(s.submit(again));
+    const JobOutcome& out = again->channel.wait_finished();
+    EXPECT_EQ(out.result.text, uncached) << "cache_ram_mib " << cache_ram_mib;
+    const SchedulerStats st = s.stats();
+    if (cache_ram_mib == 0) {
+      EXPECT_LT(again->channel.cached_tokens(), 4);
+      EXPECT_EQ(st.cache_hits, 0);
+      continue;
+    }
+    EXPECT_EQ(again->channel.cached_tokens(), static_cast<int32_t>(again->prompt.size()) - 1);
+    EXPECT_EQ(st.cache_hits, 1);
+    EXPECT_EQ(st.cache_saves, 1);  // the short request's cache is below cache_min_tokens: not saved
+    EXPECT_EQ(st.cache_restored_tokens, again->channel.cached_tokens());
+    EXPECT_EQ(st.cache_entries, 1);
+    EXPECT_GT(st.cache_bytes, 0);
+  }
+}
+
 }  // namespace
 }  // namespace sfcl::server

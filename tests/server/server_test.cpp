@@ -258,6 +258,37 @@ TEST_F(ServerTest, PrefixReuseCountsCachedTokens) {
   EXPECT_GT(again["usage"]["cache_read_input_tokens"].get<int>(), 300);
 }
 
+// --cache-ram: a document whose only slot served another request since is restored from host
+// memory; usage reports its tokens as cached and the answer is the uncached one.
+TEST(ServerLifecycle, PromptCacheServesARepeatedDocumentAfterItsSlotWasReused) {
+  std::string document;
+  for (int i = 0; document.size() < 600; ++i)
+    document += "Clause " + std::to_string(i) + ": the fee is $" + std::to_string(100 + i) + ". ";
+  const auto chat = [](const std::string& system, const std::string& user) {
+    return json{
+        {"model", "sfcl"},
+        {"max_tokens", 8},
+        {"temperature", 0},
+        {"messages", json::array({{{"role", "system"}, {"content", system}}, {{"role", "user"}, {"content", user}}})}};
+  };
+  for (const char* cache_ram : {"64", "0"}) {
+    ServerProcess s({"--parallel", "1", "--ctx", "1024", "--cache-ram", cache_ram});
+    auto c = s.client();
+    const json first = post_json(c, "/v1/chat/completions", chat(document, "What is the fee of clause 3?"));
+    ASSERT_EQ(first["_status"], 200) << first.dump();
+    post_json(c, "/v1/chat/completions", chat("A different short document.", "Anything?"));
+    const json again = post_json(c, "/v1/chat/completions", chat(document, "What is the fee of clause 3?"));
+    ASSERT_EQ(again["_status"], 200) << again.dump();
+    EXPECT_EQ(again["choices"][0]["message"]["content"], first["choices"][0]["message"]["content"]);
+    const int cached = again["usage"]["prompt_tokens_details"]["cached_tokens"].get<int>();
+    if (std::string(cache_ram) == "0") {
+      EXPECT_LT(cached, 40) << "without the cache only the template's opening is shared";
+    } else {
+      EXPECT_EQ(cached, again["usage"]["prompt_tokens"].get<int>() - 1);
+    }
+  }
+}
+
 TEST(ServerLifecycle, DisconnectFreesTheSlotAndQueueLimitAnswers429) {
   // The test script keeps the model writing (a random model may otherwise stop early).
   ServerProcess s({"--parallel", "1", "--queue", "0", "--ctx", "8192", "--test-script", std::string(8500, 'x')});
