@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 
 #include "decode/decode.h"
@@ -44,6 +45,12 @@ class Dialect {
   [[nodiscard]] virtual std::string stream_open(const ResponseInfo& info, int32_t prompt_tokens,
                                                 int32_t cached_tokens) const = 0;
   [[nodiscard]] virtual std::string stream_text(const ResponseInfo& info, const std::string& text) const = 0;
+  // Text with its tokens' log-probabilities (decode::Options::logprobs); dialects without them
+  // send the text alone.
+  [[nodiscard]] virtual std::string stream_tokens(const ResponseInfo& info, const std::string& text,
+                                                  std::span<const decode::TokenLogprob> /*logprobs*/) const {
+    return stream_text(info, text);
+  }
   // `event`: report::event_json (it carries "event": its name).
   [[nodiscard]] virtual std::string stream_event(const ResponseInfo& info, const nlohmann::json& event) const = 0;
   [[nodiscard]] virtual std::string stream_ping() const = 0;

@@ -3,6 +3,7 @@
 // "sfcl" extension field, so SDK loops that read choices[0].delta keep working.
 #include "server/dialect.h"
 #include "server/http_util.h"
+#include "server/logprobs.h"
 #include "server/tools.h"
 
 namespace sfcl::server {
@@ -33,7 +34,8 @@ class OpenAI final : public Dialect {
   }
   [[nodiscard]] json response(const ResponseInfo& info, const decode::Result& r, int32_t cached) const override {
     if (info.shape && !completions_) return openai_tool_response(info, r, usage(r, cached));
-    json choice = {{"index", 0}, {"logprobs", nullptr}, {"finish_reason", finish_reason(r)}};
+    json choice = {
+        {"index", 0}, {"logprobs", logprobs(r.logprobs, r.token_logprobs)}, {"finish_reason", finish_reason(r)}};
     if (completions_) {
       choice["text"] = r.text;
     } else {
@@ -52,6 +54,12 @@ class OpenAI final : public Dialect {
   }
   [[nodiscard]] std::string stream_text(const ResponseInfo& info, const std::string& text) const override {
     return sse_data(chunk(info, {{"content", text}}, nullptr));
+  }
+  [[nodiscard]] std::string stream_tokens(const ResponseInfo& info, const std::string& text,
+                                          std::span<const decode::TokenLogprob> entries) const override {
+    json c = chunk(info, {{"content", text}}, nullptr);
+    c["choices"][0]["logprobs"] = logprobs(0, entries);
+    return sse_data(c);
   }
   [[nodiscard]] std::string stream_event(const ResponseInfo& info, const json& event) const override {
     json c = chunk(info, json::object(), nullptr);
@@ -80,6 +88,11 @@ class OpenAI final : public Dialect {
   }
 
  private:
+  // The choice's "logprobs": null unless asked for (`requested` >= 0).
+  [[nodiscard]] json logprobs(int32_t requested, std::span<const decode::TokenLogprob> entries) const {
+    if (requested < 0) return nullptr;
+    return completions_ ? completion_logprobs(entries) : chat_logprobs(entries);
+  }
   static const char* finish_reason(const decode::Result& r) {
     return r.stop_reason == decode::StopReason::max_tokens ? "length" : "stop";
   }

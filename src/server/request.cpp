@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "anchor/anchor.h"
+#include "server/logprobs.h"
 #include "server/params.h"
 #include "server/tools.h"
 
@@ -268,6 +269,7 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
     r.options.max_tokens = max_tokens_of(body, "max_completion_tokens", server, false, r.options.max_tokens);
   }
   r.include_usage = include_usage_of(body);
+  r.options.logprobs = logprobs_of(api, body);
   if (integer_in(body, "n", 1, 128, 1) != 1) {
     throw bad("n: only 1 choice per request is supported (send n requests instead)", "n");
   }

@@ -30,7 +30,12 @@ bool stream_step(Stream& s, http::StreamSink& sink) {
   for (const JobEvent& e : batch.events) {
     if (e.kind == JobEvent::Kind::text) {
       // With tools the text goes out as blocks when the turn ends (server/tool_reply.cpp).
-      if (!e.text.empty() && !s.info.shape) out += s.dialect->stream_text(s.info, e.text);
+      if (s.info.shape) continue;
+      if (!e.logprobs.empty()) {
+        out += s.dialect->stream_tokens(s.info, e.text, e.logprobs);
+      } else if (!e.text.empty()) {
+        out += s.dialect->stream_text(s.info, e.text);
+      }
     } else {
       out += s.dialect->stream_event(s.info, e.data);
     }

@@ -1,6 +1,7 @@
 // Response side of tools: the reply text split by the prompt's parser into prose and tool calls,
 // shaped as Anthropic content blocks or OpenAI tool_calls, whole or as stream events.
 #include "server/http_util.h"
+#include "server/logprobs.h"
 #include "server/tools.h"
 
 namespace sfcl::server {
@@ -92,6 +93,12 @@ std::string anthropic_tool_stream_close(const ResponseInfo& info, const decode::
          sse("message_stop", {{"type", "message_stop"}});
 }
 
+namespace {
+json logprobs_of_reply(const decode::Result& r) {
+  return r.logprobs < 0 ? json(nullptr) : chat_logprobs(r.token_logprobs);
+}
+}  // namespace
+
 json openai_tool_response(const ResponseInfo& info, const decode::Result& r, json usage) {
   const engine::ParsedReply p = parsed(info, r);
   json message = {{"role", "assistant"},
@@ -112,7 +119,7 @@ json openai_tool_response(const ResponseInfo& info, const decode::Result& r, jso
           {"model", info.model},
           {"choices", json::array({{{"index", 0},
                                     {"message", std::move(message)},
-                                    {"logprobs", nullptr},
+                                    {"logprobs", logprobs_of_reply(r)},
                                     {"finish_reason", openai_finish(p, r)}}})},
           {"usage", std::move(usage)}};
 }
@@ -134,6 +141,8 @@ std::string openai_tool_stream_close(const ResponseInfo& info, const decode::Res
         nullptr));
   }
   json last = openai_chunk(info, json::object(), openai_finish(p, r));
+  // The tokens' log-probabilities come with the blocks they were parsed into, at the end.
+  last["choices"][0]["logprobs"] = logprobs_of_reply(r);
   last["usage"] = std::move(usage);
   last["sfcl"] = std::move(sfcl);
   return out + sse_data(last) + "data: [DONE]\n\n";
