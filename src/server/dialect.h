@@ -21,6 +21,8 @@ struct ResponseInfo {
   int64_t created = 0;
   bool include_usage = false;                 // OpenAI streams: a final usage chunk (stream_options.include_usage)
   std::shared_ptr<const ReplyShape> shape{};  // set for tools: text and tool calls as blocks (server/tools.h)
+  int32_t choice = 0;                         // OpenAI n > 1: this choice's index (server/choices.h)
+  bool more_choices = false;                  // n > 1: stream_close leaves the stream's end to stream_end
 };
 
 // Which error type each situation gets in the dialect's error shape.
@@ -57,6 +59,11 @@ class Dialect {
   [[nodiscard]] virtual std::string stream_close(const ResponseInfo& info, const decode::Result& r,
                                                  int32_t cached_tokens, nlohmann::json sfcl) const = 0;
   [[nodiscard]] virtual std::string stream_error(const std::string& message) const = 0;
+  // n > 1: after every choice's stream_close (with more_choices), the end of the stream: usage of
+  // all choices when asked for, then the terminator.
+  [[nodiscard]] virtual std::string stream_end(const ResponseInfo& /*info*/, const nlohmann::json& /*usage*/) const {
+    return {};
+  }
 };
 
 const Dialect& dialect_for(Api api);

@@ -34,8 +34,9 @@ class OpenAI final : public Dialect {
   }
   [[nodiscard]] json response(const ResponseInfo& info, const decode::Result& r, int32_t cached) const override {
     if (info.shape && !completions_) return openai_tool_response(info, r, usage(r, cached));
-    json choice = {
-        {"index", 0}, {"logprobs", logprobs(r.logprobs, r.token_logprobs)}, {"finish_reason", finish_reason(r)}};
+    json choice = {{"index", info.choice},
+                   {"logprobs", logprobs(r.logprobs, r.token_logprobs)},
+                   {"finish_reason", finish_reason(r)}};
     if (completions_) {
       choice["text"] = r.text;
     } else {
@@ -72,12 +73,16 @@ class OpenAI final : public Dialect {
     if (info.shape && !completions_) return openai_tool_stream_close(info, r, usage(r, cached), std::move(sfcl));
     json last = chunk(info, json::object(), finish_reason(r));
     last["sfcl"] = std::move(sfcl);
-    std::string out = sse_data(last);
+    const std::string out = sse_data(last);
+    return info.more_choices ? out : out + stream_end(info, usage(r, cached));
+  }
+  [[nodiscard]] std::string stream_end(const ResponseInfo& info, const json& usage) const override {
+    std::string out;
     // As OpenAI does: usage only when asked for, in one more chunk whose choices are empty.
     if (info.include_usage) {
       json tail = chunk(info, json::object(), nullptr);
       tail["choices"] = json::array();
-      tail["usage"] = usage(r, cached);
+      tail["usage"] = usage;
       out += sse_data(tail);
     }
     return out + "data: [DONE]\n\n";
@@ -98,7 +103,7 @@ class OpenAI final : public Dialect {
   }
   // One stream chunk; `delta` is the chat delta (its "content" is the completions "text").
   [[nodiscard]] json chunk(const ResponseInfo& info, const json& delta, const json& finish) const {
-    json choice = {{"index", 0}, {"logprobs", nullptr}, {"finish_reason", finish}};
+    json choice = {{"index", info.choice}, {"logprobs", nullptr}, {"finish_reason", finish}};
     if (completions_) {
       choice["text"] = delta.value("content", "");
     } else {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "anchor/anchor.h"
+#include "server/choices.h"
 #include "server/logprobs.h"
 #include "server/params.h"
 #include "server/tools.h"
@@ -270,9 +271,7 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   }
   r.include_usage = include_usage_of(body);
   r.options.logprobs = logprobs_of(api, body);
-  if (integer_in(body, "n", 1, 128, 1) != 1) {
-    throw bad("n: only 1 choice per request is supported (send n requests instead)", "n");
-  }
+  r.n = choices_of(body, server);
   if (body.contains("stop")) r.options.stop = stops_of(body["stop"], "stop", 4);
   if (api == Api::openai_completions) {
     if (!body.contains("prompt")) throw bad("prompt: field required", "prompt");

@@ -40,6 +40,8 @@ struct GenerationRequest {
   std::vector<std::string> extra_sources;
   // OpenAI stream_options.include_usage: usage only then, in a final chunk with "choices": [].
   bool include_usage = false;
+  // OpenAI n: independent choices, each its own check-loop sequence (server/choices.h).
+  int32_t n = 1;
   // OpenAI/llama-server logit_bias: (token id, bias) pairs; -inf bans the token.
   std::vector<std::pair<engine::Token, float>> logit_bias;
   // Tools and structured output (server/tools.h).

@@ -42,7 +42,8 @@ json openai_chunk(const ResponseInfo& info, json delta, const json& finish) {
       {"created", info.created},
       {"model", info.model},
       {"choices",
-       json::array({{{"index", 0}, {"delta", std::move(delta)}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
+       json::array(
+           {{{"index", info.choice}, {"delta", std::move(delta)}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
 }
 
 }  // namespace
@@ -117,7 +118,7 @@ json openai_tool_response(const ResponseInfo& info, const decode::Result& r, jso
           {"object", "chat.completion"},
           {"created", info.created},
           {"model", info.model},
-          {"choices", json::array({{{"index", 0},
+          {"choices", json::array({{{"index", info.choice},
                                     {"message", std::move(message)},
                                     {"logprobs", logprobs_of_reply(r)},
                                     {"finish_reason", openai_finish(p, r)}}})},
@@ -143,6 +144,10 @@ std::string openai_tool_stream_close(const ResponseInfo& info, const decode::Res
   json last = openai_chunk(info, json::object(), openai_finish(p, r));
   // The tokens' log-probabilities come with the blocks they were parsed into, at the end.
   last["choices"][0]["logprobs"] = logprobs_of_reply(r);
+  if (info.more_choices) {  // n > 1: usage of all choices and the terminator come at the very end
+    last["sfcl"] = std::move(sfcl);
+    return out + sse_data(last);
+  }
   last["usage"] = std::move(usage);
   last["sfcl"] = std::move(sfcl);
   return out + sse_data(last) + "data: [DONE]\n\n";

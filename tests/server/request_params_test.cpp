@@ -73,7 +73,7 @@ TEST(RequestParams, IntegersOutOfRangeAre400NeverAWrap) {
                         {{"top_k", 4.5}},
                         {{"seed", 4294967296LL}},
                         {{"seed", -2}},
-                        {{"n", 2}},
+                        {{"n", 129}},
                         {{"n", 0}},
                         {{"max_tokens", 18446744073709551615ULL}},
                         {{"max_tokens", -5}}};
