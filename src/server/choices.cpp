@@ -8,6 +8,7 @@
 #include "server/http_util.h"
 #include "server/params.h"
 #include "server/stream.h"
+#include "server/tool_stream.h"
 #include "server/verdicts.h"
 
 namespace sfcl::server {
@@ -90,6 +91,7 @@ void log_choices(const State& st, const std::string& id, const std::string& endp
 struct ChoicesStream {
   std::vector<std::shared_ptr<Job>> jobs;
   std::vector<bool> closed;
+  std::vector<ResponseInfo> infos;  // each choice's (its index, its tool stream)
   const Dialect* dialect = nullptr;
   ResponseInfo info;
   decode::Mode mode = decode::Mode::anchor;
@@ -108,8 +110,6 @@ std::string choice_events(const ChoicesStream& s, const ResponseInfo& info, cons
   for (const JobEvent& e : batch.events) {
     if (e.kind != JobEvent::Kind::text) {
       out += s.dialect->stream_event(info, e.data);
-    } else if (s.info.shape) {
-      continue;  // with tools the text goes out as blocks when the turn ends
     } else if (!e.logprobs.empty()) {
       out += s.dialect->stream_tokens(info, e.text, e.logprobs);
     } else if (!e.text.empty()) {
@@ -125,7 +125,7 @@ bool choices_step(ChoicesStream& s, http::StreamSink& sink) {
   const auto n = static_cast<int32_t>(s.jobs.size());
   if (!s.opened) {
     // The opening chunks need no slot (OpenAI's carry the role only): all of them at once.
-    for (int32_t i = 0; i < n; ++i) out += s.dialect->stream_open(choice_info(s.info, i, true), 0, 0);
+    for (int32_t i = 0; i < n; ++i) out += s.dialect->stream_open(s.infos[static_cast<size_t>(i)], 0, 0);
     s.opened = true;
   }
   // Wait on the first open choice a little, then take whatever every choice has.
@@ -136,7 +136,7 @@ bool choices_step(ChoicesStream& s, http::StreamSink& sink) {
     JobChannel& ch = s.jobs[static_cast<size_t>(i)]->channel;
     const JobChannel::Batch batch = ch.wait_events(waited ? std::chrono::milliseconds(0) : kPollInterval);
     waited = true;
-    const ResponseInfo info = choice_info(s.info, i, true);
+    const ResponseInfo& info = s.infos[static_cast<size_t>(i)];
     out += choice_events(s, info, batch);
     if (batch.outcome == nullptr) continue;
     s.closed[static_cast<size_t>(i)] = true;
@@ -180,6 +180,10 @@ void start_choices_stream(State& st, const Dialect& dialect, const Admitted& a, 
   res.set_header("Cache-Control", "no-cache");
   auto s = std::make_shared<ChoicesStream>();
   s->closed.assign(jobs.size(), false);
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    s->infos.push_back(choice_info(info, static_cast<int32_t>(i), true));
+    if (info.shape) s->infos.back().tool_stream = std::make_shared<ToolStream>();
+  }
   s->jobs = std::move(jobs);
   s->dialect = &dialect;
   s->info = std::move(info);

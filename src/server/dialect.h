@@ -13,6 +13,7 @@
 namespace sfcl::server {
 
 struct ReplyShape;
+struct ToolStream;
 
 // What identifies one response across its stream chunks.
 struct ResponseInfo {
@@ -23,6 +24,7 @@ struct ResponseInfo {
   std::shared_ptr<const ReplyShape> shape{};  // set for tools: text and tool calls as blocks (server/tools.h)
   int32_t choice = 0;                         // OpenAI n > 1: this choice's index (server/choices.h)
   bool more_choices = false;                  // n > 1: stream_close leaves the stream's end to stream_end
+  std::shared_ptr<ToolStream> tool_stream{};  // streams with tools: what went out (server/tool_stream.h)
 };
 
 // Which error type each situation gets in the dialect's error shape.

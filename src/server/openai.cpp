@@ -54,10 +54,12 @@ class OpenAI final : public Dialect {
     return sse_data(chunk(info, {{"role", "assistant"}, {"content", ""}}, nullptr));
   }
   [[nodiscard]] std::string stream_text(const ResponseInfo& info, const std::string& text) const override {
+    if (info.shape && !completions_) return openai_tool_stream_text(info, text);
     return sse_data(chunk(info, {{"content", text}}, nullptr));
   }
   [[nodiscard]] std::string stream_tokens(const ResponseInfo& info, const std::string& text,
                                           std::span<const decode::TokenLogprob> entries) const override {
+    if (info.shape && !completions_) return stream_text(info, text);  // logprobs come at the end
     json c = chunk(info, {{"content", text}}, nullptr);
     c["choices"][0]["logprobs"] = logprobs(0, entries);
     return sse_data(c);
