@@ -245,10 +245,10 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
   return out;
 }
 
-ParsedReply Model::parse_reply(const ChatPrompt& prompt, const std::string& text) const {
+ParsedReply Model::parse_reply(const ChatPrompt& prompt, const std::string& text, bool partial) const {
   switch (prompt.tool_format) {
     case ToolFormat::native:
-      return detail::common_parse(text, prompt);
+      return detail::common_parse(text, prompt, partial);
     case ToolFormat::json_object:
       return detail::parse_json_tool_calls(text);
     case ToolFormat::none:

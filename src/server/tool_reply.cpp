@@ -65,18 +65,18 @@ struct ToolOps {
 };
 
 bool streams_calls(const ResponseInfo& info) {
-  return info.tool_stream && info.shape->prompt.tool_format == engine::ToolFormat::json_object;
+  return info.tool_stream && info.shape->prompt.tool_format != engine::ToolFormat::none;
 }
 
 // Sends what `content` and `calls` (name, arguments, arguments complete) add to what went out.
 void advance(ToolStream& ts, const std::string& content,
              const std::vector<std::tuple<std::string, std::string, bool>>& calls, const char* id_prefix,
              const ToolOps& ops) {
-  // Prose goes out before the first call only, and only while it extends what was sent.
-  if (ts.calls.empty() && content.size() > ts.content_sent &&
-      std::string_view(content).substr(0, ts.content_sent) == std::string_view(ts.text).substr(0, ts.content_sent)) {
-    ops.content(content.substr(ts.content_sent));
-    ts.content_sent = content.size();
+  // Prose goes out before the first call only, and only while it extends what was sent (sent text
+  // cannot be taken back; a parse that reads it differently later sends no more of it).
+  if (ts.calls.empty() && content.size() > ts.content.size() && content.starts_with(ts.content)) {
+    ops.content(content.substr(ts.content.size()));
+    ts.content = content;
   }
   for (size_t i = 0; i < calls.size(); ++i) {
     const auto& [name, arguments, done] = calls[i];
@@ -85,9 +85,9 @@ void advance(ToolStream& ts, const std::string& content,
       ops.start(i, ts.calls[i].id, name);
     }
     ToolStream::Call& c = ts.calls[i];
-    if (arguments.size() > c.arguments_sent) {
-      ops.arguments(i, arguments.substr(c.arguments_sent));
-      c.arguments_sent = arguments.size();
+    if (arguments.size() > c.arguments.size() && arguments.starts_with(c.arguments)) {
+      ops.arguments(i, arguments.substr(c.arguments.size()));
+      c.arguments = arguments;
     }
     if (done && !c.stopped) {
       ops.end(i);
@@ -96,28 +96,42 @@ void advance(ToolStream& ts, const std::string& content,
   }
 }
 
-// Released text of a JSON-object tool reply: what it adds to the stream.
+// Released text of a tool reply: what it adds to the stream. The JSON-object format is scanned
+// here (tool_stream.h); a native format is read by llama.cpp's partial parse of the text so far.
 void advance_text(const ResponseInfo& info, const std::string& text, const char* id_prefix, const ToolOps& ops) {
   ToolStream& ts = *info.tool_stream;
   ts.text += text;
-  const ScannedReply scan = scan_tool_reply(ts.text, false);
   std::vector<std::tuple<std::string, std::string, bool>> calls;
-  for (const auto& c : scan.calls) calls.emplace_back(c.name, c.arguments, c.arguments_done);
-  advance(ts, ts.text.substr(0, scan.content_end), calls, id_prefix, ops);
+  if (info.shape->prompt.tool_format == engine::ToolFormat::json_object) {
+    const ScannedReply scan = scan_tool_reply(ts.text, false);
+    for (const auto& c : scan.calls) calls.emplace_back(c.name, c.arguments, c.arguments_done);
+    advance(ts, ts.text.substr(0, scan.content_end), calls, id_prefix, ops);
+    return;
+  }
+  engine::ParsedReply p = info.shape->model->parse_reply(info.shape->prompt, ts.text, true);
+  // Blanks at the end may come before a call (and a reply with one has no prose of blanks).
+  while (!p.content.empty() && std::string_view(" \t\r\n").find(p.content.back()) != std::string_view::npos) {
+    p.content.pop_back();
+  }
+  for (const auto& c : p.tool_calls) {
+    if (c.name.empty()) break;  // a call whose name is still being written
+    calls.emplace_back(c.name, c.arguments, false);
+  }
+  advance(ts, p.content, calls, id_prefix, ops);
 }
 
 // The end of the turn: the parsed reply completes what the stream sent (all of it when nothing
-// went out as it came: native formats).
+// went out yet).
 void advance_final(const ResponseInfo& info, ToolStream& ts, const engine::ParsedReply& p, const decode::Result& r,
                    const char* id_prefix, const ToolOps& ops) {
   const bool streamed = streams_calls(info);
-  const ScannedReply scan = streamed ? scan_tool_reply(r.text, true) : ScannedReply{};
+  const bool scanned_format = streamed && info.shape->prompt.tool_format == engine::ToolFormat::json_object;
+  const ScannedReply scan = scanned_format ? scan_tool_reply(r.text, true) : ScannedReply{};
   std::vector<std::tuple<std::string, std::string, bool>> calls;
   for (size_t i = 0; i < p.tool_calls.size(); ++i) {
     const bool scanned = i < scan.calls.size() && scan.calls[i].arguments_done;
     calls.emplace_back(p.tool_calls[i].name, scanned ? scan.calls[i].arguments : arguments_of(p.tool_calls[i]), true);
   }
-  if (!streamed) ts.text = p.content;
   advance(ts, p.content, calls, id_prefix, ops);
 }
 

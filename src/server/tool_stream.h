@@ -1,9 +1,10 @@
-// Tool calls streamed as the checked text is released: for replies in the JSON-object tool format
-// ({"name": ..., "arguments": {...}} per call), the prose before the calls, each call's start
-// (id, name) and its arguments go out as they arrive, so a client sees the arguments grow. The
-// arguments are streamed as written, minus whitespace outside strings: released text is never
-// retracted, so each delta extends the last. Replies in a native template format are parsed
-// once, when the turn ends (tool_reply.cpp).
+// Tool calls streamed as the checked text is released: the prose before the calls, each call's
+// start (id, name) and its arguments go out as they arrive, so a client sees the arguments grow.
+// Replies in the JSON-object tool format ({"name": ..., "arguments": {...}} per call) are scanned
+// here: the arguments are streamed as written, minus whitespace outside strings, and since
+// released text is never retracted each delta extends the last. Replies in a template's native
+// format are read by llama.cpp's partial parse (tool_reply.cpp); there too only what extends the
+// text already sent goes out.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -29,11 +30,11 @@ ScannedReply scan_tool_reply(std::string_view text, bool final);
 struct ToolStream {
   struct Call {
     std::string id;
-    size_t arguments_sent = 0;
-    bool stopped = false;  // Anthropic: its block was closed
+    std::string arguments;  // sent so far
+    bool stopped = false;   // Anthropic: its block was closed
   };
   std::string text;         // released reply text so far
-  size_t content_sent = 0;  // bytes of prose sent
+  std::string content;      // prose sent
   std::vector<Call> calls;  // calls started
   int blocks = 0;           // Anthropic content blocks started
   bool block_open = false;  // Anthropic: the last block is not stopped yet
