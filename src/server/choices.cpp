@@ -61,21 +61,23 @@ void log_choices(const State& st, const std::string& id, const std::string& endp
   int64_t output = 0;
   int64_t backtracks = 0;
   int32_t prompt = 0;
-  const char* outcome = "ok";
+  bool failed = false;
+  bool cancelled = false;
   for (const auto& job : jobs) {
     if (!job->channel.is_finished()) {
-      outcome = "cancelled";
+      cancelled = true;
       continue;
     }
     const JobOutcome& o = job->channel.wait_finished();
-    if (!o.error.empty()) outcome = "error";
-    if (o.cancelled && outcome[0] == 'o') outcome = "cancelled";
+    failed = failed || !o.error.empty();
+    cancelled = cancelled || o.cancelled;
     prompt = o.result.prompt_tokens;
     output += o.result.output_tokens;
     backtracks += o.result.stats.backtracks;
   }
   const double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  log_line(st, outcome[0] == 'e' ? spdlog::level::err : spdlog::level::info, "request",
+  const char* outcome = failed ? "error" : (cancelled ? "cancelled" : "ok");
+  log_line(st, failed ? spdlog::level::err : spdlog::level::info, "request",
            {{"id", id},
             {"endpoint", endpoint},
             {"stream", stream},
