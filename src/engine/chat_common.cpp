@@ -144,7 +144,7 @@ CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* 
   for (const auto& m : input.messages) in.messages.push_back(to_common(m));
   in.add_generation_prompt = true;
   in.use_jinja = true;
-  in.parallel_tool_calls = false;
+  in.parallel_tool_calls = input.parallel_tool_calls;
   if (!input.tools.empty() && input.tool_choice != ToolChoice::none) {
     for (const auto& tool : input.tools) in.tools.push_back({tool.name, tool.description, tool.parameters});
     in.tool_choice =

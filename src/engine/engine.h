@@ -66,6 +66,8 @@ struct ChatInput {
   std::string prefill;  // the start of the reply, continued by the model
   std::vector<ChatTool> tools;
   ToolChoice tool_choice = ToolChoice::automatic;
+  // Several calls in one reply, where the template's native format has a grammar for them.
+  bool parallel_tool_calls = false;
   std::string json_schema;  // the reply is JSON valid for this schema (text of a schema; "{}" = any JSON)
   std::string grammar;      // the reply follows this GBNF grammar
   [[nodiscard]] bool tools_active() const { return !tools.empty() && tool_choice != ToolChoice::none; }

@@ -47,8 +47,9 @@ struct GenerationRequest {
   // Tools and structured output (server/tools.h).
   std::vector<engine::ChatTool> tools;
   engine::ToolChoice tool_choice = engine::ToolChoice::automatic;
-  std::string json_schema;  // JSON schema text the reply must be valid for
-  std::string grammar;      // GBNF the reply must follow
+  bool parallel_tool_calls = false;  // OpenAI parallel_tool_calls (off unless asked for, as in llama-server)
+  std::string json_schema;           // JSON schema text the reply must be valid for
+  std::string grammar;               // GBNF the reply must follow
 };
 
 // The JSON of a request body, or a 400 that says in plain words what is wrong with it.

@@ -122,6 +122,7 @@ void openai_tools(const json& body, GenerationRequest& r) {
       !body["parallel_tool_calls"].is_boolean()) {
     throw bad("parallel_tool_calls must be a boolean", "parallel_tool_calls");
   }
+  r.parallel_tool_calls = body.contains("parallel_tool_calls") && body["parallel_tool_calls"] == true;
   if (!body.contains("tool_choice") || body["tool_choice"].is_null()) return;
   const json& c = body["tool_choice"];
   if (c == "auto") {
@@ -262,6 +263,7 @@ engine::ChatPrompt render_request(const State& st, const GenerationRequest& req)
     in.prefill = req.prefill;
     in.tools = req.tools;
     in.tool_choice = req.tool_choice;
+    in.parallel_tool_calls = req.parallel_tool_calls;
     in.json_schema = req.json_schema;
     in.grammar = req.grammar;
     return st.model->render_chat(in);

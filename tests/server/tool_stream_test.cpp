@@ -89,6 +89,29 @@ TEST(ToolStreamNative, APartialParseOnlyExtendsTheArguments) {
   EXPECT_GT(growths, 3);
 }
 
+// parallel_tool_calls reaches llama.cpp's chat code: the rendered grammar changes with it, and a
+// reply with two calls parses as two.
+TEST(ToolStreamNative, ParallelToolCallsReachTheGrammar) {
+  if (!std::filesystem::exists(qwen_template())) GTEST_SKIP() << "no llama.cpp source bundle in .deps";
+  const auto m = engine::Model::load({test::tiny_model_path(), 0, qwen_template().string()});
+  const std::string two = kNativeCall + "\n" + kNativeCall;
+  std::string grammar[2];
+  for (const bool parallel : {false, true}) {
+    engine::ChatInput in;
+    in.messages.push_back({"user", "Weather in Paris and Rome?"});
+    in.tools.push_back({"get_weather", "Current weather",
+                        R"({"type":"object","properties":{"city":{"type":"string"}},"required":["city"]})"});
+    in.tool_choice = engine::ToolChoice::required;
+    in.parallel_tool_calls = parallel;
+    const engine::ChatPrompt p = m->render_chat(in);
+    grammar[parallel ? 1 : 0] = p.grammar.gbnf;
+    if (parallel) {
+      EXPECT_EQ(m->parse_reply(p, two).tool_calls.size(), 2U);
+    }
+  }
+  EXPECT_NE(grammar[0], grammar[1]);
+}
+
 // A native-format call (the template's <tool_call> markup, which the script starts and the grammar
 // completes): the OpenAI stream sends its arguments in several deltas that add up to the
 // non-stream arguments.
