@@ -7,7 +7,7 @@ TEST_MODEL := $(BUILD)/models/tiny.gguf
 PORT ?= 8080
 PREFIX ?= /usr/local
 
-.PHONY: all bootstrap configure build test install serve bench bench-peer bench-gateway bench-real fuzz soak attack clean format tidy
+.PHONY: all bootstrap configure build test install serve bench bench-peer bench-gateway bench-real fuzz soak attack llama-server-tests clean format tidy
 
 all: build
 
@@ -88,6 +88,12 @@ soak: bootstrap
 attack: configure
 	cmake --build --preset $(PRESET) --target sfcl
 	SFCL=$(SFCL) ATTACK_MODEL=$(TEST_MODEL) scripts/attack
+
+# llama.cpp's own server test suite (pytest, Debian's packages) against sfcl serve on the demo model
+# (not part of make test; counts and reasons in docs/OPERATIONS.md). LLAMA_TESTS picks files/options.
+llama-server-tests: configure
+	cmake --build --preset $(PRESET) --target sfcl
+	SFCL=$(SFCL) scripts/llama-server-tests $(LLAMA_TESTS)
 
 fuzz: bootstrap
 	cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_lexer

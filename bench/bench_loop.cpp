@@ -48,7 +48,8 @@ const engine::Model& bench_model(int which) {
 }
 
 // One on_logits call per iteration on a fixed random logits row (the forward pass is not run; the
-// pending token is dropped), in `off` or `anchor` mode, llama-server's default sampler chain.
+// pending token is dropped), in `off` or `anchor` mode, llama-server's default sampler chain;
+// `logprobs`: with OpenAI top_logprobs 20 (log-softmax and top-20 selection over the row).
 void BM_LoopStep(benchmark::State& state) {
   const engine::Model& model = bench_model(static_cast<int>(state.range(0)));
   const auto mode = state.range(1) == 0 ? decode::Mode::off : decode::Mode::anchor;
@@ -61,6 +62,7 @@ void BM_LoopStep(benchmark::State& state) {
   engine::Context ctx(model, {4096, 64, 1, 1});
   decode::Options o;
   o.mode = mode;
+  o.logprobs = state.range(2) != 0 ? 20 : -1;
   o.sampling = {0.8F, 40, 0.95F, 0.05F, 7};
   const auto prompt = model.tokenize("Answer:", true, false);
   int64_t steps = 0;
@@ -80,8 +82,10 @@ void BM_LoopStep(benchmark::State& state) {
   state.counters["n_vocab"] = model.n_vocab();
 }
 BENCHMARK(BM_LoopStep)
-    ->ArgsProduct({{0, 1}, {0, 1}})
-    ->ArgNames({"qwen2", "anchor"})
+    ->ArgsProduct({{0, 1}, {0, 1}, {0}})
+    ->Args({0, 1, 1})
+    ->Args({1, 1, 1})
+    ->ArgNames({"qwen2", "anchor", "logprobs"})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(5);
 

@@ -56,6 +56,26 @@ struct Options {
   std::function<void(std::span<float> logits, std::span<const Token> output)> logit_hook;
   // Called after every anchor check (metrics): anchor, result, check duration in ns.
   std::function<void(const anchor::Anchor&, const verify::CheckResult&, int64_t ns)> on_check;
+  // Log-probabilities of the delivered tokens (OpenAI logprobs): -1 off; otherwise each token's own
+  // and its `logprobs` most likely alternatives (at most TokenLogprob::kMaxTop).
+  int32_t logprobs = -1;
+};
+
+// One delivered output token's log-probability under the logits it was sampled from (after
+// Options::logit_hook, before bans, sampler settings and grammar): a regenerated token carries the
+// one it was sampled with, and a token a rewind removed has none.
+struct TokenLogprob {
+  static constexpr int32_t kMaxTop = 20;
+  struct Alternative {
+    Token token = -1;
+    float logprob = 0.0F;
+    std::string piece;  // the token's bytes (may end inside a UTF-8 character)
+  };
+  Token token = -1;
+  float logprob = 0.0F;
+  std::string piece;
+  uint32_t offset = 0;           // byte offset of the token's text in the output text
+  std::vector<Alternative> top;  // most likely first, Options::logprobs of them
 };
 
 // One checked anchor of the output.
@@ -83,9 +103,10 @@ struct Event {
   Kind kind = Kind::token;
   std::string_view text;  // token: emitted text; backtrack: removed text
   const AnchorRecord* anchor = nullptr;
-  std::string_view reason;           // backtrack, fallback: absent, mismatch or other_field
-  int32_t attempt = 0;               // backtrack
-  Fallback policy = Fallback::flag;  // fallback
+  std::span<const TokenLogprob> logprobs;  // token: the tokens this text completes (Options::logprobs)
+  std::string_view reason;                 // backtrack, fallback: absent, mismatch or other_field
+  int32_t attempt = 0;                     // backtrack
+  Fallback policy = Fallback::flag;        // fallback
 };
 using EventSink = std::function<void(const Event&)>;
 
@@ -119,6 +140,8 @@ struct Result {
   int32_t output_tokens = 0;
   Stats stats;
   std::vector<AnchorRecord> anchors;
+  int32_t logprobs = -1;                     // Options::logprobs
+  std::vector<TokenLogprob> token_logprobs;  // of the delivered tokens, in order (Options::logprobs >= 0)
   std::string status;
   bool active = false;
 };

@@ -7,6 +7,7 @@
 #include <optional>
 #include <span>
 
+#include "decode/logprobs.h"
 #include "decode/state.h"
 #include "util/assert.h"
 
@@ -20,6 +21,8 @@ namespace {
 // Reserved capacity of the lexer's text and of the anchors completed by one token.
 constexpr size_t kReservedBytes = 4096;
 constexpr size_t kReservedAnchors = 16;
+// Logprob entries reserved up front (a typical answer's tokens); longer answers grow the vectors.
+constexpr int32_t kReservedLogprobs = 1024;
 
 int64_t elapsed_ns(Clock::time_point t0) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
@@ -77,18 +80,51 @@ Sequence::State::State(const engine::Model& m, const Options& o, const anchor::S
   new_anchors.reserve(kReservedAnchors);
   if (active) cache = LogitCache(static_cast<size_t>(m.n_vocab()));
   if (!opt.grammar.gbnf.empty()) sampler.set_grammar(opt.grammar);
+  res.logprobs = opt.logprobs = std::min(opt.logprobs, TokenLogprob::kMaxTop);
+  if (opt.logprobs >= 0) {
+    const auto n = static_cast<size_t>(std::clamp(opt.max_tokens, 0, kReservedLogprobs));
+    logprobs.reserve(n);
+    res.token_logprobs.reserve(n);
+  }
 }
 
-void Sequence::State::emit(size_t limit) {
+void Sequence::State::emit(size_t limit, Delivery delivery) {
   const std::string_view chunk = output.emit(limit);
-  if (chunk.empty()) return;
+  const size_t delivered = opt.logprobs >= 0 ? deliver_logprobs(delivery) : 0;
+  if (chunk.empty() && delivered == 0) return;
   res.text.append(chunk);
   if (sink) {
     Event e;
     e.kind = Event::Kind::token;
     e.text = chunk;
+    e.logprobs = std::span<const TokenLogprob>(res.token_logprobs).last(delivered);
     sink(e);
   }
+}
+
+size_t Sequence::State::deliver_logprobs(Delivery delivery) {
+  size_t n = res.token_logprobs.size();
+  const size_t first = n;
+  const size_t size = output.text().size();
+  for (; n < logprobs.size(); ++n) {
+    const size_t end = n + 1 < output.size() ? output.token_start(n + 1) : output.end_bytes();
+    const bool whole = end <= output.emitted();
+    // At the end every token counts (one ending inside a character too), except those after the
+    // start of a stop sequence; one the stop sequence cut still delivered part of its text.
+    const bool last = delivery == Delivery::end || (delivery == Delivery::stopped && output.token_start(n) < size);
+    if (!whole && !last) break;
+  }
+  res.token_logprobs.insert(res.token_logprobs.end(), logprobs.begin() + static_cast<std::ptrdiff_t>(first),
+                            logprobs.begin() + static_cast<std::ptrdiff_t>(n));
+  return n - first;
+}
+
+void Sequence::State::record_logprob(std::span<const float> logits, Token tok, size_t index) {
+  // A token replaces whatever a rewind left at its position.
+  if (logprobs.size() > index) logprobs.resize(index);
+  logprobs.emplace_back();
+  compute_logprob(model, logits, tok, opt.logprobs, logprobs.back());
+  logprobs.back().offset = output.token_start(index);
 }
 
 size_t Sequence::State::stable_limit() const {
@@ -114,6 +150,7 @@ void Sequence::State::append_token(Token tok) {
 void Sequence::State::rewind(Engine& ctx, size_t index) {
   const size_t before = output.size();
   index = output.rewind(index);
+  if (logprobs.size() > index) logprobs.resize(index);  // the removed tokens' entries go with them
   res.stats.regenerated_tokens += static_cast<int64_t>(before - index);
   // The grammar's state belongs to the text that stays (docs/DESIGN.md, 'Tools and structured output').
   sampler.reset_grammar(output.tokens());
@@ -317,7 +354,7 @@ bool Sequence::State::process(Engine& ctx, bool final) {
 }
 
 void Sequence::State::finish(StopReason reason) {
-  emit(output.text().size());
+  emit(output.text().size(), reason == StopReason::stop_sequence ? Delivery::stopped : Delivery::end);
   finished = true;
   input.clear();
   res.stop_reason = reason;
@@ -429,7 +466,9 @@ void Sequence::State::take(Token tok, Engine& ctx) {
     finalize(ctx, StopReason::end_turn);  // false when rewound: the loop goes on
     return;
   }
+  const size_t index = output.size();
   append_token(tok);
+  if (opt.logprobs >= 0) record_logprob({logits, static_cast<size_t>(ctx.n_vocab())}, tok, index);
   abstainer.drop_if_done();
   if (process(ctx, false)) return;  // backtracked: pending input already set
   after_token(tok, ctx);

@@ -65,12 +65,21 @@ struct Sequence::State {
   size_t n_recent = 0;
   std::vector<float> hooked;  // logits edited by Options::logit_hook
   std::vector<float> onehot;  // remote engines: the retry check's row
+  // Options::logprobs: one entry per output token (truncated on rewind); the first
+  // res.token_logprobs.size() are delivered, with the text that completes them.
+  std::vector<TokenLogprob> logprobs;
 
   [[nodiscard]] bool anchor_mode() const { return opt.mode == Mode::anchor && active; }
   [[nodiscard]] std::string_view text_of(const anchor::Anchor& a) const { return output.slice(a.start, a.end); }
 
   // ---------------------------------------------------------------- output
-  void emit(size_t limit);
+  // Which tokens' logprobs go out with emitted text: those whose text is all out, or at the end all
+  // of them (`stopped`: all before the stop sequence).
+  enum class Delivery : uint8_t { whole, end, stopped };
+  void emit(size_t limit, Delivery delivery = Delivery::whole);
+  // Appends the logprobs of the tokens delivered now; returns how many.
+  size_t deliver_logprobs(Delivery delivery);
+  void record_logprob(std::span<const float> logits, Token tok, size_t index);
 
   // Emission limit: before any unchecked anchor (aligned to its token) and any partial stop.
   [[nodiscard]] size_t stable_limit() const;

@@ -268,11 +268,11 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
   return out;
 }
 
-ParsedReply Model::parse_reply(const ChatPrompt& prompt, const std::string& text) const {
-  if (prompt.tool_format == ToolFormat::none && prompt.splits_reasoning()) return detail::common_parse(text, prompt);
+ParsedReply Model::parse_reply(const ChatPrompt& prompt, const std::string& text, bool partial) const {
+  if (prompt.tool_format == ToolFormat::none && prompt.splits_reasoning()) return detail::common_parse(text, prompt, partial);
   switch (prompt.tool_format) {
     case ToolFormat::native:
-      return detail::common_parse(text, prompt);
+      return detail::common_parse(text, prompt, partial);
     case ToolFormat::json_object:
       return detail::parse_json_tool_calls(text);
     case ToolFormat::none:

@@ -188,7 +188,7 @@ CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* 
     in.add_generation_prompt = false;
   }
   in.use_jinja = true;
-  in.parallel_tool_calls = false;
+  in.parallel_tool_calls = input.parallel_tool_calls;
   in.enable_thinking = input.enable_thinking;
   in.reasoning_format = common_reasoning_format_from_name(input.reasoning_format);
   in.chat_template_kwargs = input.template_kwargs;
@@ -220,7 +220,7 @@ CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* 
   return out;
 }
 
-ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt) {
+ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt, bool partial) {
   const std::lock_guard lock(common_mutex());
   common_chat_parser_params pp;
   pp.format = static_cast<common_chat_format>(std::stoi(prompt.parser_format));
@@ -230,12 +230,13 @@ ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt) {
   if (!prompt.parser_state.empty()) pp.parser.load(prompt.parser_state);
   ParsedReply out;
   try {
-    const common_chat_msg msg = common_chat_parse(text, false, pp);
+    const common_chat_msg msg = common_chat_parse(text, partial, pp);
     out.content = msg.content;
     out.reasoning = msg.reasoning_content;
     for (const auto& c : msg.tool_calls) out.tool_calls.push_back({c.id, c.name, c.arguments});
   } catch (const std::exception&) {
-    out.content = text;  // not a tool call after all: the reply is prose
+    // Not a tool call after all: the reply is prose (a reply still being written says nothing yet).
+    if (!partial) out.content = text;
   }
   return out;
 }

@@ -38,8 +38,8 @@ struct CommonRendered {
 // Renders with the Jinja template; messages hold placeholders instead of their content. A prefill
 // is the open final assistant message (continue_final_message).
 CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input);
-// Tool calls of a native reply (common_chat_parse).
-ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt);
+// Tool calls of a native reply (common_chat_parse); `partial`: of a reply still being written.
+ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt, bool partial = false);
 // JSON objects {"name": ..., "arguments": {...}} in `text`, from the first one on.
 ParsedReply parse_json_tool_calls(const std::string& text);
 // The JSON text of `s` as a JSON string (quoted, escaped).

@@ -70,6 +70,8 @@ struct ChatInput {
   std::string prefill;
   std::vector<ChatTool> tools;
   ToolChoice tool_choice = ToolChoice::automatic;
+  // Several calls in one reply, where the template's native format has a grammar for them.
+  bool parallel_tool_calls = false;
   std::string json_schema;  // the reply is JSON valid for this schema (text of a schema; "{}" = any JSON)
   std::string grammar;      // the reply follows this GBNF grammar
   // Jinja templates only: extra template variables (name -> JSON text, llama-server's
@@ -188,8 +190,9 @@ class Model {
   // Tools and a schema or grammar give the prompt its grammar. Throws EngineError (bad template,
   // schema or grammar).
   [[nodiscard]] ChatPrompt render_chat(const ChatInput& input) const;
-  // Splits a finished reply to `prompt` into prose and tool calls.
-  [[nodiscard]] ParsedReply parse_reply(const ChatPrompt& prompt, const std::string& text) const;
+  // Splits a finished reply to `prompt` into prose and tool calls; `partial`: the reply is still
+  // being written (llama.cpp's partial parse: a call's arguments so far; nothing when it fails).
+  [[nodiscard]] ParsedReply parse_reply(const ChatPrompt& prompt, const std::string& text, bool partial = false) const;
   // Tokens whose text parse_special would read as one special token (control, user-defined).
   [[nodiscard]] const std::vector<std::string>& special_texts() const;
   // "jinja", "builtin" or "plain": what render_chat uses for this model.

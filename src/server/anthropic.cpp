@@ -54,7 +54,8 @@ class Anthropic final : public Dialect {
                {{"type", "content_block_start"}, {"index", 0}, {"content_block", {{"type", "text"}, {"text", ""}}}}) +
            stream_ping();
   }
-  [[nodiscard]] std::string stream_text(const ResponseInfo&, const std::string& text) const override {
+  [[nodiscard]] std::string stream_text(const ResponseInfo& info, const std::string& text) const override {
+    if (info.shape) return anthropic_tool_stream_text(info, text);
     return sse("content_block_delta",
                {{"type", "content_block_delta"}, {"index", 0}, {"delta", {{"type", "text_delta"}, {"text", text}}}});
   }

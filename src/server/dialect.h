@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 
 #include "decode/decode.h"
@@ -12,6 +13,7 @@
 namespace sfcl::server {
 
 struct ReplyShape;
+struct ToolStream;
 
 // What identifies one response across its stream chunks.
 struct ResponseInfo {
@@ -20,6 +22,9 @@ struct ResponseInfo {
   int64_t created = 0;
   bool include_usage = false;                 // OpenAI streams: a final usage chunk (stream_options.include_usage)
   std::shared_ptr<const ReplyShape> shape{};  // set for tools: text and tool calls as blocks (server/tools.h)
+  int32_t choice = 0;                         // OpenAI n > 1: this choice's index (server/choices.h)
+  bool more_choices = false;                  // n > 1: stream_close leaves the stream's end to stream_end
+  std::shared_ptr<ToolStream> tool_stream{};  // streams with tools: what went out (server/tool_stream.h)
 };
 
 // Which error type each situation gets in the dialect's error shape.
@@ -44,12 +49,23 @@ class Dialect {
   [[nodiscard]] virtual std::string stream_open(const ResponseInfo& info, int32_t prompt_tokens,
                                                 int32_t cached_tokens) const = 0;
   [[nodiscard]] virtual std::string stream_text(const ResponseInfo& info, const std::string& text) const = 0;
+  // Text with its tokens' log-probabilities (decode::Options::logprobs); dialects without them
+  // send the text alone.
+  [[nodiscard]] virtual std::string stream_tokens(const ResponseInfo& info, const std::string& text,
+                                                  std::span<const decode::TokenLogprob> /*logprobs*/) const {
+    return stream_text(info, text);
+  }
   // `event`: report::event_json (it carries "event": its name).
   [[nodiscard]] virtual std::string stream_event(const ResponseInfo& info, const nlohmann::json& event) const = 0;
   [[nodiscard]] virtual std::string stream_ping() const = 0;
   [[nodiscard]] virtual std::string stream_close(const ResponseInfo& info, const decode::Result& r,
                                                  int32_t cached_tokens, nlohmann::json sfcl) const = 0;
   [[nodiscard]] virtual std::string stream_error(const std::string& message) const = 0;
+  // n > 1: after every choice's stream_close (with more_choices), the end of the stream: usage of
+  // all choices when asked for, then the terminator.
+  [[nodiscard]] virtual std::string stream_end(const ResponseInfo& /*info*/, const nlohmann::json& /*usage*/) const {
+    return {};
+  }
 };
 
 const Dialect& dialect_for(Api api);

@@ -19,8 +19,9 @@ namespace sfcl::server {
 struct JobEvent {  // NOLINT(bugprone-exception-escape): strings and json, moved between threads
   enum class Kind : uint8_t { text, anchor_confirmed, anchor_checked, backtrack, fallback };
   Kind kind = Kind::text;
-  std::string text;     // text: the delivered chunk
-  nlohmann::json data;  // every other kind: the event's JSON (report::event_json)
+  std::string text;                            // text: the delivered chunk
+  std::vector<decode::TokenLogprob> logprobs;  // text: its tokens' log-probabilities (when asked for)
+  nlohmann::json data;                         // every other kind: the event's JSON (report::event_json)
 };
 
 // How a job ended; immutable once the channel is finished.

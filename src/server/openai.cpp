@@ -3,6 +3,7 @@
 // "sfcl" extension field, so SDK loops that read choices[0].delta keep working.
 #include "server/dialect.h"
 #include "server/http_util.h"
+#include "server/logprobs.h"
 #include "server/tools.h"
 
 namespace sfcl::server {
@@ -33,7 +34,9 @@ class OpenAI final : public Dialect {
   }
   [[nodiscard]] json response(const ResponseInfo& info, const decode::Result& r, int32_t cached) const override {
     if (info.shape && !completions_) return openai_tool_response(info, r, usage(r, cached));
-    json choice = {{"index", 0}, {"logprobs", nullptr}, {"finish_reason", finish_reason(r)}};
+    json choice = {{"index", info.choice},
+                   {"logprobs", logprobs(r.logprobs, r.token_logprobs)},
+                   {"finish_reason", finish_reason(r)}};
     if (completions_) {
       choice["text"] = r.text;
     } else {
@@ -51,7 +54,15 @@ class OpenAI final : public Dialect {
     return sse_data(chunk(info, {{"role", "assistant"}, {"content", ""}}, nullptr));
   }
   [[nodiscard]] std::string stream_text(const ResponseInfo& info, const std::string& text) const override {
+    if (info.shape && !completions_) return openai_tool_stream_text(info, text);
     return sse_data(chunk(info, {{"content", text}}, nullptr));
+  }
+  [[nodiscard]] std::string stream_tokens(const ResponseInfo& info, const std::string& text,
+                                          std::span<const decode::TokenLogprob> entries) const override {
+    if (info.shape && !completions_) return stream_text(info, text);  // logprobs come at the end
+    json c = chunk(info, {{"content", text}}, nullptr);
+    c["choices"][0]["logprobs"] = logprobs(0, entries);
+    return sse_data(c);
   }
   [[nodiscard]] std::string stream_event(const ResponseInfo& info, const json& event) const override {
     json c = chunk(info, json::object(), nullptr);
@@ -64,12 +75,16 @@ class OpenAI final : public Dialect {
     if (info.shape && !completions_) return openai_tool_stream_close(info, r, usage(r, cached), std::move(sfcl));
     json last = chunk(info, json::object(), finish_reason(r));
     last["sfcl"] = std::move(sfcl);
-    std::string out = sse_data(last);
+    const std::string out = sse_data(last);
+    return info.more_choices ? out : out + stream_end(info, usage(r, cached));
+  }
+  [[nodiscard]] std::string stream_end(const ResponseInfo& info, const json& usage) const override {
+    std::string out;
     // As OpenAI does: usage only when asked for, in one more chunk whose choices are empty.
     if (info.include_usage) {
       json tail = chunk(info, json::object(), nullptr);
       tail["choices"] = json::array();
-      tail["usage"] = usage(r, cached);
+      tail["usage"] = usage;
       out += sse_data(tail);
     }
     return out + "data: [DONE]\n\n";
@@ -80,12 +95,17 @@ class OpenAI final : public Dialect {
   }
 
  private:
+  // The choice's "logprobs": null unless asked for (`requested` >= 0).
+  [[nodiscard]] json logprobs(int32_t requested, std::span<const decode::TokenLogprob> entries) const {
+    if (requested < 0) return nullptr;
+    return completions_ ? completion_logprobs(entries) : chat_logprobs(entries);
+  }
   static const char* finish_reason(const decode::Result& r) {
     return r.stop_reason == decode::StopReason::max_tokens ? "length" : "stop";
   }
   // One stream chunk; `delta` is the chat delta (its "content" is the completions "text").
   [[nodiscard]] json chunk(const ResponseInfo& info, const json& delta, const json& finish) const {
-    json choice = {{"index", 0}, {"logprobs", nullptr}, {"finish_reason", finish}};
+    json choice = {{"index", info.choice}, {"logprobs", nullptr}, {"finish_reason", finish}};
     if (completions_) {
       choice["text"] = delta.value("content", "");
     } else {

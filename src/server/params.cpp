@@ -174,9 +174,6 @@ void refuse_unsupported(Api api, const json& body) {
     if (is_set(body, "best_of") && body["best_of"] != 1) refuse("best_of", " (only 1)");
     if (is_set(body, "suffix")) refuse("suffix", " (no fill-in-the-middle)");
   }
-  for (const char* key : {"logprobs", "top_logprobs"}) {
-    if (is_set(body, key) && body[key] != false && body[key] != 0) refuse(key, " (no log probabilities yet)");
-  }
   for (const char* key : {"presence_penalty", "frequency_penalty"}) {
     if (is_set(body, key) && body[key] != 0) refuse(key, " (only 0)");
   }

@@ -4,6 +4,8 @@
 #include <limits>
 
 #include "anchor/anchor.h"
+#include "server/choices.h"
+#include "server/logprobs.h"
 #include "server/params.h"
 #include "server/tools.h"
 
@@ -335,9 +337,8 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
                      (body.contains("max_completion_tokens") && !body["max_completion_tokens"].is_null());
   r.options.max_tokens = given || n_predict <= 0 ? cap(r.options.max_tokens) : n_predict;
   r.include_usage = include_usage_of(body);
-  if (integer_in(body, "n", 1, 128, 1) != 1) {
-    throw bad("n: only 1 choice per request is supported (send n requests instead)", "n");
-  }
+  r.options.logprobs = logprobs_of(api, body);
+  r.n = choices_of(body, server);
   if (body.contains("stop")) r.options.stop = stops_of(body["stop"], "stop", 4);
   if (api == Api::openai_completions) {
     if (!body.contains("prompt")) throw bad("prompt: field required", "prompt");

@@ -41,11 +41,14 @@ struct GenerationRequest {
   std::vector<std::string> extra_sources;
   // OpenAI stream_options.include_usage: usage only then, in a final chunk with "choices": [].
   bool include_usage = false;
+  // OpenAI n: independent choices, each its own check-loop sequence (server/choices.h).
+  int32_t n = 1;
   // OpenAI/llama-server logit_bias: (token id, bias) pairs; -inf bans the token.
   std::vector<std::pair<engine::Token, float>> logit_bias;
   // Tools and structured output (server/tools.h).
   std::vector<engine::ChatTool> tools;
   engine::ToolChoice tool_choice = engine::ToolChoice::automatic;
+  bool parallel_tool_calls = false;  // OpenAI parallel_tool_calls (off unless asked for, as in llama-server)
   std::string json_schema;  // JSON schema text the reply must be valid for
   std::string grammar;      // GBNF the reply must follow
   // Chat template options (llama-server's): chat_template_kwargs (name -> JSON text),

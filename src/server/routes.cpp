@@ -6,6 +6,7 @@
 #include "server/access.h"
 #include "server/admission.h"
 #include "server/auth.h"
+#include "server/choices.h"
 #include "server/dialect.h"
 #include "server/http_util.h"
 #include "server/llama_routes.h"
@@ -77,6 +78,10 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   if (!st.ready) throw ApiError(503, dialect.errors().unavailable, "model is loading");
   if (st.draining) throw ApiError(503, dialect.errors().unavailable, "server is shutting down");
   Admitted a = admit_request(st, api, http);
+  if (a.req.n > 1) {  // OpenAI n: server/choices.cpp
+    handle_choices(st, dialect, a, http, res);
+    return;
+  }
   if (!a.model->scheduler->submit(a.job)) {
     throw ApiError(
         429, "rate_limit_error",

@@ -144,6 +144,7 @@ decode::EventSink make_sink(const std::shared_ptr<Job>& job) {
       case K::token: {
         ev.kind = JobEvent::Kind::text;
         ev.text = std::string(e.text);
+        ev.logprobs.assign(e.logprobs.begin(), e.logprobs.end());
         const auto now = std::chrono::steady_clock::now();
         if (job->metrics != nullptr) {
           if (job->last_text == std::chrono::steady_clock::time_point{}) {

@@ -1,5 +1,6 @@
 #include "server/stream.h"
 
+#include "server/tool_stream.h"
 #include "server/verdicts.h"
 
 namespace sfcl::server {
@@ -12,6 +13,7 @@ bool stream_step(Stream& s, http::StreamSink& sink) {
   JobChannel& channel = s.job->channel;
   switch (s.phase) {
     case StreamPhase::waiting_for_slot: {
+      if (s.info.shape) s.info.tool_stream = std::make_shared<ToolStream>();
       const int32_t cached = channel.wait_admitted();
       s.phase = StreamPhase::streaming;
       if (!write(sink, s.dialect->stream_open(s.info, static_cast<int32_t>(s.job->prompt.size()), cached))) {
@@ -30,13 +32,18 @@ bool stream_step(Stream& s, http::StreamSink& sink) {
   for (const JobEvent& e : batch.events) {
     if (e.kind == JobEvent::Kind::text) {
       // With tools the text goes out as blocks when the turn ends (server/tool_reply.cpp).
-      if (!e.text.empty() && !s.info.shape) out += s.dialect->stream_text(s.info, e.text);
+      if (!e.logprobs.empty()) {
+        out += s.dialect->stream_tokens(s.info, e.text, e.logprobs);
+      } else if (!e.text.empty()) {
+        out += s.dialect->stream_text(s.info, e.text);
+      }
     } else {
       out += s.dialect->stream_event(s.info, e.data);
     }
   }
   const JobOutcome* outcome = batch.outcome;
   // Nothing new for a while (long prompt, backtracking): keep the connection alive.
+  // (Text held back with tools is no reason for a ping of its own.)
   if (out.empty() && outcome == nullptr && (batch.events.empty() || !s.info.shape)) out = s.dialect->stream_ping();
   if (outcome != nullptr) {
     if (!outcome->error.empty()) {

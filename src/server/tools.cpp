@@ -121,6 +121,7 @@ void openai_tools(const json& body, GenerationRequest& r) {
       !body["parallel_tool_calls"].is_boolean()) {
     throw bad("parallel_tool_calls must be a boolean", "parallel_tool_calls");
   }
+  r.parallel_tool_calls = body.contains("parallel_tool_calls") && body["parallel_tool_calls"] == true;
   if (!body.contains("tool_choice") || body["tool_choice"].is_null()) return;
   const json& c = body["tool_choice"];
   if (c == "auto") {
@@ -261,6 +262,7 @@ engine::ChatPrompt render_request(const engine::Model& model, const GenerationRe
     in.prefill = req.prefill;
     in.tools = req.tools;
     in.tool_choice = req.tool_choice;
+    in.parallel_tool_calls = req.parallel_tool_calls;
     in.json_schema = req.json_schema;
     in.grammar = req.grammar;
     in.template_kwargs = req.template_kwargs;

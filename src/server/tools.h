@@ -11,6 +11,7 @@
 #include "server/dialect.h"
 #include "server/request.h"
 #include "server/scheduler.h"
+#include "server/tool_stream.h"
 
 namespace sfcl::server {
 
@@ -50,12 +51,16 @@ void prepare_job(const engine::Model& model, const GenerationRequest& req, Job& 
 // ---- response side (tool_reply.cpp): `info.shape` is set
 // Anthropic: text and tool_use blocks, stop_reason "tool_use" when the model called a tool.
 nlohmann::json anthropic_tool_response(const ResponseInfo& info, const decode::Result& r, nlohmann::json usage);
-// The held stream's blocks (content_block_start/delta/stop each), message_delta and message_stop.
+// What the stream's blocks still lack (content_block_start/delta/stop), message_delta, message_stop.
 std::string anthropic_tool_stream_close(const ResponseInfo& info, const decode::Result& r, nlohmann::json usage,
                                         nlohmann::json sfcl);
+// Released text of a stream with tools: the prose and call deltas it adds (JSON-object format;
+// empty for native formats, whose reply goes out at the end).
+std::string anthropic_tool_stream_text(const ResponseInfo& info, const std::string& text);
+std::string openai_tool_stream_text(const ResponseInfo& info, const std::string& text);
 // OpenAI chat: message.tool_calls and finish_reason "tool_calls".
 nlohmann::json openai_tool_response(const ResponseInfo& info, const decode::Result& r, nlohmann::json usage);
-// Content and tool-call chunks (name first, then the arguments), the final chunk and [DONE].
+// What the stream's content and tool-call chunks still lack, the final chunk and [DONE].
 std::string openai_tool_stream_close(const ResponseInfo& info, const decode::Result& r, nlohmann::json usage,
                                      nlohmann::json sfcl);
 

@@ -82,8 +82,8 @@ TEST_F(ApiConventions, BadParametersAre400NamingThemInEachApisShape) {
   const Case cases[] = {
       {"/v1/chat/completions", {{"top_k", 2147483648LL}}, "top_k"},
       {"/v1/chat/completions", {{"seed", 4294967296LL}}, "seed"},
-      {"/v1/chat/completions", {{"logprobs", true}}, "logprobs"},
-      {"/v1/chat/completions", {{"n", 3}}, "n"},
+      {"/v1/chat/completions", {{"logprobs", "yes"}}, "logprobs"},
+      {"/v1/chat/completions", {{"n", 9}}, "n"},  // 2 slots x 4
       {"/v1/chat/completions", {{"metadata", {{"k", 1}}}}, "metadata.k"},
       {"/v1/completions", {{"echo", true}}, "echo"},
       {"/v1/completions", {{"best_of", 2}}, "best_of"},

@@ -72,7 +72,7 @@ TEST(RequestParams, IntegersOutOfRangeAre400NeverAWrap) {
                         {{"top_k", 4.5}},
                         {{"seed", 4294967296LL}},
                         {{"seed", -2}},
-                        {{"n", 2}},
+                        {{"n", 129}},
                         {{"n", 0}},
                         {{"max_tokens", 18446744073709551615ULL}},
                         {{"max_tokens", -5}}};
@@ -96,9 +96,11 @@ TEST(RequestParams, UnsupportedParametersAreRefusedByName) {
       {Api::openai_completions, {{"echo", true}}, "echo"},
       {Api::openai_completions, {{"best_of", 3}}, "best_of"},
       {Api::openai_completions, {{"suffix", "end"}}, "suffix"},
-      {Api::openai_completions, {{"logprobs", 5}}, "logprobs"},
-      {Api::openai_chat, {{"logprobs", true}}, "logprobs"},
-      {Api::openai_chat, {{"top_logprobs", 3}}, "top_logprobs"},
+      {Api::openai_completions, {{"logprobs", 21}}, "logprobs"},
+      {Api::openai_completions, {{"logprobs", true}}, "logprobs"},
+      {Api::openai_chat, {{"logprobs", "yes"}}, "logprobs"},
+      {Api::openai_chat, {{"top_logprobs", 3}}, "top_logprobs"},  // without logprobs: true
+      {Api::openai_chat, {{"logprobs", true}, {"top_logprobs", 21}}, "top_logprobs"},
       {Api::openai_chat, {{"presence_penalty", 0.5}}, "presence_penalty"},
       {Api::openai_chat, {{"frequency_penalty", 1}}, "frequency_penalty"},
       {Api::openai_chat, {{"audio", {{"voice", "alloy"}}}}, "audio"},

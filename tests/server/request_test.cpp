@@ -94,7 +94,7 @@ TEST(ServerRequest, ErrorsNameTheParameter) {
       {Api::anthropic, {{"sfcl", 3}}, "sfcl"},
       {Api::anthropic, {{"messages", json::array({{{"role", "robot"}, {"content", "x"}}})}}, "messages.0.role"},
       {Api::openai_chat, {{"messages", json::array({{{"role", "wizard"}, {"content", "x"}}})}}, "messages[0].role"},
-      {Api::openai_chat, {{"n", 2}}, "n"},
+      {Api::openai_chat, {{"n", 200}}, "n"},
       {Api::openai_chat, {{"seed", "s"}}, "seed"},
       {Api::openai_chat, {{"stop", 5}}, "stop"},
       {Api::openai_completions, {{"prompt", 5}}, "prompt"},
