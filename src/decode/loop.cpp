@@ -404,7 +404,7 @@ void Sequence::State::step(const float* logits, Engine& ctx) {
     opt.logit_hook(hooked, output.tokens());
     logits = hooked.data();
   }
-  take(next_token(logits), ctx);
+  take(next_token(logits), ctx, logits);
 }
 
 NextToken Sequence::State::next_constraint() {
@@ -460,7 +460,7 @@ void Sequence::State::step_sampled(Token sampled, Engine& ctx) {
   take(tok, ctx);
 }
 
-void Sequence::State::take(Token tok, Engine& ctx) {
+void Sequence::State::take(Token tok, Engine& ctx, const float* logits) {
   ++res.stats.decoded_tokens;
   if (tok < 0 || model.is_eog(tok)) {
     finalize(ctx, StopReason::end_turn);  // false when rewound: the loop goes on
@@ -468,7 +468,7 @@ void Sequence::State::take(Token tok, Engine& ctx) {
   }
   const size_t index = output.size();
   append_token(tok);
-  if (opt.logprobs >= 0) record_logprob({logits, static_cast<size_t>(ctx.n_vocab())}, tok, index);
+  if (opt.logprobs >= 0 && logits != nullptr) record_logprob({logits, static_cast<size_t>(model.n_vocab())}, tok, index);
   abstainer.drop_if_done();
   if (process(ctx, false)) return;  // backtracked: pending input already set
   after_token(tok, ctx);

@@ -169,7 +169,8 @@ struct Sequence::State {
   NextToken next_constraint();
   void step_sampled(Token sampled, Engine& ctx);
   // The token for the next position, however it was chosen.
-  void take(Token tok, Engine& ctx);
+  // `logits`: the row `tok` was sampled from (logprobs); null when a remote engine sampled it.
+  void take(Token tok, Engine& ctx, const float* logits = nullptr);
   void after_token(Token tok, Engine& ctx);
 };
 

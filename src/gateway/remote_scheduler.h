@@ -47,6 +47,7 @@ class RemoteScheduler final : public server::JobRunner {
   bool submit(const std::shared_ptr<server::Job>& job) override;
   [[nodiscard]] server::SchedulerStats stats() const override;
   void stop() override;
+  [[nodiscard]] bool sees_logits() const override { return false; }
   [[nodiscard]] GatewayCounters counters() const;
 
  private:

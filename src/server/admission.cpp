@@ -99,6 +99,10 @@ Admitted admit_request(State& st, Api api, const http::Request& http) {
   const json body = parse_body_json(http.body);
   a.model = &pick_model(st, requested_model(body), api);
   a.req = parse_request(api, body, st.opt, a.model->spec);
+  if (a.req.options.logprobs >= 0 && a.model->scheduler && !a.model->scheduler->sees_logits()) {
+    throw ApiError(400, "invalid_request_error",
+                   "logprobs: not available through the gateway (its backends sample the tokens)", "logprobs");
+  }
   if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;
   a.job = make_job(st, *a.model, a.req);
   check_decision_points(st, a.req);

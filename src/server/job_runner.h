@@ -34,6 +34,8 @@ class JobRunner {
   [[nodiscard]] virtual SchedulerStats stats() const = 0;
   // Ends every job (they fail with "server shutting down"); idempotent.
   virtual void stop() = 0;
+  // Whether the loop sees the logits of each token (logprobs); engines that sample themselves do not.
+  [[nodiscard]] virtual bool sees_logits() const { return true; }
 };
 
 }  // namespace sfcl::server
