@@ -127,6 +127,10 @@ Runner register_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--max-prompt-tokens", o->max_prompt_tokens, "Refuse longer prompts (400; 0 = off)")
       ->capture_default_str();
+  cmd->add_option("--max-prompt-bytes", o->max_prompt_bytes,
+                  "Refuse requests whose prompt text (messages, tools, prefill) is larger, before tokenising "
+                  "(413; 0 = off)")
+      ->capture_default_str();
   cmd->add_option("--spam-density", o->spam_anchors_per_kb,
                   "Refuse requests with more anchors per KB of text (anchor spam: 400; 0 = off)")
       ->capture_default_str();

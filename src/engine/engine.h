@@ -135,6 +135,7 @@ int cache_type_from_name(const std::string& name);
 std::vector<std::string> backend_device_names();
 
 struct ChatTemplates;
+struct SpecialScan;
 
 class Model {
  public:
@@ -191,6 +192,8 @@ class Model {
   std::shared_ptr<const ChatTemplates> chat_;
   mutable std::once_flag special_once_;
   mutable std::vector<std::string> special_texts_;
+  mutable std::once_flag special_scan_once_;  // engine/tokenize.cpp
+  mutable std::shared_ptr<const SpecialScan> special_scan_;
   mutable std::once_flag word_start_once_;
   mutable std::vector<Token> word_start_;
   mutable std::once_flag spaced_capital_once_;

@@ -134,6 +134,32 @@ TEST(Ops, DecisionPointLimitAndPromptLimit) {
   EXPECT_EQ(metric(c.Get("/metrics")->body, R"(sfcl_admission_rejected_total{reason="decision_points"})"), 1.0);
 }
 
+// The prompt's text is capped before it is tokenised: a 413 in each API's error shape naming the
+// limit, for long text and for many tiny messages alike; `sfcl.sources` do not count.
+TEST(Ops, PromptByteLimitIs413BeforeTokenising) {
+  ServerProcess s({"--max-prompt-bytes", "4096"});
+  auto c = s.client();
+  auto r = c.Post("/v1/messages", msg("", std::string(5000, 'z'), 4).dump(), "application/json");
+  ASSERT_EQ(r->status, 413) << r->body;
+  const json e = json::parse(r->body);
+  EXPECT_EQ(e["type"], "error");
+  EXPECT_EQ(e["error"]["type"], "request_too_large");
+  EXPECT_NE(e["error"]["message"].get<std::string>().find("at most 4096 (--max-prompt-bytes)"), std::string::npos)
+      << r->body;
+  json tiny = {{"model", "sfcl"}, {"max_tokens", 4}, {"messages", json::array()}};
+  for (int i = 0; i < 101; ++i)
+    tiny["messages"].push_back({{"role", i % 2 == 0 ? "user" : "assistant"}, {"content", "a"}});
+  auto o = c.Post("/v1/chat/completions", tiny.dump(), "application/json");
+  ASSERT_EQ(o->status, 413) << o->body;
+  EXPECT_TRUE(json::parse(o->body)["error"].contains("message")) << o->body;
+  auto count = c.Post("/v1/messages/count_tokens", msg("", std::string(5000, 'z'), 4).dump(), "application/json");
+  EXPECT_EQ(count->status, 413) << count->body;
+  auto sourced =
+      c.Post("/v1/messages", msg("", "ok?", 4, {{"sources", {std::string(20000, 's')}}}).dump(), "application/json");
+  EXPECT_EQ(sourced->status, 200) << sourced->body;
+  EXPECT_EQ(metric(c.Get("/metrics")->body, R"(sfcl_admission_rejected_total{reason="prompt_bytes"})"), 3.0);
+}
+
 // A text that is mostly values is refused by its density, in both languages; a dense but real table
 // of figures is not.
 TEST(Ops, AnchorSpamIsRefusedByDensity) {
