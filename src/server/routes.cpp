@@ -59,6 +59,8 @@ void start_stream(State& st, const Dialect& dialect, const Admitted& a, Response
   s->mode = mode;
   s->ping_ms = st.opt.ping_interval_ms;
   s->key = st.key ? &*st.key : nullptr;
+  // A client that leaves while text is held back is noticed at once, not at the next write.
+  res.on_client_gone = [job = a.job] { job->channel.cancel(); };
   res.set_chunked_content_provider(
       "text/event-stream", [s](http::StreamSink& sink) { return stream_step(*s, sink); },
       [s, stp = &st, endpoint](bool) {

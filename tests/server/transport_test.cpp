@@ -277,6 +277,47 @@ TEST(ServerLifecycle, NonStreamDisconnectCancelsAnd429HasRetryAfter) {
   EXPECT_LT(ms_since(t), 1000.0) << "the slot should be free within a few decode steps";
 }
 
+// A stream whose client leaves while nothing is being written (with tools the text goes out when
+// the turn ends; the next ping is 10 s away) is cancelled when the client closes, not at the next
+// write: the slot is free again and the job ended early, cancelled.
+TEST(ServerLifecycle, StreamDisconnectDuringHoldBackFreesTheSlot) {
+  ServerProcess s(
+      {"--parallel", "1", "--ctx", "8192", "--log-format", "json", "--test-script", std::string(8500, 'x')});
+  json body = json::parse(small_message(8000, true));
+  body["sfcl"] = {{"mode", "off"}};
+  body["tools"] =
+      json::array({{{"name", "lookup"},
+                    {"description", "Look a thing up"},
+                    {"input_schema", {{"type", "object"}, {"properties", {{"q", {{"type", "string"}}}}}}}}});
+  auto c = s.client();
+  {
+    RawConn conn(s.port());
+    conn.send(post_request("/v1/messages", body.dump()));
+    const std::string head = conn.read_until("message_start", 60000);
+    ASSERT_NE(head.find("message_start"), std::string::npos) << head;
+    EXPECT_EQ(json::parse(c.Get("/health")->body)["slots_busy"].get<int>(), 1);
+  }  // the client closes while the reply is held back
+  int busy_slots = 1;
+  for (int i = 0; i < 3000 && busy_slots != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    busy_slots = json::parse(c.Get("/health")->body)["slots_busy"].get<int>();
+  }
+  EXPECT_EQ(busy_slots, 0);
+  // The request's log line: cancelled, well before its 8,000 tokens.
+  std::string line;
+  for (int i = 0; i < 100 && line.empty(); ++i) {
+    std::istringstream log(read_file(s.log()));
+    for (std::string l; std::getline(log, l);) {
+      if (l.find("\"endpoint\":\"/v1/messages\"") != std::string::npos) line = l;
+    }
+    if (line.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(line.empty()) << read_file(s.log());
+  const json entry = json::parse(line.substr(line.find('{')));
+  EXPECT_EQ(entry["outcome"], "cancelled") << line;
+  EXPECT_LT(entry["output_tokens"].get<int>(), 8000) << line;
+}
+
 // Item 8: a file that is not GGUF is refused before the port is bound.
 TEST(ServerLifecycle, BadModelFailsBeforeListening) {
   const auto bad = std::filesystem::temp_directory_path() / "sfcl-not-a-model.gguf";

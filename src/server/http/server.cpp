@@ -108,15 +108,37 @@ struct Server::Impl {
     bool finished_ = false;
   };
 
+  // Watches a streaming connection for the client's EOF or reset (docs/OPERATIONS.md, 'Work').
+  // Lives on the connection's thread; `active` is cleared there when the stream ends.
+  struct GoneWatch {
+    bool active = true;
+    std::function<void()> on_gone;
+  };
+
+  static void watch_gone(beast::tcp_stream& stream, int fd, const std::shared_ptr<GoneWatch>& watch) {
+    stream.socket().async_wait(tcp::socket::wait_read, [fd, watch](beast::error_code ec) {
+      // Readable but not closed means pipelined bytes: the next write finds a gone client then.
+      if (ec || !watch->active || !peer_gone(fd)) return;
+      watch->active = false;
+      watch->on_gone();
+    });
+  }
+
   // Worker thread: the handler, and for a streamed answer the whole stream. True when the
-  // connection may carry another request.
-  bool handle(beast::tcp_stream& stream, Request& req, Response& res, bool keep_alive) {
+  // connection may carry another request; `watch` is set when the stream was watched.
+  bool handle(beast::tcp_stream& stream, int fd, Request& req, Response& res, bool keep_alive,
+              std::shared_ptr<GoneWatch>& watch) {
     try {
       hooks.handle(req, res);
     } catch (const std::exception&) {
       res = hooks.reject(req, 500, "internal error");
     }
     if (!res.stream) return true;
+    if (res.on_client_gone) {
+      watch = std::make_shared<GoneWatch>();
+      watch->on_gone = res.on_client_gone;
+      asio::post(stream.get_executor(), [&stream, fd, w = watch] { watch_gone(stream, fd, w); });
+    }
     Sink sink(*this, stream);
     sink.raw(head(res, keep_alive, true));
     while (sink.ok() && !sink.finished()) {
@@ -262,8 +284,13 @@ struct Server::Impl {
       bool keep_alive = parser.keep_alive() && !stopped.load();
       Response res;
       bool reusable = true;
-      auto work = [&] { reusable = handle(stream, req, res, keep_alive); };
+      std::shared_ptr<GoneWatch> watch;
+      auto work = [&] { reusable = handle(stream, fd, req, res, keep_alive, watch); };
       co_await on_worker(work);
+      if (watch) {  // back on the connection's thread: no write is pending, only the watch
+        watch->active = false;
+        stream.socket().cancel(ec);
+      }
       if (!res.stream) {
         co_await send(stream, req, res, keep_alive, start);
       } else if (hooks.log) {
