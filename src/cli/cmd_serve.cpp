@@ -44,6 +44,12 @@ Runner register_serve(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 100000));
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 above)")->capture_default_str();
+  cmd->add_option("--max-header-bytes", o->max_header_bytes, "Largest request line + headers in bytes (431 above)")
+      ->capture_default_str()
+      ->check(CLI::Range(1024U, 16U << 20));
+  cmd->add_option("--max-headers", o->max_headers, "Most header fields in a request (431 above)")
+      ->capture_default_str()
+      ->check(CLI::Range(8, 10000));
   cmd->add_option("--max-connections", o->max_connections, "Open connections; more get 503 (also the listen backlog)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1 << 20));

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "anchor/anchor.h"
+#include "server/json_budget.h"
 #include "server/params.h"
 #include "server/tools.h"
 
@@ -327,6 +328,7 @@ GenerationRequest parse_request(Api api, const json& body, const ServerOptions& 
 }
 
 json parse_body_json(const std::string& body) {
+  check_json_values(body);  // before the tree is built: server/json_budget.h
   try {
     return json::parse(body);
   } catch (const json::parse_error& e) {

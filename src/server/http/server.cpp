@@ -1,5 +1,6 @@
 #include "server/http/server.h"
 
+#include <malloc.h>
 #include <sys/socket.h>
 
 #include <atomic>
@@ -23,6 +24,7 @@ using asio::use_awaitable;
 namespace {
 
 constexpr auto kTuple = asio::as_tuple(use_awaitable);
+constexpr size_t kLargeBody = 1U << 20;
 
 std::chrono::steady_clock::duration seconds(double s) {
   return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
@@ -108,6 +110,16 @@ struct Server::Impl {
     bool finished_ = false;
   };
 
+  // A large body's memory (and what the handler built from it) goes back to the system once the
+  // handler is done with it: freed blocks otherwise stay with the worker thread's malloc arena, and
+  // with one arena per worker a server's RSS would climb to workers x the largest request's peak
+  // (docs/OPERATIONS.md, 'Requests').
+  static void release_large_body(Request& req) {
+    if (req.body.size() < kLargeBody) return;
+    std::string().swap(req.body);
+    ::malloc_trim(0);
+  }
+
   // Watches a streaming connection for the client's EOF or reset (docs/OPERATIONS.md, 'Work').
   // Lives on the connection's thread; `active` is cleared there when the stream ends.
   struct GoneWatch {
@@ -133,6 +145,7 @@ struct Server::Impl {
     } catch (const std::exception&) {
       res = hooks.reject(req, 500, "internal error");
     }
+    release_large_body(req);
     if (!res.stream) return true;
     if (res.on_client_gone) {
       watch = std::make_shared<GoneWatch>();
@@ -335,7 +348,11 @@ struct Server::Impl {
   }
 };
 
-Server::Server(const Limits& limits, Hooks hooks) : impl_(std::make_unique<Impl>(limits, std::move(hooks))) {}
+Server::Server(const Limits& limits, Hooks hooks) : impl_(std::make_unique<Impl>(limits, std::move(hooks))) {
+  // Blocks of a megabyte or more (request bodies and what is parsed from them) are mapped and
+  // unmapped on their own, never kept in a worker's malloc arena after a request.
+  ::mallopt(M_MMAP_THRESHOLD, static_cast<int>(kLargeBody));
+}
 
 Server::~Server() {
   try {
