@@ -176,6 +176,7 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
     for (auto& m : masked.messages) {
       if (!m.content.empty()) m.content = pieces.placeholder(m.content);
     }
+    literal_specials(masked, [&pieces](std::string t) { return pieces.placeholder(std::move(t)); });
     detail::CommonRendered r = detail::common_render(templates, vocab_, masked);
     native = input.tools_active() && !r.grammar.gbnf.empty();
     if (!input.tools_active() || native) {

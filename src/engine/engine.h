@@ -192,7 +192,12 @@ class Model {
   std::shared_ptr<const ChatTemplates> chat_;
   mutable std::once_flag special_once_;
   mutable std::vector<std::string> special_texts_;
-  mutable std::once_flag special_scan_once_;  // engine/tokenize.cpp
+  // engine/tokenize.cpp, engine/chat_literal.cpp: special texts found in one pass.
+  [[nodiscard]] const SpecialScan& special_scan() const;
+  // Replaces each special text in the client's strings that the template renders as markup (tools,
+  // earlier calls) by `placeholder(text)`, a piece tokenised as plain text.
+  void literal_specials(ChatInput& input, const std::function<std::string(std::string)>& placeholder) const;
+  mutable std::once_flag special_scan_once_;
   mutable std::shared_ptr<const SpecialScan> special_scan_;
   mutable std::once_flag word_start_once_;
   mutable std::vector<Token> word_start_;
