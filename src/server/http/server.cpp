@@ -150,7 +150,10 @@ struct Server::Impl {
     if (res.on_client_gone) {
       watch = std::make_shared<GoneWatch>();
       watch->on_gone = res.on_client_gone;
-      asio::post(stream.get_executor(), [&stream, fd, w = watch] { watch_gone(stream, fd, w); });
+      // Started on the connection's thread, unless the stream already ended (then `stream` may be gone).
+      asio::post(stream.get_executor(), [&stream, fd, w = watch] {
+        if (w->active) watch_gone(stream, fd, w);
+      });
     }
     Sink sink(*this, stream);
     sink.raw(head(res, keep_alive, true));
