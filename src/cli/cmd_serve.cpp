@@ -47,6 +47,12 @@ Runner register_serve(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 24));
   cmd->add_option("--max-body", o->max_body, "Largest request body in bytes (413 above)")->capture_default_str();
+  cmd->add_option("--max-header-bytes", o->max_header_bytes, "Largest request line + headers in bytes (431 above)")
+      ->capture_default_str()
+      ->check(CLI::Range(1024U, 16U << 20));
+  cmd->add_option("--max-headers", o->max_headers, "Most header fields in a request (431 above)")
+      ->capture_default_str()
+      ->check(CLI::Range(8, 10000));
   cmd->add_option("--max-connections", o->max_connections, "Open connections; more get 503 (also the listen backlog)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1 << 20));
@@ -144,6 +150,10 @@ Runner register_serve(CLI::App& app) {
                   "Refuse requests with more decision points (400; 0 = off)")
       ->capture_default_str();
   cmd->add_option("--max-prompt-tokens", o->max_prompt_tokens, "Refuse longer prompts (400; 0 = off)")
+      ->capture_default_str();
+  cmd->add_option("--max-prompt-bytes", o->max_prompt_bytes,
+                  "Refuse requests whose prompt text (messages, tools, prefill) is larger, before tokenising "
+                  "(413; 0 = off)")
       ->capture_default_str();
   cmd->add_option("--spam-density", o->spam_anchors_per_kb,
                   "Refuse requests with more anchors per KB of text (anchor spam: 400; 0 = off)")

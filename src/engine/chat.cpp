@@ -186,6 +186,7 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
       if (!m.content.empty()) m.content = pieces.placeholder(m.content);
     }
     if (!masked.prefill.empty()) masked.prefill = pieces.placeholder(masked.prefill);
+    literal_specials(masked, [&pieces](std::string t) { return pieces.placeholder(std::move(t)); });
     detail::CommonRendered r = detail::common_render(templates, vocab_, masked);
     // What the parser and a strict grammar read first holds the prefill's text, not its placeholder.
     r.generation_prompt = unmask(r.generation_prompt, pieces);

@@ -300,5 +300,10 @@ ParsedReply parse_json_tool_calls(const std::string& text) {
 
 std::string json_quote(const std::string& s) { return common_json::make(s).dump(); }
 
+std::string json_unescaped(const std::string& text) {
+  const common_json j = common_json::parse_no_throw(text);
+  return j.is_discarded() ? text : j.dump();
+}
+
 }  // namespace detail
 }  // namespace sfcl::engine

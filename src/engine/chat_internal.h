@@ -44,6 +44,9 @@ ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt, bool
 ParsedReply parse_json_tool_calls(const std::string& text);
 // The JSON text of `s` as a JSON string (quoted, escaped).
 std::string json_quote(const std::string& s);
+// JSON text written again with only the escapes JSON needs ("\u003c" becomes "<"), as a template
+// that parses and prints it would; `text` itself when it is not JSON.
+std::string json_unescaped(const std::string& text);
 
 }  // namespace detail
 }  // namespace sfcl::engine

@@ -158,6 +158,7 @@ int cache_type_from_name(const std::string& name);
 std::vector<std::string> backend_device_names();
 
 struct ChatTemplates;
+struct SpecialScan;
 
 class Model {
  public:
@@ -215,6 +216,13 @@ class Model {
   std::shared_ptr<const ChatTemplates> chat_;
   mutable std::once_flag special_once_;
   mutable std::vector<std::string> special_texts_;
+  // engine/tokenize.cpp, engine/chat_literal.cpp: special texts found in one pass.
+  [[nodiscard]] const SpecialScan& special_scan() const;
+  // Replaces each special text in the client's strings that the template renders as markup (tools,
+  // earlier calls) by `placeholder(text)`, a piece tokenised as plain text.
+  void literal_specials(ChatInput& input, const std::function<std::string(std::string)>& placeholder) const;
+  mutable std::once_flag special_scan_once_;
+  mutable std::shared_ptr<const SpecialScan> special_scan_;
   mutable std::once_flag word_start_once_;
   mutable std::vector<Token> word_start_;
   mutable std::once_flag spaced_capital_once_;

@@ -57,20 +57,7 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
 Model::Model(llama_model* model) : model_(model), vocab_(llama_model_get_vocab(model)) {}
 Model::~Model() { llama_model_free(model_); }
 
-std::vector<Token> Model::tokenize(std::string_view text, bool add_special, bool parse_special) const {
-  std::vector<Token> out(text.size() + 8);
-  int32_t n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), out.data(),
-                             static_cast<int32_t>(out.size()), add_special, parse_special);
-  if (n < 0) {
-    if (n == INT32_MIN) throw EngineError("tokenization overflow");
-    out.resize(static_cast<size_t>(-n));
-    n = llama_tokenize(vocab_, text.data(), static_cast<int32_t>(text.size()), out.data(),
-                       static_cast<int32_t>(out.size()), add_special, parse_special);
-    if (n < 0) throw EngineError("tokenization failed");
-  }
-  out.resize(static_cast<size_t>(n));
-  return out;
-}
+// Model::tokenize: engine/tokenize.cpp.
 
 void Model::append_piece(Token token, std::string& out) const {
   char buf[128];

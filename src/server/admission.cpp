@@ -1,12 +1,35 @@
 #include "server/admission.h"
 
 #include "anchor/anchor.h"
+#include "server/dialect.h"
 #include "server/tools.h"
 #include "server/verdicts.h"
 
 namespace sfcl::server {
 
 using nlohmann::json;
+
+size_t prompt_text_bytes(const GenerationRequest& req) {
+  // Rendering costs per message as well as per byte (the template's markup, a piece to tokenise).
+  constexpr size_t kMarkup = 64;
+  size_t n = req.prefill.size() + req.raw_prompt.size() + req.json_schema.size() + req.grammar.size();
+  for (const auto& m : req.messages) {
+    n += kMarkup + m.role.size() + m.content.size() + m.tool_call_id.size() + m.tool_name.size();
+    for (const auto& c : m.tool_calls) n += kMarkup + c.id.size() + c.name.size() + c.arguments.size();
+  }
+  for (const auto& t : req.tools) n += kMarkup + t.name.size() + t.description.size() + t.parameters.size();
+  return n;
+}
+
+void check_prompt_bytes(const State& st, Api api, const GenerationRequest& req) {
+  if (st.opt.max_prompt_bytes == 0) return;
+  const size_t bytes = prompt_text_bytes(req);
+  if (bytes <= st.opt.max_prompt_bytes) return;
+  if (st.metrics) st.metrics->admission_rejected("prompt_bytes");
+  throw ApiError(413, dialect_for(api).errors().too_large,
+                 "the prompt text is " + std::to_string(bytes) + " bytes; this server accepts at most " +
+                     std::to_string(st.opt.max_prompt_bytes) + " (--max-prompt-bytes)");
+}
 
 std::vector<engine::Token> tokenize_request(const engine::Model& model, const GenerationRequest& req) {
   return render_request(model, req).tokens;
@@ -104,6 +127,7 @@ Admitted admit_request(State& st, Api api, const http::Request& http) {
                    "logprobs: not available through the gateway (its backends sample the tokens)", "logprobs");
   }
   if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;
+  check_prompt_bytes(st, api, a.req);  // before tokenising: its cost grows with the text
   a.job = make_job(st, *a.model, a.req);
   check_decision_points(st, a.req);
   check_prompt_size(st, a.req, a.job->prompt.size());

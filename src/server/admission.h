@@ -20,6 +20,13 @@ struct Admitted {
 // Throws ApiError (in the API's terms) when the request is malformed or refused.
 Admitted admit_request(State& st, Api api, const http::Request& http);
 
+// Bytes of the request's text that the prompt is rendered from (messages, tool definitions and
+// calls, prefill, raw prompt, schema, grammar), each message, call and tool counted 64 bytes more
+// for its markup; `sfcl.sources` are not part of it.
+size_t prompt_text_bytes(const GenerationRequest& req);
+// Throws a 413 in the API's error shape when that is over --max-prompt-bytes.
+void check_prompt_bytes(const State& st, Api api, const GenerationRequest& req);
+
 // The prompt tokens of a request (chat template + prefill, or the raw prompt).
 std::vector<engine::Token> tokenize_request(const engine::Model& model, const GenerationRequest& req);
 

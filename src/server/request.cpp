@@ -6,6 +6,7 @@
 #include "anchor/anchor.h"
 #include "server/choices.h"
 #include "server/logprobs.h"
+#include "server/json_budget.h"
 #include "server/params.h"
 #include "server/tools.h"
 
@@ -405,6 +406,7 @@ std::string requested_model(const json& body) {
 }
 
 json parse_body_json(const std::string& body) {
+  check_json_values(body);  // before the tree is built: server/json_budget.h
   try {
     return json::parse(body);
   } catch (const json::parse_error& e) {

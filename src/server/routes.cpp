@@ -61,6 +61,8 @@ void start_stream(State& st, const Dialect& dialect, const Admitted& a, Response
   s->mode = mode;
   s->ping_ms = st.opt.ping_interval_ms;
   s->key = st.key ? &*st.key : nullptr;
+  // A client that leaves while text is held back is noticed at once, not at the next write.
+  res.on_client_gone = [job = a.job] { job->channel.cancel(); };
   res.set_chunked_content_provider(
       "text/event-stream", [s](http::StreamSink& sink) { return stream_step(*s, sink); },
       [s, stp = &st, endpoint](bool) {
@@ -229,6 +231,7 @@ void install_routes(http::Router& svr, State& st) {
              const json body = parse_body_json(q.body);
              const ServedModel& m = pick_model(st, requested_model(body), Api::anthropic);
              const GenerationRequest req = parse_count_tokens(body, st.opt, m.spec);
+             check_prompt_bytes(st, Api::anthropic, req);  // before tokenising: its cost grows with the text
              set_json(r, 200, {{"input_tokens", tokenize_request(*m.model, req).size()}});
            }));
   for (const char* path : {"/v1/models", "/models"}) {

@@ -128,6 +128,27 @@ TEST_F(ServerTransport, HeaderCountAndSizeAre431) {
   EXPECT_EQ(status_of(exchange(port(), huge)), 431);
 }
 
+// The header limits are flags: --max-headers and --max-header-bytes move the 431s.
+TEST(ServerLifecycle, HeaderLimitFlags) {
+  ServerProcess s({"--max-headers", "10", "--max-header-bytes", "4096"});
+  auto with_fillers = [](int n) {
+    std::string r = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+    for (int i = 0; i < n; ++i) r += "X-Filler-" + std::to_string(i) + ": 1\r\n";
+    return r + "\r\n";
+  };
+  EXPECT_EQ(status_of(exchange(s.port(), with_fillers(8))), 200);
+  const std::string many = exchange(s.port(), with_fillers(12));
+  EXPECT_EQ(status_of(many), 431);
+  EXPECT_NE(many.find("more than 10 headers"), std::string::npos) << many;
+  const std::string big =
+      exchange(s.port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(5000, 'a') + "\r\n\r\n");
+  EXPECT_EQ(status_of(big), 431);
+  EXPECT_NE(big.find("larger than 4096 bytes"), std::string::npos) << big;
+  EXPECT_EQ(status_of(exchange(
+                s.port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(3000, 'a') + "\r\n\r\n")),
+            200);
+}
+
 // Item 18: malformed framing is a 400; 100-continue only after auth; pipelining answers all.
 TEST_F(ServerTransport, MalformedFramingIs400AndPipeliningWorks) {
   for (const std::string cl : {"abc", "1e3", "-1"}) {
@@ -275,6 +296,90 @@ TEST(ServerLifecycle, NonStreamDisconnectCancelsAnd429HasRetryAfter) {
   }
   EXPECT_EQ(busy_slots, 0);
   EXPECT_LT(ms_since(t), 1000.0) << "the slot should be free within a few decode steps";
+}
+
+// A stream whose client leaves while nothing is being written (with tools the text goes out when
+// the turn ends; the next ping is 10 s away) is cancelled when the client closes, not at the next
+// write: the slot is free again and the job ended early, cancelled.
+TEST(ServerLifecycle, StreamDisconnectDuringHoldBackFreesTheSlot) {
+  ServerProcess s(
+      {"--parallel", "1", "--ctx", "8192", "--log-format", "json", "--test-script", std::string(8500, 'x')});
+  json body = json::parse(small_message(8000, true));
+  body["sfcl"] = {{"mode", "off"}};
+  body["tools"] =
+      json::array({{{"name", "lookup"},
+                    {"description", "Look a thing up"},
+                    {"input_schema", {{"type", "object"}, {"properties", {{"q", {{"type", "string"}}}}}}}}});
+  auto c = s.client();
+  {
+    RawConn conn(s.port());
+    conn.send(post_request("/v1/messages", body.dump()));
+    const std::string head = conn.read_until("message_start", 60000);
+    ASSERT_NE(head.find("message_start"), std::string::npos) << head;
+    EXPECT_EQ(json::parse(c.Get("/health")->body)["slots_busy"].get<int>(), 1);
+  }  // the client closes while the reply is held back
+  int busy_slots = 1;
+  for (int i = 0; i < 3000 && busy_slots != 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    busy_slots = json::parse(c.Get("/health")->body)["slots_busy"].get<int>();
+  }
+  EXPECT_EQ(busy_slots, 0);
+  // The request's log line: cancelled, well before its 8,000 tokens.
+  std::string line;
+  for (int i = 0; i < 100 && line.empty(); ++i) {
+    std::istringstream log(read_file(s.log()));
+    for (std::string l; std::getline(log, l);) {
+      if (l.find("\"endpoint\":\"/v1/messages\"") != std::string::npos) line = l;
+    }
+    if (line.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(line.empty()) << read_file(s.log());
+  const json entry = json::parse(line.substr(line.find('{')));
+  EXPECT_EQ(entry["outcome"], "cancelled") << line;
+  EXPECT_LT(entry["output_tokens"].get<int>(), 8000) << line;
+}
+
+double rss_mb(int pid, const std::string& field) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(field + ":", 0) == 0) return std::stod(line.substr(field.size() + 1)) / 1024.0;
+  }
+  return -1.0;
+}
+
+// Peak RSS per request is bounded (docs/OPERATIONS.md, 'Requests'): 100 maximal rejected requests
+// (8 MiB bodies: not JSON, a JSON tree of many tiny values cut off at the end, one 8 MiB prompt, a
+// long array of numbers) leave the peak within 64 MB of the idle server's, and nothing of them
+// stays afterwards.
+TEST(ServerLifecycle, MaximalRejectedRequestsKeepRssWithinBudget) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "ASan's allocator holds freed memory in its quarantine: the budget is the release build's";
+#endif
+  ServerProcess s({});
+  const double idle = rss_mb(s.pid(), "VmRSS");
+  ASSERT_GT(idle, 0.0);
+  constexpr size_t kMax = 8U << 20;
+  const std::string message = R"({"role":"user","content":"a"},)";
+  std::string tiny = R"({"model":"m","max_tokens":4,"messages":[)";
+  while (tiny.size() + message.size() < kMax) tiny += message;
+  std::string numbers = R"({"model":"m","stop":[)";
+  while (numbers.size() + 2 < kMax) numbers += "1,";
+  const std::string prompt = json{{"model", "m"},
+                                  {"max_tokens", 4},
+                                  {"messages", {{{"role", "user"}, {"content", std::string(kMax - 100, 'z')}}}}}
+                                 .dump();
+  const std::vector<std::pair<std::string, int>> shapes = {
+      {std::string(kMax, 'x'), 400}, {tiny, 413}, {prompt, 413}, {numbers, 413}};
+  for (int i = 0; i < 100; ++i) {
+    const auto& [body, status] = shapes[static_cast<size_t>(i) % shapes.size()];
+    const std::string r = exchange(s.port(), post_request("/v1/messages", body), 60000);
+    ASSERT_EQ(status_of(r), status) << r.substr(0, 400);
+  }
+  const double peak = rss_mb(s.pid(), "VmHWM");
+  const double after = rss_mb(s.pid(), "VmRSS");
+  std::cout << "RSS idle " << idle << " MB, peak " << peak << " MB, after " << after << " MB\n";
+  EXPECT_LT(peak - idle, 64.0) << "idle " << idle << " MB";
+  EXPECT_LT(after - idle, 16.0) << "idle " << idle << " MB";
 }
 
 // Item 8: a file that is not GGUF is refused before the port is bound.

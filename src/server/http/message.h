@@ -52,6 +52,10 @@ struct Response {
   // called); `on_stream_end(completed)` runs once afterwards either way.
   std::function<bool(StreamSink&)> stream;
   std::function<void(bool)> on_stream_end;
+  // Called once, on the connection's thread, as soon as the client is seen to close its end or
+  // reset the connection while the stream runs (not only at the next write, which may be a long
+  // way off while text is held back). Must not block.
+  std::function<void()> on_client_gone;
   // Set by handlers that write their own request log line (the log hook then writes none).
   bool logged = false;
 

@@ -1,5 +1,6 @@
 #include "server/http/server.h"
 
+#include <malloc.h>
 #include <sys/socket.h>
 
 #include <atomic>
@@ -23,6 +24,7 @@ using asio::use_awaitable;
 namespace {
 
 constexpr auto kTuple = asio::as_tuple(use_awaitable);
+constexpr size_t kLargeBody = 1U << 20;
 
 std::chrono::steady_clock::duration seconds(double s) {
   return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
@@ -108,15 +110,51 @@ struct Server::Impl {
     bool finished_ = false;
   };
 
+  // A large body's memory (and what the handler built from it) goes back to the system once the
+  // handler is done with it: freed blocks otherwise stay with the worker thread's malloc arena, and
+  // with one arena per worker a server's RSS would climb to workers x the largest request's peak
+  // (docs/OPERATIONS.md, 'Requests').
+  static void release_large_body(Request& req) {
+    if (req.body.size() < kLargeBody) return;
+    std::string().swap(req.body);
+    ::malloc_trim(0);
+  }
+
+  // Watches a streaming connection for the client's EOF or reset (docs/OPERATIONS.md, 'Work').
+  // Lives on the connection's thread; `active` is cleared there when the stream ends.
+  struct GoneWatch {
+    bool active = true;
+    std::function<void()> on_gone;
+  };
+
+  static void watch_gone(beast::tcp_stream& stream, int fd, const std::shared_ptr<GoneWatch>& watch) {
+    stream.socket().async_wait(tcp::socket::wait_read, [fd, watch](beast::error_code ec) {
+      // Readable but not closed means pipelined bytes: the next write finds a gone client then.
+      if (ec || !watch->active || !peer_gone(fd)) return;
+      watch->active = false;
+      watch->on_gone();
+    });
+  }
+
   // Worker thread: the handler, and for a streamed answer the whole stream. True when the
-  // connection may carry another request.
-  bool handle(beast::tcp_stream& stream, Request& req, Response& res, bool keep_alive) {
+  // connection may carry another request; `watch` is set when the stream was watched.
+  bool handle(beast::tcp_stream& stream, int fd, Request& req, Response& res, bool keep_alive,
+              std::shared_ptr<GoneWatch>& watch) {
     try {
       hooks.handle(req, res);
     } catch (const std::exception&) {
       res = hooks.reject(req, 500, "internal error");
     }
+    release_large_body(req);
     if (!res.stream) return true;
+    if (res.on_client_gone) {
+      watch = std::make_shared<GoneWatch>();
+      watch->on_gone = res.on_client_gone;
+      // Started on the connection's thread, unless the stream already ended (then `stream` may be gone).
+      asio::post(stream.get_executor(), [&stream, fd, w = watch] {
+        if (w->active) watch_gone(stream, fd, w);
+      });
+    }
     Sink sink(*this, stream);
     sink.raw(head(res, keep_alive, true));
     while (sink.ok() && !sink.finished()) {
@@ -262,8 +300,13 @@ struct Server::Impl {
       bool keep_alive = parser.keep_alive() && !stopped.load();
       Response res;
       bool reusable = true;
-      auto work = [&] { reusable = handle(stream, req, res, keep_alive); };
+      std::shared_ptr<GoneWatch> watch;
+      auto work = [&] { reusable = handle(stream, fd, req, res, keep_alive, watch); };
       co_await on_worker(work);
+      if (watch) {  // back on the connection's thread: no write is pending, only the watch
+        watch->active = false;
+        stream.socket().cancel(ec);
+      }
       if (!res.stream) {
         co_await send(stream, req, res, keep_alive, start);
       } else if (hooks.log) {
@@ -308,7 +351,11 @@ struct Server::Impl {
   }
 };
 
-Server::Server(const Limits& limits, Hooks hooks) : impl_(std::make_unique<Impl>(limits, std::move(hooks))) {}
+Server::Server(const Limits& limits, Hooks hooks) : impl_(std::make_unique<Impl>(limits, std::move(hooks))) {
+  // Blocks of a megabyte or more (request bodies and what is parsed from them) are mapped and
+  // unmapped on their own, never kept in a worker's malloc arena after a request.
+  ::mallopt(M_MMAP_THRESHOLD, static_cast<int>(kLargeBody));
+}
 
 Server::~Server() {
   try {
