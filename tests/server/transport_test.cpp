@@ -352,8 +352,8 @@ double rss_mb(int pid, const std::string& field) {
 // long array of numbers) leave the peak within 64 MB of the idle server's, and nothing of them
 // stays afterwards.
 TEST(ServerLifecycle, MaximalRejectedRequestsKeepRssWithinBudget) {
-#if defined(__SANITIZE_ADDRESS__)
-  GTEST_SKIP() << "ASan's allocator holds freed memory in its quarantine: the budget is the release build's";
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's allocator holds freed memory (quarantine, shadow): the budget is the release build's";
 #endif
   ServerProcess s({});
   const double idle = rss_mb(s.pid(), "VmRSS");
