@@ -105,6 +105,30 @@ struct Metrics::Impl {
       BuildGauge().Name("sfcl_layer_status").Help("1 when the default mode is anchor").Register(*reg).Add({});
   prometheus::Gauge& degraded_g =
       BuildGauge().Name("sfcl_degraded").Help("1 while the drift monitor fires").Register(*reg).Add({});
+  prometheus::Counter& host_restores =
+      BuildCounter()
+          .Name("sfcl_host_cache_restores_total")
+          .Help("Prompts whose prefix was restored from the host-memory cache (--cache-ram)")
+          .Register(*reg)
+          .Add({});
+  prometheus::Counter& host_restored_tokens = BuildCounter()
+                                                  .Name("sfcl_host_cache_restored_tokens_total")
+                                                  .Help("Prompt tokens restored from the host-memory cache")
+                                                  .Register(*reg)
+                                                  .Add({});
+  prometheus::Gauge& host_bytes = BuildGauge()
+                                      .Name("sfcl_host_cache_bytes")
+                                      .Help("Bytes of KV state the host-memory cache holds")
+                                      .Register(*reg)
+                                      .Add({});
+  prometheus::Gauge& host_entries = BuildGauge()
+                                        .Name("sfcl_host_cache_entries")
+                                        .Help("Prompt states the host-memory cache holds")
+                                        .Register(*reg)
+                                        .Add({});
+  // The schedulers count restores from their start; the counters follow them (under mu).
+  int64_t seen_restores = 0;
+  int64_t seen_restored_tokens = 0;
   prometheus::Counter& spam = BuildCounter()
                                   .Name("sfcl_anchor_spam_total")
                                   .Help("Prompts with an abnormal anchor density")
@@ -209,6 +233,20 @@ void Metrics::generation(const decode::Result& r, int32_t cached) {
 
 void Metrics::anchor_spam() { impl_->spam.Increment(); }
 void Metrics::admission_rejected(const std::string& reason) { impl_->rejected.Add({{"reason", reason}}).Increment(); }
+void Metrics::set_host_cache(int64_t restores, int64_t restored_tokens, int64_t bytes, int64_t entries) {
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  if (restores > impl_->seen_restores) {
+    impl_->host_restores.Increment(static_cast<double>(restores - impl_->seen_restores));
+    impl_->seen_restores = restores;
+  }
+  if (restored_tokens > impl_->seen_restored_tokens) {
+    impl_->host_restored_tokens.Increment(static_cast<double>(restored_tokens - impl_->seen_restored_tokens));
+    impl_->seen_restored_tokens = restored_tokens;
+  }
+  impl_->host_bytes.Set(static_cast<double>(bytes));
+  impl_->host_entries.Set(static_cast<double>(entries));
+}
+
 void Metrics::set_load(int busy, int queued) {
   impl_->slots_busy.Set(busy);
   impl_->queue.Set(queued);

@@ -45,6 +45,8 @@ class Metrics {
   void anchor_spam();
   void admission_rejected(const std::string& reason);
   void set_load(int busy_slots, int queued);
+  // The host-memory prompt cache's totals over every scheduler, as they read now.
+  void set_host_cache(int64_t restores, int64_t restored_tokens, int64_t bytes, int64_t entries);
 
   // Drift monitor: true while drift() exceeds the threshold.
   [[nodiscard]] bool degraded() const;

@@ -149,6 +149,10 @@ SchedulerStats load_of(const State& st) {
     const SchedulerStats s = m->scheduler->stats();
     all.busy_slots += s.busy_slots;
     all.queued += s.queued;
+    all.cache_hits += s.cache_hits;
+    all.cache_restored_tokens += s.cache_restored_tokens;
+    all.cache_bytes += s.cache_bytes;
+    all.cache_entries += s.cache_entries;
   }
   return all;
 }
@@ -255,6 +259,7 @@ void install_routes(http::Router& svr, State& st) {
   svr.Get("/metrics", [&st](const http::Request&, http::Response& r) {
     const SchedulerStats s = load_of(st);
     st.metrics->set_load(s.busy_slots, s.queued);
+    st.metrics->set_host_cache(s.cache_hits, s.cache_restored_tokens, s.cache_bytes, s.cache_entries);
     r.set_content(st.metrics->serialize(), "text/plain; version=0.0.4; charset=utf-8");
   });
   svr.Get("/v1/sfcl/public-key", [&st](const http::Request&, http::Response& r) {

@@ -286,6 +286,16 @@ TEST(ServerLifecycle, PromptCacheServesARepeatedDocumentAfterItsSlotWasReused) {
     } else {
       EXPECT_EQ(cached, again["usage"]["prompt_tokens"].get<int>() - 1);
     }
+    // /metrics says the same: one restore of that many tokens, or none without the cache.
+    const auto m = c.Get("/metrics");
+    ASSERT_TRUE(m);
+    const bool on = std::string(cache_ram) != "0";
+    EXPECT_NE(m->body.find(on ? "sfcl_host_cache_restores_total 1" : "sfcl_host_cache_restores_total 0"),
+              std::string::npos)
+        << m->body;
+    if (on) {
+      EXPECT_NE(m->body.find("sfcl_host_cache_restored_tokens_total " + std::to_string(cached)), std::string::npos);
+    }
   }
 }
 
