@@ -241,8 +241,9 @@ TEST_F(ServerTransport, KeepAliveRequestsStayFast) {
     took.push_back(ms_since(t));
     ASSERT_EQ(status_of(r), 200) << "request " << i << ": " << r;
   }
-  std::sort(took.begin() + 1, took.end());
-  EXPECT_LT(took[6], 20.0) << "median of requests 2-12 on one connection";
+  // A Nagle / delayed-ACK stall holds every exchange about 40 ms, so even the fastest of requests
+  // 2-12 shows it; load on a shared machine only adds to the others.
+  EXPECT_LT(*std::min_element(took.begin() + 1, took.end()), 20.0) << "fastest of requests 2-12 on one connection";
 }
 
 // Item 17: every request has a log line, refused ones included; no key or body in it.
