@@ -272,6 +272,37 @@ TEST_F(GatewayTest, AllFullAnswers429) {
   EXPECT_TRUE(first.get().complete);
 }
 
+// What needs the loop to see the logits or to own the grammar is refused at admission with a 400
+// that says so, in both APIs' error shapes, and the gateway goes on serving.
+TEST_F(GatewayTest, LogprobsAndGrammarsAreRefusedWithA400) {
+  Gateway gw({a_}, {});
+  auto c = gw.client();
+  const json chat = {
+      {"model", "any"}, {"max_tokens", 4}, {"messages", json::array({{{"role", "user"}, {"content", "Say x."}}})}};
+  json lp = chat;
+  lp["logprobs"] = true;
+  auto r = c.Post("/v1/chat/completions", lp.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400) << r->body;
+  EXPECT_EQ(json::parse(r->body)["error"]["param"], "logprobs") << r->body;
+  json structured = chat;
+  structured["response_format"] = {{"type", "json_object"}};
+  r = c.Post("/v1/chat/completions", structured.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400) << r->body;
+  EXPECT_NE(json::parse(r->body)["error"]["message"].get<std::string>().find("gateway"), std::string::npos);
+  json tools = messages_body({"", "Say x."}, 4, false);
+  tools["tools"] =
+      json::array({{{"name", "lookup"}, {"description", "Looks up"}, {"input_schema", {{"type", "object"}}}}});
+  r = c.Post("/v1/messages", tools.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 400) << r->body;
+  EXPECT_EQ(json::parse(r->body)["type"], "error") << r->body;
+  r = c.Post("/v1/chat/completions", chat.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200) << r->body;
+}
+
 TEST(GatewayStartup, BackendWithAnotherTokenizerIsRefused) {
   LlamaServer backend(1);
   const int port = free_port();
