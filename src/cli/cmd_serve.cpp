@@ -69,7 +69,8 @@ Runner register_serve(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0.1, 3600.0));
   cmd->add_option("--cors-origin", o->cors_origins,
-                  "Origin allowed to call the API from a browser (repeatable; default: none)")
+                  "Origin allowed to call the API from a browser (repeatable; default: none; "
+                  "localhost = a page of this machine on any port)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--allowed-host", o->allowed_hosts,
                   "Host name accepted besides localhost/127.0.0.1/[::1] on a loopback address (repeatable)")

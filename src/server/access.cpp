@@ -35,10 +35,27 @@ bool host_allowed(const State& st, const std::string& host_header) {
   return loopback && (name == "127.0.0.1" || name == "localhost" || name == "[::1]");
 }
 
+// llama-server's "localhost" origin: a page served from this machine, on any port.
+bool local_origin(std::string_view origin) {
+  for (const std::string_view scheme : {"http://", "https://"}) {
+    if (!origin.starts_with(scheme)) continue;
+    const std::string_view rest = origin.substr(scheme.size());
+    for (const std::string_view host : {"localhost", "127.0.0.1", "[::1]"}) {
+      if (!rest.starts_with(host)) continue;
+      const std::string_view port = rest.substr(host.size());
+      if (port.empty()) return true;
+      return port.size() >= 2 && port.size() <= 6 && port[0] == ':' &&
+             std::all_of(port.begin() + 1, port.end(), [](char c) { return c >= '0' && c <= '9'; });
+    }
+  }
+  return false;
+}
+
 bool origin_listed(const State& st, const std::string& origin) {
   const auto& list = st.opt.cors_origins;
   return std::find(list.begin(), list.end(), origin) != list.end() ||
-         std::find(list.begin(), list.end(), "*") != list.end();
+         std::find(list.begin(), list.end(), "*") != list.end() ||
+         (std::find(list.begin(), list.end(), "localhost") != list.end() && local_origin(origin));
 }
 
 bool same_origin(const http::Request& req, const std::string& origin) {
@@ -94,7 +111,7 @@ bool screen_request(const State& st, const http::Request& req, http::Response& r
     return true;
   }
   if (req.method == "OPTIONS") {  // preflight: answered before auth, as browsers send no key with it
-    res.status = 204;
+    res.status = 200;             // as llama-server answers it (any 2xx passes a browser's check)
     res.set_header("Allow", "GET, POST, OPTIONS");
     if (cross) {
       add_cors_headers(st, req, res);

@@ -42,10 +42,10 @@ constexpr const char* kKey = "transport-test-key";
 class ServerTransport : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    server_ =
-        new ServerProcess({"--max-body", "65536", "--header-timeout", "2", "--idle-timeout", "3", "--max-connections",
-                           "400", "--cors-origin", "http://app.example", "--api-key", kKey, "--log-format", "json"},
-                          false);
+    server_ = new ServerProcess({"--max-body", "65536", "--header-timeout", "2", "--idle-timeout", "3",
+                                 "--max-connections", "400", "--cors-origin", "http://app.example", "--cors-origin",
+                                 "localhost", "--api-key", kKey, "--log-format", "json"},
+                                false);
     // /health needs no key, so the usual readiness wait works.
     server_->wait_healthy();
   }
@@ -202,13 +202,30 @@ TEST_F(ServerTransport, ContentTypeHostAndCors) {
       port(),
       "OPTIONS /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://app.example\r\n"
       "Access-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type, x-api-key\r\n\r\n");
-  EXPECT_EQ(status_of(preflight), 204) << preflight;
+  EXPECT_EQ(status_of(preflight), 200) << preflight;
   EXPECT_NE(preflight.find("Access-Control-Allow-Origin: http://app.example"), std::string::npos) << preflight;
   EXPECT_NE(preflight.find("Access-Control-Allow-Headers: content-type, x-api-key"), std::string::npos);
   const std::string cross = exchange(
       port(), "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth() + "Origin: http://app.example\r\n\r\n");
   EXPECT_EQ(status_of(cross), 200) << cross;
   EXPECT_NE(cross.find("Access-Control-Allow-Origin: http://app.example"), std::string::npos) << cross;
+  // "localhost": a page of this machine on any port, and nothing that only looks like one.
+  for (const char* local :
+       {"http://localhost", "http://localhost:5173", "https://127.0.0.1:3000", "http://[::1]:8080"}) {
+    const std::string r =
+        exchange(port(), "OPTIONS /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: " + std::string(local) +
+                             "\r\nAccess-Control-Request-Method: POST\r\n\r\n");
+    EXPECT_EQ(status_of(r), 200) << r;
+    EXPECT_NE(r.find("Access-Control-Allow-Origin: " + std::string(local) + "\r\n"), std::string::npos) << r;
+  }
+  for (const char* lookalike : {"http://localhost.evil.com", "http://notlocalhost", "http://localhost:80x",
+                                "ftp://localhost", "http://127.0.0.1.evil.com:80"}) {
+    const std::string r =
+        exchange(port(), "OPTIONS /v1/messages HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: " + std::string(lookalike) +
+                             "\r\nAccess-Control-Request-Method: POST\r\n\r\n");
+    EXPECT_EQ(status_of(r), 403) << lookalike << ": " << r;
+    EXPECT_EQ(r.find("Access-Control-Allow-Origin"), std::string::npos) << r;
+  }
 }
 
 // #18: routes without /v1, 405 with Allow.
