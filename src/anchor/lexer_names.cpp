@@ -16,10 +16,10 @@ size_t capitalised_word(Src& src, size_t i) {
     const int c = src.at(j);
     if (is_alpha(c)) {
       ++j;
-    } else if ((c == '\'' || c == '-') && is_alpha(src.at(j + 1))) {
+    } else if (((c == '\'' || c == '-') && is_alpha(src.at(j + 1))) ||
+               // a Latin letter with a diacritic: "Lüscher", "Siobhán", "Echeverría"
+               (c >= 0xC3 && c <= 0xC9 && (src.at(j + 1) & 0xC0) == 0x80)) {
       j += 2;
-    } else if (c >= 0xC3 && c <= 0xC9 && (src.at(j + 1) & 0xC0) == 0x80) {
-      j += 2;  // a Latin letter with a diacritic: "Lüscher", "Siobhán", "Echeverría"
     } else {
       break;
     }

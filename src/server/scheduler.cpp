@@ -1,6 +1,7 @@
 #include "server/scheduler.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "report/report.h"
 
@@ -39,7 +40,13 @@ Scheduler::Scheduler(const engine::Model& model, engine::Context& ctx, const Sch
   thread_ = std::thread([this] { loop(); });
 }
 
-Scheduler::~Scheduler() { stop(); }
+Scheduler::~Scheduler() {
+  try {
+    stop();
+  } catch (const std::exception& e) {  // ending the jobs failed (out of memory): nothing is left to tell
+    std::fprintf(stderr, "sfcl: scheduler stop: %s\n", e.what());
+  }
+}
 
 void Scheduler::stop() {
   {
