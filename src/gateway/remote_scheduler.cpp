@@ -27,45 +27,6 @@ class RemoteEngine final : public decode::Engine {
   size_t n_ctx_;
 };
 
-// The same events as the local scheduler's (server/scheduler.cpp): text chunks always, the check
-// events when the request asked for them, and the latency metrics.
-decode::EventSink make_sink(const std::shared_ptr<Job>& job) {
-  return [job](const decode::Event& e) {
-    JobEvent ev;
-    using K = decode::Event::Kind;
-    switch (e.kind) {
-      case K::token: {
-        ev.kind = JobEvent::Kind::text;
-        ev.text = std::string(e.text);
-        const auto now = Clock::now();
-        if (job->metrics != nullptr) {
-          if (job->last_text == Clock::time_point{}) {
-            job->metrics->first_token(std::chrono::duration<double>(now - job->enqueued).count());
-          } else {
-            job->metrics->inter_token(std::chrono::duration<double>(now - job->last_text).count());
-          }
-        }
-        job->last_text = now;
-        break;
-      }
-      case K::fallback:
-        if (job->metrics != nullptr) job->metrics->fallback(e.policy);
-        [[fallthrough]];
-      case K::anchor_confirmed:
-      case K::anchor_checked:
-      case K::backtrack:
-        if (!job->want_events) return;
-        ev.kind = e.kind == K::anchor_confirmed ? JobEvent::Kind::anchor_confirmed
-                  : e.kind == K::anchor_checked ? JobEvent::Kind::anchor_checked
-                  : e.kind == K::backtrack      ? JobEvent::Kind::backtrack
-                                                : JobEvent::Kind::fallback;
-        ev.data = report::event_json(e);
-        break;
-    }
-    job->channel.push_event(std::move(ev));
-  };
-}
-
 void finish_job(const std::shared_ptr<Job>& job, const decode::Result& result, const std::string& error) {
   if (job->metrics != nullptr && error.empty()) job->metrics->generation(result, 0);
   if (job->want_events && error.empty()) {
@@ -195,7 +156,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   }
   prompt_tokens_ += static_cast<int64_t>(job->prompt.size());
   job->options.n_ctx_seq = options_.n_ctx;
-  decode::Sequence seq(model_, job->options, *job->sources, make_sink(job));
+  decode::Sequence seq(model_, job->options, *job->sources, server::job_event_sink(job));
   seq.start(job->prompt, 0, 0);
   job->channel.mark_admitted(0);
   RemoteEngine engine(static_cast<size_t>(options_.n_ctx));

@@ -143,7 +143,9 @@ size_t common_prefix(const std::vector<engine::Token>& a, const std::vector<engi
   return n;
 }
 
-decode::EventSink make_sink(const std::shared_ptr<Job>& job) {
+}  // namespace
+
+decode::EventSink job_event_sink(const std::shared_ptr<Job>& job) {
   return [job](const decode::Event& e) {
     JobEvent ev;
     using K = decode::Event::Kind;
@@ -180,7 +182,6 @@ decode::EventSink make_sink(const std::shared_ptr<Job>& job) {
     job->channel.push_event(std::move(ev));
   };
 }
-}  // namespace
 
 void Scheduler::admit() {
   while (true) {
@@ -219,7 +220,7 @@ void Scheduler::admit() {
     prompt_tokens_ += static_cast<int64_t>(job->prompt.size());
     reused_tokens_ += reuse;
     job->options.n_ctx_seq = static_cast<int32_t>(options_.n_ctx_per_slot);
-    best->seq = std::make_unique<decode::Sequence>(model_, job->options, *job->sources, make_sink(job));
+    best->seq = std::make_unique<decode::Sequence>(model_, job->options, *job->sources, job_event_sink(job));
     best->seq->start(job->prompt, best->id, reuse);
     job->channel.mark_admitted(reuse);
     if (best->seq->done()) finish(*best);

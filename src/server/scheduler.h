@@ -42,6 +42,10 @@ struct Job {
   JobChannel channel;
 };
 
+// What a job's sequence reports, as the job's channel carries it: text chunks always, the check
+// events when the request asked for them, and the latency metrics (both schedulers use it).
+decode::EventSink job_event_sink(const std::shared_ptr<Job>& job);
+
 struct SchedulerOptions {
   int32_t n_parallel = 4;
   uint32_t n_ctx_per_slot = 4096;
