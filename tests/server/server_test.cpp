@@ -260,6 +260,40 @@ TEST_F(ServerTest, PrefixReuseCountsCachedTokens) {
 
 // --cache-ram: a document whose only slot served another request since is restored from host
 // memory; usage reports its tokens as cached and the answer is the uncached one.
+// --kv-unified: one KV cache for every slot. Concurrent requests on it answer as the per-slot
+// layout does at temperature 0, and prefix reuse still works.
+TEST(ServerLifecycle, UnifiedKvCacheAnswersAsPerSlotStreams) {
+  const json body = {
+      {"model", "sfcl"},
+      {"max_tokens", 24},
+      {"temperature", 0},
+      {"messages",
+       json::array({{{"role", "user"}, {"content", "Invoice INV-2024-0117 total: $12,500.00. What is the total?"}}})}};
+  std::vector<std::string> answers[2];
+  for (const bool unified : {false, true}) {
+    std::vector<std::string> args = {"--parallel", "2", "--ctx", "512"};
+    if (unified) args.emplace_back("--kv-unified");
+    ServerProcess s(args);
+    std::vector<std::future<json>> replies;
+    for (int i = 0; i < 4; ++i) {
+      replies.push_back(std::async(std::launch::async, [&s, &body] {
+        auto c = s.client();
+        return post_json(c, "/v1/chat/completions", body);
+      }));
+    }
+    for (auto& r : replies) {
+      const json reply = r.get();
+      ASSERT_EQ(reply["_status"], 200) << reply.dump();
+      answers[unified ? 1 : 0].push_back(reply["choices"][0]["message"]["content"].get<std::string>());
+    }
+    auto c = s.client();
+    const json again = post_json(c, "/v1/chat/completions", body);
+    EXPECT_GT(again["usage"]["prompt_tokens_details"]["cached_tokens"].get<int>(), 0) << again.dump();
+  }
+  for (const auto& a : answers[1]) EXPECT_EQ(a, answers[0].front());
+  for (const auto& a : answers[0]) EXPECT_EQ(a, answers[0].front());
+}
+
 TEST(ServerLifecycle, PromptCacheServesARepeatedDocumentAfterItsSlotWasReused) {
   std::string document;
   for (int i = 0; document.size() < 600; ++i)
