@@ -13,14 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-json post(httplib::Client& c, const std::string& path, const json& body) {
-  auto r = c.Post(path, body.dump(), "application/json");
-  if (!r) throw std::runtime_error("no response from " + path);
-  json j = json::parse(r->body);
-  j["_status"] = r->status;
-  return j;
-}
-
 json get(httplib::Client& c, const std::string& path) {
   auto r = c.Get(path);
   if (!r) throw std::runtime_error("no response from " + path);
@@ -54,11 +46,11 @@ TEST_F(ApiConventions, AnyModelNameIsAnsweredAndTheResponseNamesTheServedModel) 
   const json models = get(c, "/v1/models");
   const std::string id = models["data"][0]["id"];
   EXPECT_EQ(models["data"][0]["aliases"], json({"house-model", "backup"}));
-  const json oai = post(c, "/v1/chat/completions", chat("gpt-4o", "hi", 3));
+  const json oai = post_json(c, "/v1/chat/completions", chat("gpt-4o", "hi", 3));
   EXPECT_EQ(oai["_status"], 200) << oai.dump();
   EXPECT_EQ(oai["model"], id);
   json anth = chat("claude-3-5-sonnet-20240620", "hi", 3);
-  const json a = post(c, "/v1/messages", anth);
+  const json a = post_json(c, "/v1/messages", anth);
   EXPECT_EQ(a["_status"], 200) << a.dump();
   EXPECT_EQ(a["model"], id);
   for (const std::string& name : {id, std::string("house-model"), std::string("backup")}) {
@@ -98,7 +90,7 @@ TEST_F(ApiConventions, BadParametersAre400NamingThemInEachApisShape) {
       body["prompt"] = "hi";
     }
     for (const auto& [k, v] : bc.patch.items()) body[k] = v;
-    const json j = post(c, bc.path, body);
+    const json j = post_json(c, bc.path, body);
     EXPECT_EQ(j["_status"], 400) << bc.patch.dump() << " -> " << j.dump();
     const std::string message = j["error"]["message"];
     EXPECT_NE(message.find(bc.param), std::string::npos) << message;
@@ -118,7 +110,7 @@ TEST_F(ApiConventions, BadParametersAre400NamingThemInEachApisShape) {
     EXPECT_NE(r->body.find("not valid JSON"), std::string::npos) << r->body;
   }
   json nul = chat("m", std::string("visible\0hidden $9,999.00", 24), 3);
-  const json n = post(c, "/v1/chat/completions", nul);
+  const json n = post_json(c, "/v1/chat/completions", nul);
   EXPECT_EQ(n["_status"], 400);
   EXPECT_EQ(n["error"]["param"], "messages[0].content");
   EXPECT_EQ(get(c, "/health")["_status"], 200);
@@ -126,16 +118,16 @@ TEST_F(ApiConventions, BadParametersAre400NamingThemInEachApisShape) {
 
 TEST_F(ApiConventions, LogitBiasSteersTheTokensSampled) {
   auto c = server_->client();
-  const json tok = post(c, "/tokenize", {{"content", "q"}, {"with_pieces", true}});
+  const json tok = post_json(c, "/tokenize", {{"content", "q"}, {"with_pieces", true}});
   ASSERT_EQ(tok["_status"], 200) << tok.dump();
   ASSERT_FALSE(tok["tokens"].empty());
   const json last = tok["tokens"].back();
   const int id = last["id"];
   const std::string piece = last["piece"];
   json body = chat("m", "hello", 5);
-  const json plain = post(c, "/v1/chat/completions", body);
+  const json plain = post_json(c, "/v1/chat/completions", body);
   body["logit_bias"] = {{std::to_string(id), 100}};
-  const json forced = post(c, "/v1/chat/completions", body);
+  const json forced = post_json(c, "/v1/chat/completions", body);
   ASSERT_EQ(forced["_status"], 200) << forced.dump();
   std::string five;
   for (int i = 0; i < 5; ++i) five += piece;
@@ -143,7 +135,7 @@ TEST_F(ApiConventions, LogitBiasSteersTheTokensSampled) {
   EXPECT_NE(plain["choices"][0]["message"]["content"], five);
   // llama-server's array form; false bans the token outright.
   body["logit_bias"] = json::array({json::array({id, false})});
-  const json banned = post(c, "/v1/chat/completions", body);
+  const json banned = post_json(c, "/v1/chat/completions", body);
   EXPECT_EQ(banned["_status"], 200);
   EXPECT_EQ(banned["choices"][0]["message"]["content"], plain["choices"][0]["message"]["content"]);
 }
@@ -175,19 +167,19 @@ TEST_F(ApiConventions, StreamUsageOnlyWhenAskedInAFinalChunkWithNoChoices) {
 
 TEST_F(ApiConventions, TokenizeDetokenizeApplyTemplateAndProps) {
   auto c = server_->client();
-  const json t = post(c, "/tokenize", {{"content", "hello world"}});
+  const json t = post_json(c, "/tokenize", {{"content", "hello world"}});
   ASSERT_EQ(t["_status"], 200) << t.dump();
   ASSERT_GE(t["tokens"].size(), 2U);
   EXPECT_TRUE(t["tokens"][0].is_number_integer());
-  const json d = post(c, "/detokenize", {{"tokens", t["tokens"]}});
+  const json d = post_json(c, "/detokenize", {{"tokens", t["tokens"]}});
   ASSERT_EQ(d["_status"], 200) << d.dump();
   const std::string text = d["content"];
   EXPECT_NE(text.find("hello world"), std::string::npos) << text;
-  EXPECT_EQ(post(c, "/detokenize", {{"tokens", {-1}}})["_status"], 400);
-  EXPECT_EQ(post(c, "/detokenize", {{"tokens", {99999999}}})["error"]["param"], "tokens[0]");
-  EXPECT_EQ(post(c, "/tokenize", {{"text", "x"}})["error"]["param"], "text");  // unknown field
-  EXPECT_EQ(post(c, "/tokenize", {{"content", 5}})["error"]["param"], "content");
-  const json tpl = post(c, "/apply-template", {{"messages", {{{"role", "user"}, {"content", "what is up"}}}}});
+  EXPECT_EQ(post_json(c, "/detokenize", {{"tokens", {-1}}})["_status"], 400);
+  EXPECT_EQ(post_json(c, "/detokenize", {{"tokens", {99999999}}})["error"]["param"], "tokens[0]");
+  EXPECT_EQ(post_json(c, "/tokenize", {{"text", "x"}})["error"]["param"], "text");  // unknown field
+  EXPECT_EQ(post_json(c, "/tokenize", {{"content", 5}})["error"]["param"], "content");
+  const json tpl = post_json(c, "/apply-template", {{"messages", {{{"role", "user"}, {"content", "what is up"}}}}});
   ASSERT_EQ(tpl["_status"], 200) << tpl.dump();
   const std::string prompt = tpl["prompt"];
   EXPECT_NE(prompt.find("what is up"), std::string::npos) << prompt;
@@ -205,19 +197,19 @@ TEST_F(ApiConventions, UnknownFieldsAre400NamingTheFieldInEachApisShape) {
   auto c = server_->client();
   json oai = chat("m", "hi", 3);
   oai["temprature"] = 0.2;
-  const json o = post(c, "/v1/chat/completions", oai);
+  const json o = post_json(c, "/v1/chat/completions", oai);
   EXPECT_EQ(o["_status"], 400);
   EXPECT_EQ(o["error"]["type"], "invalid_request_error");
   EXPECT_EQ(o["error"]["param"], "temprature");
   EXPECT_EQ(o["error"]["message"], "unknown parameter 'temprature' (did you mean 'temperature'?)");
   json anth = chat("m", "hi", 3);
   anth["max_tokenz"] = 3;
-  const json a = post(c, "/v1/messages", anth);
+  const json a = post_json(c, "/v1/messages", anth);
   EXPECT_EQ(a["_status"], 400);
   EXPECT_EQ(a["type"], "error");
   EXPECT_NE(a["error"]["message"].get<std::string>().find("unknown parameter 'max_tokenz'"), std::string::npos);
-  EXPECT_EQ(post(c, "/v1/messages/count_tokens", anth)["_status"], 400);
-  const json done = post(c, "/v1/completions", {{"prompt", "hi"}, {"max_tokens", 2}, {"sfcl", {{"mdoe", "off"}}}});
+  EXPECT_EQ(post_json(c, "/v1/messages/count_tokens", anth)["_status"], 400);
+  const json done = post_json(c, "/v1/completions", {{"prompt", "hi"}, {"max_tokens", 2}, {"sfcl", {{"mdoe", "off"}}}});
   EXPECT_EQ(done["_status"], 400);
   EXPECT_EQ(done["error"]["param"], "sfcl.mdoe");
 }
@@ -226,17 +218,17 @@ TEST_F(ApiConventions, OverlongPromptIsContextLengthExceeded) {
   auto c = server_->client();
   std::string long_text;
   for (int i = 0; i < 400; ++i) long_text += "word ";
-  const json j = post(c, "/v1/chat/completions", chat("m", long_text, 3));
+  const json j = post_json(c, "/v1/chat/completions", chat("m", long_text, 3));
   EXPECT_EQ(j["_status"], 400);
   EXPECT_EQ(j["error"]["code"], "context_length_exceeded") << j.dump();
   EXPECT_EQ(j["error"]["param"], "messages");
   // The parameter named is the one that is too long.
-  const json completion = post(c, "/v1/completions", {{"model", "m"}, {"max_tokens", 3}, {"prompt", long_text}});
+  const json completion = post_json(c, "/v1/completions", {{"model", "m"}, {"max_tokens", 3}, {"prompt", long_text}});
   EXPECT_EQ(completion["_status"], 400);
   EXPECT_EQ(completion["error"]["code"], "context_length_exceeded") << completion.dump();
   EXPECT_EQ(completion["error"]["param"], "prompt");
   json anth = chat("m", long_text, 3);
-  const json messages = post(c, "/v1/messages", anth);
+  const json messages = post_json(c, "/v1/messages", anth);
   EXPECT_EQ(messages["_status"], 400);
   EXPECT_EQ(messages["type"], "error");
   EXPECT_NE(messages["error"]["message"].get<std::string>().find("too long"), std::string::npos);
@@ -259,10 +251,10 @@ TEST(ApiConventionFlags, LlamaCppSpellingsSetTheServersDefaultsAndCap) {
   EXPECT_EQ(props["aliases"], json({"local"}));
   // -n caps max_tokens; --temp 0 makes requests that set no temperature greedy.
   json body = {{"max_tokens", 10}, {"messages", {{{"role", "user"}, {"content", "hi"}}}}};
-  const json a = post(c, "/v1/chat/completions", body);
+  const json a = post_json(c, "/v1/chat/completions", body);
   EXPECT_EQ(a["usage"]["completion_tokens"], 3) << a.dump();
   body["temperature"] = 0;
-  const json greedy = post(c, "/v1/chat/completions", body);
+  const json greedy = post_json(c, "/v1/chat/completions", body);
   EXPECT_EQ(a["choices"][0]["message"]["content"], greedy["choices"][0]["message"]["content"]);
 }
 
@@ -271,7 +263,7 @@ TEST(ApiConventionAuth, LlamaServerEndpointsRefuseInOpenAIShape) {
   ServerProcess server({"--api-key", "k1"});
   auto c = server.client();
   for (const char* path : {"/tokenize", "/detokenize", "/apply-template"}) {
-    const json r = post(c, path, {{"content", "x"}});
+    const json r = post_json(c, path, {{"content", "x"}});
     EXPECT_EQ(r["_status"], 401) << path;
     EXPECT_TRUE(r["error"].is_object() && r["error"].contains("message") && !r.contains("type")) << r.dump();
   }

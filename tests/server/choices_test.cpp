@@ -12,14 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-json post(httplib::Client& c, const std::string& path, const json& body) {
-  auto r = c.Post(path, body.dump(), "application/json");
-  if (!r) throw std::runtime_error("no response from " + path);
-  json j = json::parse(r->body);
-  j["_status"] = r->status;
-  return j;
-}
-
 json chat_body(int n, double temperature) {
   return {{"model", "sfcl"},
           {"max_tokens", 6},
@@ -44,7 +36,7 @@ ServerProcess* Choices::server_ = nullptr;
 TEST_F(Choices, EachChoiceHasItsIndexAndUsageSumsThem) {
   auto c = server_->client();
   // More choices than slots: the rest wait in the queue and still come back.
-  const json j = post(c, "/v1/chat/completions", chat_body(3, 0.9));
+  const json j = post_json(c, "/v1/chat/completions", chat_body(3, 0.9));
   ASSERT_EQ(j["_status"], 200) << j.dump();
   ASSERT_EQ(j["choices"].size(), 3U) << j.dump();
   size_t tokens = 0;
@@ -63,7 +55,7 @@ TEST_F(Choices, EachChoiceHasItsIndexAndUsageSumsThem) {
 
 TEST_F(Choices, TheStreamInterleavesChoicesByIndexAndEndsOnce) {
   auto c = server_->client();
-  const json whole = post(c, "/v1/chat/completions", chat_body(3, 0.0));
+  const json whole = post_json(c, "/v1/chat/completions", chat_body(3, 0.0));
   ASSERT_EQ(whole["_status"], 200) << whole.dump();
   json body = chat_body(3, 0.0);
   body["stream"] = true;
@@ -100,14 +92,14 @@ TEST_F(Choices, TheStreamInterleavesChoicesByIndexAndEndsOnce) {
 
 TEST_F(Choices, CompletionsTooAndNAboveTheCapIsRefusedByName) {
   auto c = server_->client();
-  const json j = post(c, "/v1/completions",
-                      {{"model", "sfcl"}, {"prompt", "Once"}, {"max_tokens", 4}, {"n", 2}, {"temperature", 0.7}});
+  const json j = post_json(c, "/v1/completions",
+                           {{"model", "sfcl"}, {"prompt", "Once"}, {"max_tokens", 4}, {"n", 2}, {"temperature", 0.7}});
   ASSERT_EQ(j["_status"], 200) << j.dump();
   ASSERT_EQ(j["choices"].size(), 2U);
   EXPECT_EQ(j["choices"][1]["index"], 1);
   EXPECT_TRUE(j["choices"][1]["text"].is_string());
   // 2 slots x 4 choices per slot.
-  const json refused = post(c, "/v1/chat/completions", chat_body(9, 0.0));
+  const json refused = post_json(c, "/v1/chat/completions", chat_body(9, 0.0));
   EXPECT_EQ(refused["_status"], 400);
   EXPECT_EQ(refused["error"]["param"], "n") << refused.dump();
   EXPECT_NE(refused["error"]["message"].get<std::string>().find("at most 8"), std::string::npos) << refused.dump();

@@ -15,14 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-json post(httplib::Client& c, const std::string& path, const json& body) {
-  auto r = c.Post(path, body.dump(), "application/json");
-  if (!r) throw std::runtime_error("no response from " + path);
-  json j = json::parse(r->body);
-  j["_status"] = r->status;
-  return j;
-}
-
 json chat_body(int top, bool stream) {
   return {{"model", "sfcl"},           {"max_tokens", 12},
           {"temperature", 0},          {"stream", stream},
@@ -92,7 +84,7 @@ void expect_real_logprobs(const json& content, size_t top) {
 TEST(Logprobs, ChatEntriesAreRealAndTheStreamAgrees) {
   ServerProcess s({"--parallel", "2", "--ctx", "1024"});
   auto c = s.client();
-  const json j = post(c, "/v1/chat/completions", chat_body(3, false));
+  const json j = post_json(c, "/v1/chat/completions", chat_body(3, false));
   ASSERT_EQ(j["_status"], 200) << j.dump();
   const json& lp = j["choices"][0]["logprobs"];
   ASSERT_TRUE(lp.is_object()) << j.dump();
@@ -111,11 +103,11 @@ TEST(Logprobs, ChatEntriesAreRealAndTheStreamAgrees) {
   json plain = chat_body(0, false);
   plain.erase("logprobs");
   plain.erase("top_logprobs");
-  EXPECT_TRUE(post(c, "/v1/chat/completions", plain)["choices"][0]["logprobs"].is_null());
+  EXPECT_TRUE(post_json(c, "/v1/chat/completions", plain)["choices"][0]["logprobs"].is_null());
   // logprobs alone: each entry with an empty top list.
   json alone = chat_body(0, false);
   alone.erase("top_logprobs");
-  const json a = post(c, "/v1/chat/completions", alone);
+  const json a = post_json(c, "/v1/chat/completions", alone);
   ASSERT_FALSE(a["choices"][0]["logprobs"]["content"].empty()) << a.dump();
   expect_real_logprobs(a["choices"][0]["logprobs"]["content"], 0);
 }
@@ -125,7 +117,7 @@ TEST(Logprobs, CompletionsHaveTheLegacyShape) {
   auto c = s.client();
   const json body = {{"model", "sfcl"},  {"prompt", "Once upon"},     {"max_tokens", 8},
                      {"temperature", 0}, {"sfcl", {{"mode", "off"}}}, {"logprobs", 2}};
-  const json j = post(c, "/v1/completions", body);
+  const json j = post_json(c, "/v1/completions", body);
   ASSERT_EQ(j["_status"], 200) << j.dump();
   const json& lp = j["choices"][0]["logprobs"];
   const size_t n = j["usage"]["completion_tokens"].get<size_t>();
@@ -168,7 +160,7 @@ TEST(Logprobs, ABacktrackLeavesNoEntryForTheRemovedValue) {
   body["max_tokens"] = 40;
   body["messages"] = json::array({{{"role", "system"}, {"content", "Invoice total: $12,500.00."}},
                                   {{"role", "user"}, {"content", "What is the total?"}}});
-  const json j = post(c, "/v1/chat/completions", body);
+  const json j = post_json(c, "/v1/chat/completions", body);
   ASSERT_EQ(j["_status"], 200) << j.dump();
   const std::string text = j["choices"][0]["message"]["content"];
   EXPECT_EQ(text.find("12,600"), std::string::npos) << text;

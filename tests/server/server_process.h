@@ -2,11 +2,13 @@
 #pragma once
 #include <gtest/gtest.h>
 #include <httplib.h>
+
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -109,6 +111,16 @@ class ServerProcess {
   pid_t pid_ = -1;
   std::filesystem::path log_;
 };
+
+// POSTs `body` as JSON; the reply's JSON with its HTTP status as "_status".
+inline nlohmann::json post_json(httplib::Client& c, const std::string& path, const nlohmann::json& body,
+                                const httplib::Headers& headers = {}) {
+  auto r = c.Post(path, headers, body.dump(), "application/json");
+  if (!r) throw std::runtime_error("no response from " + path);
+  nlohmann::json j = nlohmann::json::parse(r->body);
+  j["_status"] = r->status;
+  return j;
+}
 
 // SSE events of a response body: (event name, data).
 inline std::vector<std::pair<std::string, std::string>> parse_sse(const std::string& body) {

@@ -13,14 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-json post_json(httplib::Client& c, const std::string& path, const json& body, httplib::Headers h = {}) {
-  auto r = c.Post(path, h, body.dump(), "application/json");
-  if (!r) throw std::runtime_error("no response from " + path);
-  json j = json::parse(r->body);
-  j["_status"] = r->status;
-  return j;
-}
-
 json anthropic(const std::string& user, int max_tokens, bool stream = false) {
   return {{"model", "sfcl"},
           {"max_tokens", max_tokens},

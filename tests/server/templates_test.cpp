@@ -15,14 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-json post(httplib::Client& c, const std::string& path, const json& body) {
-  auto r = c.Post(path, body.dump(), "application/json");
-  if (!r) throw std::runtime_error("no response from " + path);
-  json j = json::parse(r->body);
-  j["_status"] = r->status;
-  return j;
-}
-
 json conversation(bool trailing_assistant) {
   json m = json::array({{{"role", "user"}, {"content", "What is the fee?"}}});
   if (trailing_assistant) m.push_back({{"role", "assistant"}, {"content", "The fee is"}});
@@ -54,7 +46,7 @@ ServerProcess* ChatTemplates::server_ = nullptr;
 
 TEST_F(ChatTemplates, ATrailingAssistantMessageIsContinuedInBothApis) {
   auto c = server_->client();
-  const json tpl = post(c, "/apply-template", {{"messages", conversation(true)}});
+  const json tpl = post_json(c, "/apply-template", {{"messages", conversation(true)}});
   ASSERT_EQ(tpl["_status"], 200) << tpl.dump();
   const std::string prompt = tpl["prompt"];
   // Rendered open: the prompt ends in the assistant's text, with no end of turn after it.
@@ -62,18 +54,18 @@ TEST_F(ChatTemplates, ATrailingAssistantMessageIsContinuedInBothApis) {
   ASSERT_GE(prompt.size(), open.size());
   EXPECT_EQ(prompt.substr(prompt.size() - open.size()), open) << prompt;
   EXPECT_EQ(prompt.find("The fee is<|im_end|>"), std::string::npos) << prompt;
-  const json tokens = post(c, "/tokenize", {{"content", prompt}, {"add_special", true}});
+  const json tokens = post_json(c, "/tokenize", {{"content", prompt}, {"add_special", true}});
   const int n = static_cast<int>(tokens["tokens"].size());
   // Both APIs generate after exactly that prompt.
   const json oai =
-      post(c, "/v1/chat/completions", {{"model", "m"}, {"max_tokens", 2}, {"messages", conversation(true)}});
+      post_json(c, "/v1/chat/completions", {{"model", "m"}, {"max_tokens", 2}, {"messages", conversation(true)}});
   ASSERT_EQ(oai["_status"], 200) << oai.dump();
   EXPECT_EQ(oai["usage"]["prompt_tokens"], n);
-  const json anth = post(c, "/v1/messages", {{"model", "m"}, {"max_tokens", 2}, {"messages", conversation(true)}});
+  const json anth = post_json(c, "/v1/messages", {{"model", "m"}, {"max_tokens", 2}, {"messages", conversation(true)}});
   ASSERT_EQ(anth["_status"], 200) << anth.dump();
   EXPECT_EQ(anth["usage"]["input_tokens"].get<int>() + anth["usage"]["cache_read_input_tokens"].get<int>(), n);
   // Without the assistant message, a new turn opens instead.
-  const std::string fresh = post(c, "/apply-template", {{"messages", conversation(false)}})["prompt"];
+  const std::string fresh = post_json(c, "/apply-template", {{"messages", conversation(false)}})["prompt"];
   EXPECT_EQ(fresh.substr(fresh.size() - 22), "<|im_start|>assistant\n") << fresh;
 }
 
@@ -87,7 +79,7 @@ TEST_F(ChatTemplates, TemplateFieldsAreCheckedByName) {
     } else {
       body["messages"] = conversation(false);
     }
-    const json r = post(c, path, body);
+    const json r = post_json(c, path, body);
     EXPECT_EQ(r["_status"], 400) << body.dump();
     return r["error"].contains("param") ? r["error"]["param"] : r["error"]["message"];
   };
@@ -97,12 +89,12 @@ TEST_F(ChatTemplates, TemplateFieldsAreCheckedByName) {
   EXPECT_EQ(param_of("/v1/chat/completions", {{"chat_template_kwargs", {{"enable_thinking", "no"}}}}),
             "chat_template_kwargs.enable_thinking");
   EXPECT_EQ(param_of("/v1/completions", {{"chat_template_kwargs", json::object()}}), "chat_template_kwargs");
-  const json ok = post(c, "/v1/chat/completions",
-                       {{"model", "m"},
-                        {"max_tokens", 2},
-                        {"messages", conversation(false)},
-                        {"chat_template_kwargs", {{"enable_thinking", false}}},
-                        {"reasoning_format", "deepseek"}});
+  const json ok = post_json(c, "/v1/chat/completions",
+                            {{"model", "m"},
+                             {"max_tokens", 2},
+                             {"messages", conversation(false)},
+                             {"chat_template_kwargs", {{"enable_thinking", false}}},
+                             {"reasoning_format", "deepseek"}});
   EXPECT_EQ(ok["_status"], 200) << ok.dump();
 }
 
@@ -110,18 +102,18 @@ TEST(ChatTemplateFlags, KwargsAndEnableThinkingReachTheTemplate) {
   ServerProcess s(
       {"--chat-template-file", template_file().string(), "--chat-template-kwargs", R"({"greeting": "hi"})"});
   auto c = s.client();
-  const json plain = post(c, "/apply-template", {{"messages", conversation(false)}});
+  const json plain = post_json(c, "/apply-template", {{"messages", conversation(false)}});
   ASSERT_EQ(plain["_status"], 200) << plain.dump();
   EXPECT_EQ(plain["prompt"], "hi|[user] What is the fee?\n[assistant] ");
-  const json asked = post(c, "/apply-template",
-                          {{"messages", conversation(false)},
-                           {"chat_template_kwargs", {{"greeting", "hello"}}},
-                           {"enable_thinking", false}});
+  const json asked = post_json(c, "/apply-template",
+                               {{"messages", conversation(false)},
+                                {"chat_template_kwargs", {{"greeting", "hello"}}},
+                                {"enable_thinking", false}});
   EXPECT_EQ(asked["prompt"], "hello|[user] What is the fee?\n[assistant] (no thinking)") << asked.dump();
   // The template renders the continued message itself.
-  const json cont = post(c, "/apply-template", {{"messages", conversation(true)}});
+  const json cont = post_json(c, "/apply-template", {{"messages", conversation(true)}});
   EXPECT_NE(cont["prompt"].get<std::string>().find("The fee is"), std::string::npos) << cont.dump();
-  const json gen = post(c, "/v1/chat/completions", {{"max_tokens", 2}, {"messages", conversation(false)}});
+  const json gen = post_json(c, "/v1/chat/completions", {{"max_tokens", 2}, {"messages", conversation(false)}});
   EXPECT_EQ(gen["_status"], 200) << gen.dump();
 }
 
@@ -129,7 +121,7 @@ TEST(ChatTemplateFlags, NoJinjaUsesOnlyLlamaCppsBuiltInTemplates) {
   {
     ServerProcess s({"--no-jinja"});  // the tiny model's ChatML is one of them
     auto c = s.client();
-    const std::string p = post(c, "/apply-template", {{"messages", conversation(false)}})["prompt"];
+    const std::string p = post_json(c, "/apply-template", {{"messages", conversation(false)}})["prompt"];
     EXPECT_NE(p.find("<|im_start|>user\nWhat is the fee?<|im_end|>"), std::string::npos) << p;
   }
   const std::string bin = std::getenv("SFCL");
@@ -160,16 +152,16 @@ TEST(ChatTemplateFlags, ReasoningIsSplitOffAsLlamaServerDoes) {
                 {"messages", conversation(false)}};
   };
   // OpenAI: message.reasoning_content; "none" leaves it in the text.
-  const json split = post(c, "/v1/chat/completions", body("deepseek", false));
+  const json split = post_json(c, "/v1/chat/completions", body("deepseek", false));
   ASSERT_EQ(split["_status"], 200) << split.dump();
   const json& message = split["choices"][0]["message"];
   EXPECT_EQ(message["reasoning_content"], "The question asks for the fee.") << split.dump();
   EXPECT_EQ(message["content"], "The fee is $450.") << split.dump();
-  const json inline_ = post(c, "/v1/chat/completions", body("none", false));
+  const json inline_ = post_json(c, "/v1/chat/completions", body("none", false));
   EXPECT_FALSE(inline_["choices"][0]["message"].contains("reasoning_content"));
   EXPECT_NE(inline_["choices"][0]["message"]["content"].get<std::string>().find("<think>"), std::string::npos);
   // Anthropic: a thinking block before the text.
-  const json anth = post(c, "/v1/messages", body("auto", false));
+  const json anth = post_json(c, "/v1/messages", body("auto", false));
   ASSERT_EQ(anth["_status"], 200) << anth.dump();
   ASSERT_EQ(anth["content"].size(), 2U) << anth.dump();
   EXPECT_EQ(anth["content"][0]["type"], "thinking");
