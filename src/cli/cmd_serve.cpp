@@ -39,8 +39,9 @@ Runner register_serve(CLI::App& app) {
   cmd->add_option("--queue", o->scheduler.queue_limit, "Requests that may wait for a slot; more get 429")
       ->capture_default_str()
       ->check(CLI::Range(0, 100000));
-  cmd->add_flag("--kv-unified", o->scheduler.kv_unified,
-                "One KV cache shared by all slots instead of a KV stream per slot (llama-server's -kvu)");
+  cmd->add_flag("--kv-unified,!--no-kv-unified", o->scheduler.kv_unified,
+                "One KV cache shared by all slots (default, as llama-server's -kvu); --no-kv-unified: a KV "
+                "stream per slot");
   cmd->add_option("--cache-ram", o->scheduler.cache_ram_mib,
                   "MiB of host memory for KV states of prompts no slot holds any more, restored instead of "
                   "processed again (0 = off); alias -cram")

@@ -14,8 +14,7 @@ engine::ContextOptions context_options(const SchedulerOptions& options) {
   c.n_batch = options.n_batch;
   c.n_threads = options.n_threads;
   c.n_seq_max = static_cast<uint32_t>(options.n_parallel);
-  // Slots never outgrow n_ctx_per_slot: per-slot KV streams (the default) keep each slot's
-  // attention to its own cells instead of the whole shared cache (measured: docs/BENCHMARKS.md).
+  // Slots never outgrow n_ctx_per_slot, whichever KV layout holds them.
   c.kv_unified = options.kv_unified;
   return c;
 }

@@ -59,9 +59,11 @@ struct SchedulerOptions {
   uint32_t cache_ram_mib = 2048;
   // Slots with fewer cached tokens are not saved: processing them again costs about as little.
   uint32_t cache_min_tokens = 64;
-  // true: one KV cache all slots share (llama.cpp's kv_unified, --kv-unified), so every slot's
-  // attention spans the cells any slot used; false: a KV stream per slot.
-  bool kv_unified = false;
+  // true: one KV cache all slots share (llama.cpp's kv_unified, as llama-server's default), so any
+  // set of slots decodes in one pass over the weights; false (--no-kv-unified): a KV stream per
+  // slot, whose attention spans only its own cells but which llama.cpp batches in one pass only
+  // when the slots' sequence ids are consecutive (docs/DESIGN.md, "Serving").
+  bool kv_unified = true;
 };
 
 // One step's share of the batch for one slot.

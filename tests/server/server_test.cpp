@@ -252,8 +252,8 @@ TEST_F(ServerTest, PrefixReuseCountsCachedTokens) {
 
 // --cache-ram: a document whose only slot served another request since is restored from host
 // memory; usage reports its tokens as cached and the answer is the uncached one.
-// --kv-unified: one KV cache for every slot. Concurrent requests on it answer as the per-slot
-// layout does at temperature 0, and prefix reuse still works.
+// One KV cache for every slot (the default) and a KV stream per slot (--no-kv-unified): concurrent
+// requests answer alike at temperature 0, and prefix reuse works in both.
 TEST(ServerLifecycle, UnifiedKvCacheAnswersAsPerSlotStreams) {
   const json body = {
       {"model", "sfcl"},
@@ -264,7 +264,7 @@ TEST(ServerLifecycle, UnifiedKvCacheAnswersAsPerSlotStreams) {
   std::vector<std::string> answers[2];
   for (const bool unified : {false, true}) {
     std::vector<std::string> args = {"--parallel", "2", "--ctx", "512"};
-    if (unified) args.emplace_back("--kv-unified");
+    args.emplace_back(unified ? "--kv-unified" : "--no-kv-unified");
     ServerProcess s(args);
     std::vector<std::future<json>> replies;
     for (int i = 0; i < 4; ++i) {
