@@ -75,7 +75,7 @@ bench-real: build $(REAL_MODEL)
 	  $(SFCL) bench --no-modes --peer llama-server --model $(REAL_MODEL) --set demo/eval.jsonl --items 6 -n 32 \
 	    --concurrency 1,4,8 --peer-reps 2 --requests-per-stream 2 --out docs/bench-real-peer.svg $(BENCH_FLAGS) && \
 	  $(SFCL) bench --no-modes --peer llama-server --model $(REAL_MODEL) --set demo/eval.jsonl --items 6 -n 32 \
-	    --concurrency 4 --peer-reps 1 --requests-per-stream 2 --sfcl-args=--kv-unified $(BENCH_FLAGS); fi
+	    --concurrency 1,4,8 --peer-reps 2 --requests-per-stream 2 --sfcl-args=--no-kv-unified $(BENCH_FLAGS); fi
 
 # Fault soak under ASan+UBSan (not part of make test): SOAK_SECONDS=120 by default.
 soak: bootstrap
