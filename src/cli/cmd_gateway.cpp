@@ -1,25 +1,31 @@
-// sfcl gateway: the API of `sfcl serve` in front of llama-server engines; the check loop runs in
-// the gateway, the engines sample (docs/SCALING.md).
+// sfcl gateway: the API of `sfcl serve` in front of llama-server or OpenAI-completions (vLLM)
+// engines; the check loop runs in the gateway, the engines sample (docs/SCALING.md).
 #include <fstream>
 
 #include "cli/commands.h"
-#include "cli/default_model.h"
 #include "gateway/gateway.h"
 
 namespace sfcl::cli {
 
 Runner register_gateway(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "gateway", "Serve the sfcl API in front of llama-server engines: the check loop here, the engines sample");
+      "gateway",
+      "Serve the sfcl API in front of llama-server or vLLM engines: the check loop here, the engines sample");
   cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   auto o = std::make_shared<gateway::GatewayOptions>();
   auto mode = std::make_shared<std::string>("anchor");
   auto fallback = std::make_shared<std::string>("constrain");
   auto key_file = std::make_shared<std::string>();
+  auto api = std::make_shared<std::string>("llama");
   server::ServerOptions& s = o->server;
-  cmd->add_option("--backend", o->backends, "An engine's address, http://host:port (repeatable; llama-server)")
+  cmd->add_option("--backend", o->backends, "An engine's address, http://host:port (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->required();
+  cmd->add_option("--backend-api", *api,
+                  "How the backends are spoken to: llama (llama-server's /completion) or openai (/v1/completions "
+                  "with token-id prompts, as vLLM serves it)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"llama", "openai"}));
   cmd->add_option("--backend-slots", o->pool.slots_per_backend,
                   "Requests each backend serves at once (match its --parallel); more wait in the queue")
       ->capture_default_str()
@@ -39,8 +45,8 @@ Runner register_gateway(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 64));
   cmd->add_option("--tokenizer", o->tokenizer,
-                  "GGUF of the model the backends serve; only its vocabulary is loaded (default: the installed "
-                  "demo model)");
+                  "GGUF of the model the backends serve; only its vocabulary is loaded (default: the file the "
+                  "backend reports in /props model_path when it is readable here; otherwise required)");
   cmd->add_option("--chat-template", s.chat_template,
                   "Chat template instead of the backend's (/props): a llama.cpp template name, a Jinja file or text");
   cmd->add_option("--startup-timeout", o->startup_timeout_s, "Seconds to wait for a backend to answer at startup")
@@ -91,9 +97,8 @@ Runner register_gateway(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--test-script", s.test_script, "Test hook: force this output text")->group("");
-  return [o, mode, fallback, key_file]() -> int {
-    if (o->tokenizer.empty()) o->tokenizer = installed_demo_model();
-    if (o->tokenizer.empty()) throw UsageError("--tokenizer is required (no installed demo model next to sfcl)");
+  return [o, mode, fallback, key_file, api]() -> int {
+    o->api = *api == "openai" ? gateway::BackendApi::openai : gateway::BackendApi::llama;
     decode::parse_mode(*mode, o->server.mode);
     decode::parse_fallback(*fallback, o->server.fallback);
     if (!key_file->empty()) {

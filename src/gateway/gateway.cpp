@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "gateway/tokenizer_source.h"
 #include "server/access.h"
 #include "server/dialect.h"
 #include "server/http/server.h"
@@ -66,8 +67,10 @@ server::http::Hooks hooks_of(State& st, const server::http::Router& routes) {
   return h;
 }
 
-// The first backend to answer /props, within the startup timeout.
-BackendInfo learn(const std::vector<BackendAddress>& backends, double timeout_s, double call_timeout_s) {
+// The first backend to answer /props (or /v1/models), within the startup timeout; `answered` is
+// its URL.
+BackendInfo learn(const std::vector<BackendAddress>& backends, double timeout_s, double call_timeout_s,
+                  std::string& answered) {
   const auto deadline =
       Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   std::string last;
@@ -75,7 +78,9 @@ BackendInfo learn(const std::vector<BackendAddress>& backends, double timeout_s,
     for (const auto& a : backends) {
       try {
         BackendClient c(a, call_timeout_s);
-        return c.props();
+        BackendInfo info = c.props();
+        answered = a.url;
+        return info;
       } catch (const std::exception& e) {
         last = e.what();
       }
@@ -87,7 +92,8 @@ BackendInfo learn(const std::vector<BackendAddress>& backends, double timeout_s,
 
 // Every backend that answers must tokenise as the local vocabulary does: the loop detokenises the
 // backends' tokens and sends them token prompts.
-void check_tokenizers(const engine::Model& vocab, const std::vector<BackendAddress>& backends, double call_timeout_s) {
+void check_tokenizers(const engine::Model& vocab, const std::string& vocab_path,
+                      const std::vector<BackendAddress>& backends, double call_timeout_s) {
   const std::vector<Token> want = vocab.tokenize(kTokenizerProbe, false, false);
   for (const auto& a : backends) {
     BackendClient c(a, call_timeout_s);
@@ -98,9 +104,9 @@ void check_tokenizers(const engine::Model& vocab, const std::vector<BackendAddre
       continue;  // down now: the health checks bring it in later
     }
     if (got != want) {
-      throw std::runtime_error("backend " + a.url + " tokenises differently from --tokenizer (" +
+      throw std::runtime_error("backend " + a.url + " tokenises differently from " + vocab_path + " (" +
                                std::to_string(got.size()) + " tokens vs " + std::to_string(want.size()) +
-                               " for the probe text): give the GGUF of the model the backends serve");
+                               " for the probe text): give --tokenizer with the GGUF of the model the backends serve");
     }
   }
 }
@@ -131,25 +137,32 @@ int run_gateway(const GatewayOptions& options) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium could not initialise");
   if (options.backends.empty()) throw std::invalid_argument("at least one --backend is required");
   std::vector<BackendAddress> addresses;
-  for (const auto& url : options.backends) addresses.push_back(parse_backend_url(url));
+  for (const auto& url : options.backends) {
+    addresses.push_back(parse_backend_url(url));
+    addresses.back().api = options.api;
+  }
 
   // The backends' model and template first: its id names the served model before anything listens.
   BackendInfo info;
+  TokenizerSource vocab;
   try {
-    info = learn(addresses, options.startup_timeout_s, options.pool.timeout_s);
+    std::string answered;
+    info = learn(addresses, options.startup_timeout_s, options.pool.timeout_s, answered);
+    vocab = choose_tokenizer(options.tokenizer, info, answered);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
     return 2;
   }
+  std::fprintf(stderr, "sfcl: tokenizer: the vocabulary of %s (%s)\n", vocab.path.c_str(), vocab.origin.c_str());
 
   State st;
   st.opt = options.server;
   if (st.opt.models.empty()) st.opt.models.emplace_back();
   auto planned = std::make_unique<server::ServedModel>();
   planned->spec = st.opt.models.front();
-  planned->spec.path = options.tokenizer;
+  planned->spec.path = vocab.path;
   if (planned->spec.id.empty()) {
-    planned->spec.id = std::filesystem::path(info.model.empty() ? options.tokenizer : info.model).stem().string();
+    planned->spec.id = std::filesystem::path(info.model.empty() ? vocab.path : info.model).stem().string();
   }
   planned->mode = server::mode_of(st.opt, planned->spec);
   server::ServedModel& served = *planned;
@@ -218,12 +231,12 @@ int run_gateway(const GatewayOptions& options) {
 
   try {
     engine::ModelOptions mo;
-    mo.path = options.tokenizer;
+    mo.path = vocab.path;
     mo.vocab_only = true;
     // The backend's own template unless one is given (llama-server's /props chat_template).
     mo.chat_template = !st.opt.chat_template.empty() ? st.opt.chat_template : info.chat_template;
     served.model = engine::Model::load(mo);
-    check_tokenizers(*served.model, addresses, options.pool.timeout_s);
+    check_tokenizers(*served.model, vocab.path, addresses, options.pool.timeout_s);
     RemoteOptions ro = options.remote;
     if (info.n_ctx > 0) ro.n_ctx = info.n_ctx;
     st.opt.scheduler.n_ctx_per_slot = static_cast<uint32_t>(ro.n_ctx);
