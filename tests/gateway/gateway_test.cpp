@@ -2,7 +2,8 @@
 // model, all on 127.0.0.1: its answers and events equal those of `sfcl serve` on the same model at
 // temperature 0; a backtrack goes through it and the wrong value never reaches the client; a
 // backend SIGKILLed mid-answer is replaced with nothing lost or repeated, and comes back after a
-// restart.
+// restart. The same through the OpenAI-completions protocol (llama-server's /v1/completions), and
+// the vocabulary learnt from the backend's model file or refused when it cannot be read.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -46,7 +47,10 @@ bool wait_health(int port, int tries = 400) {
 // A llama-server on the demo model; restartable on the same port.
 class LlamaServer {
  public:
-  explicit LlamaServer(int slots = 4) : slots_(slots), port_(free_port()) { start(); }
+  explicit LlamaServer(int slots = 4, std::filesystem::path model = demo_model())
+      : slots_(slots), port_(free_port()), model_(std::move(model)) {
+    start();
+  }
   ~LlamaServer() { kill(); }
   LlamaServer(const LlamaServer&) = delete;
   LlamaServer& operator=(const LlamaServer&) = delete;
@@ -54,7 +58,7 @@ class LlamaServer {
     const char* env = std::getenv("LLAMA_SERVER");  // default: scripts/build-llama-server's
     const std::string bin = env != nullptr ? env : LLAMA_SERVER_PATH;
     log_ = std::filesystem::temp_directory_path() / ("sfcl-llama-server-" + std::to_string(port_) + ".log");
-    pid_ = spawn({bin, "-m", demo_model().string(), "--host", "127.0.0.1", "--port", std::to_string(port_), "-np",
+    pid_ = spawn({bin, "-m", model_.string(), "--host", "127.0.0.1", "--port", std::to_string(port_), "-np",
                   std::to_string(slots_), "-c", std::to_string(512 * slots_), "-t", "1", "--no-webui"},
                  log_);
     if (!wait_health(port_)) throw std::runtime_error("llama-server did not start: see " + log_.string());
@@ -70,17 +74,25 @@ class LlamaServer {
  private:
   int slots_;
   int port_;
+  std::filesystem::path model_;
   pid_t pid_ = -1;
   std::filesystem::path log_;
 };
 
-// `sfcl gateway` over `backends`.
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// `sfcl gateway` over `backends`; without `tokenizer` it learns the vocabulary from them.
 class Gateway {
  public:
-  Gateway(const std::vector<const LlamaServer*>& backends, std::vector<std::string> extra) : port_(free_port()) {
+  Gateway(const std::vector<const LlamaServer*>& backends, std::vector<std::string> extra, bool tokenizer = true)
+      : port_(free_port()) {
     std::vector<std::string> argv = {
-        std::getenv("SFCL"),   "gateway",           "--tokenizer", demo_model().string(),  "--port",
-        std::to_string(port_), "--health-interval", "0.2",         "--health-max-backoff", "0.5"};
+        std::getenv("SFCL"),    "gateway", "--port", std::to_string(port_), "--health-interval", "0.2",
+        "--health-max-backoff", "0.5"};
+    if (tokenizer) argv.insert(argv.end(), {"--tokenizer", demo_model().string()});
     for (const auto* b : backends) {
       argv.emplace_back("--backend");
       argv.push_back(b->url());
@@ -103,6 +115,7 @@ class Gateway {
     c.set_read_timeout(60, 0);
     return c;
   }
+  [[nodiscard]] std::string log_text() const { return read_text(log_); }
   [[nodiscard]] json backends() const {
     auto c = client();
     auto r = c.Get("/v1/gateway/backends");
@@ -181,13 +194,11 @@ class GatewayTest : public ::testing::Test {
 LlamaServer* GatewayTest::a_ = nullptr;
 LlamaServer* GatewayTest::b_ = nullptr;
 
-TEST_F(GatewayTest, AnswersAndEventsEqualServeOnTheSameModel) {
-  ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"});
-  Gateway gw({a_, b_}, {});
-  auto sc = serve.client();
-  auto gc = gw.client();
+// The first `items` eval answers, streamed (Messages) and not (OpenAI chat), with their events,
+// equal between `sfcl serve` (sc) and the gateway (gc); then a request's own logit_bias.
+void expect_answers_equal(httplib::Client& sc, httplib::Client& gc, size_t items) {
   int anchors = 0;
-  for (const Item& it : eval_items(6)) {
+  for (const Item& it : eval_items(items)) {
     const Seen want = stream_messages(sc, messages_body(it, 64, true));
     const Seen got = stream_messages(gc, messages_body(it, 64, true));
     ASSERT_TRUE(want.complete);
@@ -238,6 +249,50 @@ TEST_F(GatewayTest, AnswersAndEventsEqualServeOnTheSameModel) {
   const std::string banned = json::parse(gs->body)["choices"][0]["message"]["content"];
   EXPECT_NE(banned, plain);
   EXPECT_EQ(banned, json::parse(ws->body)["choices"][0]["message"]["content"].get<std::string>());
+}
+
+TEST_F(GatewayTest, AnswersAndEventsEqualServeOnTheSameModel) {
+  ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"});
+  Gateway gw({a_, b_}, {});
+  auto sc = serve.client();
+  auto gc = gw.client();
+  expect_answers_equal(sc, gc, 6);
+}
+
+// The OpenAI-completions protocol against llama-server's own /v1/completions: the same answers,
+// events and bans as `sfcl serve`; its vocabulary learnt from the backend's /props model_path.
+TEST_F(GatewayTest, OpenAiProtocolAnswersEqualServe) {
+  ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"});
+  Gateway gw({a_, b_}, {"--backend-api", "openai"}, /*tokenizer=*/false);
+  auto sc = serve.client();
+  auto gc = gw.client();
+  expect_answers_equal(sc, gc, 4);
+  const json b = gw.backends();
+  EXPECT_GT(b["calls"].get<int>(), 0) << b.dump();
+  EXPECT_NE(gw.log_text().find("vocabulary of " + demo_model().string()), std::string::npos) << gw.log_text();
+}
+
+TEST_F(GatewayTest, OpenAiProtocolBacktrackBansTheWrongValue) {
+  Gateway gw({a_}, {"--backend-api", "openai", "--test-script", " The total is $12,600.00 now."});
+  auto c = gw.client();
+  const Seen s = stream_messages(c, messages_body({"Invoice total: $12,500.00.", "What is the total?"}, 40, true));
+  ASSERT_TRUE(s.complete);
+  bool backtrack = false;
+  for (const auto& e : s.events) backtrack = backtrack || e.rfind("backtrack ", 0) == 0;
+  EXPECT_TRUE(backtrack);
+  EXPECT_EQ(s.text.find("12,600"), std::string::npos) << s.text;
+  EXPECT_NE(s.text.find("12,500"), std::string::npos) << s.text;  // the ban moved it to the document's
+  const json b = gw.backends();
+  EXPECT_GE(b["rewinds"].get<int>(), 1) << b.dump();
+  EXPECT_GE(b["constrained_calls"].get<int>(), 1) << b.dump();
+}
+
+// Without --tokenizer the native protocol loads the file llama-server reports it serves.
+TEST_F(GatewayTest, VocabularyComesFromTheBackendsModelFile) {
+  Gateway gw({a_}, {}, /*tokenizer=*/false);
+  EXPECT_NE(gw.log_text().find("vocabulary of " + demo_model().string()), std::string::npos) << gw.log_text();
+  auto c = gw.client();
+  EXPECT_TRUE(stream_messages(c, messages_body(eval_items(1)[0], 16, true)).complete);
 }
 
 TEST_F(GatewayTest, BacktrackGoesThroughTheBackendAndTheWrongValueIsNeverDelivered) {
@@ -314,9 +369,28 @@ TEST(GatewayStartup, BackendWithAnotherTokenizerIsRefused) {
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
-  std::ifstream in(log);
-  const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string out = read_text(log);
   EXPECT_NE(out.find("tokenises differently"), std::string::npos) << out;
+}
+
+// A backend whose model file is not readable here, and no --tokenizer: exit 2 naming the flag,
+// never a guessed vocabulary.
+TEST(GatewayStartup, UnreadableBackendModelFileWithoutTokenizerExits2) {
+  const auto copy = std::filesystem::temp_directory_path() / ("sfcl-gone-" + std::to_string(free_port()) + ".gguf");
+  std::filesystem::copy_file(demo_model(), copy, std::filesystem::copy_options::overwrite_existing);
+  LlamaServer backend(1, copy);
+  std::filesystem::remove(copy);  // llama-server keeps serving what it loaded
+  const int port = free_port();
+  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-notok-" + std::to_string(port) + ".log");
+  const pid_t pid =
+      spawn({std::getenv("SFCL"), "gateway", "--port", std::to_string(port), "--backend", backend.url()}, log);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string out = read_text(log);
+  EXPECT_NE(out.find("--tokenizer"), std::string::npos) << out;
+  EXPECT_NE(out.find(copy.string()), std::string::npos) << out;
 }
 
 // A long scripted answer (one backend call per token) is long enough to be cut by a SIGKILL.
