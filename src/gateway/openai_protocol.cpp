@@ -156,7 +156,7 @@ std::vector<Token> read_tokens(std::string_view body) {
 
 namespace {
 
-// The model id requests name (vLLM releases before 0.6 require it); empty when not listed.
+// The model id requests name (older vLLM releases require it); empty when not listed.
 std::string listed_model(httplib::Client& c) {
   auto r = c.Get("/v1/models");
   if (!r || r->status != 200) return {};

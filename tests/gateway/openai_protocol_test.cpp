@@ -6,10 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <httplib.h>
+
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "gateway/tokenizer_source.h"
 
@@ -127,6 +131,104 @@ TEST(OpenAiProtocol, ReadsModelsOfBothServers) {
   BackendInfo none;
   EXPECT_THROW(openai::read_models(R"({"data":[]})", none), std::runtime_error);
   EXPECT_EQ(openai::read_tokens(R"({"count":2,"max_model_len":8,"tokens":[3,4]})"), (std::vector<Token>{3, 4}));
+}
+
+// An OpenAI-completions server on 127.0.0.1 that answers every completion with a given status and
+// SSE body, as a server that misbehaves would.
+class ScriptedServer {
+ public:
+  ScriptedServer() {
+    server_.Get("/v1/models", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(R"({"data":[{"id":"m","max_model_len":64}]})", "application/json");
+    });
+    server_.Post("/v1/completions", [this](const httplib::Request& req, httplib::Response& res) {
+      std::lock_guard<std::mutex> lk(mu_);
+      last_body_ = req.body;
+      res.status = status_;
+      res.set_content(sse_, "text/event-stream");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~ScriptedServer() {
+    server_.stop();
+    thread_.join();
+  }
+  ScriptedServer(const ScriptedServer&) = delete;
+  ScriptedServer& operator=(const ScriptedServer&) = delete;
+  void answer(int status, std::string sse) {
+    std::lock_guard<std::mutex> lk(mu_);
+    status_ = status;
+    sse_ = std::move(sse);
+  }
+  [[nodiscard]] json last_body() {
+    std::lock_guard<std::mutex> lk(mu_);
+    return json::parse(last_body_);
+  }
+  [[nodiscard]] BackendAddress address() const {
+    BackendAddress a = parse_backend_url("http://127.0.0.1:" + std::to_string(port_));
+    a.api = BackendApi::openai;
+    return a;
+  }
+
+ private:
+  httplib::Server server_;
+  std::mutex mu_;
+  int status_ = 200;
+  std::string sse_;
+  std::string last_body_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+std::string chunk(const std::string& choice) { return "data: {\"choices\":[" + choice + "]}\n\n"; }
+
+TEST(OpenAiProtocol, ClientStreamsIdsAndRefusesBannedTokensMissingIdsAndCutStreams) {
+  ScriptedServer server;
+  BackendClient client(server.address(), 5.0);
+  const std::vector<Token> prompt = {1, 2};
+  CompletionRequest req;
+  req.prompt = prompt;
+  req.n_predict = 4;
+  std::vector<Token> got;
+  const auto collect = [&](std::span<const Token> t) {
+    got.insert(got.end(), t.begin(), t.end());
+    return true;
+  };
+  server.answer(200, chunk(R"({"index":0,"text":"a","logprobs":{"tokens":["token_id:7"]}})") +
+                         chunk(R"({"index":0,"text":"b","token_ids":[8,9],"finish_reason":"length"})") +
+                         "data: [DONE]\n\n");
+  StreamResult r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::finished) << r.error;
+  EXPECT_EQ(got, (std::vector<Token>{7, 8, 9}));
+  EXPECT_EQ(server.last_body()["model"], "m");  // learnt from /v1/models
+  EXPECT_EQ(server.last_body()["prompt"], json::array({1, 2}));
+
+  req.bias = {{8, kBan}};
+  got.clear();
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::rejected);
+  EXPECT_NE(r.error.find("banned token 8"), std::string::npos) << r.error;
+  EXPECT_EQ(got, std::vector<Token>{7});  // nothing from the chunk with the banned token
+
+  req.bias.clear();
+  server.answer(200, chunk(R"({"index":0,"text":"a","logprobs":null})"));
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::rejected);
+  EXPECT_NE(r.error.find("no token ids"), std::string::npos) << r.error;
+
+  server.answer(200, chunk(R"({"index":0,"text":"a","token_ids":[7]})"));  // cut before the end
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::failed);
+  EXPECT_NE(r.error.find("ended early"), std::string::npos) << r.error;
+
+  server.answer(400, R"({"object":"error","message":"bad prompt"})");
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::rejected);
+  EXPECT_NE(r.error.find("bad prompt"), std::string::npos) << r.error;
+  server.answer(503, "{}");
+  EXPECT_EQ(client.complete(req, collect).end, StreamEnd::failed);
 }
 
 TEST(TokenizerSource, GivenWinsReadableReportedFileIsUsedOtherwiseTheErrorNamesTheFlag) {
