@@ -1,8 +1,7 @@
-// Process lifecycle of `sfcl gateway`: as `sfcl serve` (server/lifecycle.cpp), with the backends
-// learnt and checked instead of a model loaded.
+// Process lifecycle of `sfcl gateway`: as `sfcl serve` (what both share is in server/process.h),
+// with the backends learnt and checked instead of a model loaded.
 #include "gateway/gateway.h"
 
-#include <signal.h>
 #include <sodium.h>
 
 #include <cstdio>
@@ -10,9 +9,8 @@
 #include <thread>
 
 #include "gateway/tokenizer_source.h"
-#include "server/access.h"
-#include "server/dialect.h"
 #include "server/http/server.h"
+#include "server/process.h"
 #include "server/routes.h"
 #include "server/state.h"
 
@@ -26,46 +24,9 @@ namespace {
 using server::State;
 using Clock = std::chrono::steady_clock;
 
-server::http::Limits limits_of(const server::ServerOptions& o, int32_t slots, int32_t queue) {
-  server::http::Limits l;
-  l.max_body = o.max_body;
-  l.max_header_bytes = o.max_header_bytes;
-  l.max_headers = static_cast<size_t>(std::max(1, o.max_headers));
-  l.max_connections = std::max(1, o.max_connections);
-  l.header_timeout_s = o.header_timeout_s;
-  l.idle_timeout_s = o.idle_timeout_s;
-  l.body_timeout_s = o.body_timeout_s;
-  l.write_timeout_s = o.write_timeout_s;
-  // Generation handlers block for their whole answer: a thread per admitted request, and a few
-  // more keep /health and the refusals quick.
-  l.workers = std::min(slots + queue + 8, 1024);
-  return l;
-}
-
-server::http::Hooks hooks_of(State& st, const server::http::Router& routes) {
-  server::http::Hooks h;
-  h.before_body = [&st](const server::http::Request& req, server::http::Response& res) {
-    return server::screen_request(st, req, res);
-  };
-  h.handle = [&st, &routes](server::http::Request& req, server::http::Response& res) {
-    server::dispatch(routes, st, req, res);
-  };
-  h.reject = [&st](const server::http::Request& req, int status, const std::string& message) {
-    const server::ErrorTypes& types = server::dialect_for(server::api_of_path(req.path)).errors();
-    const std::string type = status == 413   ? types.too_large
-                             : status == 503 ? types.unavailable
-                             : status >= 500 ? types.server
-                                             : "invalid_request_error";
-    server::http::Response res;
-    server::send_api_error(res, req.path, status, type, message);
-    server::add_cors_headers(st, req, res);
-    return res;
-  };
-  h.log = [&st](const server::http::Request& req, const server::http::Response& res, Clock::duration took) {
-    server::log_http(st, req, res, took);
-  };
-  return h;
-}
+// HTTP worker threads at most (server/process.h, http_limits): more than `sfcl serve`'s, as a
+// gateway holds many more streams than one engine's slots (docs/SCALING.md, "Sizing").
+constexpr int32_t kMaxWorkers = 1024;
 
 // The first backend to answer /props (or /v1/models), within the startup timeout; `answered` is
 // its URL.
@@ -167,23 +128,11 @@ int run_gateway(const GatewayOptions& options) {
   planned->mode = server::mode_of(st.opt, planned->spec);
   server::ServedModel& served = *planned;
   st.models.push_back(std::move(planned));
-  spdlog::set_pattern(options.server.log_format == "json" ? "%v" : "[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
-  st.metrics = std::make_unique<metrics::Metrics>(st.opt.mode, st.opt.drift_threshold);
-  if (!st.opt.sign_key_path.empty()) st.key = server::load_signing_key(st.opt.sign_key_path);
-  if (!st.opt.kb_path.empty()) {
-    auto kb = std::make_shared<anchor::SourceIndex>();
-    kb->add_knowledge(anchor::load_knowledge(st.opt.kb_path));
-    st.kb = std::move(kb);
-  }
-  const int32_t slots = static_cast<int32_t>(addresses.size()) * options.pool.slots_per_backend;
-  st.opt.scheduler.n_parallel = slots;
+  server::start_services(st);
+  st.opt.scheduler.n_parallel = static_cast<int32_t>(addresses.size()) * options.pool.slots_per_backend;
   st.opt.scheduler.queue_limit = options.remote.queue_limit;
 
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  server::ShutdownSignals signals;
 
   server::http::Router routes;
   server::install_routes(routes, st);
@@ -197,12 +146,12 @@ int run_gateway(const GatewayOptions& options) {
     }
     res.set_content(backends_json(*pool, *remote).dump(), "application/json");
   });
-  server::http::Server svr(limits_of(st.opt, slots, options.remote.queue_limit), hooks_of(st, routes));
+  server::http::Server svr(server::http_limits(st.opt, kMaxWorkers), server::http_hooks(st, routes));
   int port = 0;
   try {
     port = svr.bind(st.opt.host, st.opt.port);
   } catch (const std::exception& e) {
-    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    signals.release();
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
     return 2;
   }
@@ -210,24 +159,7 @@ int run_gateway(const GatewayOptions& options) {
                addresses.size());
   svr.start();
 
-  std::thread signals([&] {
-    int sig = 0;
-    sigwait(&set, &sig);
-    std::fprintf(stderr, "sfcl: signal %d: draining (%d in flight)\n", sig, st.in_flight.load());
-    st.draining = true;
-    std::thread second([&] {
-      int s2 = 0;
-      sigwait(&set, &s2);
-      std::_Exit(1);
-    });
-    second.detach();
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                             std::chrono::duration<double>(st.opt.drain_timeout_s));
-    while (st.in_flight.load() > 0 && Clock::now() < deadline)
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (st.ready.load()) served.scheduler->stop();
-    svr.stop();
-  });
+  signals.start(st, svr);
 
   try {
     engine::ModelOptions mo;
@@ -256,11 +188,10 @@ int run_gateway(const GatewayOptions& options) {
                  std::string(decode::mode_name(st.opt.mode)).c_str());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
-    pthread_kill(signals.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread): wakes its sigwait
-    signals.join();
+    signals.abort();
     return 2;
   }
-  signals.join();
+  signals.wait();
   served.scheduler->stop();
   served.scheduler.reset();  // before the pool it uses
   std::fprintf(stderr, "sfcl: stopped\n");

@@ -103,8 +103,10 @@ class Gateway {
     if (!wait_health(port_)) throw std::runtime_error("gateway did not start: see " + log_.string());
   }
   ~Gateway() {
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
     std::error_code ec;
     if (!::testing::Test::HasFailure()) std::filesystem::remove(log_, ec);
   }
@@ -116,6 +118,14 @@ class Gateway {
     return c;
   }
   [[nodiscard]] std::string log_text() const { return read_text(log_); }
+  // SIGTERM, then the exit status once it has exited (-1: it did not exit normally).
+  int terminate() {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
   [[nodiscard]] json backends() const {
     auto c = client();
     auto r = c.Get("/v1/gateway/backends");
@@ -455,6 +465,32 @@ TEST(GatewayFailover, KilledBackendMidAnswerLosesAndRepeatsNothingAndComesBack) 
   }
   for (auto& f : more) EXPECT_TRUE(f.get().complete);
   EXPECT_GT(gw.backends()["backends"][0]["requests"].get<int>(), before);
+}
+
+// SIGTERM drains as `sfcl serve` does: a stream in flight finishes whole, then the gateway exits 0.
+TEST(GatewayLifecycle, SigtermLetsAStreamInFlightFinishThenExits) {
+  LlamaServer a;
+  Gateway gw({&a}, {"--test-script", kLong, "--drain-timeout", "30"});
+  const json body = messages_body({"", "Write."}, 400, true);
+  auto c0 = gw.client();
+  const Seen reference = stream_messages(c0, body);
+  ASSERT_TRUE(reference.complete);
+  auto stream = std::async(std::launch::async, [&] {
+    auto c = gw.client();
+    return stream_messages(c, body);
+  });
+  for (int i = 0; i < 400; ++i) {
+    const json st = gw.backends();
+    if (st.is_object() && st["backends"][0]["outstanding"].get<int>() > 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_EQ(gw.terminate(), 0);
+  const Seen s = stream.get();
+  EXPECT_TRUE(s.complete);
+  EXPECT_EQ(s.text, reference.text);
+  const std::string log = gw.log_text();
+  EXPECT_NE(log.find("draining (1 in flight)"), std::string::npos) << log;  // the signal came mid-stream
+  EXPECT_NE(log.find("sfcl: stopped"), std::string::npos) << log;
 }
 
 // A backend that is up (/health) but never answers a completion in time.
