@@ -48,13 +48,15 @@ Runner register_gateway(CLI::App& app) {
                   "GGUF of the model the backends serve; only its vocabulary is loaded (default: the file the "
                   "backend reports in /props model_path when it is readable here; otherwise required)");
   cmd->add_option("--chat-template", s.chat_template,
-                  "Chat template instead of the backend's (/props): a llama.cpp template name, a Jinja file or text");
+                  "Chat template instead of the backend's (/props; without one, the tokenizer GGUF's): a llama.cpp "
+                  "template name, a Jinja file or text");
   cmd->add_option("--startup-timeout", o->startup_timeout_s, "Seconds to wait for a backend to answer at startup")
       ->capture_default_str();
   // One served model: the backends'. Its spec lives in the options, so the flags bind to it.
   s.models.resize(1);
   server::ModelSpec& spec = s.models.front();
-  cmd->add_option("--model-id", spec.id, "Model id in the API (default: the backend's model file name)");
+  cmd->add_option("--model-id", spec.id,
+                  "Model id in the API (default: the backend's model file name, or the last part of its model id)");
   cmd->add_option("--alias", spec.aliases, "Another name for the model in /v1/models (repeatable)");
   cmd->add_option("--host", s.host, "Listen address")->capture_default_str();
   cmd->add_option("--port", s.port, "Listen port (0 = any free port)")

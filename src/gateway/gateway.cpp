@@ -28,6 +28,14 @@ using Clock = std::chrono::steady_clock;
 // gateway holds many more streams than one engine's slots (docs/SCALING.md, "Sizing").
 constexpr int32_t kMaxWorkers = 1024;
 
+// The API's model id for what a backend names its model: the file name without .gguf
+// (llama-server's model path), or the last part of vLLM's id ("Qwen/Qwen2.5-7B" -> "Qwen2.5-7B").
+std::string model_id_of(const std::string& model) {
+  std::string name = std::filesystem::path(model).filename().string();
+  if (name.ends_with(".gguf")) name.resize(name.size() - 5);
+  return name.empty() ? model : name;
+}
+
 // The first backend to answer /props (or /v1/models), within the startup timeout; `answered` is
 // its URL.
 BackendInfo learn(const std::vector<BackendAddress>& backends, double timeout_s, double call_timeout_s,
@@ -123,7 +131,7 @@ int run_gateway(const GatewayOptions& options) {
   planned->spec = st.opt.models.front();
   planned->spec.path = vocab.path;
   if (planned->spec.id.empty()) {
-    planned->spec.id = std::filesystem::path(info.model.empty() ? vocab.path : info.model).stem().string();
+    planned->spec.id = model_id_of(info.model.empty() ? vocab.path : info.model);
   }
   planned->mode = server::mode_of(st.opt, planned->spec);
   server::ServedModel& served = *planned;

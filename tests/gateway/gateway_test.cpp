@@ -280,6 +280,9 @@ TEST_F(GatewayTest, OpenAiProtocolAnswersEqualServe) {
   const json b = gw.backends();
   EXPECT_GT(b["calls"].get<int>(), 0) << b.dump();
   EXPECT_NE(gw.log_text().find("vocabulary of " + demo_model().string()), std::string::npos) << gw.log_text();
+  auto models = gc.Get("/v1/models");
+  ASSERT_TRUE(models && models->status == 200);
+  EXPECT_EQ(json::parse(models->body)["data"][0]["id"], "sfcl-demo") << models->body;  // the file name
 }
 
 TEST_F(GatewayTest, OpenAiProtocolBacktrackBansTheWrongValue) {
