@@ -41,6 +41,9 @@ httplib::Client& BackendClient::client() {
     client_->set_read_timeout(secs, usecs);
     client_->set_write_timeout(secs, usecs);
     client_->set_keep_alive(true);
+    // A request goes out as two writes (headers, then body): with Nagle's algorithm the body of a
+    // call on a kept-alive connection waits for the backend's delayed ACK.
+    client_->set_tcp_nodelay(true);
   }
   return *client_;
 }
