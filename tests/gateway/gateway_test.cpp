@@ -300,6 +300,29 @@ TEST_F(GatewayTest, OpenAiProtocolBacktrackBansTheWrongValue) {
   EXPECT_GE(b["constrained_calls"].get<int>(), 1) << b.dump();
 }
 
+// The API-side flags are `sfcl serve`'s own (cli/api_flags.h): -n caps every answer, an API key
+// file is read, a CORS origin is answered.
+TEST_F(GatewayTest, ServesApiFlagsAsServeDoes) {
+  const auto keys = std::filesystem::temp_directory_path() / ("sfcl-gateway-keys-" + std::to_string(free_port()));
+  std::ofstream(keys) << "k1\n";
+  Gateway gw({a_}, {"-n", "3", "--api-key-file", keys.string(), "--cors-origin", "http://app.example"});
+  auto c = gw.client();
+  const json chat = {{"model", "x"},
+                     {"max_tokens", 64},
+                     {"temperature", 0},
+                     {"messages", json::array({{{"role", "user"}, {"content", "Write."}}})}};
+  auto r = c.Post("/v1/chat/completions", chat.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 401);
+  r = c.Post("/v1/chat/completions", {{"Authorization", "Bearer k1"}, {"Origin", "http://app.example"}}, chat.dump(),
+             "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_LE(json::parse(r->body)["usage"]["completion_tokens"].get<int>(), 3) << r->body;
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), "http://app.example");
+  std::filesystem::remove(keys);
+}
+
 // Without --tokenizer the native protocol loads the file llama-server reports it serves.
 TEST_F(GatewayTest, VocabularyComesFromTheBackendsModelFile) {
   Gateway gw({a_}, {}, /*tokenizer=*/false);
