@@ -69,8 +69,11 @@ void check_tokenizers(const engine::Model& vocab, const std::string& vocab_path,
     std::vector<Token> got;
     try {
       got = c.tokenize(kTokenizerProbe);
-    } catch (const std::exception&) {
-      continue;  // down now: the health checks bring it in later
+    } catch (const std::exception& e) {
+      // Down now: the health checks bring it in later. Up without a working /tokenize, its
+      // vocabulary cannot be checked, and serving through it could write the wrong text.
+      if (!c.healthy()) continue;
+      throw std::runtime_error(std::string(e.what()) + ", though it answers /health: its tokenizer cannot be checked");
     }
     if (got != want) {
       throw std::runtime_error("backend " + a.url + " tokenises differently from " + vocab_path + " (" +

@@ -409,6 +409,31 @@ TEST(GatewayStartup, BackendWithAnotherTokenizerIsRefused) {
   EXPECT_NE(out.find("tokenises differently"), std::string::npos) << out;
 }
 
+// A backend that is up but cannot tokenise (no /tokenize) cannot be checked: exit 2, not served.
+TEST(GatewayStartup, BackendUpWithoutTokenizeIsRefused) {
+  LlamaServer real(1);
+  httplib::Server fake;
+  fake.Get("/health",
+           [](const httplib::Request&, httplib::Response& res) { res.set_content("{}", "application/json"); });
+  const int fake_port = fake.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { fake.listen_after_bind(); });
+  while (!fake.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const int port = free_port();
+  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-notokz-" + std::to_string(port) + ".log");
+  const pid_t pid =
+      spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", std::to_string(port),
+             "--backend", real.url(), "--backend", "http://127.0.0.1:" + std::to_string(fake_port)},
+            log);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  fake.stop();
+  serving.join();
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string out = read_text(log);
+  EXPECT_NE(out.find("tokenizer cannot be checked"), std::string::npos) << out;
+}
+
 // A backend whose model file is not readable here, and no --tokenizer: exit 2 naming the flag,
 // never a guessed vocabulary.
 TEST(GatewayStartup, UnreadableBackendModelFileWithoutTokenizerExits2) {
@@ -519,12 +544,19 @@ TEST(GatewayLifecycle, SigtermLetsAStreamInFlightFinishThenExits) {
   EXPECT_NE(log.find("sfcl: stopped"), std::string::npos) << log;
 }
 
-// A backend that is up (/health) but never answers a completion in time.
+// A backend that is up (/health) but never answers a completion in time; it tokenises as `tokenizer`
+// (a real llama-server it asks), so it passes the startup check.
 class HungBackend {
  public:
-  HungBackend() {
+  explicit HungBackend(const LlamaServer& tokenizer) {
     server_.Get("/health",
                 [](const httplib::Request&, httplib::Response& res) { res.set_content("{}", "application/json"); });
+    server_.Post("/tokenize", [url = tokenizer.url()](const httplib::Request& req, httplib::Response& res) {
+      httplib::Client c(url);
+      auto r = c.Post("/tokenize", req.body, "application/json");
+      res.status = r ? r->status : 502;
+      if (r) res.set_content(r->body, "application/json");
+    });
     server_.Post("/completion", [this](const httplib::Request&, httplib::Response& res) {
       for (int i = 0; i < 100 && !stopping_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
       res.status = 500;
@@ -551,8 +583,8 @@ class HungBackend {
 };
 
 TEST(GatewayFailover, BackendCallPastTheTimeoutMovesTheAnswerOn) {
-  HungBackend hung;
   LlamaServer real(2);
+  HungBackend hung(real);
   const int port = free_port();
   const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-hung-" + std::to_string(port) + ".log");
   const pid_t pid =
