@@ -189,7 +189,11 @@ int run_gateway(const GatewayOptions& options) {
       served.script = toks;
       script = toks;
     }
-    pool = std::make_unique<Pool>(addresses, options.pool);
+    // Backends down at startup, and any that comes back after a failure, are checked by the pool.
+    PoolOptions po = options.pool;
+    po.probe_text = kTokenizerProbe;
+    po.probe_tokens = served.model->tokenize(kTokenizerProbe, false, false);
+    pool = std::make_unique<Pool>(addresses, po);
     auto sched = std::make_unique<RemoteScheduler>(*served.model, *pool, ro, script);
     remote = sched.get();
     served.scheduler = std::move(sched);

@@ -526,21 +526,39 @@ TEST(GatewayLifecycle, SigtermLetsAStreamInFlightFinishThenExits) {
   auto c0 = gw.client();
   const Seen reference = stream_messages(c0, body);
   ASSERT_TRUE(reference.complete);
-  auto stream = std::async(std::launch::async, [&] {
+  // The signal goes once the client has its first text, so the stream is surely in flight.
+  std::promise<void> first_text;
+  std::string raw;
+  httplib::Request req;
+  req.method = "POST";
+  req.path = "/v1/messages";
+  req.body = body.dump();
+  req.set_header("Content-Type", "application/json");
+  req.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
+    const bool had = raw.find("content_block_delta") != std::string::npos;
+    raw.append(data, len);
+    if (!had && raw.find("content_block_delta") != std::string::npos) first_text.set_value();
+    return true;
+  };
+  auto streamed = std::async(std::launch::async, [&] {
     auto c = gw.client();
-    return stream_messages(c, body);
+    httplib::Response res;
+    httplib::Error err = httplib::Error::Success;
+    return c.send(req, res, err) && res.status == 200;
   });
-  for (int i = 0; i < 400; ++i) {
-    const json st = gw.backends();
-    if (st.is_object() && st["backends"][0]["outstanding"].get<int>() > 0) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
+  ASSERT_EQ(first_text.get_future().wait_for(std::chrono::seconds(60)), std::future_status::ready);
   EXPECT_EQ(gw.terminate(), 0);
-  const Seen s = stream.get();
-  EXPECT_TRUE(s.complete);
-  EXPECT_EQ(s.text, reference.text);
+  ASSERT_TRUE(streamed.get());
+  std::string text;
+  bool complete = false;
+  for (const auto& [e, d] : parse_sse(raw)) {
+    if (e == "content_block_delta") text += json::parse(d)["delta"]["text"].get<std::string>();
+    if (e == "message_stop") complete = true;
+  }
+  EXPECT_TRUE(complete);
+  EXPECT_EQ(text, reference.text);
   const std::string log = gw.log_text();
-  EXPECT_NE(log.find("draining (1 in flight)"), std::string::npos) << log;  // the signal came mid-stream
+  EXPECT_NE(log.find("draining (1 in flight)"), std::string::npos) << log;
   EXPECT_NE(log.find("sfcl: stopped"), std::string::npos) << log;
 }
 
