@@ -1,6 +1,7 @@
-// One OpenAI-compatible engine behind the gateway, over HTTP: what it serves (/props), how it
-// tokenises (/tokenize), and a token stream for a raw token prompt (llama-server's /completion with
-// return_tokens) that the caller may cancel at any token. Not thread-safe: one per thread.
+// One engine behind the gateway, over HTTP: what it serves (/props), how it tokenises (/tokenize),
+// and a token stream for a raw token prompt (llama-server's /completion with return_tokens, or the
+// OpenAI /v1/completions of openai_protocol.h) that the caller may cancel at any token. Not
+// thread-safe: one per thread.
 #pragma once
 #include <httplib.h>
 

@@ -116,7 +116,13 @@ StreamEvent read_event(std::string_view data, std::vector<Token>& tokens) {
   if (choices == j.end() || !choices->is_array() || choices->empty()) return ev;  // e.g. a usage chunk
   const json& choice = (*choices)[0];
   if (!choice.is_object()) return ev;
-  if (!read_choice_ids(choice, tokens)) {
+  bool ids = false;
+  try {
+    ids = read_choice_ids(choice, tokens);
+  } catch (const json::exception&) {  // an id that is not an integer
+    ids = false;
+  }
+  if (!ids) {
     ev.no_ids = true;
     ev.error =
         "the stream carries no token ids (it needs logprobs with llama-server's ids or vLLM's "

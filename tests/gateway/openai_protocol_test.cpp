@@ -106,6 +106,8 @@ TEST(OpenAiProtocol, TextWithoutIdsAndErrorsAreReported) {
   ev = openai::read_event(R"({"choices":[{"index":0,"text":"a","logprobs":null,"finish_reason":null}]})", tokens);
   EXPECT_TRUE(ev.no_ids);
   EXPECT_FALSE(ev.error.empty());
+  ev = openai::read_event(R"({"choices":[{"index":0,"text":"a","token_ids":["x"]}]})", tokens);
+  EXPECT_TRUE(ev.no_ids);  // not an integer
   ev = openai::read_event(R"({"error":{"message":"boom","code":500}})", tokens);
   EXPECT_TRUE(ev.failed);
   EXPECT_NE(ev.error.find("boom"), std::string::npos);
