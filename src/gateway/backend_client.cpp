@@ -41,11 +41,15 @@ httplib::Client& BackendClient::client() {
     client_->set_read_timeout(secs, usecs);
     client_->set_write_timeout(secs, usecs);
     client_->set_keep_alive(true);
+    // A request goes out as two writes (headers, then body): with Nagle's algorithm the body of a
+    // call on a kept-alive connection waits for the backend's delayed ACK.
+    client_->set_tcp_nodelay(true);
   }
   return *client_;
 }
 
 BackendInfo BackendClient::props() {
+  if (address_.api == BackendApi::openai) return openai_props();
   auto r = client().Get("/props");
   if (!r || r->status != 200) {
     client_.reset();
@@ -56,6 +60,7 @@ BackendInfo BackendClient::props() {
   if (!j.is_object()) throw std::runtime_error("backend " + address_.url + ": /props is not JSON");
   BackendInfo info;
   info.model = j.value("model_alias", j.value("model_path", std::string()));
+  info.model_path = j.value("model_path", std::string());
   info.chat_template = j.value("chat_template", std::string());
   info.total_slots = j.value("total_slots", 1);
   if (j.contains("default_generation_settings")) info.n_ctx = j["default_generation_settings"].value("n_ctx", 0);
@@ -63,6 +68,7 @@ BackendInfo BackendClient::props() {
 }
 
 std::vector<Token> BackendClient::tokenize(std::string_view text) {
+  if (address_.api == BackendApi::openai) return openai_tokenize(text);
   const json body = {{"content", text}, {"add_special", false}, {"parse_special", false}};
   auto r = client().Post("/tokenize", body.dump(), "application/json");
   if (!r || r->status != 200) {
@@ -85,6 +91,7 @@ bool BackendClient::healthy() {
 
 StreamResult BackendClient::complete(const CompletionRequest& req,
                                      const std::function<bool(std::span<const Token>)>& on_tokens) {
+  if (address_.api == BackendApi::openai) return openai_complete(req, on_tokens);
   json prompt = json::array();
   for (Token t : req.prompt) prompt.push_back(t);
   for (Token t : req.prompt_tail) prompt.push_back(t);

@@ -1,6 +1,7 @@
-// One OpenAI-compatible engine behind the gateway, over HTTP: what it serves (/props), how it
-// tokenises (/tokenize), and a token stream for a raw token prompt (llama-server's /completion with
-// return_tokens) that the caller may cancel at any token. Not thread-safe: one per thread.
+// One engine behind the gateway, over HTTP: what it serves (/props), how it tokenises (/tokenize),
+// and a token stream for a raw token prompt (llama-server's /completion with return_tokens, or the
+// OpenAI /v1/completions of openai_protocol.h) that the caller may cancel at any token. Not
+// thread-safe: one per thread.
 #pragma once
 #include <httplib.h>
 
@@ -19,10 +20,15 @@ namespace sfcl::gateway {
 
 using engine::Token;
 
+// How a backend is spoken to: llama-server's native API, or the OpenAI-compatible completions API
+// as vLLM serves it (docs/SCALING.md, "Backend protocols").
+enum class BackendApi : uint8_t { llama, openai };
+
 struct BackendAddress {
   std::string url;  // as given: http://host:port
   std::string host;
   int port = 0;
+  BackendApi api = BackendApi::llama;
 };
 // "http://127.0.0.1:8081", "127.0.0.1:8081" -> host and port; throws std::invalid_argument.
 BackendAddress parse_backend_url(const std::string& url);
@@ -32,6 +38,7 @@ struct BackendInfo {
   std::string chat_template;  // the Jinja template the backend applies (may be empty)
   int32_t n_ctx = 0;          // tokens per slot
   int32_t total_slots = 0;
+  std::string model_path;  // the GGUF the backend loaded, as it reports it (empty: unknown)
 };
 
 // One completion request: the accepted prefix as tokens, what is banned or boosted at every
@@ -73,12 +80,21 @@ class BackendClient {
 
  private:
   httplib::Client& client();
+  // The OpenAI-compatible protocol (openai_protocol.cpp), chosen by address_.api.
+  BackendInfo openai_props();
+  std::vector<Token> openai_tokenize(std::string_view text);
+  StreamResult openai_complete(const CompletionRequest& req,
+                               const std::function<bool(std::span<const Token>)>& on_tokens);
   BackendAddress address_;
   double timeout_s_;
   std::unique_ptr<httplib::Client> client_;
   std::string body_;     // request body, reused
   std::string pending_;  // SSE bytes not yet split into events
   std::vector<Token> tokens_;
+  std::string openai_model_;  // the model id the OpenAI API names (/v1/models)
+  std::string openai_body_;
+  std::string openai_pending_;
+  std::vector<Token> openai_tokens_;
 };
 
 }  // namespace sfcl::gateway

@@ -1,5 +1,6 @@
 // sfcl::gateway — `sfcl gateway`: the API of `sfcl serve` with no model of its own, in front of
-// OpenAI-compatible engines (llama-server) that sample; the check loop runs here (docs/SCALING.md).
+// engines (llama-server, or any server of the OpenAI completions API as vLLM has it) that sample; the check loop runs
+// here (docs/SCALING.md).
 #pragma once
 #include <string>
 #include <vector>
@@ -14,9 +15,11 @@ struct GatewayOptions {
   // The API side, as `sfcl serve` has it (port, auth, signing, SFCL defaults, limits).
   // scheduler.n_parallel and n_ctx_per_slot are set from the backends.
   server::ServerOptions server;
-  std::vector<std::string> backends;  // http://host:port of each engine
+  std::vector<std::string> backends;   // http://host:port of each engine
+  BackendApi api = BackendApi::llama;  // how every backend is spoken to
   // GGUF whose vocabulary (loaded without weights) is the backends' tokenizer; checked at startup
-  // against the backends' /tokenize.
+  // against the backends' /tokenize. Empty: the model file the backend reports (/props model_path)
+  // when it is readable here; otherwise startup fails.
   std::string tokenizer;
   PoolOptions pool;
   RemoteOptions remote;
@@ -24,7 +27,7 @@ struct GatewayOptions {
 };
 
 // Listens, learns the backends, serves until SIGTERM/SIGINT; returns the process exit code (2 when
-// no backend answers or a backend tokenises differently from --tokenizer).
+// no backend answers, no vocabulary is known, or a backend tokenises differently from it).
 int run_gateway(const GatewayOptions& options);
 
 // The text every backend must tokenise as --tokenizer does (digits, currency, CJK, markup).

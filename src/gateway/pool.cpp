@@ -1,6 +1,7 @@
 #include "gateway/pool.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace sfcl::gateway {
 
@@ -29,7 +30,10 @@ uint64_t prefix_hash(std::span<const Token> prompt) {
 }
 
 Pool::Pool(const std::vector<BackendAddress>& backends, const PoolOptions& options) : options_(options) {
-  for (const auto& a : backends) backends_.push_back(Backend{a});
+  for (const auto& a : backends) {
+    backends_.push_back(Backend{a});
+    backends_.back().checked = options_.probe_text.empty();
+  }
   health_ = std::thread([this] { health_loop(); });
 }
 
@@ -57,7 +61,7 @@ std::optional<size_t> Pool::acquire(uint64_t affinity, std::optional<size_t> avo
     uint64_t best_score = 0;
     for (size_t i = 0; i < backends_.size(); ++i) {
       const Backend& b = backends_[i];
-      if (!b.healthy || b.outstanding >= options_.slots_per_backend) continue;
+      if (!b.healthy || !b.checked || b.outstanding >= options_.slots_per_backend) continue;
       if (avoid && *avoid == i) continue;
       if (!least || b.outstanding < backends_[*least].outstanding) least = i;
       const uint64_t score = mix(affinity, i + 1);
@@ -68,7 +72,7 @@ std::optional<size_t> Pool::acquire(uint64_t affinity, std::optional<size_t> avo
     }
     if (!least && avoid) {  // the one to avoid is the only one free: better than waiting
       const Backend& b = backends_[*avoid];
-      if (b.healthy && b.outstanding < options_.slots_per_backend) least = preferred = *avoid;
+      if (b.healthy && b.checked && b.outstanding < options_.slots_per_backend) least = preferred = *avoid;
     }
     if (least) {
       size_t pick = *least;
@@ -114,7 +118,7 @@ int32_t Pool::free_slots() const {
   std::lock_guard<std::mutex> lk(mu_);
   int32_t n = 0;
   for (const Backend& b : backends_) {
-    if (b.healthy) n += std::max(0, options_.slots_per_backend - b.outstanding);
+    if (b.healthy && b.checked) n += std::max(0, options_.slots_per_backend - b.outstanding);
   }
   return n;
 }
@@ -123,9 +127,22 @@ std::vector<BackendStatus> Pool::status() const {
   std::lock_guard<std::mutex> lk(mu_);
   std::vector<BackendStatus> out;
   for (const Backend& b : backends_) {
-    out.push_back({b.address.url, b.healthy, b.outstanding, b.requests, b.failures});
+    out.push_back({b.address.url, b.healthy && b.checked, b.outstanding, b.requests, b.failures});
   }
   return out;
+}
+
+bool Pool::same_tokenizer(BackendClient& client) const {
+  std::vector<Token> got;
+  try {
+    got = client.tokenize(options_.probe_text);
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (got == options_.probe_tokens) return true;
+  std::fprintf(stderr, "sfcl: backend %s tokenises differently from the gateway's vocabulary: kept out of rotation\n",
+               client.address().url.c_str());
+  return false;
 }
 
 void Pool::health_loop() {
@@ -142,14 +159,17 @@ void Pool::health_loop() {
         next = std::min(next, backends_[i].next_probe);
         continue;
       }
+      const bool recheck = !options_.probe_text.empty() && (!backends_[i].checked || !backends_[i].healthy);
       lk.unlock();
-      const bool ok = clients[i]->healthy();  // no lock held over the network
+      bool ok = clients[i]->healthy();  // no lock held over the network
+      if (ok && recheck) ok = same_tokenizer(*clients[i]);
       lk.lock();
       if (stop_) return;
       Backend& b = backends_[i];
       if (ok) {
-        const bool back = !b.healthy;
+        const bool back = !b.healthy || !b.checked;
         b.healthy = true;
+        b.checked = true;
         b.backoff_s = 0.0;
         b.next_probe = Clock::now() + seconds(options_.health_interval_s);
         if (back) cv_.notify_all();

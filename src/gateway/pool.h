@@ -25,11 +25,16 @@ struct PoolOptions {
   // A backend that shares the prompt's prefix is chosen while it has at most this many more
   // requests outstanding than the least loaded one.
   int32_t affinity_slack = 1;
+  // When set, a backend serves only once its /tokenize gives `probe_tokens` for `probe_text`:
+  // checked at its first answered probe and whenever it comes back, so one restarted on another
+  // model stays out of rotation.
+  std::string probe_text;
+  std::vector<Token> probe_tokens;
 };
 
 struct BackendStatus {
   std::string url;
-  bool healthy = false;
+  bool healthy = false;  // in rotation: answers /health and passed the tokenizer probe
   int32_t outstanding = 0;
   int64_t requests = 0;  // completion calls sent
   int64_t failures = 0;  // calls that failed (the backend was taken out)
@@ -63,6 +68,7 @@ class Pool {
   struct Backend {
     BackendAddress address;
     bool healthy = true;
+    bool checked = true;  // its tokenizer passed the probe (PoolOptions::probe_text)
     int32_t outstanding = 0;
     int64_t requests = 0;
     int64_t failures = 0;
@@ -70,6 +76,7 @@ class Pool {
     std::chrono::steady_clock::time_point next_probe{};
   };
   void health_loop();
+  [[nodiscard]] bool same_tokenizer(BackendClient& client) const;
 
   PoolOptions options_;
   std::vector<Backend> backends_;

@@ -2,7 +2,6 @@
 // the first SIGTERM or SIGINT drain (refuse new work, let in-flight responses finish until
 // --drain-timeout, then end what is left with an error in the API's shape and exit), on a second
 // one exit at once.
-#include <signal.h>
 #include <sodium.h>
 
 #include <cstdio>
@@ -10,9 +9,8 @@
 #include <fstream>
 #include <thread>
 
-#include "server/access.h"
-#include "server/dialect.h"
 #include "server/http/server.h"
+#include "server/process.h"
 #include "server/routes.h"
 #include "server/server.h"
 #include "server/state.h"
@@ -20,6 +18,9 @@
 namespace sfcl::server {
 
 namespace {
+
+// HTTP worker threads at most (server/process.h, http_limits).
+constexpr int32_t kMaxWorkers = 512;
 
 // One short generation through the real path before reporting ready.
 void warm_up(ServedModel& m) {
@@ -67,12 +68,6 @@ void load_model(const State& st, ServedModel& m) {
   warm_up(m);
 }
 
-void stop_schedulers(State& st) {
-  for (auto& m : st.models) {
-    if (m->scheduler) m->scheduler->stop();
-  }
-}
-
 // A file that is not GGUF is refused before the port is bound (loading it takes a while; the
 // port stays free for a working server).
 void check_model_file(const std::string& path) {
@@ -85,79 +80,25 @@ void check_model_file(const std::string& path) {
   }
 }
 
-http::Limits limits_of(const ServerOptions& o) {
-  http::Limits l;
-  l.max_body = o.max_body;
-  l.max_header_bytes = o.max_header_bytes;
-  l.max_headers = static_cast<size_t>(std::max(1, o.max_headers));
-  l.max_connections = std::max(1, o.max_connections);
-  l.header_timeout_s = o.header_timeout_s;
-  l.idle_timeout_s = o.idle_timeout_s;
-  l.body_timeout_s = o.body_timeout_s;
-  l.write_timeout_s = o.write_timeout_s;
-  // Generation handlers block for their whole answer; every admitted request (slots + queue)
-  // gets a thread, and a few more keep /health and the refusals quick.
-  l.workers = std::min(o.scheduler.n_parallel + o.scheduler.queue_limit + 8, 512);
-  return l;
-}
-
-http::Hooks hooks_of(State& st, const http::Router& routes) {
-  http::Hooks h;
-  h.before_body = [&st](const http::Request& req, http::Response& res) { return screen_request(st, req, res); };
-  h.handle = [&st, &routes](http::Request& req, http::Response& res) { dispatch(routes, st, req, res); };
-  h.reject = [&st](const http::Request& req, int status, const std::string& message) {
-    const ErrorTypes& types = dialect_for(api_of_path(req.path)).errors();
-    const std::string type = status == 413   ? types.too_large
-                             : status == 503 ? types.unavailable
-                             : status >= 500 ? types.server
-                                             : "invalid_request_error";
-    http::Response res;
-    send_api_error(res, req.path, status, type, message);
-    add_cors_headers(st, req, res);
-    return res;
-  };
-  h.log = [&st](const http::Request& req, const http::Response& res, std::chrono::steady_clock::duration took) {
-    log_http(st, req, res, took);
-  };
-  return h;
-}
-
 }  // namespace
 
 int serve(const ServerOptions& options) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium could not initialise");
   State st;
   st.opt = options;
-  if (options.log_format == "json") {
-    spdlog::set_pattern("%v");
-  } else {
-    spdlog::set_pattern("[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
-  }
-  st.metrics = std::make_unique<metrics::Metrics>(options.mode, options.drift_threshold);
-  if (!options.sign_key_path.empty()) st.key = load_signing_key(options.sign_key_path);
+  start_services(st);
   plan_models(st);
-  if (!st.opt.kb_path.empty()) {
-    auto kb = std::make_shared<anchor::SourceIndex>();
-    kb->add_knowledge(anchor::load_knowledge(st.opt.kb_path));
-    st.kb = std::move(kb);
-  }
   for (const auto& m : st.models) check_model_file(m->spec.path);
 
-  // Signals go to one thread (sigwait): first SIGTERM/SIGINT drains, a second one exits at once.
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGINT);
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-
+  ShutdownSignals signals;
   http::Router routes;
   install_routes(routes, st);
-  http::Server svr(limits_of(options), hooks_of(st, routes));
+  http::Server svr(http_limits(options, kMaxWorkers), http_hooks(st, routes));
   int port = 0;
   try {
     port = svr.bind(options.host, options.port);
   } catch (const std::exception& e) {
-    pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+    signals.release();
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
     return 2;
   }
@@ -166,43 +107,7 @@ int serve(const ServerOptions& options) {
   std::fprintf(stderr, "sfcl: listening on http://%s:%d (loading %s)\n", options.host.c_str(), port, files.c_str());
   svr.start();
 
-  std::thread signals([&] {
-    int sig = 0;
-    sigwait(&set, &sig);
-    std::fprintf(stderr, "sfcl: signal %d: draining (%d in flight)\n", sig, st.in_flight.load());
-    st.draining = true;
-    std::thread second([&] {
-      int s2 = 0;
-      sigwait(&set, &s2);
-      std::fprintf(stderr, "sfcl: second signal: exiting now\n");
-      std::_Exit(1);
-    });
-    second.detach();
-    using clock = std::chrono::steady_clock;
-    const auto drain =
-        std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(st.opt.drain_timeout_s));
-    const auto deadline = clock::now() + drain;
-    // What is still running a little before the deadline is ended by stopping the scheduler:
-    // each job fails, so a stream ends with its API's error event and a waiting request with a
-    // 500, rather than the connection just closing; the rest of the time writes those out.
-    const auto cut = deadline - std::min<clock::duration>(std::chrono::milliseconds(500), drain / 4);
-    while (st.in_flight.load() > 0 && clock::now() < cut) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    if (st.in_flight.load() > 0 && st.ready.load()) {
-      std::fprintf(stderr, "sfcl: drain timeout: ending %d responses\n", st.in_flight.load());
-      stop_schedulers(st);
-      while (st.in_flight.load() > 0 && clock::now() < deadline) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-    }
-    // Whatever still holds a worker past the deadline does not hold the process.
-    std::thread watchdog([deadline] {
-      std::this_thread::sleep_until(deadline + std::chrono::milliseconds(500));
-      std::fprintf(stderr, "sfcl: drain timeout passed: exiting now\n");
-      std::_Exit(1);
-    });
-    watchdog.detach();
-    svr.stop();
-  });
+  signals.start(st, svr);
 
   try {
     for (auto& m : st.models) load_model(st, *m);
@@ -216,11 +121,10 @@ int serve(const ServerOptions& options) {
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
-    pthread_kill(signals.native_handle(), SIGTERM);  // NOLINT(bugprone-bad-signal-to-kill-thread): wakes its sigwait
-    signals.join();
+    signals.abort();
     return 2;
   }
-  signals.join();
+  signals.wait();
   stop_schedulers(st);
   std::fprintf(stderr, "sfcl: stopped\n");
   return 0;

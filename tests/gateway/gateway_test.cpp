@@ -2,7 +2,8 @@
 // model, all on 127.0.0.1: its answers and events equal those of `sfcl serve` on the same model at
 // temperature 0; a backtrack goes through it and the wrong value never reaches the client; a
 // backend SIGKILLed mid-answer is replaced with nothing lost or repeated, and comes back after a
-// restart.
+// restart. The same through the OpenAI-completions protocol (llama-server's /v1/completions), and
+// the vocabulary learnt from the backend's model file or refused when it cannot be read.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -46,7 +47,10 @@ bool wait_health(int port, int tries = 400) {
 // A llama-server on the demo model; restartable on the same port.
 class LlamaServer {
  public:
-  explicit LlamaServer(int slots = 4) : slots_(slots), port_(free_port()) { start(); }
+  explicit LlamaServer(int slots = 4, std::filesystem::path model = demo_model())
+      : slots_(slots), port_(free_port()), model_(std::move(model)) {
+    start();
+  }
   ~LlamaServer() { kill(); }
   LlamaServer(const LlamaServer&) = delete;
   LlamaServer& operator=(const LlamaServer&) = delete;
@@ -54,7 +58,7 @@ class LlamaServer {
     const char* env = std::getenv("LLAMA_SERVER");  // default: scripts/build-llama-server's
     const std::string bin = env != nullptr ? env : LLAMA_SERVER_PATH;
     log_ = std::filesystem::temp_directory_path() / ("sfcl-llama-server-" + std::to_string(port_) + ".log");
-    pid_ = spawn({bin, "-m", demo_model().string(), "--host", "127.0.0.1", "--port", std::to_string(port_), "-np",
+    pid_ = spawn({bin, "-m", model_.string(), "--host", "127.0.0.1", "--port", std::to_string(port_), "-np",
                   std::to_string(slots_), "-c", std::to_string(512 * slots_), "-t", "1", "--no-webui"},
                  log_);
     if (!wait_health(port_)) throw std::runtime_error("llama-server did not start: see " + log_.string());
@@ -70,17 +74,25 @@ class LlamaServer {
  private:
   int slots_;
   int port_;
+  std::filesystem::path model_;
   pid_t pid_ = -1;
   std::filesystem::path log_;
 };
 
-// `sfcl gateway` over `backends`.
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// `sfcl gateway` over `backends`; without `tokenizer` it learns the vocabulary from them.
 class Gateway {
  public:
-  Gateway(const std::vector<const LlamaServer*>& backends, std::vector<std::string> extra) : port_(free_port()) {
+  Gateway(const std::vector<const LlamaServer*>& backends, std::vector<std::string> extra, bool tokenizer = true)
+      : port_(free_port()) {
     std::vector<std::string> argv = {
-        std::getenv("SFCL"),   "gateway",           "--tokenizer", demo_model().string(),  "--port",
-        std::to_string(port_), "--health-interval", "0.2",         "--health-max-backoff", "0.5"};
+        std::getenv("SFCL"),    "gateway", "--port", std::to_string(port_), "--health-interval", "0.2",
+        "--health-max-backoff", "0.5"};
+    if (tokenizer) argv.insert(argv.end(), {"--tokenizer", demo_model().string()});
     for (const auto* b : backends) {
       argv.emplace_back("--backend");
       argv.push_back(b->url());
@@ -91,8 +103,10 @@ class Gateway {
     if (!wait_health(port_)) throw std::runtime_error("gateway did not start: see " + log_.string());
   }
   ~Gateway() {
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
+    if (pid_ > 0) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
     std::error_code ec;
     if (!::testing::Test::HasFailure()) std::filesystem::remove(log_, ec);
   }
@@ -102,6 +116,15 @@ class Gateway {
     httplib::Client c("127.0.0.1", port_);
     c.set_read_timeout(60, 0);
     return c;
+  }
+  [[nodiscard]] std::string log_text() const { return read_text(log_); }
+  // SIGTERM, then the exit status once it has exited (-1: it did not exit normally).
+  int terminate() {
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   [[nodiscard]] json backends() const {
     auto c = client();
@@ -181,13 +204,11 @@ class GatewayTest : public ::testing::Test {
 LlamaServer* GatewayTest::a_ = nullptr;
 LlamaServer* GatewayTest::b_ = nullptr;
 
-TEST_F(GatewayTest, AnswersAndEventsEqualServeOnTheSameModel) {
-  ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"});
-  Gateway gw({a_, b_}, {});
-  auto sc = serve.client();
-  auto gc = gw.client();
+// The first `items` eval answers, streamed (Messages) and not (OpenAI chat), with their events,
+// equal between `sfcl serve` (sc) and the gateway (gc); then a request's own logit_bias.
+void expect_answers_equal(httplib::Client& sc, httplib::Client& gc, size_t items) {
   int anchors = 0;
-  for (const Item& it : eval_items(6)) {
+  for (const Item& it : eval_items(items)) {
     const Seen want = stream_messages(sc, messages_body(it, 64, true));
     const Seen got = stream_messages(gc, messages_body(it, 64, true));
     ASSERT_TRUE(want.complete);
@@ -238,6 +259,76 @@ TEST_F(GatewayTest, AnswersAndEventsEqualServeOnTheSameModel) {
   const std::string banned = json::parse(gs->body)["choices"][0]["message"]["content"];
   EXPECT_NE(banned, plain);
   EXPECT_EQ(banned, json::parse(ws->body)["choices"][0]["message"]["content"].get<std::string>());
+}
+
+TEST_F(GatewayTest, AnswersAndEventsEqualServeOnTheSameModel) {
+  ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"});
+  Gateway gw({a_, b_}, {});
+  auto sc = serve.client();
+  auto gc = gw.client();
+  expect_answers_equal(sc, gc, 6);
+}
+
+// The OpenAI-completions protocol against llama-server's own /v1/completions: the same answers,
+// events and bans as `sfcl serve`; its vocabulary learnt from the backend's /props model_path.
+TEST_F(GatewayTest, OpenAiProtocolAnswersEqualServe) {
+  ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"});
+  Gateway gw({a_, b_}, {"--backend-api", "openai"}, /*tokenizer=*/false);
+  auto sc = serve.client();
+  auto gc = gw.client();
+  expect_answers_equal(sc, gc, 4);
+  const json b = gw.backends();
+  EXPECT_GT(b["calls"].get<int>(), 0) << b.dump();
+  EXPECT_NE(gw.log_text().find("vocabulary of " + demo_model().string()), std::string::npos) << gw.log_text();
+  auto models = gc.Get("/v1/models");
+  ASSERT_TRUE(models && models->status == 200);
+  EXPECT_EQ(json::parse(models->body)["data"][0]["id"], "sfcl-demo") << models->body;  // the file name
+}
+
+TEST_F(GatewayTest, OpenAiProtocolBacktrackBansTheWrongValue) {
+  Gateway gw({a_}, {"--backend-api", "openai", "--test-script", " The total is $12,600.00 now."});
+  auto c = gw.client();
+  const Seen s = stream_messages(c, messages_body({"Invoice total: $12,500.00.", "What is the total?"}, 40, true));
+  ASSERT_TRUE(s.complete);
+  bool backtrack = false;
+  for (const auto& e : s.events) backtrack = backtrack || e.rfind("backtrack ", 0) == 0;
+  EXPECT_TRUE(backtrack);
+  EXPECT_EQ(s.text.find("12,600"), std::string::npos) << s.text;
+  EXPECT_NE(s.text.find("12,500"), std::string::npos) << s.text;  // the ban moved it to the document's
+  const json b = gw.backends();
+  EXPECT_GE(b["rewinds"].get<int>(), 1) << b.dump();
+  EXPECT_GE(b["constrained_calls"].get<int>(), 1) << b.dump();
+}
+
+// The API-side flags are `sfcl serve`'s own (cli/api_flags.h): -n caps every answer, an API key
+// file is read, a CORS origin is answered.
+TEST_F(GatewayTest, ServesApiFlagsAsServeDoes) {
+  const auto keys = std::filesystem::temp_directory_path() / ("sfcl-gateway-keys-" + std::to_string(free_port()));
+  std::ofstream(keys) << "k1\n";
+  Gateway gw({a_}, {"-n", "3", "--api-key-file", keys.string(), "--cors-origin", "http://app.example"});
+  auto c = gw.client();
+  const json chat = {{"model", "x"},
+                     {"max_tokens", 64},
+                     {"temperature", 0},
+                     {"messages", json::array({{{"role", "user"}, {"content", "Write."}}})}};
+  auto r = c.Post("/v1/chat/completions", chat.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 401);
+  r = c.Post("/v1/chat/completions", {{"Authorization", "Bearer k1"}, {"Origin", "http://app.example"}}, chat.dump(),
+             "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  EXPECT_LE(json::parse(r->body)["usage"]["completion_tokens"].get<int>(), 3) << r->body;
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), "http://app.example");
+  std::filesystem::remove(keys);
+}
+
+// Without --tokenizer the native protocol loads the file llama-server reports it serves.
+TEST_F(GatewayTest, VocabularyComesFromTheBackendsModelFile) {
+  Gateway gw({a_}, {}, /*tokenizer=*/false);
+  EXPECT_NE(gw.log_text().find("vocabulary of " + demo_model().string()), std::string::npos) << gw.log_text();
+  auto c = gw.client();
+  EXPECT_TRUE(stream_messages(c, messages_body(eval_items(1)[0], 16, true)).complete);
 }
 
 TEST_F(GatewayTest, BacktrackGoesThroughTheBackendAndTheWrongValueIsNeverDelivered) {
@@ -314,9 +405,53 @@ TEST(GatewayStartup, BackendWithAnotherTokenizerIsRefused) {
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
-  std::ifstream in(log);
-  const std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string out = read_text(log);
   EXPECT_NE(out.find("tokenises differently"), std::string::npos) << out;
+}
+
+// A backend that is up but cannot tokenise (no /tokenize) cannot be checked: exit 2, not served.
+TEST(GatewayStartup, BackendUpWithoutTokenizeIsRefused) {
+  LlamaServer real(1);
+  httplib::Server fake;
+  fake.Get("/health",
+           [](const httplib::Request&, httplib::Response& res) { res.set_content("{}", "application/json"); });
+  const int fake_port = fake.bind_to_any_port("127.0.0.1");
+  std::thread serving([&] { fake.listen_after_bind(); });
+  while (!fake.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const int port = free_port();
+  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-notokz-" + std::to_string(port) + ".log");
+  const pid_t pid =
+      spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", std::to_string(port),
+             "--backend", real.url(), "--backend", "http://127.0.0.1:" + std::to_string(fake_port)},
+            log);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  fake.stop();
+  serving.join();
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string out = read_text(log);
+  EXPECT_NE(out.find("tokenizer cannot be checked"), std::string::npos) << out;
+}
+
+// A backend whose model file is not readable here, and no --tokenizer: exit 2 naming the flag,
+// never a guessed vocabulary.
+TEST(GatewayStartup, UnreadableBackendModelFileWithoutTokenizerExits2) {
+  const auto copy = std::filesystem::temp_directory_path() / ("sfcl-gone-" + std::to_string(free_port()) + ".gguf");
+  std::filesystem::copy_file(demo_model(), copy, std::filesystem::copy_options::overwrite_existing);
+  LlamaServer backend(1, copy);
+  std::filesystem::remove(copy);  // llama-server keeps serving what it loaded
+  const int port = free_port();
+  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-notok-" + std::to_string(port) + ".log");
+  const pid_t pid =
+      spawn({std::getenv("SFCL"), "gateway", "--port", std::to_string(port), "--backend", backend.url()}, log);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string out = read_text(log);
+  EXPECT_NE(out.find("--tokenizer"), std::string::npos) << out;
+  EXPECT_NE(out.find(copy.string()), std::string::npos) << out;
 }
 
 // A long scripted answer (one backend call per token) is long enough to be cut by a SIGKILL.
@@ -383,12 +518,63 @@ TEST(GatewayFailover, KilledBackendMidAnswerLosesAndRepeatsNothingAndComesBack) 
   EXPECT_GT(gw.backends()["backends"][0]["requests"].get<int>(), before);
 }
 
-// A backend that is up (/health) but never answers a completion in time.
+// SIGTERM drains as `sfcl serve` does: a stream in flight finishes whole, then the gateway exits 0.
+TEST(GatewayLifecycle, SigtermLetsAStreamInFlightFinishThenExits) {
+  LlamaServer a;
+  Gateway gw({&a}, {"--test-script", kLong, "--drain-timeout", "30"});
+  const json body = messages_body({"", "Write."}, 400, true);
+  auto c0 = gw.client();
+  const Seen reference = stream_messages(c0, body);
+  ASSERT_TRUE(reference.complete);
+  // The signal goes once the client has its first text, so the stream is surely in flight.
+  std::promise<void> first_text;
+  std::string raw;
+  httplib::Request req;
+  req.method = "POST";
+  req.path = "/v1/messages";
+  req.body = body.dump();
+  req.set_header("Content-Type", "application/json");
+  req.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
+    const bool had = raw.find("content_block_delta") != std::string::npos;
+    raw.append(data, len);
+    if (!had && raw.find("content_block_delta") != std::string::npos) first_text.set_value();
+    return true;
+  };
+  auto streamed = std::async(std::launch::async, [&] {
+    auto c = gw.client();
+    httplib::Response res;
+    httplib::Error err = httplib::Error::Success;
+    return c.send(req, res, err) && res.status == 200;
+  });
+  ASSERT_EQ(first_text.get_future().wait_for(std::chrono::seconds(60)), std::future_status::ready);
+  EXPECT_EQ(gw.terminate(), 0);
+  ASSERT_TRUE(streamed.get());
+  std::string text;
+  bool complete = false;
+  for (const auto& [e, d] : parse_sse(raw)) {
+    if (e == "content_block_delta") text += json::parse(d)["delta"]["text"].get<std::string>();
+    if (e == "message_stop") complete = true;
+  }
+  EXPECT_TRUE(complete);
+  EXPECT_EQ(text, reference.text);
+  const std::string log = gw.log_text();
+  EXPECT_NE(log.find("draining (1 in flight)"), std::string::npos) << log;
+  EXPECT_NE(log.find("sfcl: stopped"), std::string::npos) << log;
+}
+
+// A backend that is up (/health) but never answers a completion in time; it tokenises as `tokenizer`
+// (a real llama-server it asks), so it passes the startup check.
 class HungBackend {
  public:
-  HungBackend() {
+  explicit HungBackend(const LlamaServer& tokenizer) {
     server_.Get("/health",
                 [](const httplib::Request&, httplib::Response& res) { res.set_content("{}", "application/json"); });
+    server_.Post("/tokenize", [url = tokenizer.url()](const httplib::Request& req, httplib::Response& res) {
+      httplib::Client c(url);
+      auto r = c.Post("/tokenize", req.body, "application/json");
+      res.status = r ? r->status : 502;
+      if (r) res.set_content(r->body, "application/json");
+    });
     server_.Post("/completion", [this](const httplib::Request&, httplib::Response& res) {
       for (int i = 0; i < 100 && !stopping_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(20));
       res.status = 500;
@@ -415,8 +601,8 @@ class HungBackend {
 };
 
 TEST(GatewayFailover, BackendCallPastTheTimeoutMovesTheAnswerOn) {
-  HungBackend hung;
   LlamaServer real(2);
+  HungBackend hung(real);
   const int port = free_port();
   const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-hung-" + std::to_string(port) + ".log");
   const pid_t pid =

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <set>
+#include <string>
 #include <thread>
 
 namespace sfcl::gateway {
@@ -22,6 +23,10 @@ class HealthServer {
     server_.Get("/health", [this](const httplib::Request&, httplib::Response& res) {
       res.status = healthy.load() ? 200 : 503;
       res.set_content("{}", "application/json");
+    });
+    // Every text tokenises to one id: `vocab`, so two servers differ when their vocab does.
+    server_.Post("/tokenize", [this](const httplib::Request&, httplib::Response& res) {
+      res.set_content("{\"tokens\":[" + std::to_string(vocab.load()) + "]}", "application/json");
     });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
@@ -38,6 +43,7 @@ class HealthServer {
     return parse_backend_url("http://127.0.0.1:" + std::to_string(port_));
   }
   std::atomic<bool> healthy{true};
+  std::atomic<int> vocab{1};
 
  private:
   httplib::Server server_;
@@ -149,6 +155,39 @@ TEST(GatewayPool, FailedBackendLeavesRotationAndReturnsWhenHealthy) {
     back = pool.status()[0].healthy;
   }
   EXPECT_TRUE(back);
+}
+
+// With a probe set, a backend serves only once its /tokenize matches: one on another vocabulary
+// never does, and one that comes back on another vocabulary after a failure stays out.
+TEST(GatewayPool, BackendWithAnotherTokenizerIsKeptOutOfRotation) {
+  HealthServer a;
+  HealthServer b;
+  b.vocab = 2;
+  PoolOptions o = fast(4);
+  o.probe_text = "probe";
+  o.probe_tokens = {1};
+  Pool pool({a.address(), b.address()}, o);
+  for (Token t = 0; t < 16; ++t) {
+    const auto got = pool.acquire(prefix_hash(std::vector<Token>{t}), std::nullopt, soon(2000));
+    ASSERT_TRUE(got);
+    EXPECT_EQ(*got, 0U);
+    pool.release(*got);
+  }
+  EXPECT_FALSE(pool.status()[1].healthy);
+  b.vocab = 1;  // fixed: the next probe brings it in
+  bool in = false;
+  for (int i = 0; i < 100 && !in; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    in = pool.status()[1].healthy;
+  }
+  EXPECT_TRUE(in);
+  a.vocab = 3;  // restarted on another model after a failure
+  pool.mark_failed(0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // several probes
+  EXPECT_FALSE(pool.status()[0].healthy);
+  const auto got = pool.acquire(5, std::nullopt, soon());
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got, 1U);
 }
 
 TEST(GatewayPool, AvoidedBackendIsUsedOnlyWhenNoOtherIsFree) {

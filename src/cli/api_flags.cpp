@@ -1,0 +1,146 @@
+#include "cli/api_flags.h"
+
+#include <fstream>
+
+#include "cli/commands.h"
+
+namespace sfcl::cli {
+
+namespace {
+
+void add_transport_flags(CLI::App& cmd, server::ServerOptions& o) {
+  cmd.add_option("--host", o.host, "Listen address")->capture_default_str();
+  cmd.add_option("--port", o.port, "Listen port (0 = any free port, printed at start)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  cmd.add_option("--max-body", o.max_body, "Largest request body in bytes (413 above)")->capture_default_str();
+  cmd.add_option("--max-header-bytes", o.max_header_bytes, "Largest request line + headers in bytes (431 above)")
+      ->capture_default_str()
+      ->check(CLI::Range(1024U, 16U << 20));
+  cmd.add_option("--max-headers", o.max_headers, "Most header fields in a request (431 above)")
+      ->capture_default_str()
+      ->check(CLI::Range(8, 10000));
+  cmd.add_option("--max-connections", o.max_connections, "Open connections; more get 503 (also the listen backlog)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1 << 20));
+  cmd.add_option("--header-timeout", o.header_timeout_s, "Seconds for a request's headers to arrive")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd.add_option("--idle-timeout", o.idle_timeout_s, "Seconds a keep-alive connection may wait for a request")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 86400.0));
+  cmd.add_option("--body-timeout", o.body_timeout_s, "Seconds for a request's body to arrive")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd.add_option("--write-timeout", o.write_timeout_s, "Seconds a write may wait for a client to read")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd.add_option("--cors-origin", o.cors_origins,
+                 "Origin allowed to call the API from a browser (repeatable; default: none; "
+                 "localhost = a page of this machine on any port)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--allowed-host", o.allowed_hosts,
+                 "Host name accepted besides localhost/127.0.0.1/[::1] on a loopback address (repeatable)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+void add_sampling_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptions>& o) {
+  cmd.add_option("--default-max-tokens", o->default_max_tokens, "max_tokens of OpenAI chat requests without one")
+      ->capture_default_str();
+  cmd.add_option("--max-tokens-limit", o->max_tokens_limit, "Largest max_tokens accepted")->capture_default_str();
+  cmd.add_option("-n,--n-predict", o->n_predict,
+                 "Cap on every request's max_tokens: larger ones are clamped to it (0 = no cap)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 24));
+  cmd.add_option("--temp", o->sampling.temperature, "Temperature of requests that set none (0 = greedy)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 2.0));
+  cmd.add_option("--top-k", o->sampling.top_k, "top_k of requests that set none (0 = off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 30));
+  cmd.add_option("--top-p", o->sampling.top_p, "top_p of requests that set none (1 = off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd.add_option("--min-p", o->sampling.min_p, "min_p of requests that set none (0 = off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd.add_option_function<int64_t>(
+         "--seed",
+         [o](const int64_t& seed) { o->sampling.seed = seed < 0 ? 0xFFFFFFFFU : static_cast<uint32_t>(seed); },
+         "Seed of requests that set none (-1 = random)")
+      ->default_str("-1")
+      ->check(CLI::Range(int64_t{-1}, int64_t{0xFFFFFFFF}));
+}
+
+void add_admission_flags(CLI::App& cmd, server::ServerOptions& o) {
+  cmd.add_option("--max-decision-points", o.max_decision_points,
+                 "Refuse requests with more decision points (400; 0 = off)")
+      ->capture_default_str();
+  cmd.add_option("--max-prompt-tokens", o.max_prompt_tokens, "Refuse longer prompts (400; 0 = off)")
+      ->capture_default_str();
+  cmd.add_option("--max-prompt-bytes", o.max_prompt_bytes,
+                 "Refuse requests whose prompt text (messages, tools, prefill) is larger, before tokenising "
+                 "(413; 0 = off)")
+      ->capture_default_str();
+  cmd.add_option("--spam-density", o.spam_anchors_per_kb,
+                 "Refuse requests with more anchors per KB of text (anchor spam: 400; 0 = off)")
+      ->capture_default_str();
+  cmd.add_option("--drift-threshold", o.drift_threshold,
+                 "How far the mean confidence of the last 200 checked anchors may fall below that of the 1,000 "
+                 "before them before /health says degraded")
+      ->capture_default_str();
+}
+
+}  // namespace
+
+ApiFlags add_api_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptions>& o) {
+  ApiFlags f;
+  add_transport_flags(cmd, *o);
+  cmd.add_option("--threshold", o->threshold, "Default confidence threshold")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
+  cmd.add_option("--max-backtracks", o->max_backtracks, "Default backtracks per anchor")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 16));
+  cmd.add_option("--fallback", *f.fallback, "Default fallback: constrain, flag or abstain")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
+  cmd.add_flag(
+      "--no-derived", [o](int64_t) { o->derived = false; },
+      "Values computed from source values (sums, date differences, ...) are unsupported, not derived");
+  cmd.add_flag("--events", o->events, "Send anchor_confirmed/backtrack SSE events by default");
+  cmd.add_flag("--no-compat-headers", *f.no_compat, "Omit x-anthropic-layer-status and X-Anthropic-SFCL-Status");
+  cmd.add_flag("--keep-zero-width", *f.keep_zero_width, "Do not strip zero-width characters from requests");
+  cmd.add_flag(
+      "--no-ui", [o](int64_t) { o->ui = false; }, "Do not serve the playground page at /");
+  cmd.add_option("--kb", o->kb_path, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
+  cmd.add_option("--api-key", o->api_keys, "Accepted API key (repeatable; none = no auth)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--api-key-file", *f.key_file, "File with one accepted API key per line");
+  add_sampling_flags(cmd, o);
+  cmd.add_option("--drain-timeout", o->drain_timeout_s, "Seconds to finish in-flight responses on SIGTERM")
+      ->capture_default_str();
+  add_admission_flags(cmd, *o);
+  cmd.add_option("--sign-key", o->sign_key_path, "Ed25519 key file (sfcl keygen): sign verdicts");
+  cmd.add_option("--log-format", o->log_format, "Log lines: text or json")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd.add_option("--test-script", o->test_script, "Test hook: force this output text")->group("");
+  return f;
+}
+
+void apply_api_flags(const ApiFlags& flags, server::ServerOptions& o) {
+  decode::parse_fallback(*flags.fallback, o.fallback);
+  o.compat_headers = !*flags.no_compat;
+  o.strip_zero_width = !*flags.keep_zero_width;
+  if (flags.key_file->empty()) return;
+  std::ifstream in(*flags.key_file);
+  if (!in) throw UsageError("cannot read --api-key-file " + *flags.key_file);
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) o.api_keys.push_back(line);
+  }
+}
+
+}  // namespace sfcl::cli

@@ -1,0 +1,328 @@
+#include "gateway/openai_protocol.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace sfcl::gateway {
+
+using nlohmann::json;
+
+namespace openai {
+
+namespace {
+
+constexpr uint32_t kRandomSeed = 0xFFFFFFFFU;  // engine::SamplingOptions: a new seed per request
+constexpr std::string_view kTokenIdPrefix = "token_id:";
+
+bool is_ban(float bias) { return std::isinf(bias) && bias < 0; }
+
+// The object form keys each token once: bans win (the scheduler's "a ban wins"), other biases on
+// the same token add up, as llama-server's list form does.
+json bias_object(const std::vector<std::pair<Token, float>>& bias) {
+  std::unordered_map<Token, float> merged;
+  for (const auto& [tok, b] : bias) {
+    const auto it = merged.try_emplace(tok, 0.0F).first;
+    if (is_ban(it->second)) continue;
+    it->second = is_ban(b) ? b : it->second + b;
+  }
+  json out = json::object();
+  for (const auto& [tok, b] : merged) out[std::to_string(tok)] = is_ban(b) ? kBanBias : b;
+  return out;
+}
+
+bool read_token_string(const json& s, std::vector<Token>& tokens) {
+  if (!s.is_string()) return false;
+  const auto& str = s.get_ref<const std::string&>();
+  if (!str.starts_with(kTokenIdPrefix)) return false;
+  Token id = 0;
+  const char* first = str.data() + kTokenIdPrefix.size();
+  const char* last = str.data() + str.size();
+  const auto [ptr, ec] = std::from_chars(first, last, id);
+  if (ec != std::errc() || ptr != last) return false;
+  tokens.push_back(id);
+  return true;
+}
+
+// The ids of one choice; false when it carries text but no ids in any known form.
+bool read_choice_ids(const json& choice, std::vector<Token>& tokens) {
+  if (const auto ids = choice.find("token_ids"); ids != choice.end() && ids->is_array()) {
+    for (const auto& t : *ids) tokens.push_back(t.get<Token>());
+    return true;
+  }
+  const auto lp = choice.find("logprobs");
+  if (lp != choice.end() && lp->is_object()) {
+    if (const auto content = lp->find("content"); content != lp->end() && content->is_array()) {
+      for (const auto& entry : *content) {
+        if (!entry.is_object() || !entry.contains("id")) return false;
+        tokens.push_back(entry["id"].get<Token>());
+      }
+      return true;
+    }
+    if (const auto strs = lp->find("tokens"); strs != lp->end() && strs->is_array()) {
+      for (const auto& s : *strs) {
+        if (!read_token_string(s, tokens)) return false;
+      }
+      return true;
+    }
+  }
+  // A chunk with no text (the closing one) carries no ids in either server.
+  const auto text = choice.find("text");
+  return text == choice.end() || !text->is_string() || text->get_ref<const std::string&>().empty();
+}
+
+}  // namespace
+
+void completion_body(const CompletionRequest& req, const std::string& model, std::string& out) {
+  json prompt = json::array();
+  for (Token t : req.prompt) prompt.push_back(t);
+  for (Token t : req.prompt_tail) prompt.push_back(t);
+  json body = {{"prompt", std::move(prompt)},
+               {"max_tokens", std::max(1, req.n_predict)},
+               {"stream", true},
+               {"temperature", req.sampling.temperature},
+               {"top_p", req.sampling.top_p},
+               {"min_p", req.sampling.min_p},
+               // The sampled ids: llama-server puts them in logprobs.content[].id, vLLM in
+               // logprobs.tokens as "token_id:N" and, in newer releases, in token_ids.
+               {"logprobs", 1},
+               {"return_tokens_as_token_ids", true},
+               {"return_token_ids", true},
+               {"logit_bias", bias_object(req.bias)}};
+  if (!model.empty()) body["model"] = model;
+  // 0 means off for sfcl; older vLLM releases refuse 0 (their "off" is -1), so leave it out.
+  if (req.sampling.top_k > 0) body["top_k"] = req.sampling.top_k;
+  if (req.sampling.seed != kRandomSeed) body["seed"] = req.sampling.seed;
+  out = body.dump();
+}
+
+StreamEvent read_event(std::string_view data, std::vector<Token>& tokens) {
+  StreamEvent ev;
+  if (data == "[DONE]") {
+    ev.finished = true;
+    return ev;
+  }
+  const json j = json::parse(data, nullptr, false);
+  if (!j.is_object()) return ev;
+  if (j.contains("error") || j.value("object", std::string()) == "error") {
+    ev.failed = true;
+    ev.error = j.contains("error") ? j["error"].dump() : j.dump();
+    return ev;
+  }
+  const auto choices = j.find("choices");
+  if (choices == j.end() || !choices->is_array() || choices->empty()) return ev;  // e.g. a usage chunk
+  const json& choice = (*choices)[0];
+  if (!choice.is_object()) return ev;
+  bool ids = false;
+  try {
+    ids = read_choice_ids(choice, tokens);
+  } catch (const json::exception&) {  // an id that is not an integer
+    ids = false;
+  }
+  if (!ids) {
+    ev.no_ids = true;
+    ev.error =
+        "the stream carries no token ids (it needs logprobs with llama-server's ids or vLLM's "
+        "return_tokens_as_token_ids)";
+    return ev;
+  }
+  if (const auto fr = choice.find("finish_reason"); fr != choice.end() && !fr->is_null()) ev.finished = true;
+  return ev;
+}
+
+void read_models(std::string_view body, BackendInfo& info) {
+  const json j = json::parse(body, nullptr, false);
+  if (!j.is_object() || !j.contains("data") || !j["data"].is_array() || j["data"].empty()) {
+    throw std::runtime_error("/v1/models lists no model");
+  }
+  const json& m = j["data"][0];
+  if (!m.is_object()) throw std::runtime_error("/v1/models lists no model");
+  info.model = m.value("id", std::string());
+  if (m.contains("max_model_len") && m["max_model_len"].is_number_integer()) {
+    info.n_ctx = m["max_model_len"].get<int32_t>();
+  } else if (m.contains("meta") && m["meta"].is_object()) {
+    info.n_ctx = m["meta"].value("n_ctx", 0);
+  }
+  const std::string root = m.value("root", std::string());
+  if (root.ends_with(".gguf")) info.model_path = root;
+}
+
+std::vector<Token> read_tokens(std::string_view body) {
+  const json j = json::parse(body, nullptr, false);
+  std::vector<Token> out;
+  if (!j.is_object() || !j.contains("tokens") || !j["tokens"].is_array()) return out;
+  for (const auto& t : j["tokens"]) out.push_back(t.is_object() ? t.value("id", -1) : t.get<Token>());
+  return out;
+}
+
+}  // namespace openai
+
+namespace {
+
+// The model id requests name (older vLLM releases require it); empty when not listed.
+std::string listed_model(httplib::Client& c) {
+  auto r = c.Get("/v1/models");
+  if (!r || r->status != 200) return {};
+  BackendInfo info;
+  try {
+    openai::read_models(r->body, info);
+  } catch (const std::exception&) {
+    return {};
+  }
+  return info.model;
+}
+
+}  // namespace
+
+BackendInfo BackendClient::openai_props() {
+  auto r = client().Get("/v1/models");
+  if (!r || r->status != 200) {
+    client_.reset();
+    throw std::runtime_error("backend " + address_.url + " did not answer GET /v1/models" +
+                             (r ? " (HTTP " + std::to_string(r->status) + ")" : ""));
+  }
+  BackendInfo info;
+  try {
+    openai::read_models(r->body, info);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("backend " + address_.url + ": " + e.what());
+  }
+  openai_model_ = info.model;
+  // llama-server serves its native /props beside the OpenAI API: the template, the context per
+  // slot and the GGUF it loaded. vLLM has none (404), and what /v1/models said stands.
+  BackendAddress native = address_;
+  native.api = BackendApi::llama;
+  try {
+    const BackendInfo p = BackendClient(native, timeout_s_).props();
+    info.chat_template = p.chat_template;
+    info.model_path = p.model_path.empty() ? info.model_path : p.model_path;
+    info.total_slots = p.total_slots;
+    if (p.n_ctx > 0) info.n_ctx = p.n_ctx;
+  } catch (const std::exception&) {
+  }
+  return info;
+}
+
+std::vector<Token> BackendClient::openai_tokenize(std::string_view text) {
+  if (openai_model_.empty()) openai_model_ = listed_model(client());
+  json body = {{"prompt", text}, {"add_special_tokens", false}};
+  if (!openai_model_.empty()) body["model"] = openai_model_;
+  auto r = client().Post("/tokenize", body.dump(), "application/json");
+  if (!r) {
+    client_.reset();
+    throw std::runtime_error("backend " + address_.url + " did not answer POST /tokenize");
+  }
+  std::vector<Token> out = r->status == 200 ? openai::read_tokens(r->body) : std::vector<Token>{};
+  if (!out.empty() || text.empty()) return out;
+  // llama-server names the fields differently (and answers vLLM's with no tokens).
+  BackendAddress native = address_;
+  native.api = BackendApi::llama;
+  return BackendClient(native, timeout_s_).tokenize(text);
+}
+
+StreamResult BackendClient::openai_complete(const CompletionRequest& req,
+                                            const std::function<bool(std::span<const Token>)>& on_tokens) {
+  if (openai_model_.empty()) openai_model_ = listed_model(client());
+  openai::completion_body(req, openai_model_, openai_body_);
+  // A backend whose bias cannot outweigh the logits would sample a banned token: refused rather
+  // than written (bans are -100 here, not -inf).
+  std::vector<Token> banned;
+  for (const auto& [tok, b] : req.bias) {
+    if (std::isinf(b) && b < 0) banned.push_back(tok);
+  }
+  std::sort(banned.begin(), banned.end());
+  openai_pending_.clear();
+  StreamResult out;
+  int status = 0;
+  std::string error_body;
+  bool cancelled = false;
+  bool finished = false;
+  bool refused = false;
+  bool received = false;
+  httplib::Request hreq;
+  hreq.method = "POST";
+  hreq.path = "/v1/completions";
+  hreq.body = openai_body_;
+  hreq.set_header("Content-Type", "application/json");
+  hreq.response_handler = [&](const httplib::Response& res) {
+    status = res.status;
+    return true;
+  };
+  hreq.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
+    received = true;
+    if (status != 200) {
+      error_body.append(data, len);
+      return true;
+    }
+    openai_pending_.append(data, len);
+    size_t start = 0;
+    for (size_t end = openai_pending_.find("\n\n"); end != std::string::npos;
+         end = openai_pending_.find("\n\n", start)) {
+      std::string_view event(openai_pending_.data() + start, end - start);
+      start = end + 2;
+      if (!event.starts_with("data:")) continue;
+      event.remove_prefix(5);
+      while (event.starts_with(' ')) event.remove_prefix(1);
+      openai_tokens_.clear();
+      const openai::StreamEvent ev = openai::read_event(event, openai_tokens_);
+      if (ev.failed || ev.no_ids) {
+        error_body = ev.error;
+        refused = ev.no_ids;
+        finished = ev.failed;
+        return false;
+      }
+      for (Token t : openai_tokens_) {
+        if (std::binary_search(banned.begin(), banned.end(), t)) {
+          error_body = "the backend sampled banned token " + std::to_string(t) + " (its logit_bias is too weak)";
+          refused = true;
+          return false;
+        }
+      }
+      if (!openai_tokens_.empty() && !on_tokens(openai_tokens_)) {
+        cancelled = true;
+        return false;
+      }
+      if (ev.finished) finished = true;
+    }
+    openai_pending_.erase(0, start);
+    return true;
+  };
+  httplib::Response res;
+  httplib::Error err = httplib::Error::Success;
+  // As the native protocol: a kept-alive connection the backend closed meanwhile gets one retry.
+  const bool reused = client_ != nullptr;
+  bool ok = client().send(hreq, res, err);
+  if (!ok && reused && !received && status == 0) {
+    client_.reset();
+    ok = client().send(hreq, res, err);
+  }
+  const std::string who = "backend " + address_.url + ": ";
+  if (cancelled || refused) {
+    client_.reset();  // closing the connection stops the backend's generation
+    out.end = cancelled ? StreamEnd::cancelled : StreamEnd::rejected;
+    if (refused) out.error = who + error_body;
+    return out;
+  }
+  if (status != 200 && status != 0) {
+    out.end = status >= 500 ? StreamEnd::failed : StreamEnd::rejected;
+    out.error = who + "HTTP " + std::to_string(status) + " " + error_body;
+    return out;
+  }
+  if (!finished) {  // refused, reset, timed out, or the body ended before the last chunk
+    client_.reset();
+    out.end = StreamEnd::failed;
+    out.error = who + (ok ? "the stream ended early" : httplib::to_string(err));
+    return out;
+  }
+  if (!error_body.empty()) {
+    client_.reset();
+    out.end = StreamEnd::failed;
+    out.error = who + error_body;
+  }
+  return out;
+}
+
+}  // namespace sfcl::gateway

@@ -1,0 +1,41 @@
+// The OpenAI-compatible completions protocol as vLLM serves it, for `--backend-api openai`: the
+// request body of a streamed POST /v1/completions with a token-id prompt, and the token ids read
+// back from its SSE events in each of the forms the servers use (docs/SCALING.md, "Backend
+// protocols"). BackendClient sends and receives; these functions only build and read.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gateway/backend_client.h"
+
+namespace sfcl::gateway::openai {
+
+// A banned token's bias: the most negative bias the OpenAI API allows (vLLM clamps to ±100).
+constexpr float kBanBias = -100.0F;
+
+// The JSON body for `req`. `model` is the id /v1/models names (omitted when empty).
+void completion_body(const CompletionRequest& req, const std::string& model, std::string& out);
+
+struct StreamEvent {
+  bool finished = false;  // finish_reason set, or the closing [DONE]
+  bool failed = false;    // the backend reported an error in the stream
+  // The backend streamed text but no token ids: it does not serve the fields the gateway needs.
+  bool no_ids = false;
+  std::string error;
+};
+
+// Reads one SSE event's data (what follows "data: "); appends the ids it carries to `tokens`:
+// `choices[0].token_ids` (vLLM's return_token_ids), else `choices[0].logprobs.content[].id`
+// (llama-server), else `choices[0].logprobs.tokens[]` as "token_id:N" (vLLM's
+// return_tokens_as_token_ids).
+StreamEvent read_event(std::string_view data, std::vector<Token>& tokens);
+
+// GET /v1/models: the first model's id, its context length (vLLM's max_model_len) and, when the
+// model it was loaded from is a GGUF file (vLLM's `root`), that path.
+void read_models(std::string_view body, BackendInfo& info);
+
+// POST /tokenize's answer (vLLM's and llama-server's share `tokens`).
+std::vector<Token> read_tokens(std::string_view body);
+
+}  // namespace sfcl::gateway::openai

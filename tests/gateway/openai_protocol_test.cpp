@@ -1,0 +1,259 @@
+// The OpenAI-completions protocol's request body and stream reading, and the choice of the
+// vocabulary file. The llama-server event below is what its /v1/completions streams (the gateway
+// tests run it for real); the vLLM events follow vLLM's documented CompletionStreamResponse, as no
+// vLLM server runs here.
+#include "gateway/openai_protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <httplib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "gateway/tokenizer_source.h"
+
+namespace sfcl::gateway {
+namespace {
+
+using nlohmann::json;
+
+constexpr float kBan = -std::numeric_limits<float>::infinity();
+
+TEST(OpenAiProtocol, BodyHasTheTokenPromptAndBiasObjectWithBansAtMinus100) {
+  const std::vector<Token> prompt = {1, 2, 3};
+  const std::vector<Token> tail = {4};
+  CompletionRequest req;
+  req.prompt = prompt;
+  req.prompt_tail = tail;
+  req.n_predict = 1;
+  req.sampling.temperature = 0.0F;
+  req.sampling.top_k = 0;
+  // A request's own bias, an allowed token, a scripted token on the same id, and a ban that must
+  // win over the boost given to the same id earlier.
+  req.bias = {{7, -5.0F}, {9, 100.0F}, {9, 1000.0F}, {11, 100.0F}, {11, kBan}};
+  std::string body;
+  openai::completion_body(req, "m", body);
+  const json j = json::parse(body);
+  EXPECT_EQ(j["prompt"], json::array({1, 2, 3, 4}));
+  EXPECT_EQ(j["model"], "m");
+  EXPECT_EQ(j["max_tokens"], 1);
+  EXPECT_TRUE(j["stream"].get<bool>());
+  EXPECT_EQ(j["logprobs"], 1);
+  EXPECT_TRUE(j["return_tokens_as_token_ids"].get<bool>());
+  EXPECT_EQ(j["logit_bias"], json({{"7", -5.0}, {"9", 1100.0}, {"11", -100.0}}));
+  EXPECT_FALSE(j.contains("top_k"));  // 0 = off: left out
+  EXPECT_FALSE(j.contains("seed"));   // random: left out
+
+  req.sampling.top_k = 40;
+  req.sampling.seed = 42;
+  openai::completion_body(req, "", body);
+  const json k = json::parse(body);
+  EXPECT_EQ(k["top_k"], 40);
+  EXPECT_EQ(k["seed"], 42);
+  EXPECT_FALSE(k.contains("model"));
+}
+
+TEST(OpenAiProtocol, ReadsLlamaServerIdsFromLogprobsContent) {
+  std::vector<Token> tokens;
+  const auto ev = openai::read_event(
+      R"({"choices":[{"text":"0","index":0,"logprobs":{"content":[{"id":276,"token":"0","bytes":[48],)"
+      R"("logprob":-0.45,"top_logprobs":[]}]},"finish_reason":null}],"object":"text_completion"})",
+      tokens);
+  EXPECT_FALSE(ev.finished || ev.failed || ev.no_ids);
+  EXPECT_EQ(tokens, std::vector<Token>{276});
+  tokens.clear();
+  const auto last =
+      openai::read_event(R"({"choices":[{"text":"","index":0,"logprobs":null,"finish_reason":"stop"}]})", tokens);
+  EXPECT_TRUE(last.finished);
+  EXPECT_TRUE(tokens.empty());
+  EXPECT_TRUE(openai::read_event("[DONE]", tokens).finished);
+}
+
+TEST(OpenAiProtocol, ReadsVllmTokenIdStringsAndTokenIds) {
+  std::vector<Token> tokens;
+  // return_tokens_as_token_ids with logprobs: the token strings are "token_id:N".
+  auto ev = openai::read_event(
+      R"({"choices":[{"index":0,"text":"ab","logprobs":{"text_offset":[0,1],"token_logprobs":[-0.1,-0.2],)"
+      R"("tokens":["token_id:17","token_id:4096"],"top_logprobs":[{"token_id:17":-0.1},{"token_id:4096":-0.2}]},)"
+      R"("finish_reason":null}]})",
+      tokens);
+  EXPECT_FALSE(ev.no_ids);
+  EXPECT_EQ(tokens, (std::vector<Token>{17, 4096}));
+  // return_token_ids: the delta's ids, which win over the logprobs' strings.
+  tokens.clear();
+  ev = openai::read_event(
+      R"({"choices":[{"index":0,"text":"c","token_ids":[5],"logprobs":{"tokens":["token_id:5"]},"finish_reason":"length"}]})",
+      tokens);
+  EXPECT_TRUE(ev.finished);
+  EXPECT_EQ(tokens, std::vector<Token>{5});
+  // The usage chunk has no choices.
+  tokens.clear();
+  ev = openai::read_event(R"({"choices":[],"usage":{"prompt_tokens":3}})", tokens);
+  EXPECT_FALSE(ev.finished || ev.failed || ev.no_ids);
+  EXPECT_TRUE(tokens.empty());
+}
+
+TEST(OpenAiProtocol, TextWithoutIdsAndErrorsAreReported) {
+  std::vector<Token> tokens;
+  // A server that ignores return_tokens_as_token_ids: token strings are text.
+  auto ev = openai::read_event(R"({"choices":[{"index":0,"text":"a","logprobs":{"tokens":["a"]}}]})", tokens);
+  EXPECT_TRUE(ev.no_ids);
+  ev = openai::read_event(R"({"choices":[{"index":0,"text":"a","logprobs":null,"finish_reason":null}]})", tokens);
+  EXPECT_TRUE(ev.no_ids);
+  EXPECT_FALSE(ev.error.empty());
+  ev = openai::read_event(R"({"choices":[{"index":0,"text":"a","token_ids":["x"]}]})", tokens);
+  EXPECT_TRUE(ev.no_ids);  // not an integer
+  ev = openai::read_event(R"({"error":{"message":"boom","code":500}})", tokens);
+  EXPECT_TRUE(ev.failed);
+  EXPECT_NE(ev.error.find("boom"), std::string::npos);
+  ev = openai::read_event(R"({"object":"error","message":"bad","code":400})", tokens);
+  EXPECT_TRUE(ev.failed);
+  EXPECT_TRUE(tokens.empty());
+}
+
+TEST(OpenAiProtocol, ReadsModelsOfBothServers) {
+  BackendInfo vllm;
+  openai::read_models(R"({"object":"list","data":[{"id":"qwen","object":"model","root":"/models/qwen.gguf",)"
+                      R"("max_model_len":32768}]})",
+                      vllm);
+  EXPECT_EQ(vllm.model, "qwen");
+  EXPECT_EQ(vllm.n_ctx, 32768);
+  EXPECT_EQ(vllm.model_path, "/models/qwen.gguf");
+  BackendInfo hf;
+  openai::read_models(R"({"data":[{"id":"Qwen/Qwen2.5-7B","root":"Qwen/Qwen2.5-7B","max_model_len":4096}]})", hf);
+  EXPECT_TRUE(hf.model_path.empty());  // not a GGUF: no vocabulary file to load
+  BackendInfo llama;
+  openai::read_models(R"({"data":[{"id":"demo/sfcl-demo.gguf","meta":{"n_ctx":512,"n_vocab":1115}}]})", llama);
+  EXPECT_EQ(llama.n_ctx, 512);
+  BackendInfo none;
+  EXPECT_THROW(openai::read_models(R"({"data":[]})", none), std::runtime_error);
+  EXPECT_EQ(openai::read_tokens(R"({"count":2,"max_model_len":8,"tokens":[3,4]})"), (std::vector<Token>{3, 4}));
+}
+
+// An OpenAI-completions server on 127.0.0.1 that answers every completion with a given status and
+// SSE body, as a server that misbehaves would.
+class ScriptedServer {
+ public:
+  ScriptedServer() {
+    server_.Get("/v1/models", [](const httplib::Request&, httplib::Response& res) {
+      res.set_content(R"({"data":[{"id":"m","max_model_len":64}]})", "application/json");
+    });
+    server_.Post("/v1/completions", [this](const httplib::Request& req, httplib::Response& res) {
+      std::lock_guard<std::mutex> lk(mu_);
+      last_body_ = req.body;
+      res.status = status_;
+      res.set_content(sse_, "text/event-stream");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~ScriptedServer() {
+    server_.stop();
+    thread_.join();
+  }
+  ScriptedServer(const ScriptedServer&) = delete;
+  ScriptedServer& operator=(const ScriptedServer&) = delete;
+  void answer(int status, std::string sse) {
+    std::lock_guard<std::mutex> lk(mu_);
+    status_ = status;
+    sse_ = std::move(sse);
+  }
+  [[nodiscard]] json last_body() {
+    std::lock_guard<std::mutex> lk(mu_);
+    return json::parse(last_body_);
+  }
+  [[nodiscard]] BackendAddress address() const {
+    BackendAddress a = parse_backend_url("http://127.0.0.1:" + std::to_string(port_));
+    a.api = BackendApi::openai;
+    return a;
+  }
+
+ private:
+  httplib::Server server_;
+  std::mutex mu_;
+  int status_ = 200;
+  std::string sse_;
+  std::string last_body_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+std::string chunk(const std::string& choice) { return "data: {\"choices\":[" + choice + "]}\n\n"; }
+
+TEST(OpenAiProtocol, ClientStreamsIdsAndRefusesBannedTokensMissingIdsAndCutStreams) {
+  ScriptedServer server;
+  BackendClient client(server.address(), 5.0);
+  const std::vector<Token> prompt = {1, 2};
+  CompletionRequest req;
+  req.prompt = prompt;
+  req.n_predict = 4;
+  std::vector<Token> got;
+  const auto collect = [&](std::span<const Token> t) {
+    got.insert(got.end(), t.begin(), t.end());
+    return true;
+  };
+  server.answer(200, chunk(R"({"index":0,"text":"a","logprobs":{"tokens":["token_id:7"]}})") +
+                         chunk(R"({"index":0,"text":"b","token_ids":[8,9],"finish_reason":"length"})") +
+                         "data: [DONE]\n\n");
+  StreamResult r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::finished) << r.error;
+  EXPECT_EQ(got, (std::vector<Token>{7, 8, 9}));
+  EXPECT_EQ(server.last_body()["model"], "m");  // learnt from /v1/models
+  EXPECT_EQ(server.last_body()["prompt"], json::array({1, 2}));
+
+  req.bias = {{8, kBan}};
+  got.clear();
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::rejected);
+  EXPECT_NE(r.error.find("banned token 8"), std::string::npos) << r.error;
+  EXPECT_EQ(got, std::vector<Token>{7});  // nothing from the chunk with the banned token
+
+  req.bias.clear();
+  server.answer(200, chunk(R"({"index":0,"text":"a","logprobs":null})"));
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::rejected);
+  EXPECT_NE(r.error.find("no token ids"), std::string::npos) << r.error;
+
+  server.answer(200, chunk(R"({"index":0,"text":"a","token_ids":[7]})"));  // cut before the end
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::failed);
+  EXPECT_NE(r.error.find("ended early"), std::string::npos) << r.error;
+
+  server.answer(400, R"({"object":"error","message":"bad prompt"})");
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::rejected);
+  EXPECT_NE(r.error.find("bad prompt"), std::string::npos) << r.error;
+  server.answer(503, "{}");
+  EXPECT_EQ(client.complete(req, collect).end, StreamEnd::failed);
+}
+
+TEST(TokenizerSource, GivenWinsReadableReportedFileIsUsedOtherwiseTheErrorNamesTheFlag) {
+  BackendInfo info;
+  info.model_path = "/nonexistent/model.gguf";
+  EXPECT_EQ(choose_tokenizer("mine.gguf", info, "http://b").path, "mine.gguf");
+  try {
+    (void)choose_tokenizer("", info, "http://b");
+    ADD_FAILURE() << "an unreadable model file was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--tokenizer"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/model.gguf"), std::string::npos) << e.what();
+  }
+  info.model_path.clear();
+  EXPECT_THROW((void)choose_tokenizer("", info, "http://b"), std::runtime_error);
+  const auto file = std::filesystem::temp_directory_path() / "sfcl-tokenizer-source-test.gguf";
+  std::ofstream(file) << "GGUF";
+  info.model_path = file.string();
+  const TokenizerSource s = choose_tokenizer("", info, "http://b");
+  EXPECT_EQ(s.path, file.string());
+  EXPECT_NE(s.origin.find("http://b"), std::string::npos);
+  std::filesystem::remove(file);
+}
+
+}  // namespace
+}  // namespace sfcl::gateway
