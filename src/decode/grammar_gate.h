@@ -1,0 +1,43 @@
+// The grammar (tools, structured output) for engines that sample without it: a remote backend's own
+// grammar starts at its first generated token and cannot resume mid-answer after a re-request, so
+// the loop keeps the grammar and checks every token the engine returns against it. A rejected token
+// is not taken; it is banned at its position and the engine samples again. The first rejection also
+// reads the grammar's allowed set there, which goes out as an allow-list (or its complement as bans)
+// when either fits a request: at temperature 0 the answer is the local loop's, the most likely token
+// the grammar allows (docs/DESIGN.md, 'Gateway').
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "decode/decode.h"
+
+namespace sfcl::decode {
+
+class GrammarGate {
+ public:
+  // The most tokens one allow-list or ban-list may hold (each is a logit_bias entry in the request
+  // body); beyond it the rejected tokens are banned one by one.
+  static constexpr size_t kMaxList = 1024;
+
+  // Nothing rejected at the current position: the loop's own constraint stands.
+  [[nodiscard]] bool idle() const { return rejected_.empty(); }
+  // The output moved to another position (a token was taken, or a rewind).
+  void clear() { rejected_.clear(); }
+  // The grammar rejected `tok` at the current position; the first rejection reads what it allows.
+  void reject(Token tok, engine::Sampler& sampler);
+  // Narrows `next` (the loop's own constraint at this position) to what the grammar allows. When
+  // nothing is left, `next.forced` is -1: the output ends, as the local sampler's does.
+  void narrow(NextToken& next);
+  [[nodiscard]] int64_t rejections() const { return total_; }
+
+ private:
+  std::vector<Token> rejected_;
+  std::vector<uint8_t> allows_;  // per token: the grammar allows it at this position
+  size_t n_allows_ = 0;
+  std::vector<uint8_t> mark_;  // scratch: the loop's bans, cleared after each narrow()
+  std::vector<Token> allowed_;
+  std::vector<Token> banned_;
+  int64_t total_ = 0;
+};
+
+}  // namespace sfcl::decode
