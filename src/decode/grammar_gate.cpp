@@ -17,7 +17,6 @@ void GrammarGate::reset() {
 }
 
 void GrammarGate::reject(Token tok, engine::Sampler& sampler) {
-  ++total_;
   needed_ = true;
   if (!have_allows_) n_allows_ = sampler.grammar_allows(allows_);
   have_allows_ = true;

@@ -38,7 +38,6 @@ class GrammarGate {
   // the position may be read before any rejection (not where the loop must see the engine's own
   // choice first, as at a retry's first token).
   void narrow(NextToken& next, engine::Sampler& sampler, bool eager);
-  [[nodiscard]] int64_t rejections() const { return total_; }
 
  private:
   // Fills allowed_ with the open tokens of the loop's constraint (mark_ holds its bans).
@@ -53,7 +52,6 @@ class GrammarGate {
   std::vector<uint8_t> mark_;  // scratch: the loop's bans, cleared after each narrow()
   std::vector<Token> allowed_;
   std::vector<Token> banned_;
-  int64_t total_ = 0;
 };
 
 }  // namespace sfcl::decode

@@ -29,7 +29,7 @@ const json kTotalSchema = {{"type", "object"},
                            {"required", {"total"}},
                            {"additionalProperties", false}};
 
-json openai(json extra) {
+json openai(const json& extra) {
   json body = {{"model", "sfcl-demo"}, {"max_tokens", 80}, {"temperature", 0}, {"messages", json::array({kQuestion})}};
   body.update(extra);
   return body;
