@@ -224,6 +224,34 @@ TEST_F(GatewayGrammarTest, JsonSchemaAnswerEqualsServeAndSatisfiesTheSchema) {
       << got_free.dump();
 }
 
+// Sampled (temperature > 0) the backend draws from what the grammar leaves; the answers differ from
+// serve's draws but stay valid for their schemas.
+TEST_F(GatewayGrammarTest, SampledAnswersStayValid) {
+  auto gc = gateway_->client();
+  for (int seed = 1; seed <= 3; ++seed) {
+    const json sampling = {{"temperature", 0.9}, {"seed", seed}};
+    json tools = openai({{"tools", kOpenAITools}, {"tool_choice", "required"}});
+    tools.update(sampling);
+    const json call = post_json(gc, "/v1/chat/completions", tools);
+    ASSERT_EQ(call["_status"], 200) << call.dump();
+    const json& fn = call["choices"][0]["message"]["tool_calls"][0]["function"];
+    EXPECT_EQ(fn["name"], "get_weather");
+    const json args = json::parse(fn["arguments"].get<std::string>(), nullptr, false);
+    ASSERT_TRUE(args.is_object() && args["city"].is_string()) << fn.dump();
+    EXPECT_LE(args["city"].get<std::string>().size(), 12U);
+
+    json structured =
+        openai({{"response_format",
+                 {{"type", "json_schema"}, {"json_schema", {{"name", "invoice"}, {"schema", kTotalSchema}}}}}});
+    structured.update(sampling);
+    const json reply = post_json(gc, "/v1/chat/completions", structured);
+    ASSERT_EQ(reply["_status"], 200) << reply.dump();
+    const json j = json::parse(reply["choices"][0]["message"]["content"].get<std::string>(), nullptr, false);
+    ASSERT_TRUE(j.is_object() && j.size() == 1 && j["total"].is_string()) << reply.dump();
+    EXPECT_LE(j["total"].get<std::string>().size(), 16U);
+  }
+}
+
 // A wrong value written inside the JSON (scripted) is backtracked through the backend, the grammar
 // follows the rewind, and the answer is serve's: valid JSON without the wrong value.
 TEST_F(GatewayGrammarTest, BacktrackInsideStructuredOutputEqualsServe) {
