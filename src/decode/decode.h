@@ -168,7 +168,7 @@ class Engine {
 struct NextToken {
   std::optional<Token> forced;     // written without sampling (an abstain marker; -1: the output ends)
   std::span<const Token> banned;   // must not be sampled
-  std::span<const Token> allowed;  // when not empty: only these (constrain fallback)
+  std::span<const Token> allowed;  // when not empty: only these (constrain fallback, grammar)
   float temperature = 0.0F;        // the sampler's now (dynamic temperature changes it)
   [[nodiscard]] bool free() const { return !forced && banned.empty() && allowed.empty(); }
 };

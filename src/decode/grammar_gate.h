@@ -25,8 +25,6 @@ class GrammarGate {
   // there too, and a rejection costs a call more.
   static constexpr size_t kEagerList = 16;
 
-  // Nothing rejected at the current position: the loop's own constraint stands.
-  [[nodiscard]] bool idle() const { return rejected_.empty(); }
   // The token at the current position was taken: the next position is a new one.
   void advance();
   // A rewind: the position is a new one, and what came before says nothing about it.

@@ -62,7 +62,8 @@ constexpr float kBanned = -std::numeric_limits<float>::infinity();
 // Streams that end with no token before the job fails (a backend that stops at once).
 constexpr int kMaxEmptyStreams = 3;
 // Calls in a row whose tokens the loop did not take (the grammar rejected them) before the job
-// fails: far more than a backend that honours logit_bias needs, which is never banned twice.
+// fails: a backend that honours logit_bias never returns a token banned there, so every refusal
+// bans another one; one that ignores it would be asked for ever.
 constexpr int kMaxRefusedCalls = 256;
 
 }  // namespace
