@@ -5,6 +5,7 @@
 // schemas, although the demo model's free choice is no JSON at all.
 #include <gtest/gtest.h>
 
+#include <future>
 #include <nlohmann/json.hpp>
 
 #include "gateway/gateway_process.h"
@@ -276,6 +277,50 @@ TEST_F(GatewayGrammarTest, BacktrackInsideStructuredOutputEqualsServe) {
   ASSERT_TRUE(j.is_object()) << content;
   EXPECT_TRUE(j["total"].is_string()) << content;
   EXPECT_GE(gw.backends()["rewinds"].get<int>(), 1);
+}
+
+// The grammar's state lives in the gateway: a backend SIGKILLed mid-answer is replaced and the JSON
+// goes on from the accepted text, the same as an answer nobody interrupted.
+TEST(GatewayGrammarFailover, KilledBackendMidJsonLosesAndRepeatsNothing) {
+  LlamaServer a;
+  LlamaServer b;
+  Gateway gw({&a, &b}, {"--backend-slots", "4"});
+  const json schema = {{"type", "object"},
+                       {"properties", {{"summary", {{"type", "string"}, {"maxLength", 400}}}}},
+                       {"required", {"summary"}}};
+  const json body = openai(
+      {{"max_tokens", 200},
+       {"messages", json::array({{{"role", "system"}, {"content", kInvoice}},
+                                 {{"role", "user"}, {"content", "Summarise the invoice."}}})},
+       {"response_format", {{"type", "json_schema"}, {"json_schema", {{"name", "summary"}, {"schema", schema}}}}}});
+  auto c0 = gw.client();
+  const json reference = post_json(c0, "/v1/chat/completions", body);
+  ASSERT_EQ(reference["_status"], 200) << reference.dump();
+  const std::string want = reference["choices"][0]["message"]["content"];
+  ASSERT_GT(want.size(), 40U) << want;
+
+  std::vector<std::future<json>> answers;
+  for (int i = 0; i < 8; ++i) {
+    answers.push_back(std::async(std::launch::async, [&] {
+      auto c = gw.client();
+      return post_json(c, "/v1/chat/completions", body);
+    }));
+  }
+  for (int i = 0; i < 200; ++i) {
+    const json st = gw.backends();
+    if (st.is_object() && st["backends"][0]["outstanding"].get<int>() > 0 &&
+        st["backends"][1]["outstanding"].get<int>() > 0) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  a.kill();
+  for (auto& f : answers) {
+    const json got = f.get();
+    ASSERT_EQ(got["_status"], 200) << got.dump();
+    EXPECT_EQ(got["choices"][0]["message"]["content"], want);
+  }
+  EXPECT_GE(gw.backends()["failovers"].get<int>(), 1);
 }
 
 }  // namespace
