@@ -299,8 +299,10 @@ TEST(GatewayGrammarFailover, KilledBackendMidJsonLosesAndRepeatsNothing) {
   const std::string want = reference["choices"][0]["message"]["content"];
   ASSERT_GT(want.size(), 40U) << want;
 
+  constexpr int kStreams = 8;
   std::vector<std::future<json>> answers;
-  for (int i = 0; i < 8; ++i) {
+  answers.reserve(kStreams);
+  for (int i = 0; i < kStreams; ++i) {
     answers.push_back(std::async(std::launch::async, [&] {
       auto c = gw.client();
       return post_json(c, "/v1/chat/completions", body);
