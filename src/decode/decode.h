@@ -117,8 +117,9 @@ struct Stats {
   int64_t backtracks_resolved = 0;  // backtracks whose anchor ended confirmed
   int64_t regenerated_tokens = 0;
   int64_t fallbacks = 0;
-  int64_t decoded_tokens = 0;  // sampled tokens, regenerated ones included
-  int64_t cached_rewinds = 0;  // rewinds resampled from cached logits (no llama_decode)
+  int64_t decoded_tokens = 0;      // sampled tokens, regenerated ones included
+  int64_t cached_rewinds = 0;      // rewinds resampled from cached logits (no llama_decode)
+  int64_t grammar_rejections = 0;  // remote engines: sampled tokens the grammar did not take
   int64_t checks = 0;
   int64_t check_ns_total = 0;
   int64_t check_ns_max = 0;
@@ -165,9 +166,9 @@ class Engine {
 
 // What the next output token may be, for an engine that samples it itself (a remote backend).
 struct NextToken {
-  std::optional<Token> forced;     // written without sampling (an abstain marker)
+  std::optional<Token> forced;     // written without sampling (an abstain marker; -1: the output ends)
   std::span<const Token> banned;   // must not be sampled
-  std::span<const Token> allowed;  // when not empty: only these (constrain fallback)
+  std::span<const Token> allowed;  // when not empty: only these (constrain fallback, grammar)
   float temperature = 0.0F;        // the sampler's now (dynamic temperature changes it)
   [[nodiscard]] bool free() const { return !forced && banned.empty() && allowed.empty(); }
 };

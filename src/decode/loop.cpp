@@ -154,6 +154,7 @@ void Sequence::State::rewind(Engine& ctx, size_t index) {
   res.stats.regenerated_tokens += static_cast<int64_t>(before - index);
   // The grammar's state belongs to the text that stays (docs/DESIGN.md, 'Tools and structured output').
   sampler.reset_grammar(output.tokens());
+  grammar_gate.reset();
   const size_t size = output.text().size();
   if (anchor_mode()) {
     // Anchors re-reported from `resume` on are checked again; ones already emitted keep their
@@ -419,9 +420,11 @@ NextToken Sequence::State::next_constraint() {
     const Constrainer::Choice choice = constrainer.choices(model.word_start_tokens());
     next.banned = choice.banned;
     next.allowed = choice.allowed;
+    grammar_gate.narrow(next, sampler, !retry);
     return next;
   }
   next.banned = backtracker.bans_at(output.size());
+  grammar_gate.narrow(next, sampler, !retry);
   return next;
 }
 
@@ -455,8 +458,16 @@ void Sequence::State::step_sampled(Token sampled, Engine& ctx) {
       }
       retry.reset();
     }
+    // The engine sampled without the grammar: a token it rejects is banned here and sampled again
+    // (docs/DESIGN.md, 'Gateway'). -1 (nothing allowed) ends the output as the local sampler's does.
+    if (tok >= 0 && !sampler.accept_forced(tok)) {
+      ++res.stats.grammar_rejections;
+      grammar_gate.reject(tok, sampler);
+      return;
+    }
     if (constrainer.active()) constrainer.advance(tok, output.end_bytes());
   }
+  grammar_gate.advance();
   take(tok, ctx);
 }
 

@@ -12,6 +12,7 @@
 #include "decode/backtracker.h"
 #include "decode/constrainer.h"
 #include "decode/decode.h"
+#include "decode/grammar_gate.h"
 #include "decode/logit_cache.h"
 #include "decode/output_text.h"
 #include "decode/sentence_scanner.h"
@@ -48,6 +49,7 @@ struct Sequence::State {
   Abstainer abstainer;
   SentenceScanner sentences;
   LogitCache cache;
+  GrammarGate grammar_gate;            // remote engines: the tokens the grammar rejected at this position
   std::optional<size_t> replay_index;  // set by a rewind that hit the cache: sample here from it
 
   // A retry whose first token is checked before it is sampled (see Constrainer::next_is_unlikely)

@@ -346,6 +346,10 @@ class Sampler {
   // A token written without sampling (abstain marker): false, and nothing changes, when the grammar
   // rejects it.
   bool accept_forced(Token token);
+  // Engines that sample without the grammar (a remote backend): `flags[t]` = 1 where the grammar
+  // allows token t next (every token when there is none, or a lazy one waits for its trigger);
+  // returns how many it allows. `flags` is resized to the vocabulary.
+  size_t grammar_allows(std::vector<uint8_t>& flags);
 
  private:
   struct Impl;

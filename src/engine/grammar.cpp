@@ -60,4 +60,27 @@ bool Sampler::accept_forced(Token token) {
   return true;
 }
 
+size_t Sampler::grammar_allows(std::vector<uint8_t>& flags) {
+  const auto n = static_cast<size_t>(impl_->n_vocab);
+  if (impl_->grammar == nullptr) {
+    flags.assign(n, 1);
+    return n;
+  }
+  // The same apply the sampler makes before its chain, on the whole vocabulary.
+  auto& cur = impl_->cur;
+  cur.clear();
+  for (Token t = 0; t < impl_->n_vocab; ++t) cur.push_back({t, 0.0F, 0.0F});
+  llama_token_data_array arr{cur.data(), cur.size(), -1, false};
+  llama_sampler_apply(impl_->grammar.get(), &arr);
+  flags.assign(n, 0);
+  size_t allowed = 0;
+  for (size_t i = 0; i < arr.size; ++i) {
+    if (std::isfinite(arr.data[i].logit)) {
+      flags[static_cast<size_t>(arr.data[i].id)] = 1;
+      ++allowed;
+    }
+  }
+  return allowed;
+}
+
 }  // namespace sfcl::engine

@@ -61,6 +61,10 @@ constexpr float kScriptBias = 1000.0F;  // as the local test hook (server/admiss
 constexpr float kBanned = -std::numeric_limits<float>::infinity();
 // Streams that end with no token before the job fails (a backend that stops at once).
 constexpr int kMaxEmptyStreams = 3;
+// Calls in a row whose tokens the loop did not take (the grammar rejected them) before the job
+// fails: a backend that honours logit_bias never returns a token banned there, so every refusal
+// bans another one; one that ignores it would be asked for ever.
+constexpr int kMaxRefusedCalls = 256;
 
 }  // namespace
 
@@ -150,10 +154,6 @@ void RemoteScheduler::worker() {
 }
 
 void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::unique_ptr<BackendClient>>& clients) {
-  if (!job->options.grammar.gbnf.empty()) {
-    job->channel.fail("tools and structured output are not available through the gateway");
-    return;
-  }
   prompt_tokens_ += static_cast<int64_t>(job->prompt.size());
   job->options.n_ctx_seq = options_.n_ctx;
   decode::Sequence seq(model_, job->options, *job->sources, server::job_event_sink(job));
@@ -167,6 +167,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   std::optional<size_t> avoid;
   int32_t failovers = 0;
   int empty_streams = 0;
+  int refused_calls = 0;
   bool after_rewind = false;
   Clock::time_point rewound_at{};
   std::string error;
@@ -207,6 +208,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     req.n_predict = single ? 1 : std::max(1, left);
     const size_t base = seq.output_tokens().size();
     size_t taken = 0;
+    size_t received = 0;
     bool first = true;
     engine.rewound = false;
     pool_.count_request(*backend);
@@ -215,6 +217,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     if (after_rewind) ++counters_.rewind_calls;
     const StreamResult r = clients[*backend]->complete(req, [&](std::span<const Token> tokens) {
       for (Token t : tokens) {
+        ++received;
         if (!first) {
           // Sampled with no ban or allow-list: fine only where the loop has none.
           if (job->channel.cancelled() || stopping_) return false;
@@ -257,9 +260,15 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       error = r.error;
       break;
     }
-    empty_streams = taken == 0 && !seq.done() ? empty_streams + 1 : 0;
+    // A token the loop did not take (the grammar rejected it) is banned on the next call.
+    empty_streams = received == 0 && !seq.done() ? empty_streams + 1 : 0;
+    refused_calls = received > 0 && taken == 0 && !seq.done() ? refused_calls + 1 : 0;
     if (empty_streams >= kMaxEmptyStreams) {
       error = "backend " + pool_.address(*backend).url + " returned no tokens";
+      break;
+    }
+    if (refused_calls >= kMaxRefusedCalls) {
+      error = "backend " + pool_.address(*backend).url + " keeps sampling tokens its logit_bias bans";
       break;
     }
   }

@@ -129,12 +129,6 @@ Admitted admit_request(State& st, Api api, const http::Request& http) {
   if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;
   check_prompt_bytes(st, api, a.req);  // before tokenising: its cost grows with the text
   a.job = make_job(st, *a.model, a.req);
-  if (!a.job->options.grammar.gbnf.empty() && !a.model->scheduler->sees_logits()) {
-    // A backend's grammar starts at its first generated token: it cannot resume mid-answer after
-    // the re-request a backtrack makes (docs/SCALING.md).
-    throw ApiError(400, "invalid_request_error",
-                   "tools, response_format, json_schema and grammar are not available through the gateway");
-  }
   check_decision_points(st, a.req);
   check_prompt_size(st, a.req, a.job->prompt.size());
   return a;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "decode/decode.h"
 #include "support/loop_run.h"
@@ -64,10 +65,12 @@ struct RemoteRun {
   int rewinds = 0;
 };
 
-RemoteRun run_remote(const Model& model, const std::string& source, const Options& opt) {
+// `prompt`: the tokens to generate from (default: "<source>\nAnswer:", as test::run_loop).
+RemoteRun run_remote(const Model& model, const std::string& source, const Options& opt,
+                     std::vector<Token> prompt = {}) {
   anchor::SourceIndex index;
   index.add_source(source);
-  const auto prompt = model.tokenize(source + "\nAnswer:", true, false);
+  if (prompt.empty()) prompt = model.tokenize(source + "\nAnswer:", true, false);
   Context ctx(model, {1024, 128, 1, 1});
   GreedyBackend backend(model, ctx);
   RemoteRun r;
@@ -173,6 +176,67 @@ TEST_F(RemoteEngineTest, PerTokenModeIsTheLocalOne) {
   Options o = test::greedy(Mode::per_token);
   o.logit_hook = test::script(*model_, kWrong);
   expect_same(kSource, o);
+}
+
+// ---- a grammar (tools, structured output): the backend samples without it, the loop checks each
+// token against it, bans what it rejects and lists what it allows; the answer is the local one.
+
+const std::string kTotalSchema =
+    R"({"type":"object","properties":{"total":{"type":"string","maxLength":16},"n":{"type":"integer","maximum":99}},)"
+    R"("required":["total","n"]})";
+
+Options with_grammar(Options o, const std::string& schema) {
+  o.grammar.gbnf = engine::json_schema_grammar(schema);
+  return o;
+}
+
+nlohmann::json parsed(const std::string& text) { return nlohmann::json::parse(text, nullptr, false); }
+
+TEST_F(RemoteEngineTest, JsonSchemaAnswerIsTheLocalOneAndTheGrammarRejectedTheBackendsChoice) {
+  const Options o = with_grammar(test::greedy(Mode::anchor, 80), kTotalSchema);
+  const RemoteRun r = expect_same(kSource, o);
+  const auto j = parsed(r.run.result.text);
+  ASSERT_FALSE(j.is_discarded()) << r.run.result.text;
+  EXPECT_TRUE(j["total"].is_string()) << r.run.result.text;
+  EXPECT_TRUE(j["n"].is_number_integer()) << r.run.result.text;
+  // The random model's free choice is no JSON: the loop had to refuse tokens.
+  EXPECT_GT(r.run.result.stats.grammar_rejections, 0);
+}
+
+TEST_F(RemoteEngineTest, BacktrackInsideTheGrammarIsTheLocalOne) {
+  Options o = with_grammar(test::greedy(Mode::anchor, 80), kTotalSchema);
+  o.fallback = Fallback::flag;
+  o.logit_hook = test::script(*model_, R"({"total": "$12,600.00", "n": 7})");
+  const RemoteRun r = expect_same(kSource, o);
+  EXPECT_GE(r.run.result.stats.backtracks, 1);
+  EXPECT_EQ(r.run.streamed.find("12,600"), std::string::npos) << r.run.streamed;
+  EXPECT_FALSE(parsed(r.run.result.text).is_discarded()) << r.run.result.text;
+}
+
+TEST_F(RemoteEngineTest, ConstrainFallbackInsideTheGrammarIsTheLocalOne) {
+  Options o = with_grammar(test::greedy(Mode::anchor, 80), kTotalSchema);
+  o.max_backtracks = 0;
+  o.logit_hook = test::script_until(*model_, R"({"total": "$12,600.00", "n": 7})", "$12,500.00");
+  const RemoteRun r = expect_same(kSource, o);
+  EXPECT_NE(r.run.result.text.find("$12,500.00"), std::string::npos) << r.run.result.text;
+}
+
+// Tool calls in free text: a lazy grammar that starts at its trigger. The script names a tool that
+// does not exist; the grammar takes over from the trigger on, locally and remotely alike.
+TEST_F(RemoteEngineTest, LazyToolGrammarStartsAtItsTriggerAsLocally) {
+  engine::ChatInput in;
+  in.messages.push_back({"user", "Weather in Paris?"});
+  in.tools.push_back(
+      {"get_weather", "Current weather",
+       R"({"type":"object","properties":{"city":{"type":"string","maxLength":12}},"required":["city"]})"});
+  const engine::ChatPrompt p = model_->render_chat(in);
+  ASSERT_TRUE(p.grammar.lazy);
+  Options o = test::greedy(Mode::anchor, 80);
+  o.grammar = p.grammar;
+  o.logit_hook = test::script(*model_, R"(Let me look. {"name": "get_time", "arguments": {"city": "Paris"}})");
+  const RemoteRun r = expect_same(kSource, o);
+  EXPECT_NE(r.run.result.text.find("Let me look. {\"name\": \"get_weather\""), std::string::npos) << r.run.result.text;
+  EXPECT_GT(r.run.result.stats.grammar_rejections, 0);
 }
 
 }  // namespace
