@@ -1,6 +1,8 @@
 #include "gateway/remote_scheduler.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -61,6 +63,70 @@ constexpr float kScriptBias = 1000.0F;  // as the local test hook (server/admiss
 constexpr float kBanned = -std::numeric_limits<float>::infinity();
 // Streams that end with no token before the job fails (a backend that stops at once).
 constexpr int kMaxEmptyStreams = 3;
+// Raw top tokens asked per position: two tell a free position (the best, and whether it ties).
+constexpr int32_t kTopN = 4;
+// Decisions at one position from its top tokens (the loop may not take a token and constrain).
+constexpr int kMaxDecisionsPerPosition = 4;
+
+// The token any sampler picks under `next` when its allow-list names one token only (the
+// constrainer's lists may repeat a token): written without asking a backend.
+std::optional<Token> sole_candidate(const decode::NextToken& next) {
+  if (next.allowed.empty()) return std::nullopt;
+  const Token t = next.allowed.front();
+  if (next.allowed.size() == 1) return t;
+  if (std::any_of(next.allowed.begin(), next.allowed.end(), [&](Token a) { return a != t; })) return std::nullopt;
+  if (std::find(next.banned.begin(), next.banned.end(), t) != next.banned.end()) return std::nullopt;
+  return t;
+}
+
+// What the loop's greedy sampler picks at a position under `next`, from the backend's raw top
+// tokens there (most likely first): the first one `next` allows. nullopt when they cannot tell:
+// none allowed among them, or a tie with another allowed token, listed or not (greedy breaks ties
+// by an order the list does not keep). A strictly larger logprob means a strictly larger logit.
+std::optional<Token> greedy_from_top(std::span<const TopProb> top, const decode::NextToken& next) {
+  const auto allowed = [&](Token t) {
+    if (std::find(next.banned.begin(), next.banned.end(), t) != next.banned.end()) return false;
+    return next.allowed.empty() || std::find(next.allowed.begin(), next.allowed.end(), t) != next.allowed.end();
+  };
+  for (size_t i = 0; i < top.size(); ++i) {
+    if (!allowed(top[i].id)) continue;
+    const double lp = top[i].logprob;
+    if (std::isinf(lp) || top.back().logprob == lp) return std::nullopt;  // ties what may lie beyond the list
+    for (size_t k = i + 1; k < top.size(); ++k) {
+      if (top[k].logprob == lp && allowed(top[k].id)) return std::nullopt;
+    }
+    return top[i].id;
+  }
+  return std::nullopt;
+}
+
+// The raw top tokens the backends reported, by output position: row p is the distribution at
+// position p given the output before it, so it holds until a token before p changes.
+class TopRows {
+ public:
+  explicit TopRows(size_t capacity) { rows_.reserve(capacity); }
+  // A token is written at `pos` (or the output was cut to `pos`): later rows described another output.
+  void keep_through(size_t pos) {
+    if (rows_.size() > pos + 1) rows_.resize(pos + 1);
+  }
+  void store(size_t pos, std::span<const TopProb> top) {
+    rows_.resize(pos);  // rows before it that no backend reported stay empty
+    Row& row = rows_.emplace_back();
+    row.n = std::min(top.size(), row.top.size());
+    std::copy_n(top.begin(), row.n, row.top.begin());
+  }
+  [[nodiscard]] std::span<const TopProb> at(size_t pos) const {
+    if (pos >= rows_.size()) return {};
+    return {rows_[pos].top.data(), rows_[pos].n};
+  }
+
+ private:
+  struct Row {
+    std::array<TopProb, kTopN> top{};
+    size_t n = 0;
+  };
+  std::vector<Row> rows_;
+};
 
 }  // namespace
 
@@ -118,6 +184,7 @@ GatewayCounters RemoteScheduler::counters() const {
   c.rewind_ns = counters_.rewind_ns.load();
   c.failovers = counters_.failovers.load();
   c.tokens = counters_.tokens.load();
+  c.local_tokens = counters_.local_tokens.load();
   return c;
 }
 
@@ -160,6 +227,8 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   seq.start(job->prompt, 0, 0);
   job->channel.mark_admitted(0);
   RemoteEngine engine(static_cast<size_t>(options_.n_ctx));
+  const auto raw_window =
+      static_cast<int32_t>(std::min<int64_t>(options_.raw_prob_budget / std::max(1, model_.n_vocab()), 1 << 20));
   const uint64_t affinity = prefix_hash(job->prompt);
   const auto wait =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options_.queue_timeout_s));
@@ -172,6 +241,31 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   std::string error;
   CompletionRequest req;
   req.sampling = job->options.sampling;
+  // Greedy answers without a bias of the request's own: the raw order is the loop's order, so the
+  // loop can check a constrained call's later tokens, and decide positions whose raw top tokens it
+  // has, itself (docs/SCALING.md, "Calls").
+  const bool raw_ok = raw_window > 0 && job->logit_bias.empty() && script_ == nullptr;
+  TopRows rows(static_cast<size_t>(std::max(0, job->options.max_tokens)) + 2);
+  size_t decided_at = std::numeric_limits<size_t>::max();
+  int decisions = 0;
+  const auto write = [&](Token t) {
+    rows.keep_through(seq.output_tokens().size());
+    seq.on_token(t, engine);
+    rows.keep_through(seq.output_tokens().size());
+  };
+  // The loop's greedy pick at the output's next position from the raw top tokens there.
+  const auto pick_locally = [&](const decode::NextToken& now) -> std::optional<Token> {
+    const size_t pos = seq.output_tokens().size();
+    if (!raw_ok || now.temperature != 0.0F || (pos == decided_at && decisions >= kMaxDecisionsPerPosition)) {
+      return std::nullopt;
+    }
+    const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
+    if (pick) {
+      decisions = pos == decided_at ? decisions + 1 : 1;
+      decided_at = pos;
+    }
+    return pick;
+  };
   while (!seq.done()) {
     if (job->channel.cancelled() || stopping_) {
       seq.cancel();
@@ -180,11 +274,16 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     }
     const decode::NextToken next = seq.next_token();
     if (next.forced) {  // an abstain marker: written by the loop, not the backend
-      seq.on_token(*next.forced, engine);
+      write(*next.forced);
       continue;
     }
-    if (next.allowed.size() == 1) {  // one candidate left: the only token any sampler could pick
-      seq.on_token(next.allowed.front(), engine);
+    if (const auto sole = sole_candidate(next)) {  // the only token any sampler could pick
+      write(*sole);
+      continue;
+    }
+    if (const auto pick = pick_locally(next)) {
+      ++counters_.local_tokens;
+      write(*pick);
       continue;
     }
     if (!backend) {
@@ -202,10 +301,13 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     const auto scripted = script_token(script_.get(), seq.output_tokens(), model_.eos());
     if (scripted) req.bias.emplace_back(*scripted, kScriptBias);
     for (Token t : next.banned) req.bias.emplace_back(t, kBanned);  // last: a ban wins
-    const bool single = !next.free() || scripted.has_value();
     const auto left = static_cast<int32_t>(job->options.max_tokens - static_cast<int32_t>(seq.output_tokens().size()));
-    req.n_predict = single ? 1 : std::max(1, left);
-    const size_t base = seq.output_tokens().size();
+    const bool single = !next.free() || scripted.has_value();
+    // Raw top tokens for at most raw_window positions: a constrained call goes on that far (each
+    // later token checked); a free call asks for them only when they cover the rest of the answer.
+    const bool raw = raw_ok && next.temperature == 0.0F && (single || left <= raw_window);
+    req.n_probs = raw ? kTopN : 0;
+    req.n_predict = raw ? std::clamp(left, 1, raw_window) : single ? 1 : std::max(1, left);
     size_t taken = 0;
     bool first = true;
     engine.rewound = false;
@@ -213,24 +315,54 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     ++counters_.calls;
     if (single) ++counters_.constrained_calls;
     if (after_rewind) ++counters_.rewind_calls;
-    const StreamResult r = clients[*backend]->complete(req, [&](std::span<const Token> tokens) {
-      for (Token t : tokens) {
+    // Takes one streamed token, or what the loop picks there instead; false when the stream no
+    // longer continues the loop's output.
+    const auto take = [&](Token sampled, std::span<const TopProb> top) {
+      const size_t pos = seq.output_tokens().size();
+      if (!top.empty()) rows.store(pos, top);
+      bool diverged = false;
+      for (int decision = 0; decision < kMaxDecisionsPerPosition; ++decision) {
+        Token t = sampled;
         if (!first) {
-          // Sampled with no ban or allow-list: fine only where the loop has none.
           if (job->channel.cancelled() || stopping_) return false;
           const decode::NextToken now = seq.next_token();
-          if (!now.free() || now.temperature != req.sampling.temperature) return false;
-          if (script_token(script_.get(), seq.output_tokens(), model_.eos())) return false;
-        } else if (after_rewind) {
-          counters_.rewind_ns +=
-              std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - rewound_at).count();
-          after_rewind = false;
+          if (now.forced) return false;
+          if (const auto sole = sole_candidate(now)) {
+            t = *sole;
+          } else if (req.n_probs > 0 && now.temperature == 0.0F) {
+            const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
+            if (!pick) return false;
+            t = *pick;
+          } else if (decision > 0 || !now.free() || now.temperature != req.sampling.temperature ||
+                     script_token(script_.get(), seq.output_tokens(), model_.eos())) {
+            // Sampled with no ban or allow-list: fine only where the loop has none.
+            return false;
+          }
         }
         first = false;
+        if (t != sampled) {
+          diverged = true;
+          ++counters_.local_tokens;
+        }
+        write(t);
+        if (seq.done() || engine.rewound) return false;
+        if (seq.output_tokens().size() == pos + 1) {
+          ++taken;
+          return !diverged;  // past a token the backend did not sample, its stream is another answer
+        }
+        // Not taken: the loop constrains this position now; its raw top tokens may decide it.
+      }
+      return false;
+    };
+    const StreamResult r = clients[*backend]->complete(req, [&](const CompletionEvent& ev) {
+      if (first && after_rewind) {
+        counters_.rewind_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - rewound_at).count();
+        after_rewind = false;
+      }
+      for (size_t i = 0; i < ev.tokens.size(); ++i) {
         ++counters_.tokens;
-        seq.on_token(t, engine);
-        ++taken;
-        if (seq.done() || engine.rewound || seq.output_tokens().size() != base + taken) return false;
+        // The top tokens are those of the event's last position.
+        if (!take(ev.tokens[i], i + 1 == ev.tokens.size() ? ev.top : std::span<const TopProb>())) return false;
       }
       return true;
     });
