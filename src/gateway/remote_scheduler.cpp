@@ -244,7 +244,8 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   // Greedy answers without a bias of the request's own: the raw order is the loop's order, so the
   // loop can check a constrained call's later tokens, and decide positions whose raw top tokens it
   // has, itself (docs/SCALING.md, "Calls").
-  const bool raw_ok = raw_window > 0 && job->logit_bias.empty() && script_ == nullptr;
+  const bool raw_ok =
+      raw_window > 0 && job->options.mode != decode::Mode::off && job->logit_bias.empty() && script_ == nullptr;
   TopRows rows(static_cast<size_t>(std::max(0, job->options.max_tokens)) + 2);
   size_t decided_at = std::numeric_limits<size_t>::max();
   int decisions = 0;
