@@ -295,6 +295,9 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       }
     }
     req.sampling.temperature = next.temperature;
+    // Greedy draws nothing: a fixed seed spares the backend seeding a generator from the system
+    // (std::random_device) for every call.
+    req.sampling.seed = next.temperature == 0.0F ? 0 : job->options.sampling.seed;
     req.prompt = seq.prompt_tokens();
     req.prompt_tail = seq.output_tokens();
     req.bias.assign(job->logit_bias.begin(), job->logit_bias.end());  // the request's own, at every position
