@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "gateway/greedy_pick.h"
 #include "report/report.h"
 
 namespace sfcl::gateway {
@@ -67,38 +68,6 @@ constexpr int kMaxEmptyStreams = 3;
 constexpr int32_t kTopN = 4;
 // Decisions at one position from its top tokens (the loop may not take a token and constrain).
 constexpr int kMaxDecisionsPerPosition = 4;
-
-// The token any sampler picks under `next` when its allow-list names one token only (the
-// constrainer's lists may repeat a token): written without asking a backend.
-std::optional<Token> sole_candidate(const decode::NextToken& next) {
-  if (next.allowed.empty()) return std::nullopt;
-  const Token t = next.allowed.front();
-  if (next.allowed.size() == 1) return t;
-  if (std::any_of(next.allowed.begin(), next.allowed.end(), [&](Token a) { return a != t; })) return std::nullopt;
-  if (std::find(next.banned.begin(), next.banned.end(), t) != next.banned.end()) return std::nullopt;
-  return t;
-}
-
-// What the loop's greedy sampler picks at a position under `next`, from the backend's raw top
-// tokens there (most likely first): the first one `next` allows. nullopt when they cannot tell:
-// none allowed among them, or a tie with another allowed token, listed or not (greedy breaks ties
-// by an order the list does not keep). A strictly larger logprob means a strictly larger logit.
-std::optional<Token> greedy_from_top(std::span<const TopProb> top, const decode::NextToken& next) {
-  const auto allowed = [&](Token t) {
-    if (std::find(next.banned.begin(), next.banned.end(), t) != next.banned.end()) return false;
-    return next.allowed.empty() || std::find(next.allowed.begin(), next.allowed.end(), t) != next.allowed.end();
-  };
-  for (size_t i = 0; i < top.size(); ++i) {
-    if (!allowed(top[i].id)) continue;
-    const double lp = top[i].logprob;
-    if (std::isinf(lp) || top.back().logprob == lp) return std::nullopt;  // ties what may lie beyond the list
-    for (size_t k = i + 1; k < top.size(); ++k) {
-      if (top[k].logprob == lp && allowed(top[k].id)) return std::nullopt;
-    }
-    return top[i].id;
-  }
-  return std::nullopt;
-}
 
 // The raw top tokens the backends reported, by output position: row p is the distribution at
 // position p given the output before it, so it holds until a token before p changes.
