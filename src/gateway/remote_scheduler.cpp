@@ -66,6 +66,8 @@ constexpr float kBanned = -std::numeric_limits<float>::infinity();
 constexpr int kMaxEmptyStreams = 3;
 // Raw top tokens asked per position: two tell a free position (the best, and whether it ties).
 constexpr int32_t kTopN = 4;
+// A free call asks for raw top tokens only if it may go on this far (or to the answer's end).
+constexpr int32_t kMinFreeRawWindow = 256;
 // Decisions at one position from its top tokens (the loop may not take a token and constrain).
 constexpr int kMaxDecisionsPerPosition = 4;
 
@@ -215,7 +217,8 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   // has, itself (docs/SCALING.md, "Calls").
   const bool raw_ok =
       raw_window > 0 && job->options.mode != decode::Mode::off && job->logit_bias.empty() && script_ == nullptr;
-  TopRows rows(static_cast<size_t>(std::max(0, job->options.max_tokens)) + 2);
+  // Grows past this only for long answers (a row per output position).
+  TopRows rows(std::min<size_t>(static_cast<size_t>(std::max(0, job->options.max_tokens)) + 2, 512));
   size_t decided_at = std::numeric_limits<size_t>::max();
   int decisions = 0;
   const auto write = [&](Token t) {
@@ -277,8 +280,9 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     const auto left = static_cast<int32_t>(job->options.max_tokens - static_cast<int32_t>(seq.output_tokens().size()));
     const bool single = !next.free() || scripted.has_value();
     // Raw top tokens for at most raw_window positions: a constrained call goes on that far (each
-    // later token checked); a free call asks for them only when they cover the rest of the answer.
-    const bool raw = raw_ok && next.temperature == 0.0F && (single || left <= raw_window);
+    // later token checked); a free call asks for them when they cover the rest of the answer or
+    // enough of it that the calls they split it into do not matter.
+    const bool raw = raw_ok && next.temperature == 0.0F && (single || raw_window >= std::min(left, kMinFreeRawWindow));
     req.n_probs = raw ? kTopN : 0;
     req.n_predict = raw ? std::clamp(left, 1, raw_window) : single ? 1 : std::max(1, left);
     size_t taken = 0;
