@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "gateway/backend_client.h"
 
@@ -133,6 +136,58 @@ TEST(CompletionStream, MalformedEventsAreRefusedAndPingsSkipped) {
     return true;
   });
   EXPECT_EQ(payloads, (std::vector<std::string>{"{\"tokens\":[3]}", "{\"tokens\":[4]}"}));
+}
+
+// Events a JSON writer could produce: the fields the reader wants among others of every kind
+// (strings with escapes and brackets, nested objects and arrays holding lookalike keys), in any
+// order, compact or indented. The reader sees what nlohmann's parser sees.
+TEST(CompletionStream, RandomEventsReadAsAFullParserReadsThem) {
+  std::mt19937 rng(7);
+  const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const std::vector<std::string> texts = {"", "a\"}{[", "\\", "line\nbreak", "中文 \u00e4", "\"tokens\":[1]"};
+  std::function<nlohmann::json(int)> noise = [&](int depth) -> nlohmann::json {
+    switch (depth > 2 ? pick(4) : pick(6)) {
+      case 0:
+        return texts[static_cast<size_t>(pick(static_cast<int>(texts.size())))];
+      case 1:
+        return pick(1000) - 500;
+      case 2:
+        return pick(2) == 0;
+      case 3:
+        return nullptr;
+      case 4: {
+        nlohmann::json o = nlohmann::json::object();
+        for (const char* k : {"stop", "tokens", "error", "x"}) {
+          if (pick(2) == 0) o[k] = noise(depth + 1);
+        }
+        return o;
+      }
+      default: {
+        nlohmann::json a = nlohmann::json::array();
+        for (int i = pick(4); i > 0; --i) a.push_back(noise(depth + 1));
+        return a;
+      }
+    }
+  };
+  CompletionEventParser parser;
+  for (int round = 0; round < 2000; ++round) {
+    nlohmann::ordered_json ev;
+    std::vector<std::pair<std::string, nlohmann::json>> fields;
+    std::vector<Token> tokens;
+    for (int i = pick(3); i > 0; --i) tokens.push_back(pick(200000));
+    const bool stop = pick(2) == 0;
+    fields.emplace_back("tokens", tokens);
+    fields.emplace_back("stop", stop);
+    for (int i = pick(5); i > 0; --i) fields.emplace_back("f" + std::to_string(i), noise(0));
+    std::shuffle(fields.begin(), fields.end(), rng);
+    for (auto& [k, v] : fields) ev[k] = v;
+    const std::string text = pick(2) == 0 ? ev.dump() : ev.dump(pick(4));
+    CompletionEvent out;
+    ASSERT_TRUE(parser.parse(text, out)) << text;
+    EXPECT_EQ(std::vector<Token>(out.tokens.begin(), out.tokens.end()), tokens) << text;
+    EXPECT_EQ(out.stop, stop) << text;
+    EXPECT_TRUE(out.error.empty()) << text;
+  }
 }
 
 TEST(CompletionStream, TheRequestBodyIsTheJsonLlamaServerReads) {
