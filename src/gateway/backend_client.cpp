@@ -1,5 +1,6 @@
 #include "gateway/backend_client.h"
 
+#include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -89,37 +90,88 @@ bool BackendClient::healthy() {
   return r && r->status == 200;
 }
 
-StreamResult BackendClient::complete(const CompletionRequest& req,
-                                     const std::function<bool(std::span<const Token>)>& on_tokens) {
-  if (address_.api == BackendApi::openai) return openai_complete(req, on_tokens);
-  json prompt = json::array();
-  for (Token t : req.prompt) prompt.push_back(t);
-  for (Token t : req.prompt_tail) prompt.push_back(t);
-  json bias = json::array();
-  for (const auto& [tok, b] : req.bias) {
-    if (std::isinf(b) && b < 0) {
-      bias.push_back({tok, false});
-    } else {
-      bias.push_back({tok, b});
+namespace {
+
+void append_number(std::string& out, auto value) {
+  char buf[32];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value);
+  out.append(buf, ec == std::errc() ? end : buf);
+}
+
+}  // namespace
+
+void write_completion_body(const CompletionRequest& req, std::string& out) {
+  out.clear();
+  out.reserve(64 + 8 * (req.prompt.size() + req.prompt_tail.size()) + 16 * req.bias.size());
+  out += R"({"prompt":[)";
+  bool first = true;
+  for (const auto part : {req.prompt, req.prompt_tail}) {
+    for (const Token t : part) {
+      if (!first) out += ',';
+      first = false;
+      append_number(out, t);
     }
   }
-  const json body = {
-      {"prompt", std::move(prompt)}, {"n_predict", req.n_predict},   {"stream", true},
-      {"return_tokens", true},       {"cache_prompt", true},         {"temperature", req.sampling.temperature},
-      {"top_k", req.sampling.top_k}, {"top_p", req.sampling.top_p},  {"min_p", req.sampling.min_p},
-      {"seed", req.sampling.seed},   {"logit_bias", std::move(bias)}};
-  body_ = body.dump();
-  pending_.clear();
+  out += R"(],"n_predict":)";
+  append_number(out, req.n_predict);
+  out += R"(,"stream":true,"return_tokens":true,"cache_prompt":true,"temperature":)";
+  append_number(out, req.sampling.temperature);
+  out += R"(,"top_k":)";
+  append_number(out, req.sampling.top_k);
+  out += R"(,"top_p":)";
+  append_number(out, req.sampling.top_p);
+  out += R"(,"min_p":)";
+  append_number(out, req.sampling.min_p);
+  out += R"(,"seed":)";
+  append_number(out, req.sampling.seed);
+  if (req.n_probs > 0) {
+    // post_sampling_probs false: the softmax of the raw logits, before logit_bias and temperature.
+    out += R"(,"n_probs":)";
+    append_number(out, req.n_probs);
+    out += R"(,"post_sampling_probs":false)";
+  }
+  out += R"(,"logit_bias":[)";
+  first = true;
+  for (const auto& [tok, b] : req.bias) {
+    if (!first) out += ',';
+    first = false;
+    out += '[';
+    append_number(out, tok);
+    out += ',';
+    if (std::isinf(b) && b < 0) {
+      out += "false";  // banned
+    } else if (std::isfinite(b)) {
+      append_number(out, b);
+    } else {
+      out += '0';
+    }
+    out += ']';
+  }
+  out += "]}";
+}
+
+StreamResult BackendClient::complete(const CompletionRequest& req,
+                                     const std::function<bool(const CompletionEvent&)>& on_event) {
+  if (address_.api == BackendApi::openai) {
+    return openai_complete(req, [&](std::span<const Token> tokens) {
+      CompletionEvent event;
+      event.tokens = tokens;
+      return on_event(event);
+    });
+  }
+  write_completion_body(req, body_);
+  sse_.clear();
   StreamResult out;
   int status = 0;
   std::string error_body;
   bool cancelled = false;
   bool stopped = false;
   bool received = false;
+  CompletionEvent event;
   httplib::Request hreq;
   hreq.method = "POST";
   hreq.path = "/completion";
-  hreq.body = body_;
+  hreq.body = std::move(body_);
   hreq.set_header("Content-Type", "application/json");
   hreq.response_handler = [&](const httplib::Response& res) {
     status = res.status;
@@ -131,33 +183,20 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
       error_body.append(data, len);
       return true;
     }
-    pending_.append(data, len);
-    size_t start = 0;
-    while (true) {
-      const size_t end = pending_.find("\n\n", start);
-      if (end == std::string::npos) break;
-      const std::string_view event(pending_.data() + start, end - start);
-      start = end + 2;
-      if (!event.starts_with("data: ")) continue;
-      const json j = json::parse(event.substr(6), nullptr, false);
-      if (!j.is_object()) continue;
-      if (j.contains("error")) {
-        error_body = j["error"].dump();
+    return sse_.feed(std::string_view(data, len), [&](std::string_view payload) {
+      if (!events_.parse(payload, event)) return true;  // not JSON: skipped, as before
+      if (!event.error.empty()) {
+        error_body.assign(event.error);
         stopped = true;
         return false;
       }
-      tokens_.clear();
-      if (const auto it = j.find("tokens"); it != j.end() && it->is_array()) {
-        for (const auto& t : *it) tokens_.push_back(t.get<Token>());
-      }
-      if (!tokens_.empty() && !on_tokens(tokens_)) {
+      if (!event.tokens.empty() && !on_event(event)) {
         cancelled = true;
         return false;
       }
-      if (j.value("stop", false)) stopped = true;
-    }
-    pending_.erase(0, start);
-    return true;
+      if (event.stop) stopped = true;
+      return true;
+    });
   };
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
@@ -169,6 +208,7 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
     client_.reset();
     ok = client().send(hreq, res, err);
   }
+  body_ = std::move(hreq.body);  // its capacity serves the next call
   if (cancelled) {
     client_.reset();  // the connection is closed, so the backend stops generating
     out.end = StreamEnd::cancelled;

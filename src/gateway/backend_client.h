@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "gateway/completion_stream.h"
 
 namespace sfcl::gateway {
 
@@ -48,8 +49,13 @@ struct CompletionRequest {
   std::span<const Token> prompt_tail;         // appended to `prompt` (the output so far)
   std::vector<std::pair<Token, float>> bias;  // -inf = banned
   int32_t n_predict = 1;
+  int32_t n_probs = 0;  // > 0: every event carries the raw top-n_probs of its position (TopProb)
   engine::SamplingOptions sampling;
 };
+
+// The /completion body for `req`, written into `out` (cleared first) without a JSON tree: a prompt
+// can be thousands of tokens.
+void write_completion_body(const CompletionRequest& req, std::string& out);
 
 enum class StreamEnd : uint8_t {
   finished,   // the backend ended the stream (end of turn or n_predict reached)
@@ -72,9 +78,9 @@ class BackendClient {
   std::vector<Token> tokenize(std::string_view text);
   [[nodiscard]] bool healthy();
 
-  // Streams the tokens the backend samples; `on_tokens` returns false to cancel (the connection
-  // is closed, so the backend stops generating).
-  StreamResult complete(const CompletionRequest& req, const std::function<bool(std::span<const Token>)>& on_tokens);
+  // Streams the tokens the backend samples, event by event; `on_event` returns false to cancel (the
+  // connection is closed, so the backend stops generating).
+  StreamResult complete(const CompletionRequest& req, const std::function<bool(const CompletionEvent&)>& on_event);
 
   [[nodiscard]] const BackendAddress& address() const { return address_; }
 
@@ -88,9 +94,9 @@ class BackendClient {
   BackendAddress address_;
   double timeout_s_;
   std::unique_ptr<httplib::Client> client_;
-  std::string body_;     // request body, reused
-  std::string pending_;  // SSE bytes not yet split into events
-  std::vector<Token> tokens_;
+  std::string body_;  // request body, reused
+  SseSplitter sse_;
+  CompletionEventParser events_;
   std::string openai_model_;  // the model id the OpenAI API names (/v1/models)
   std::string openai_body_;
   std::string openai_pending_;

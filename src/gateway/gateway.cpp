@@ -100,7 +100,8 @@ nlohmann::json backends_json(const Pool& pool, const RemoteScheduler& sched) {
           {"rewind_calls", c.rewind_calls},
           {"rewind_ms_total", static_cast<double>(c.rewind_ns) / 1e6},
           {"failovers", c.failovers},
-          {"tokens", c.tokens}};
+          {"tokens", c.tokens},
+          {"local_tokens", c.local_tokens}};
 }
 
 }  // namespace

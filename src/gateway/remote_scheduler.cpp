@@ -1,9 +1,12 @@
 #include "gateway/remote_scheduler.h"
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
+#include "gateway/greedy_pick.h"
 #include "report/report.h"
 
 namespace sfcl::gateway {
@@ -65,6 +68,40 @@ constexpr int kMaxEmptyStreams = 3;
 // fails: a backend that honours logit_bias never returns a token banned there, so every refusal
 // bans another one; one that ignores it would be asked for ever.
 constexpr int kMaxRefusedCalls = 256;
+// Raw top tokens asked per position: two tell a free position (the best, and whether it ties).
+constexpr int32_t kTopN = 4;
+// A free call asks for raw top tokens only if it may go on this far (or to the answer's end).
+constexpr int32_t kMinFreeRawWindow = 256;
+// Decisions at one position from its top tokens (the loop may not take a token and constrain).
+constexpr int kMaxDecisionsPerPosition = 4;
+
+// The raw top tokens the backends reported, by output position: row p is the distribution at
+// position p given the output before it, so it holds until a token before p changes.
+class TopRows {
+ public:
+  explicit TopRows(size_t capacity) { rows_.reserve(capacity); }
+  // A token is written at `pos` (or the output was cut to `pos`): later rows described another output.
+  void keep_through(size_t pos) {
+    if (rows_.size() > pos + 1) rows_.resize(pos + 1);
+  }
+  void store(size_t pos, std::span<const TopProb> top) {
+    rows_.resize(pos);  // rows before it that no backend reported stay empty
+    Row& row = rows_.emplace_back();
+    row.n = std::min(top.size(), row.top.size());
+    std::copy_n(top.begin(), row.n, row.top.begin());
+  }
+  [[nodiscard]] std::span<const TopProb> at(size_t pos) const {
+    if (pos >= rows_.size()) return {};
+    return {rows_[pos].top.data(), rows_[pos].n};
+  }
+
+ private:
+  struct Row {
+    std::array<TopProb, kTopN> top{};
+    size_t n = 0;
+  };
+  std::vector<Row> rows_;
+};
 
 }  // namespace
 
@@ -122,6 +159,7 @@ GatewayCounters RemoteScheduler::counters() const {
   c.rewind_ns = counters_.rewind_ns.load();
   c.failovers = counters_.failovers.load();
   c.tokens = counters_.tokens.load();
+  c.local_tokens = counters_.local_tokens.load();
   return c;
 }
 
@@ -160,6 +198,8 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   seq.start(job->prompt, 0, 0);
   job->channel.mark_admitted(0);
   RemoteEngine engine(static_cast<size_t>(options_.n_ctx));
+  const auto raw_window =
+      static_cast<int32_t>(std::min<int64_t>(options_.raw_prob_budget / std::max(1, model_.n_vocab()), 1 << 20));
   const uint64_t affinity = prefix_hash(job->prompt);
   const auto wait =
       std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options_.queue_timeout_s));
@@ -173,6 +213,33 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   std::string error;
   CompletionRequest req;
   req.sampling = job->options.sampling;
+  // Greedy answers without a bias of the request's own: the raw order is the loop's order, so the
+  // loop can check a constrained call's later tokens, and decide positions whose raw top tokens it
+  // has, itself (docs/SCALING.md, "Calls").
+  const bool raw_ok =
+      raw_window > 0 && job->options.mode != decode::Mode::off && job->logit_bias.empty() && script_ == nullptr;
+  // Grows past this only for long answers (a row per output position).
+  TopRows rows(std::min<size_t>(static_cast<size_t>(std::max(0, job->options.max_tokens)) + 2, 512));
+  size_t decided_at = std::numeric_limits<size_t>::max();
+  int decisions = 0;
+  const auto write = [&](Token t) {
+    rows.keep_through(seq.output_tokens().size());
+    seq.on_token(t, engine);
+    rows.keep_through(seq.output_tokens().size());
+  };
+  // The loop's greedy pick at the output's next position from the raw top tokens there.
+  const auto pick_locally = [&](const decode::NextToken& now) -> std::optional<Token> {
+    const size_t pos = seq.output_tokens().size();
+    if (!raw_ok || now.temperature != 0.0F || (pos == decided_at && decisions >= kMaxDecisionsPerPosition)) {
+      return std::nullopt;
+    }
+    const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
+    if (pick) {
+      decisions = pos == decided_at ? decisions + 1 : 1;
+      decided_at = pos;
+    }
+    return pick;
+  };
   while (!seq.done()) {
     if (job->channel.cancelled() || stopping_) {
       seq.cancel();
@@ -181,11 +248,16 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     }
     const decode::NextToken next = seq.next_token();
     if (next.forced) {  // an abstain marker: written by the loop, not the backend
-      seq.on_token(*next.forced, engine);
+      write(*next.forced);
       continue;
     }
-    if (next.allowed.size() == 1) {  // one candidate left: the only token any sampler could pick
-      seq.on_token(next.allowed.front(), engine);
+    if (const auto sole = sole_candidate(next)) {  // the only token any sampler could pick
+      write(*sole);
+      continue;
+    }
+    if (const auto pick = pick_locally(next)) {
+      ++counters_.local_tokens;
+      write(*pick);
       continue;
     }
     if (!backend) {
@@ -196,6 +268,9 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       }
     }
     req.sampling.temperature = next.temperature;
+    // Greedy draws nothing: a fixed seed spares the backend seeding a generator from the system
+    // (std::random_device) for every call.
+    req.sampling.seed = next.temperature == 0.0F ? 0 : job->options.sampling.seed;
     req.prompt = seq.prompt_tokens();
     req.prompt_tail = seq.output_tokens();
     req.bias.assign(job->logit_bias.begin(), job->logit_bias.end());  // the request's own, at every position
@@ -203,10 +278,14 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     const auto scripted = script_token(script_.get(), seq.output_tokens(), model_.eos());
     if (scripted) req.bias.emplace_back(*scripted, kScriptBias);
     for (Token t : next.banned) req.bias.emplace_back(t, kBanned);  // last: a ban wins
-    const bool single = !next.free() || scripted.has_value();
     const auto left = static_cast<int32_t>(job->options.max_tokens - static_cast<int32_t>(seq.output_tokens().size()));
-    req.n_predict = single ? 1 : std::max(1, left);
-    const size_t base = seq.output_tokens().size();
+    const bool single = !next.free() || scripted.has_value();
+    // Raw top tokens for at most raw_window positions: a constrained call goes on that far (each
+    // later token checked); a free call asks for them when they cover the rest of the answer or
+    // enough of it that the calls they split it into do not matter.
+    const bool raw = raw_ok && next.temperature == 0.0F && (single || raw_window >= std::min(left, kMinFreeRawWindow));
+    req.n_probs = raw ? kTopN : 0;
+    req.n_predict = raw ? std::clamp(left, 1, raw_window) : single ? 1 : std::max(1, left);
     size_t taken = 0;
     size_t received = 0;
     bool first = true;
@@ -215,25 +294,55 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     ++counters_.calls;
     if (single) ++counters_.constrained_calls;
     if (after_rewind) ++counters_.rewind_calls;
-    const StreamResult r = clients[*backend]->complete(req, [&](std::span<const Token> tokens) {
-      for (Token t : tokens) {
-        ++received;
+    // Takes one streamed token, or what the loop picks there instead; false when the stream no
+    // longer continues the loop's output.
+    const auto take = [&](Token sampled, std::span<const TopProb> top) {
+      const size_t pos = seq.output_tokens().size();
+      if (!top.empty()) rows.store(pos, top);
+      bool diverged = false;
+      for (int decision = 0; decision < kMaxDecisionsPerPosition; ++decision) {
+        Token t = sampled;
         if (!first) {
-          // Sampled with no ban or allow-list: fine only where the loop has none.
           if (job->channel.cancelled() || stopping_) return false;
           const decode::NextToken now = seq.next_token();
-          if (!now.free() || now.temperature != req.sampling.temperature) return false;
-          if (script_token(script_.get(), seq.output_tokens(), model_.eos())) return false;
-        } else if (after_rewind) {
-          counters_.rewind_ns +=
-              std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - rewound_at).count();
-          after_rewind = false;
+          if (now.forced) return false;
+          if (const auto sole = sole_candidate(now)) {
+            t = *sole;
+          } else if (req.n_probs > 0 && now.temperature == 0.0F) {
+            const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
+            if (!pick) return false;
+            t = *pick;
+          } else if (decision > 0 || !now.free() || now.temperature != req.sampling.temperature ||
+                     script_token(script_.get(), seq.output_tokens(), model_.eos())) {
+            // Sampled with no ban or allow-list: fine only where the loop has none.
+            return false;
+          }
         }
         first = false;
+        if (t != sampled) {
+          diverged = true;
+          ++counters_.local_tokens;
+        }
+        write(t);
+        if (seq.done() || engine.rewound) return false;
+        if (seq.output_tokens().size() == pos + 1) {
+          ++taken;
+          return !diverged;  // past a token the backend did not sample, its stream is another answer
+        }
+        // Not taken: the loop constrains this position now; its raw top tokens may decide it.
+      }
+      return false;
+    };
+    const StreamResult r = clients[*backend]->complete(req, [&](const CompletionEvent& ev) {
+      if (first && after_rewind) {
+        counters_.rewind_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - rewound_at).count();
+        after_rewind = false;
+      }
+      for (size_t i = 0; i < ev.tokens.size(); ++i) {
         ++counters_.tokens;
-        seq.on_token(t, engine);
-        ++taken;
-        if (seq.done() || engine.rewound || seq.output_tokens().size() != base + taken) return false;
+        ++received;
+        // The top tokens are those of the event's last position.
+        if (!take(ev.tokens[i], i + 1 == ev.tokens.size() ? ev.top : std::span<const TopProb>())) return false;
       }
       return true;
     });

@@ -22,6 +22,11 @@ struct RemoteOptions {
   double queue_timeout_s = 60.0;  // a job waits this long for a healthy backend's slot
   int32_t n_ctx = 4096;           // tokens per backend slot (the smallest backend's)
   int32_t max_failovers = 4;      // backends a job may move to before it fails
+  // Greedy answers: a call that starts under a ban or an allow-list asks the backend for the raw
+  // top tokens (n_probs) of each position, so the loop can check the tokens that follow and decide
+  // constrained positions itself instead of one call each. Each such token costs the backend one
+  // pass over the vocabulary: a call asks for at most raw_prob_budget / n_vocab of them; 0 = never.
+  int64_t raw_prob_budget = int64_t{1} << 21;
 };
 
 // What the gateway's calls cost (GET /v1/gateway/backends; docs/BENCHMARKS.md).
@@ -32,7 +37,8 @@ struct GatewayCounters {
   int64_t rewinds = 0;
   int64_t rewind_ns = 0;  // from a rewind to the first token of the next stream
   int64_t failovers = 0;
-  int64_t tokens = 0;  // tokens the backends streamed to the loop
+  int64_t tokens = 0;        // tokens the backends streamed to the loop
+  int64_t local_tokens = 0;  // tokens the loop chose from a backend's raw top tokens, without a call
 };
 
 class RemoteScheduler final : public server::JobRunner {
@@ -67,7 +73,7 @@ class RemoteScheduler final : public server::JobRunner {
   std::atomic<int64_t> prompt_tokens_{0};
   struct AtomicCounters {
     std::atomic<int64_t> calls{0}, constrained_calls{0}, rewind_calls{0}, rewinds{0}, rewind_ns{0}, failovers{0},
-        tokens{0};
+        tokens{0}, local_tokens{0};
   } counters_;
   std::vector<std::thread> workers_;
 };

@@ -148,6 +148,29 @@ TEST_F(GatewayTest, AnswersAndEventsEqualServeOnTheSameModel) {
   expect_answers_equal(sc, gc, 6);
 }
 
+// Greedy, the loop decides positions from the backends' raw top tokens where it can (instead of a
+// call each): over many backtracked answers, still the answers and events of `sfcl serve`.
+TEST_F(GatewayTest, PositionsDecidedFromRawTopTokensGiveServesAnswers) {
+  ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"});
+  Gateway gw({a_, b_}, {});
+  auto sc = serve.client();
+  auto gc = gw.client();
+  const std::vector<Item> items = eval_items(48);
+  for (const Item& it : items) {
+    const Seen want = stream_messages(sc, messages_body(it, 64, true));
+    const Seen got = stream_messages(gc, messages_body(it, 64, true));
+    ASSERT_TRUE(want.complete);
+    EXPECT_TRUE(got.complete);
+    EXPECT_EQ(got.text, want.text) << it.question;
+    EXPECT_EQ(got.events, want.events) << it.question;
+  }
+  const json b = gw.backends();
+  EXPECT_GT(b["rewinds"].get<int>(), 0) << b.dump();
+  EXPECT_GT(b["local_tokens"].get<int>(), 0) << b.dump();
+  // Fewer calls than one per answer plus two per backtrack (a banned token, then the rest).
+  EXPECT_LT(b["calls"].get<int>(), static_cast<int>(items.size()) + 2 * b["rewinds"].get<int>()) << b.dump();
+}
+
 // The OpenAI-completions protocol against llama-server's own /v1/completions: the same answers,
 // events and bans as `sfcl serve`; its vocabulary learnt from the backend's /props model_path.
 TEST_F(GatewayTest, OpenAiProtocolAnswersEqualServe) {

@@ -1,0 +1,210 @@
+#include "gateway/completion_stream.h"
+
+#include <charconv>
+#include <limits>
+
+namespace sfcl::gateway {
+
+namespace {
+
+// A cursor over one JSON text. Every method leaves `ok` false on malformed input and then does
+// nothing more, so callers check once at the end.
+struct Cursor {
+  const char* p;
+  const char* end;
+  bool ok = true;
+
+  void ws() {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
+  }
+  bool at(char c) {
+    ws();
+    return p < end && *p == c;
+  }
+  bool eat(char c) {
+    if (!at(c)) return false;
+    ++p;
+    return true;
+  }
+  void expect(char c) {
+    if (!eat(c)) ok = false;
+  }
+  // A string's raw text between its quotes (escapes left as sent).
+  std::string_view string() {
+    if (!eat('"')) {
+      ok = false;
+      return {};
+    }
+    const char* s = p;
+    while (p < end && *p != '"') p += *p == '\\' ? 2 : 1;
+    if (p >= end) {
+      ok = false;
+      return {};
+    }
+    return {s, static_cast<size_t>(p++ - s)};
+  }
+  // Skips one value of any kind.
+  void skip() {
+    ws();
+    if (p >= end) {
+      ok = false;
+      return;
+    }
+    if (*p == '"') {
+      string();
+      return;
+    }
+    if (*p == '{' || *p == '[') {
+      int depth = 0;
+      while (p < end) {
+        const char c = *p;
+        if (c == '"') {
+          string();
+          if (!ok) return;
+          continue;
+        }
+        ++p;
+        if (c == '{' || c == '[') ++depth;
+        if ((c == '}' || c == ']') && --depth == 0) return;
+      }
+      ok = false;
+      return;
+    }
+    while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ' && *p != '\n' && *p != '\r' && *p != '\t') ++p;
+  }
+  // The text of the next value, skipped.
+  std::string_view raw() {
+    ws();
+    const char* s = p;
+    skip();
+    return {s, static_cast<size_t>(p - s)};
+  }
+  template <class T>
+  T number() {
+    ws();
+    T v{};
+    const auto [next, ec] = std::from_chars(p, end, v);
+    if (ec != std::errc()) {
+      ok = false;
+      return v;
+    }
+    p = next;
+    return v;
+  }
+  // A logprob: a number, or null for -inf.
+  double logprob() {
+    ws();
+    if (end - p >= 4 && std::string_view(p, 4) == "null") {
+      p += 4;
+      return -std::numeric_limits<double>::infinity();
+    }
+    return number<double>();
+  }
+  bool boolean() {
+    ws();
+    if (end - p >= 4 && std::string_view(p, 4) == "true") {
+      p += 4;
+      return true;
+    }
+    if (end - p >= 5 && std::string_view(p, 5) == "false") {
+      p += 5;
+      return false;
+    }
+    skip();  // not a bool: not a stop either
+    return false;
+  }
+  // Walks an object, calling on_key(key) with the cursor at its value; on_key consumes the value.
+  template <class OnKey>
+  void object(OnKey&& on_key) {
+    expect('{');
+    if (eat('}')) return;
+    while (ok) {
+      const std::string_view key = string();
+      expect(':');
+      if (!ok) return;
+      on_key(key);
+      if (eat(',')) continue;
+      expect('}');
+      return;
+    }
+  }
+  // Walks an array, calling on_item() with the cursor at each element; on_item consumes it.
+  template <class OnItem>
+  void array(OnItem&& on_item) {
+    expect('[');
+    if (eat(']')) return;
+    while (ok) {
+      on_item();
+      if (eat(',')) continue;
+      expect(']');
+      return;
+    }
+  }
+};
+
+}  // namespace
+
+bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
+  Cursor c{json.data(), json.data() + json.size()};
+  tokens_.clear();
+  top_.clear();
+  out = {};
+  c.object([&](std::string_view key) {
+    if (key == "tokens") {
+      c.array([&] { tokens_.push_back(c.number<Token>()); });
+    } else if (key == "stop") {
+      out.stop = c.boolean();
+    } else if (key == "error") {
+      out.error = c.raw();
+    } else if (key == "completion_probabilities") {
+      // One entry per token of the event; the last one's top list is kept.
+      c.array([&] {
+        top_.clear();
+        c.object([&](std::string_view k) {
+          if (k != "top_logprobs") {
+            c.skip();
+            return;
+          }
+          c.array([&] {
+            TopProb t;
+            c.object([&](std::string_view f) {
+              if (f == "id") {
+                t.id = c.number<Token>();
+              } else if (f == "logprob") {
+                t.logprob = c.logprob();
+              } else {
+                c.skip();
+              }
+            });
+            top_.push_back(t);
+          });
+        });
+      });
+    } else {
+      c.skip();
+    }
+  });
+  if (!c.ok) return false;
+  out.tokens = tokens_;
+  out.top = top_;
+  return true;
+}
+
+std::string_view SseSplitter::data_of(std::string_view event) {
+  // Comment lines (":" pings) and other fields are skipped; llama-server writes one data line.
+  while (!event.empty()) {
+    const size_t nl = event.find('\n');
+    std::string_view line = event.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.starts_with("data:")) {
+      line.remove_prefix(5);
+      if (line.starts_with(' ')) line.remove_prefix(1);
+      return line;
+    }
+    if (nl == std::string_view::npos) break;
+    event.remove_prefix(nl + 1);
+  }
+  return {};
+}
+
+}  // namespace sfcl::gateway

@@ -1,0 +1,73 @@
+// llama-server's /completion stream, read without building a JSON tree: the SSE framing split
+// chunk by chunk, and of each event only what the gateway uses (`tokens`, `stop`, `error`, and the
+// raw top-N of `completion_probabilities` when asked for). A backend sends one event per token, so
+// this is on the gateway's per-token path: nothing here allocates once its buffers have grown.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/engine.h"
+
+namespace sfcl::gateway {
+
+using engine::Token;
+
+// One entry of a token's `top_logprobs` (n_probs with post_sampling_probs false): the softmax of
+// the raw logits, before logit_bias and temperature. -inf where the backend wrote null.
+struct TopProb {
+  Token id = -1;
+  double logprob = 0.0;
+};
+
+struct CompletionEvent {
+  std::span<const Token> tokens;  // the ids sampled since the last event
+  std::span<const TopProb> top;   // the raw top-N at the position of the last of `tokens`, most likely first
+  bool stop = false;              // the backend's last event
+  std::string_view error;         // the `error` value as sent; empty when none
+};
+
+// Reads one event's JSON object. Spans in `out` stay valid until the next call.
+class CompletionEventParser {
+ public:
+  // False when `json` is not an object this reader can walk.
+  bool parse(std::string_view json, CompletionEvent& out);
+
+ private:
+  std::vector<Token> tokens_;
+  std::vector<TopProb> top_;
+};
+
+// Splits an SSE byte stream into the payloads of its `data:` lines, whatever the chunking.
+class SseSplitter {
+ public:
+  void clear() { pending_.clear(); }
+  // Calls on_data(payload) for every complete event in the bytes so far; stops and returns false
+  // as soon as on_data does.
+  template <class OnData>
+  bool feed(std::string_view bytes, OnData&& on_data) {
+    pending_.append(bytes);
+    size_t start = 0;
+    bool go_on = true;
+    while (go_on) {
+      const size_t end = pending_.find("\n\n", start);
+      if (end == std::string::npos) break;
+      const std::string_view event(pending_.data() + start, end - start);
+      start = end + 2;
+      const std::string_view payload = data_of(event);
+      if (!payload.empty()) go_on = on_data(payload);
+    }
+    pending_.erase(0, start);
+    return go_on;
+  }
+  [[nodiscard]] bool empty() const { return pending_.empty(); }
+
+ private:
+  // The `data:` field of one event (its only line as llama-server writes them); empty for others.
+  static std::string_view data_of(std::string_view event);
+  std::string pending_;
+};
+
+}  // namespace sfcl::gateway

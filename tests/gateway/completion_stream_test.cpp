@@ -1,0 +1,227 @@
+// The gateway's reader of llama-server's /completion stream, on bytes the pinned llama-server wrote
+// (tests/gateway/data, captured with curl from scripts/build-llama-server's binary on the demo
+// model) cut at every place a TCP read may cut them, and on the shapes a JSON writer may choose.
+#include "gateway/completion_stream.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "gateway/backend_client.h"
+
+namespace sfcl::gateway {
+namespace {
+
+std::string read_data(const std::string& name) {
+  std::ifstream in(std::filesystem::path(SFCL_SOURCE_DIR) / "tests/gateway/data" / name, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Seen {
+  std::vector<std::vector<Token>> tokens;  // per event with tokens
+  std::vector<std::vector<TopProb>> top;
+  int stops = 0;
+  std::string error;
+};
+
+// Feeds `bytes` cut into the given chunk lengths (the rest in one last chunk).
+Seen read_stream(const std::string& bytes, const std::vector<size_t>& cuts) {
+  SseSplitter sse;
+  CompletionEventParser parser;
+  Seen seen;
+  size_t at = 0;
+  auto on_data = [&](std::string_view payload) {
+    CompletionEvent ev;
+    EXPECT_TRUE(parser.parse(payload, ev)) << payload;
+    if (!ev.tokens.empty()) {
+      seen.tokens.emplace_back(ev.tokens.begin(), ev.tokens.end());
+      seen.top.emplace_back(ev.top.begin(), ev.top.end());
+    }
+    if (ev.stop) ++seen.stops;
+    if (!ev.error.empty()) seen.error = ev.error;
+    return true;
+  };
+  for (size_t n : cuts) {
+    n = std::min(n, bytes.size() - at);
+    sse.feed(std::string_view(bytes).substr(at, n), on_data);
+    at += n;
+  }
+  sse.feed(std::string_view(bytes).substr(at), on_data);
+  EXPECT_TRUE(sse.empty());
+  return seen;
+}
+
+TEST(CompletionStream, ReadsTheTokensAndTheStopOfARealStream) {
+  const std::string bytes = read_data("completion_stream.sse");
+  const Seen s = read_stream(bytes, {});
+  const std::vector<std::vector<Token>> want = {{272}, {663}, {757}};
+  EXPECT_EQ(s.tokens, want);
+  EXPECT_EQ(s.stops, 1);  // the final event's, not generation_settings' "stop":[]
+  EXPECT_TRUE(s.error.empty());
+  for (const auto& t : s.top) EXPECT_TRUE(t.empty());
+}
+
+TEST(CompletionStream, AnyCutOfTheBytesReadsTheSame) {
+  for (const char* name : {"completion_stream.sse", "completion_stream_probs.sse"}) {
+    const std::string bytes = read_data(name);
+    const Seen whole = read_stream(bytes, {});
+    for (size_t cut = 1; cut < bytes.size(); ++cut) {
+      const Seen s = read_stream(bytes, {cut});
+      ASSERT_EQ(s.tokens, whole.tokens) << name << " cut at " << cut;
+      ASSERT_EQ(s.stops, 1) << name << " cut at " << cut;
+    }
+    const Seen bytewise = read_stream(bytes, std::vector<size_t>(bytes.size(), 1));
+    EXPECT_EQ(bytewise.tokens, whole.tokens) << name;
+    EXPECT_EQ(bytewise.top.size(), whole.top.size()) << name;
+  }
+}
+
+TEST(CompletionStream, ReadsTheRawTopLogprobsOfEachToken) {
+  const Seen s = read_stream(read_data("completion_stream_probs.sse"), {});
+  ASSERT_EQ(s.top.size(), 3U);
+  ASSERT_EQ(s.top[0].size(), 3U);
+  EXPECT_EQ(s.top[0][0].id, 272);
+  EXPECT_EQ(s.top[0][0].logprob, -0.6384657621383667);  // exactly the float the backend printed
+  EXPECT_EQ(s.top[0][1].id, 260);
+  EXPECT_EQ(s.top[0][2].id, 767);
+  EXPECT_EQ(s.top[2][0].id, 757);
+  EXPECT_EQ(s.top[2][1].logprob, -6.62755012512207);
+}
+
+TEST(CompletionStream, FieldOrderWhitespaceAndNestedLookalikesDoNotMatter) {
+  CompletionEventParser parser;
+  CompletionEvent ev;
+  const std::string text = R"( { "content" : "a\"}{[ \"tokens\":[1]", "generation_settings" : {"stop": true,
+      "tokens": [9], "logit_bias": [[1, false]]}, "completion_probabilities" : [ { "top_logprobs" : [
+      { "logprob" : null , "token" : "}", "id" : 4 } , {"bytes":[1,2],"id":5,"logprob":-1.5e-3} ] } ],
+      "tokens" : [ 5 , 6 ] , "stop" : false } )";
+  ASSERT_TRUE(parser.parse(text, ev));
+  EXPECT_EQ(std::vector<Token>(ev.tokens.begin(), ev.tokens.end()), (std::vector<Token>{5, 6}));
+  EXPECT_FALSE(ev.stop);
+  EXPECT_TRUE(ev.error.empty());
+  ASSERT_EQ(ev.top.size(), 2U);
+  EXPECT_EQ(ev.top[0].id, 4);
+  EXPECT_TRUE(std::isinf(ev.top[0].logprob) && ev.top[0].logprob < 0);
+  EXPECT_EQ(ev.top[1].id, 5);
+  EXPECT_EQ(ev.top[1].logprob, -1.5e-3);
+}
+
+TEST(CompletionStream, AnErrorEventIsReportedAsSent) {
+  CompletionEventParser parser;
+  CompletionEvent ev;
+  const std::string body = read_data("completion_error.json");
+  ASSERT_TRUE(parser.parse(body, ev));
+  EXPECT_TRUE(ev.tokens.empty());
+  const auto err = nlohmann::json::parse(ev.error);
+  EXPECT_EQ(err["code"], 400);
+  EXPECT_EQ(err["message"], "Prompt contains invalid tokens");
+}
+
+TEST(CompletionStream, MalformedEventsAreRefusedAndPingsSkipped) {
+  CompletionEventParser parser;
+  CompletionEvent ev;
+  for (const char* bad : {"", "[1]", R"({"tokens":[1,)", R"({"tokens":[x]})", R"({"a":"unterminated})", "{\"a\" 1}"}) {
+    EXPECT_FALSE(parser.parse(bad, ev)) << bad;
+  }
+  SseSplitter sse;
+  std::vector<std::string> payloads;
+  sse.feed(":\n\ndata: {\"tokens\":[3]}\n\nevent: x\ndata:{\"tokens\":[4]}\n\n", [&](std::string_view p) {
+    payloads.emplace_back(p);
+    return true;
+  });
+  EXPECT_EQ(payloads, (std::vector<std::string>{"{\"tokens\":[3]}", "{\"tokens\":[4]}"}));
+}
+
+// Events a JSON writer could produce: the fields the reader wants among others of every kind
+// (strings with escapes and brackets, nested objects and arrays holding lookalike keys), in any
+// order, compact or indented. The reader sees what nlohmann's parser sees.
+TEST(CompletionStream, RandomEventsReadAsAFullParserReadsThem) {
+  std::mt19937 rng(7);
+  const auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<unsigned>(n)); };
+  const std::vector<std::string> texts = {"", "a\"}{[", "\\", "line\nbreak", "中文 \u00e4", "\"tokens\":[1]"};
+  std::function<nlohmann::json(int)> noise = [&](int depth) -> nlohmann::json {
+    switch (depth > 2 ? pick(4) : pick(6)) {
+      case 0:
+        return texts[static_cast<size_t>(pick(static_cast<int>(texts.size())))];
+      case 1:
+        return pick(1000) - 500;
+      case 2:
+        return pick(2) == 0;
+      case 3:
+        return nullptr;
+      case 4: {
+        nlohmann::json o = nlohmann::json::object();
+        for (const char* k : {"stop", "tokens", "error", "x"}) {
+          if (pick(2) == 0) o[k] = noise(depth + 1);
+        }
+        return o;
+      }
+      default: {
+        nlohmann::json a = nlohmann::json::array();
+        for (int i = pick(4); i > 0; --i) a.push_back(noise(depth + 1));
+        return a;
+      }
+    }
+  };
+  CompletionEventParser parser;
+  for (int round = 0; round < 2000; ++round) {
+    nlohmann::ordered_json ev;
+    std::vector<std::pair<std::string, nlohmann::json>> fields;
+    std::vector<Token> tokens;
+    for (int i = pick(3); i > 0; --i) tokens.push_back(pick(200000));
+    const bool stop = pick(2) == 0;
+    fields.emplace_back("tokens", tokens);
+    fields.emplace_back("stop", stop);
+    for (int i = pick(5); i > 0; --i) fields.emplace_back("f" + std::to_string(i), noise(0));
+    std::shuffle(fields.begin(), fields.end(), rng);
+    for (auto& [k, v] : fields) ev[k] = v;
+    const std::string text = pick(2) == 0 ? ev.dump() : ev.dump(pick(4));
+    CompletionEvent out;
+    ASSERT_TRUE(parser.parse(text, out)) << text;
+    EXPECT_EQ(std::vector<Token>(out.tokens.begin(), out.tokens.end()), tokens) << text;
+    EXPECT_EQ(out.stop, stop) << text;
+    EXPECT_TRUE(out.error.empty()) << text;
+  }
+}
+
+TEST(CompletionStream, TheRequestBodyIsTheJsonLlamaServerReads) {
+  const std::vector<Token> prompt = {1, 2, 3};
+  const std::vector<Token> tail = {40, 50};
+  CompletionRequest req;
+  req.prompt = prompt;
+  req.prompt_tail = tail;
+  req.bias = {{7, -std::numeric_limits<float>::infinity()}, {8, 100.0F}, {9, -2.5F}};
+  req.n_predict = 12;
+  req.sampling.temperature = 0.0F;
+  req.sampling.seed = 42;
+  std::string body;
+  write_completion_body(req, body);
+  auto j = nlohmann::json::parse(body);
+  EXPECT_EQ(j["prompt"], nlohmann::json({1, 2, 3, 40, 50}));
+  EXPECT_EQ(j["n_predict"], 12);
+  EXPECT_EQ(j["stream"], true);
+  EXPECT_EQ(j["return_tokens"], true);
+  EXPECT_EQ(j["cache_prompt"], true);
+  EXPECT_EQ(j["temperature"], 0.0);
+  EXPECT_EQ(j["top_k"], 40);
+  EXPECT_FLOAT_EQ(j["top_p"].get<float>(), 0.95F);
+  EXPECT_EQ(j["seed"], 42);
+  EXPECT_EQ(j["logit_bias"], nlohmann::json::parse("[[7,false],[8,100],[9,-2.5]]"));
+  EXPECT_FALSE(j.contains("n_probs"));
+  req.n_probs = 4;
+  req.bias.clear();
+  write_completion_body(req, body);
+  j = nlohmann::json::parse(body);
+  EXPECT_EQ(j["n_probs"], 4);
+  EXPECT_EQ(j["post_sampling_probs"], false);
+  EXPECT_EQ(j["logit_bias"], nlohmann::json::array());
+}
+
+}  // namespace
+}  // namespace sfcl::gateway
