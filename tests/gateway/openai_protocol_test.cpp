@@ -194,8 +194,8 @@ TEST(OpenAiProtocol, ClientStreamsIdsAndRefusesBannedTokensMissingIdsAndCutStrea
   req.prompt = prompt;
   req.n_predict = 4;
   std::vector<Token> got;
-  const auto collect = [&](std::span<const Token> t) {
-    got.insert(got.end(), t.begin(), t.end());
+  const auto collect = [&](const CompletionEvent& ev) {
+    got.insert(got.end(), ev.tokens.begin(), ev.tokens.end());
     return true;
   };
   server.answer(200, chunk(R"({"index":0,"text":"a","logprobs":{"tokens":["token_id:7"]}})") +
