@@ -42,10 +42,10 @@ namespace sfcl::anchor::lex {
 inline constexpr int kEnd = -1;
 
 // A run of more than kMaxLetterRun ASCII letters in a row (no digit, no separator) is no word: no
-// anchor contains one, so a word the model keeps gluing tokens onto is decided once this many
-// letters are written instead of when it ends (docs/DESIGN.md, 'Hold-back and emission'). Real
-// words, names and identifiers stay below it (AbstractSingletonProxyFactoryBean: 33; hashes and
-// codes have digits).
+// word-shaped anchor contains one, so a word the model keeps gluing tokens onto is decided once this
+// many letters are written instead of when it ends (docs/DESIGN.md, 'Hold-back and emission'). Real
+// words, names and identifiers stay below it (AbstractSingletonProxyFactoryBean: 33 letters; hashes
+// and codes have digits).
 inline constexpr size_t kMaxLetterRun = 40;
 
 struct Src {
