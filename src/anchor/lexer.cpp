@@ -58,8 +58,17 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
   const int c = src.at(p);
   if (c < 0x80) {
     if (is_alnum(c)) {
-      skip = src.alnum_end(p);
-      if (p > 0 && is_alnum(static_cast<unsigned char>(src.s[p - 1]))) return 0;  // mid-word
+      // Inside a word nothing starts, except a number or code after a run too long to be a word
+      // ("ScoresScores…Scores2031": 2031 is still checked).
+      if (p > 0 && is_alnum(static_cast<unsigned char>(src.s[p - 1])) && !(is_digit(c) && src.long_run_before(p))) {
+        skip = src.inner_skip(p);
+        return 0;
+      }
+      skip = src.word_run_end(p);
+      if (skip == p) {  // more than kMaxLetterRun letters: no word, whatever follows them
+        skip = p + kMaxLetterRun + 1;
+        return 0;
+      }
       if (is_digit(c)) {
         skip = p + 1;
         if (c == '1') {

@@ -208,9 +208,10 @@ size_t scan_case_citation(Src& src, size_t p, Anchor& a) {
     const int c = src.at(k);
     if (!is_upper(c) && !is_digit(c)) break;
     size_t t = k;
-    while (is_alnum(src.at(t)) || src.at(t) == '.') {
+    for (size_t letters = 0; is_alnum(src.at(t)) || src.at(t) == '.'; ++t) {
       dotted = dotted || src.at(t) == '.';
-      ++t;
+      letters = is_alpha(src.at(t)) ? letters + 1 : 0;
+      if (letters > kMaxLetterRun) return 0;  // no word (docs/DESIGN.md, 'Hold-back and emission')
     }
     if (is_digit(c) && !is_alpha(src.at(t - 1))) break;  // the page number, not "3d"
     ++tokens;

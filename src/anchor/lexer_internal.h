@@ -41,6 +41,13 @@ namespace sfcl::anchor::lex {
 
 inline constexpr int kEnd = -1;
 
+// A run of more than kMaxLetterRun ASCII letters in a row (no digit, no separator) is no word: no
+// word-shaped anchor contains one, so a word the model keeps gluing tokens onto is decided once this
+// many letters are written instead of when it ends (docs/DESIGN.md, 'Hold-back and emission'). Real
+// words, names and identifiers stay below it (AbstractSingletonProxyFactoryBean: 33 letters; hashes
+// and codes have digits).
+inline constexpr size_t kMaxLetterRun = 40;
+
 struct Src {
   std::string_view s;
   bool final;
@@ -91,13 +98,57 @@ struct Src {
     }
     return true;
   }
-  // End of the run of ASCII letters and digits from i (reads like at() up to that end).
-  size_t alnum_end(size_t i) {
+  // End of the word from i: ASCII letters and digits, up to the first run of more than
+  // kMaxLetterRun letters, which is no part of it (i itself when one starts at i). Reads like at()
+  // up to that end: a long run is known from its first kMaxLetterRun + 1 letters.
+  size_t word_run_end(size_t i) {
     const size_t n = s.size();
-    while (i < n && is_alnum(static_cast<unsigned char>(s[i]))) ++i;
-    if (i > max_read) max_read = i;
-    if (i >= n) overrun = true;
-    return i;
+    size_t letters = 0;  // letters in a row up to j
+    size_t j = i;
+    for (; j < n; ++j) {
+      const int c = static_cast<unsigned char>(s[j]);
+      if (is_alpha(c)) {
+        if (++letters > kMaxLetterRun) {
+          if (j > max_read) max_read = j;
+          return j + 1 - letters;
+        }
+      } else if (is_digit(c)) {
+        letters = 0;
+      } else {
+        break;
+      }
+    }
+    if (j > max_read) max_read = j;
+    if (j >= n) overrun = true;
+    return j;
+  }
+  // Letters in a row from i, counted up to kMaxLetterRun + 1 (a longer run reads no further).
+  size_t letter_run(size_t i) {
+    size_t k = 0;
+    while (k <= kMaxLetterRun && is_alpha(at(i + k))) ++k;
+    return k;
+  }
+  // A run of more than kMaxLetterRun letters ends right before i (reads only text before i).
+  [[nodiscard]] bool long_run_before(size_t i) const {
+    if (i <= kMaxLetterRun) return false;
+    for (size_t k = i; k > i - kMaxLetterRun - 1; --k) {
+      if (!is_alpha(static_cast<unsigned char>(s[k - 1]))) return false;
+    }
+    return true;
+  }
+  // From i inside a word: the next position where a word may start within it (a digit after a
+  // letter, one of which may follow a long run) or the word's end. No anchor starts in between
+  // whatever follows, so this waits for nothing: at the end of the text seen so far it stops there.
+  size_t inner_skip(size_t i) {
+    const size_t n = s.size();
+    size_t j = i + 1;
+    while (j < n) {
+      const int c = static_cast<unsigned char>(s[j]);
+      if (!is_alnum(c) || (is_digit(c) && is_alpha(static_cast<unsigned char>(s[j - 1])))) break;
+      ++j;
+    }
+    if (j > max_read) max_read = j;
+    return j;
   }
   bool word_end(size_t i) {
     const int c = at(i);

@@ -12,13 +12,16 @@ namespace sfcl::anchor::lex {
 size_t capitalised_word(Src& src, size_t i) {
   if (!is_upper(src.at(i))) return 0;
   size_t j = i + 1;
+  size_t letters = 1;  // in a row: a run longer than kMaxLetterRun is no word, so no name
   while (true) {
     const int c = src.at(j);
     if (is_alpha(c)) {
+      if (++letters > kMaxLetterRun) return 0;
       ++j;
     } else if (((c == '\'' || c == '-') && is_alpha(src.at(j + 1))) ||
                // a Latin letter with a diacritic: "Lüscher", "Siobhán", "Echeverría"
                (c >= 0xC3 && c <= 0xC9 && (src.at(j + 1) & 0xC0) == 0x80)) {
+      letters = c < 0x80 ? 1 : 0;  // "-V" ends with a letter of the next run; "ü" is none
       j += 2;
     } else {
       break;

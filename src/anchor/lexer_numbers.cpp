@@ -101,12 +101,16 @@ size_t scan_identifier(Src& src, size_t p) {
   while (true) {
     const int c = src.at(j);
     if (is_alpha(c)) {
+      // A run of more than kMaxLetterRun letters is no part of an identifier: it ends before one.
+      const size_t run = src.letter_run(j);
+      if (run > kMaxLetterRun) break;
       letter = true;
-      ++j;
+      j += run;
     } else if (is_digit(c)) {
       digit = true;
       ++j;
-    } else if ((c == '-' || c == '_' || c == '/') && j > p && is_alnum(src.at(j + 1))) {
+    } else if ((c == '-' || c == '_' || c == '/') && j > p && is_alnum(src.at(j + 1)) &&
+               src.letter_run(j + 1) <= kMaxLetterRun) {
       ++seps;
       ++j;
     } else {

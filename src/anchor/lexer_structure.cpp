@@ -43,7 +43,10 @@ size_t scan_xml(Src& src, size_t p, Anchor& a) {
   if (closing) ++k;
   if (!is_alpha(src.at(k))) return 0;
   size_t j = k;
-  while (is_alnum(src.at(j)) || src.at(j) == '_' || src.at(j) == ':' || src.at(j) == '-') ++j;
+  for (size_t letters = 0; is_alnum(src.at(j)) || src.at(j) == '_' || src.at(j) == ':' || src.at(j) == '-'; ++j) {
+    letters = is_alpha(src.at(j)) ? letters + 1 : 0;
+    if (letters > kMaxLetterRun) return 0;  // no tag name (docs/DESIGN.md, 'Hold-back and emission')
+  }
   const std::string tag(src.s.substr(k, j - k));
   for (int n = 0; n < 256; ++n, ++j) {
     const int x = src.at(j);

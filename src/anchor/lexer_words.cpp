@@ -79,7 +79,10 @@ size_t scan_code_signature(Src& src, size_t p, Anchor& a) {
     if (!is_alpha(c) && c != '_') return 0;
     if (kw.kw == "class" && !is_upper(c)) return 0;
     size_t j = k;
-    while (ident_char(src.at(j))) ++j;
+    for (size_t letters = 0; ident_char(src.at(j)); ++j) {
+      letters = is_alpha(src.at(j)) ? letters + 1 : 0;
+      if (letters > kMaxLetterRun) return 0;  // no name (docs/DESIGN.md, 'Hold-back and emission')
+    }
     const int after = src.at(j);
     bool ok = false;
     if (kw.needs_paren) {
@@ -150,13 +153,21 @@ size_t scan_url(Src& src, size_t p, Anchor& a) {
 size_t scan_email(Src& src, size_t p, Anchor& a) {
   size_t j = p;
   auto local = [](int c) { return is_alnum(c) || c == '.' || c == '_' || c == '%' || c == '+' || c == '-'; };
-  while (local(src.at(j))) ++j;
+  // A run of more than kMaxLetterRun letters is no part of an address.
+  size_t letters = 0;
+  for (; local(src.at(j)); ++j) {
+    letters = is_alpha(src.at(j)) ? letters + 1 : 0;
+    if (letters > kMaxLetterRun) return 0;
+  }
   if (j == p || src.at(j) != '@') return 0;
   size_t d = j + 1;
   size_t last_dot = 0;
+  letters = 0;
   while (true) {
     const int c = src.at(d);
     if (is_alnum(c) || c == '-') {
+      letters = is_alpha(c) ? letters + 1 : 0;
+      if (letters > kMaxLetterRun) return 0;
       ++d;
     } else if (c == '.' && is_alnum(src.at(d + 1))) {
       last_dot = d;

@@ -15,6 +15,12 @@
 namespace sfcl::anchor {
 namespace {
 
+// Letter runs around the lexer's bound (kMaxLetterRun = 40): one letter over it, and exactly at it.
+#define RUN41 "ScoresScoresScoresScoresScoresScoresScore"
+#define RUN40 "ScoresScoresScoresScoresScoresScoresScor"
+#define RUN41_LOWER "scoresscoresscoresscoresscoresscoresscore"
+static_assert(sizeof(RUN41) - 1 == 41 && sizeof(RUN40) - 1 == 40 && sizeof(RUN41_LOWER) - 1 == 41);
+
 struct Case {
   const char* text;
   const char* type;  // "amount", or "!date" for "no date anchor" (with a norm: none with that norm)
@@ -331,6 +337,38 @@ const Case kCases[] = {
     // Latin letters with diacritics inside names
     {"Hans-Peter Lüscher signed", "name", "Hans-Peter Lüscher", "hans-peter lüscher"},
     {"met Siobhán McGarrity today", "name", "Siobhán McGarrity", "siobhán mcgarrity"},
+    // A run of more than 40 letters in a row is no word (docs/DESIGN.md, 'Hold-back and emission'):
+    // it starts no anchor and is part of none, and a value glued to it is still found on its own.
+    {RUN41 "2031 next", "number", "2031", "2031"},
+    {RUN41 "2031" RUN41 "2032.", "number", "2031", "2031"},
+    {RUN41 "2031" RUN41 "2032.", "number", "2032", "2032"},
+    {"2031" RUN41 " next", "number", "2031", "2031"},
+    {"abc123" RUN41 " next", "identifier", "abc123", "abc123"},
+    // "INV" glued to the run is part of it; the code's numbers are still checked.
+    {"ref " RUN41 "INV-2024-0117 filed", "number", "2024", "2024"},
+    {"ref " RUN41 "INV-2024-0117 filed", "number", "0117", "117"},
+    {"paid " RUN41 "$12,500.00 today", "amount", "$12,500.00", "12500 USD"},
+    {"mail " RUN41_LOWER "@example.com now", "!identifier", "", ""},
+    {"Signed by Tom " RUN41 " today", "!name", "", ""},
+    {"def " RUN41 "(x): pass", "!code_signature", "", ""},
+    // ... up to 40 letters it is a word like any other.
+    {RUN40 "2031 next", "identifier", RUN40 "2031", RUN40 "2031"},
+    {"def " RUN40 "(x): pass", "code_signature", "def " RUN40, "def " RUN40},
+    {"class AbstractSingletonProxyFactoryBean {", "code_signature", "class AbstractSingletonProxyFactoryBean",
+     "class AbstractSingletonProxyFactoryBean"},
+    {"Signed by Wolfeschlegelsteinhausenbergerdorff Smith today", "name", "Wolfeschlegelsteinhausenbergerdorff Smith",
+     "wolfeschlegelsteinhausenbergerdorff smith"},
+    {"commit 3f2a9b7c0d1e4f5a6b7c8d9e0f1a2b3c4d5e6f7a merged", "identifier", "3f2a9b7c0d1e4f5a6b7c8d9e0f1a2b3c4d5e6f7a",
+     "3f2a9b7c0d1e4f5a6b7c8d9e0f1a2b3c4d5e6f7a"},
+    // Chinese has no spaces: values and names inside a long run of characters are found as in a
+    // short one, and a Latin run glued to Chinese ends at the first Chinese character.
+    {"项目建设资金统筹安排按照进度分期拨付三千五百万元用于建设", "amount", "三千五百万元", "35000000 CNY"},
+    {"项目建设资金统筹安排按照进度分期拨付给上海华东科技有限公司", "name", "上海华东科技有限公司",
+     "上海华东科技有限公司"},
+    {"项目建设资金统筹安排按照进度分期拨付人民币5000元用于建设", "amount", "人民币5000元", "5000 CNY"},
+    {"项目建设资金统筹安排按照进度由张伟于2003年主持", "name", "张伟", "张伟"},
+    {"项目建设资金统筹安排按照进度由张伟于2003年主持", "date", "2003年", "2003"},
+    {RUN41 "人民币5000元", "amount", "人民币5000元", "5000 CNY"},
 };
 
 // Failure messages name the row, not its bytes.

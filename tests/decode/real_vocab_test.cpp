@@ -196,6 +196,29 @@ TEST_P(RealVocabTest, ACapitalisedRunTooLongForANameIsReleasedWhileWritten) {
   EXPECT_LT(when, whole_run);
 }
 
+// A word glued together from many tokens, as random weights write ("ScoresScoresScores…"), is
+// held only until it has more letters in a row than any word (40): the client sees it while it is
+// still being written, and a wrong number glued to its end is still checked and never delivered.
+TEST_P(RealVocabTest, AGluedWordIsReleasedWhileWrittenAndAValueGluedToItIsChecked) {
+  std::string glued;
+  for (int i = 0; i < 14; ++i) glued += "Scores";
+  const std::string script = " " + glued + " was filed.";
+  Result r;
+  const int when = sampled_when_streamed(*model_, kSource, script, " " + glued.substr(0, 41), &r);
+  EXPECT_TRUE(r.text.ends_with(script)) << r.text;
+  EXPECT_EQ(r.stats.backtracks, 0);
+  const auto whole_word = static_cast<int>(test::tokens_spelling(*model_, " " + glued).size());
+  ASSERT_GT(when, 0);
+  EXPECT_LT(when, whole_word) << "the glued word was held until it ended";
+
+  Options o = greedy(Mode::anchor, 64);
+  o.logit_hook = test::script(*model_, " " + glued + "2031 was filed.");
+  const Run wrong = run(kSource, o);
+  EXPECT_GE(wrong.result.stats.backtracks, 1);
+  EXPECT_EQ(wrong.result.text.find("2031"), std::string::npos) << wrong.result.text;
+  EXPECT_EQ(wrong.streamed, wrong.result.text);
+}
+
 INSTANTIATE_TEST_SUITE_P(Vocabularies, RealVocabTest, ::testing::Values("qwen2", "llama-bpe", "llama-spm"),
                          [](const auto& info) {
                            std::string n = info.param;
