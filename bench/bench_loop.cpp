@@ -99,7 +99,8 @@ BENCHMARK(BM_LoopStep)
 // which the model either follows a valid answer (its next token 20 above the rest: the usual case
 // for a model that was asked for JSON) or writes freely (the grammar rejects most of its choices).
 // `grammar_first` 1: the grammar is applied to the whole vocabulary before the chain at every
-// token; 0: check-first (engine::SamplingOptions::grammar_first).
+// token; 0: check-first (engine::SamplingOptions::grammar_first). Results: docs/BENCHMARKS.md
+// ("Sampling under a grammar").
 const std::string kGrammarSchema =
     R"({"type":"object","properties":{"name":{"type":"string"},"note":{"type":"string"},)"
     R"("n":{"type":"integer"}},"required":["name","note","n"]})";
