@@ -320,6 +320,10 @@ struct SamplingOptions {
   float top_p = 0.95F;          // 1 = off
   float min_p = 0.05F;          // 0 = off
   uint32_t seed = 0xFFFFFFFFU;  // 0xFFFFFFFF = random
+  // With a grammar: apply it to the whole vocabulary before the chain at every token. Off (the
+  // default, as llama.cpp's common sampler): the chain picks first and the grammar checks only that
+  // token, applied in full only when it rejects it (docs/DESIGN.md, 'Tools and structured output').
+  bool grammar_first = false;
 };
 
 // llama.cpp's sampler chain applied to a logits row, with two hooks the check loop needs:

@@ -1,5 +1,6 @@
-// The sampler's grammar (llama.cpp's grammar sampler): applied before the sampling chain so every
-// sampled token keeps the output valid, and rebuilt from the kept tokens after a rewind.
+// The sampler's grammar (llama.cpp's grammar sampler): every sampled token keeps the output valid
+// (checked after the chain, or applied before it: SamplingOptions::grammar_first), and it is rebuilt
+// from the kept tokens after a rewind.
 #include "engine/sampler_impl.h"
 
 namespace sfcl::engine {
@@ -50,12 +51,16 @@ void Sampler::reset_grammar(std::span<const Token> kept) {
   for (Token t : kept) llama_sampler_accept(impl_->grammar.get(), t);
 }
 
-bool Sampler::accept_forced(Token token) {
-  if (impl_->grammar == nullptr) return true;
+bool grammar_accepts(llama_sampler* grammar, Token token) {
   llama_token_data one{token, 0.0F, 0.0F};
   llama_token_data_array arr{&one, 1, -1, false};
-  llama_sampler_apply(impl_->grammar.get(), &arr);
-  if (!std::isfinite(one.logit)) return false;
+  llama_sampler_apply(grammar, &arr);
+  return std::isfinite(one.logit);
+}
+
+bool Sampler::accept_forced(Token token) {
+  if (impl_->grammar == nullptr) return true;
+  if (!grammar_accepts(impl_->grammar.get(), token)) return false;
   llama_sampler_accept(impl_->grammar.get(), token);
   return true;
 }

@@ -1,5 +1,3 @@
-#include <cmath>
-#include <limits>
 #include <random>
 
 #include "engine/sampler_impl.h"
@@ -40,39 +38,67 @@ void Sampler::set_temperature(float temperature) {
   build_chain();
 }
 
-Token Sampler::sample(const float* logits, std::span<const Token> banned, std::span<const Token> allowed) {
-  auto& cur = impl_->cur;
+namespace {
+
+// The candidates: `allowed` (or the whole vocabulary) less `banned`, in token order. `flags` are
+// per-token scratch, all 0 on entry and on return. False when no candidate has a finite logit.
+bool fill_candidates(std::vector<llama_token_data>& cur, std::vector<uint8_t>& flags, int32_t n_vocab,
+                     const float* logits, std::span<const Token> banned, std::span<const Token> allowed) {
   cur.clear();
-  const float neg_inf = -std::numeric_limits<float>::infinity();
   for (Token t : banned) {
-    if (t >= 0 && t < impl_->n_vocab) impl_->banned[static_cast<size_t>(t)] = 1;
+    if (t >= 0 && t < n_vocab) flags[static_cast<size_t>(t)] = 1;
   }
   if (!allowed.empty()) {
     for (Token t : allowed) {
-      if (t >= 0 && t < impl_->n_vocab && impl_->banned[static_cast<size_t>(t)] == 0) {
-        cur.push_back({t, logits[t], 0.0F});
-      }
+      if (t >= 0 && t < n_vocab && flags[static_cast<size_t>(t)] == 0) cur.push_back({t, logits[t], 0.0F});
     }
   } else {
-    for (Token t = 0; t < impl_->n_vocab; ++t) {
-      if (impl_->banned[static_cast<size_t>(t)] == 0) cur.push_back({t, logits[t], 0.0F});
+    for (Token t = 0; t < n_vocab; ++t) {
+      if (flags[static_cast<size_t>(t)] == 0) cur.push_back({t, logits[t], 0.0F});
     }
   }
   for (Token t : banned) {
-    if (t >= 0 && t < impl_->n_vocab) impl_->banned[static_cast<size_t>(t)] = 0;
+    if (t >= 0 && t < n_vocab) flags[static_cast<size_t>(t)] = 0;
   }
-  if (cur.empty()) return -1;
-  llama_token_data_array arr{cur.data(), cur.size(), -1, false};
-  // The grammar goes first: the chain then only ever picks a token that keeps the output valid.
-  if (impl_->grammar) llama_sampler_apply(impl_->grammar.get(), &arr);
-  bool any_finite = false;
-  for (size_t i = 0; i < arr.size; ++i) any_finite = any_finite || arr.data[i].logit != neg_inf;
-  if (!any_finite) return -1;
-  llama_sampler_apply(impl_->chain.get(), &arr);
+  return any_finite(cur.data(), cur.size());
+}
+
+// The chain's pick from `arr`, after `grammar` (null: none) sets what it rejects to -inf; -1 when
+// nothing is left.
+Token pick(llama_token_data_array& arr, llama_sampler* chain, llama_sampler* grammar) {
+  if (grammar != nullptr) {
+    llama_sampler_apply(grammar, &arr);
+    if (!any_finite(arr.data, arr.size)) return -1;
+  }
+  llama_sampler_apply(chain, &arr);
   if (arr.selected < 0 || static_cast<size_t>(arr.selected) >= arr.size) return -1;
-  const Token chosen = arr.data[arr.selected].id;
-  llama_sampler_accept(impl_->chain.get(), chosen);
-  if (impl_->grammar) llama_sampler_accept(impl_->grammar.get(), chosen);
+  return arr.data[arr.selected].id;
+}
+
+}  // namespace
+
+Token Sampler::sample(const float* logits, std::span<const Token> banned, std::span<const Token> allowed) {
+  auto& cur = impl_->cur;
+  llama_sampler* chain = impl_->chain.get();
+  llama_sampler* grammar = impl_->grammar.get();
+  if (!fill_candidates(cur, impl_->banned, impl_->n_vocab, logits, banned, allowed)) return -1;
+  llama_token_data_array arr{cur.data(), cur.size(), -1, false};
+  Token chosen = -1;
+  if (grammar == nullptr || options_.grammar_first) {
+    chosen = pick(arr, chain, grammar);
+  } else {
+    // Check first (docs/DESIGN.md, 'Tools and structured output'): the grammar reads one token
+    // unless it rejects the chain's pick; then the chain picks again from what the grammar allows.
+    chosen = pick(arr, chain, nullptr);
+    if (chosen >= 0 && !grammar_accepts(grammar, chosen)) {
+      fill_candidates(cur, impl_->banned, impl_->n_vocab, logits, banned, allowed);
+      arr = {cur.data(), cur.size(), -1, false};
+      chosen = pick(arr, chain, grammar);
+    }
+  }
+  if (chosen < 0) return -1;
+  llama_sampler_accept(chain, chosen);
+  if (grammar != nullptr) llama_sampler_accept(grammar, chosen);
   return chosen;
 }
 

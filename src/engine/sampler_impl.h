@@ -19,4 +19,16 @@ struct Sampler::Impl {
   std::vector<uint8_t> banned;        // per-token flags, cleared after each call
 };
 
+// Whether `grammar` allows `token` next: its apply on a one-candidate array (the verdict on a token
+// does not depend on the other candidates).
+bool grammar_accepts(llama_sampler* grammar, Token token);
+
+// Whether some candidate is not -inf (banned or rejected by the grammar).
+inline bool any_finite(const llama_token_data* data, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if (data[i].logit != -INFINITY) return true;
+  }
+  return false;
+}
+
 }  // namespace sfcl::engine
