@@ -262,7 +262,11 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
 bool BackendClient::serves_native() {
   if (native_ < 0) {
     auto r = client().Get("/props");
-    native_ = r && r->status == 200 ? 1 : 0;
+    if (!r) {  // a kept-alive connection the backend closed: asked again next time
+      client_.reset();
+      return false;
+    }
+    native_ = r->status == 200 ? 1 : 0;
   }
   return native_ == 1;
 }

@@ -316,9 +316,15 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
           if (const auto sole = sole_candidate(now)) {
             t = *sole;
           } else if (req.n_probs > 0 && now.temperature == 0.0F) {
-            const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
-            if (!pick) return false;
-            t = *pick;
+            // A token the stream held inside a character comes without a row of raw top tokens:
+            // from a call with no bias, at a position the loop leaves free, the backend's greedy
+            // pick is the loop's.
+            const bool held_free = rows.at(pos).empty() && req.bias.empty() && now.free() && decision == 0;
+            if (!held_free) {
+              const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
+              if (!pick) return false;
+              t = *pick;
+            }
           } else if (decision > 0 || !now.free() || now.temperature != req.sampling.temperature ||
                      script_token(script_.get(), seq.output_tokens(), model_.eos())) {
             // Sampled with no ban or allow-list: fine only where the loop has none.

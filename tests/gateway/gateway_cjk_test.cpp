@@ -124,6 +124,44 @@ TEST_P(GatewayCjk, NamesWrittenAsByteTokensReachTheClientAsServeWritesThem) {
 
 INSTANTIATE_TEST_SUITE_P(Protocols, GatewayCjk, ::testing::Values("native", "openai"));
 
+// A backend whose own grammar (llama-server --grammar) makes it write characters the demo
+// vocabulary has only bytes for, in free streams (mode off): every byte token reaches the client,
+// on both protocols, whole and cut at every length (inside characters too: the stream then ends
+// with tokens it never sent, which the gateway asks for again, not streamed). The grammar starts
+// again at every call, so a call after the first writes 中's bytes again: past the first call
+// only the token count and whole characters are checked.
+TEST_P(GatewayCjk, ByteTokensTheBackendStreamsAreAllDelivered) {
+  const std::string text = "中文的字符 ok.";
+  LlamaServer backend(2, demo_model(), {"--grammar", "root ::= \"" + text + "\""});
+  std::vector<std::string> args;
+  if (std::string(GetParam()) == "openai") args = {"--backend-api", "openai"};
+  Gateway gw({&backend}, args);
+  auto gc = gw.client();
+  const auto answer = [&](int max_tokens) {
+    const json chat = {{"model", "sfcl-demo"},
+                       {"max_tokens", max_tokens},
+                       {"temperature", 0},
+                       {"sfcl", {{"mode", "off"}}},
+                       {"messages", json::array({{{"role", "user"}, {"content", "Write."}}})}};
+    auto r = gc.Post("/v1/chat/completions", chat.dump(), "application/json");
+    EXPECT_TRUE(r && r->status == 200) << "max_tokens " << max_tokens << ": " << (r ? r->body : "no answer");
+    return r && r->status == 200 ? json::parse(r->body) : json();
+  };
+  const json whole = answer(64);
+  ASSERT_FALSE(whole.is_null());
+  EXPECT_EQ(whole["choices"][0]["message"]["content"], text);
+  // The backend writes the 5 characters as 3 byte tokens each.
+  EXPECT_GT(whole["usage"]["completion_tokens"].get<int>(), 15);
+  for (int n = 1; n <= 15; ++n) {
+    const json cut = answer(n);
+    if (cut.is_null()) continue;
+    const std::string got = cut["choices"][0]["message"]["content"];
+    EXPECT_EQ(cut["usage"]["completion_tokens"], n) << got;
+    EXPECT_EQ(got, text.substr(0, got.size())) << "max_tokens " << n;
+    EXPECT_EQ(got.size(), static_cast<size_t>(n / 3 * 3)) << "max_tokens " << n;  // whole characters only
+  }
+}
+
 // llama-server fails a call whose output starts inside a character (its chat parser refuses the
 // stray continuation bytes), so a token forced alone inside one (here the test script's second
 // byte of 中) cannot be asked for: the answer fails and says why, and the backend stays in rotation.
