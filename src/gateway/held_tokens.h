@@ -24,6 +24,9 @@ class PartialPieces {
   explicit PartialPieces(const engine::Model& vocab);
   // Pieces by id (for a vocabulary read elsewhere).
   explicit PartialPieces(std::vector<std::string> pieces);
+  // The index holds views into the pieces.
+  PartialPieces(const PartialPieces&) = delete;
+  PartialPieces& operator=(const PartialPieces&) = delete;
 
   [[nodiscard]] std::string_view piece(Token t) const;
   // Appends the ids of pieces, none of them whole UTF-8, that make up `bytes`: `count` of them, or
