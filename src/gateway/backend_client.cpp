@@ -114,7 +114,8 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
   }
   out += R"(],"n_predict":)";
   append_number(out, req.n_predict);
-  out += R"(,"stream":true,"return_tokens":true,"cache_prompt":true,"temperature":)";
+  out += req.n_predict > 1 && !req.whole ? R"(,"stream":true)" : R"(,"stream":false)";
+  out += R"(,"return_tokens":true,"cache_prompt":true,"temperature":)";
   append_number(out, req.sampling.temperature);
   out += R"(,"top_k":)";
   append_number(out, req.sampling.top_k);
@@ -152,22 +153,47 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
 
 StreamResult BackendClient::complete(const CompletionRequest& req,
                                      const std::function<bool(const CompletionEvent&)>& on_event) {
-  if (address_.api == BackendApi::openai) {
-    return openai_complete(req, [&](std::span<const Token> tokens) {
-      CompletionEvent event;
-      event.tokens = tokens;
-      return on_event(event);
-    });
-  }
+  if (address_.api == BackendApi::openai && !(req.whole && serves_native())) return openai_complete(req, on_event);
   write_completion_body(req, body_);
+  const bool streamed = req.n_predict > 1 && !req.whole;  // as write_completion_body asks
   sse_.clear();
+  held_.clear();
   StreamResult out;
   int status = 0;
   std::string error_body;
+  std::string unstreamed;  // the one JSON answer of a call not streamed
   bool cancelled = false;
   bool stopped = false;
   bool received = false;
+  int64_t predicted = -1;
   CompletionEvent event;
+  const auto on_payload = [&](std::string_view payload) {
+    if (!events_.parse(payload, event)) return true;  // not JSON: skipped, as before
+    if (!event.error.empty()) {
+      error_body.assign(event.error);
+      stopped = true;
+      return false;
+    }
+    if (event.predicted >= 0) predicted = event.predicted;
+    if (!event.tokens.empty()) {
+      // A stream's event names only its last token; those it held before it come back first.
+      if (streamed && !held_.expand(event.tokens, event.text, event.predicted)) {
+        out.lost = true;
+        cancelled = true;
+        return false;
+      }
+      if (streamed) event.tokens = held_.ids();
+      // Not streamed, the top tokens are the last position's only when every token has its row
+      // (a token held inside a character has none).
+      if (!streamed && event.top_positions != event.tokens.size()) event.top = {};
+      if (!on_event(event)) {
+        cancelled = true;
+        return false;
+      }
+    }
+    if (event.stop) stopped = true;
+    return true;
+  };
   httplib::Request hreq;
   hreq.method = "POST";
   hreq.path = "/completion";
@@ -183,20 +209,11 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
       error_body.append(data, len);
       return true;
     }
-    return sse_.feed(std::string_view(data, len), [&](std::string_view payload) {
-      if (!events_.parse(payload, event)) return true;  // not JSON: skipped, as before
-      if (!event.error.empty()) {
-        error_body.assign(event.error);
-        stopped = true;
-        return false;
-      }
-      if (!event.tokens.empty() && !on_event(event)) {
-        cancelled = true;
-        return false;
-      }
-      if (event.stop) stopped = true;
+    if (!streamed) {
+      unstreamed.append(data, len);
       return true;
-    });
+    }
+    return sse_.feed(std::string_view(data, len), on_payload);
   };
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
@@ -209,8 +226,9 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
     ok = client().send(hreq, res, err);
   }
   body_ = std::move(hreq.body);  // its capacity serves the next call
+  if (ok && status == 200 && !streamed) on_payload(unstreamed);
   if (cancelled) {
-    client_.reset();  // the connection is closed, so the backend stops generating
+    if (streamed) client_.reset();  // the connection is closed, so the backend stops generating
     out.end = StreamEnd::cancelled;
     return out;
   }
@@ -236,7 +254,21 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
     out.end = StreamEnd::failed;
     out.error = "backend " + address_.url + ": " + error_body;
   }
+  // The stream ended inside a character: its last tokens were sampled and never sent.
+  if (streamed && held_.lost(predicted)) out.lost = true;
   return out;
+}
+
+bool BackendClient::serves_native() {
+  if (native_ < 0) {
+    auto r = client().Get("/props");
+    if (!r) {  // a kept-alive connection the backend closed: asked again next time
+      client_.reset();
+      return false;
+    }
+    native_ = r->status == 200 ? 1 : 0;
+  }
+  return native_ == 1;
 }
 
 }  // namespace sfcl::gateway

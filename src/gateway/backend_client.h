@@ -16,6 +16,7 @@
 
 #include "engine/engine.h"
 #include "gateway/completion_stream.h"
+#include "gateway/held_tokens.h"
 
 namespace sfcl::gateway {
 
@@ -51,10 +52,15 @@ struct CompletionRequest {
   int32_t n_predict = 1;
   int32_t n_probs = 0;  // > 0: every event carries the raw top-n_probs of its position (TopProb)
   engine::SamplingOptions sampling;
+  // Not streamed, by llama-server's /completion where the backend serves it (also behind the
+  // OpenAI protocol): its answer names every token, even those a stream holds back when the
+  // output ends inside a UTF-8 character.
+  bool whole = false;
 };
 
 // The /completion body for `req`, written into `out` (cleared first) without a JSON tree: a prompt
-// can be thousands of tokens.
+// can be thousands of tokens. A one-token call, or a `whole` one, is not streamed: a stream sends
+// no event for a token that ends inside a UTF-8 character until a later one completes it.
 void write_completion_body(const CompletionRequest& req, std::string& out);
 
 enum class StreamEnd : uint8_t {
@@ -67,6 +73,9 @@ enum class StreamEnd : uint8_t {
 struct StreamResult {
   StreamEnd end = StreamEnd::finished;
   std::string error;  // failed / rejected: why
+  // The backend sampled tokens whose ids the stream did not carry (held inside a UTF-8 character
+  // when it ended, or not readable back): the caller asks again `whole`.
+  bool lost = false;
 };
 
 class BackendClient {
@@ -83,6 +92,9 @@ class BackendClient {
   StreamResult complete(const CompletionRequest& req, const std::function<bool(const CompletionEvent&)>& on_event);
 
   [[nodiscard]] const BackendAddress& address() const { return address_; }
+  // The vocabulary that reads back tokens a stream held inside a UTF-8 character (held_tokens.h);
+  // without one such tokens are lost (StreamResult::lost). Must outlive this client.
+  void set_pieces(const PartialPieces* pieces) { held_ = HeldTokens(pieces); }
 
  private:
   httplib::Client& client();
@@ -90,7 +102,9 @@ class BackendClient {
   BackendInfo openai_props();
   std::vector<Token> openai_tokenize(std::string_view text);
   StreamResult openai_complete(const CompletionRequest& req,
-                               const std::function<bool(std::span<const Token>)>& on_tokens);
+                               const std::function<bool(const CompletionEvent&)>& on_event);
+  // Whether the backend also serves llama-server's native API (asked once).
+  bool serves_native();
   BackendAddress address_;
   double timeout_s_;
   std::unique_ptr<httplib::Client> client_;
@@ -101,6 +115,8 @@ class BackendClient {
   std::string openai_body_;
   std::string openai_pending_;
   std::vector<Token> openai_tokens_;
+  HeldTokens held_{nullptr};
+  int native_ = -1;  // serves_native(): -1 not asked yet
 };
 
 }  // namespace sfcl::gateway

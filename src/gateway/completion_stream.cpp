@@ -148,10 +148,15 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
   Cursor c{json.data(), json.data() + json.size()};
   tokens_.clear();
   top_.clear();
+  text_.clear();
   out = {};
   c.object([&](std::string_view key) {
     if (key == "tokens") {
       c.array([&] { tokens_.push_back(c.number<Token>()); });
+    } else if (key == "content") {
+      if (!unescape_json_string(c.string(), text_)) c.ok = false;
+    } else if (key == "tokens_predicted") {
+      out.predicted = c.number<int64_t>();
     } else if (key == "stop") {
       out.stop = c.boolean();
     } else if (key == "error") {
@@ -159,6 +164,7 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
     } else if (key == "completion_probabilities") {
       // One entry per token of the event; the last one's top list is kept.
       c.array([&] {
+        ++out.top_positions;
         top_.clear();
         c.object([&](std::string_view k) {
           if (k != "top_logprobs") {
@@ -187,6 +193,100 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
   if (!c.ok) return false;
   out.tokens = tokens_;
   out.top = top_;
+  out.text = text_;
+  return true;
+}
+
+namespace {
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+bool read_hex4(std::string_view raw, size_t at, uint32_t& out) {
+  if (at + 4 > raw.size()) return false;
+  out = 0;
+  for (size_t i = at; i < at + 4; ++i) {
+    const int d = hex_digit(raw[i]);
+    if (d < 0) return false;
+    out = out * 16 + static_cast<uint32_t>(d);
+  }
+  return true;
+}
+
+void append_utf8(uint32_t cp, std::string& out) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+}  // namespace
+
+bool unescape_json_string(std::string_view raw, std::string& out) {
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != '\\') {
+      out += raw[i];
+      continue;
+    }
+    if (++i >= raw.size()) return false;
+    switch (raw[i]) {
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '/':
+        out += '/';
+        break;
+      case 'b':
+        out += '\b';
+        break;
+      case 'f':
+        out += '\f';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 'r':
+        out += '\r';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      case 'u': {
+        uint32_t cp = 0;
+        if (!read_hex4(raw, i + 1, cp)) return false;
+        i += 4;
+        // A surrogate pair: the low half follows as its own escape.
+        uint32_t low = 0;
+        if (cp >= 0xD800 && cp < 0xDC00 && i + 2 < raw.size() && raw[i + 1] == '\\' && raw[i + 2] == 'u' &&
+            read_hex4(raw, i + 3, low) && low >= 0xDC00 && low < 0xE000) {
+          cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+          i += 6;
+        }
+        append_utf8(cp, out);
+        break;
+      }
+      default:
+        return false;
+    }
+  }
   return true;
 }
 

@@ -1,6 +1,7 @@
 // llama-server's /completion stream, read without building a JSON tree: the SSE framing split
-// chunk by chunk, and of each event only what the gateway uses (`tokens`, `stop`, `error`, and the
-// raw top-N of `completion_probabilities` when asked for). A backend sends one event per token, so
+// chunk by chunk, and of each event only what the gateway uses (`tokens`, `stop`, `error`, the raw
+// top-N of `completion_probabilities` when asked for, and `content` and `tokens_predicted`, which
+// give back the ids of tokens held inside a UTF-8 character: held_tokens.h). A backend sends one event per token, so
 // this is on the gateway's per-token path: nothing here allocates once its buffers have grown.
 #pragma once
 #include <cstdint>
@@ -25,8 +26,11 @@ struct TopProb {
 struct CompletionEvent {
   std::span<const Token> tokens;  // the ids sampled since the last event
   std::span<const TopProb> top;   // the raw top-N at the position of the last of `tokens`, most likely first
+  size_t top_positions = 0;       // entries of `completion_probabilities`
   bool stop = false;              // the backend's last event
   std::string_view error;         // the `error` value as sent; empty when none
+  std::string_view text;          // `content`, unescaped: the bytes the event releases
+  int64_t predicted = -1;         // `tokens_predicted`: tokens sampled in the call so far; -1 when not sent
 };
 
 // Reads one event's JSON object. Spans in `out` stay valid until the next call.
@@ -38,7 +42,12 @@ class CompletionEventParser {
  private:
   std::vector<Token> tokens_;
   std::vector<TopProb> top_;
+  std::string text_;
 };
+
+// Appends the bytes a JSON string's raw text (between its quotes, escapes as sent) stands for;
+// false on a malformed escape.
+bool unescape_json_string(std::string_view raw, std::string& out);
 
 // Splits an SSE byte stream into the payloads of its `data:` lines, whatever the chunking.
 class SseSplitter {

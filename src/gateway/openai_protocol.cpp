@@ -48,7 +48,7 @@ bool read_token_string(const json& s, std::vector<Token>& tokens) {
 }
 
 // The ids of one choice; false when it carries text but no ids in any known form.
-bool read_choice_ids(const json& choice, std::vector<Token>& tokens) {
+bool read_choice_ids(const json& choice, std::vector<Token>& tokens, std::string& bytes_out) {
   if (const auto ids = choice.find("token_ids"); ids != choice.end() && ids->is_array()) {
     for (const auto& t : *ids) tokens.push_back(t.get<Token>());
     return true;
@@ -59,6 +59,9 @@ bool read_choice_ids(const json& choice, std::vector<Token>& tokens) {
       for (const auto& entry : *content) {
         if (!entry.is_object() || !entry.contains("id")) return false;
         tokens.push_back(entry["id"].get<Token>());
+        if (const auto bytes = entry.find("bytes"); bytes != entry.end() && bytes->is_array()) {
+          for (const auto& b : *bytes) bytes_out += static_cast<char>(b.get<uint8_t>());
+        }
       }
       return true;
     }
@@ -118,7 +121,7 @@ StreamEvent read_event(std::string_view data, std::vector<Token>& tokens) {
   if (!choice.is_object()) return ev;
   bool ids = false;
   try {
-    ids = read_choice_ids(choice, tokens);
+    ids = read_choice_ids(choice, tokens, ev.text);
   } catch (const json::exception&) {  // an id that is not an integer
     ids = false;
   }
@@ -130,6 +133,10 @@ StreamEvent read_event(std::string_view data, std::vector<Token>& tokens) {
     return ev;
   }
   if (const auto fr = choice.find("finish_reason"); fr != choice.end() && !fr->is_null()) ev.finished = true;
+  if (const auto usage = j.find("usage"); usage != j.end() && usage->is_object()) {
+    const auto n = usage->find("completion_tokens");
+    if (n != usage->end() && n->is_number_integer()) ev.sampled = n->get<int64_t>();
+  }
   return ev;
 }
 
@@ -224,7 +231,7 @@ std::vector<Token> BackendClient::openai_tokenize(std::string_view text) {
 }
 
 StreamResult BackendClient::openai_complete(const CompletionRequest& req,
-                                            const std::function<bool(std::span<const Token>)>& on_tokens) {
+                                            const std::function<bool(const CompletionEvent&)>& on_event) {
   if (openai_model_.empty()) openai_model_ = listed_model(client());
   openai::completion_body(req, openai_model_, openai_body_);
   // A backend whose bias cannot outweigh the logits would sample a banned token: refused rather
@@ -235,6 +242,8 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
   }
   std::sort(banned.begin(), banned.end());
   openai_pending_.clear();
+  held_.clear();
+  int64_t sampled = -1;
   StreamResult out;
   int status = 0;
   std::string error_body;
@@ -274,14 +283,27 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
         finished = ev.failed;
         return false;
       }
-      for (Token t : openai_tokens_) {
+      if (ev.sampled >= 0) sampled = ev.sampled;
+      if (openai_tokens_.empty()) {
+        if (ev.finished) finished = true;
+        continue;
+      }
+      // llama-server names only an event's last token; those it held before it come back first.
+      if (!held_.expand(openai_tokens_, ev.text, -1)) {
+        out.lost = true;
+        cancelled = true;
+        return false;
+      }
+      for (Token t : held_.ids()) {
         if (std::binary_search(banned.begin(), banned.end(), t)) {
           error_body = "the backend sampled banned token " + std::to_string(t) + " (its logit_bias is too weak)";
           refused = true;
           return false;
         }
       }
-      if (!openai_tokens_.empty() && !on_tokens(openai_tokens_)) {
+      CompletionEvent delivered;
+      delivered.tokens = held_.ids();
+      if (!on_event(delivered)) {
         cancelled = true;
         return false;
       }
@@ -322,6 +344,8 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
     out.end = StreamEnd::failed;
     out.error = who + error_body;
   }
+  // The stream ended inside a character: its last tokens were sampled and never sent.
+  if (held_.lost(sampled)) out.lost = true;
   return out;
 }
 

@@ -23,6 +23,10 @@ struct StreamEvent {
   // The backend streamed text but no token ids: it does not serve the fields the gateway needs.
   bool no_ids = false;
   std::string error;
+  // llama-server's `logprobs.content[].bytes`, joined: the bytes the event releases, which include
+  // those of tokens it held inside a UTF-8 character (held_tokens.h); empty when not sent.
+  std::string text;
+  int64_t sampled = -1;  // usage.completion_tokens of the last chunk; -1 when not sent
 };
 
 // Reads one SSE event's data (what follows "data: "); appends the ids it carries to `tokens`:

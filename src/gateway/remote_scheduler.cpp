@@ -107,7 +107,7 @@ class TopRows {
 
 RemoteScheduler::RemoteScheduler(const engine::Model& vocab, Pool& pool, const RemoteOptions& options,
                                  std::shared_ptr<const std::vector<Token>> script)
-    : model_(vocab), pool_(pool), options_(options), script_(std::move(script)) {
+    : model_(vocab), pieces_(vocab), pool_(pool), options_(options), script_(std::move(script)) {
   const int32_t n = std::max(1, pool.total_slots());
   for (int32_t i = 0; i < n; ++i) workers_.emplace_back([this] { worker(); });
 }
@@ -167,6 +167,7 @@ void RemoteScheduler::worker() {
   std::vector<std::unique_ptr<BackendClient>> clients;  // one per backend, kept alive between jobs
   for (size_t i = 0; i < pool_.size(); ++i) {
     clients.push_back(std::make_unique<BackendClient>(pool_.address(i), pool_.options().timeout_s));
+    clients.back()->set_pieces(&pieces_);
   }
   while (true) {
     std::shared_ptr<Job> job;
@@ -209,6 +210,8 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   int empty_streams = 0;
   int refused_calls = 0;
   bool after_rewind = false;
+  // The last call's stream ended inside a UTF-8 character: tokens it sampled never arrived.
+  bool lost = false;
   Clock::time_point rewound_at{};
   std::string error;
   CompletionRequest req;
@@ -286,6 +289,10 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     const bool raw = raw_ok && next.temperature == 0.0F && (single || raw_window >= std::min(left, kMinFreeRawWindow));
     req.n_probs = raw ? kTopN : 0;
     req.n_predict = raw ? std::clamp(left, 1, raw_window) : single ? 1 : std::max(1, left);
+    // After a stream that ended inside a character, the same call not streamed returns every id
+    // (docs/SCALING.md, "Characters split over tokens").
+    req.whole = lost;
+    const bool inside_character = pieces_.ends_inside_character(seq.output_tokens());
     size_t taken = 0;
     size_t received = 0;
     bool first = true;
@@ -309,9 +316,15 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
           if (const auto sole = sole_candidate(now)) {
             t = *sole;
           } else if (req.n_probs > 0 && now.temperature == 0.0F) {
-            const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
-            if (!pick) return false;
-            t = *pick;
+            // A token the stream held inside a character comes without a row of raw top tokens:
+            // from a call with no bias, at a position the loop leaves free, the backend's greedy
+            // pick is the loop's.
+            const bool held_free = rows.at(pos).empty() && req.bias.empty() && now.free() && decision == 0;
+            if (!held_free) {
+              const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
+              if (!pick) return false;
+              t = *pick;
+            }
           } else if (decision > 0 || !now.free() || now.temperature != req.sampling.temperature ||
                      script_token(script_.get(), seq.output_tokens(), model_.eos())) {
             // Sampled with no ban or allow-list: fine only where the loop has none.
@@ -346,10 +359,17 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       }
       return true;
     });
+    lost = r.lost;
     if (engine.rewound) {
       ++counters_.rewinds;
       after_rewind = true;
       rewound_at = Clock::now();
+    }
+    if (r.end == StreamEnd::failed && inside_character) {
+      // llama-server refuses output that starts inside a character (its chat parser fails on the
+      // stray continuation bytes): not the backend's fault, and no other backend does better.
+      error = r.error + " (a call that starts inside a UTF-8 character; docs/SCALING.md)";
+      break;
     }
     if (r.end == StreamEnd::failed) {
       std::fprintf(stderr, "sfcl: %s; the answer continues on another backend\n", r.error.c_str());

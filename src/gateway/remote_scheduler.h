@@ -61,6 +61,7 @@ class RemoteScheduler final : public server::JobRunner {
   void run(const std::shared_ptr<server::Job>& job, std::vector<std::unique_ptr<BackendClient>>& clients);
 
   const engine::Model& model_;
+  PartialPieces pieces_;  // reads back tokens a backend's stream held inside a UTF-8 character
   Pool& pool_;
   RemoteOptions options_;
   std::shared_ptr<const std::vector<Token>> script_;

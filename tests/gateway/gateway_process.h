@@ -51,8 +51,9 @@ inline bool wait_health(int port, int tries = 400) {
 // A llama-server on the demo model; restartable on the same port.
 class LlamaServer {
  public:
-  explicit LlamaServer(int slots = 4, std::filesystem::path model = demo_model())
-      : slots_(slots), port_(free_port()), model_(std::move(model)) {
+  // `extra`: more llama-server flags.
+  explicit LlamaServer(int slots = 4, std::filesystem::path model = demo_model(), std::vector<std::string> extra = {})
+      : slots_(slots), port_(free_port()), model_(std::move(model)), extra_(std::move(extra)) {
     start();
   }
   ~LlamaServer() { kill(); }
@@ -62,9 +63,22 @@ class LlamaServer {
     const char* env = std::getenv("LLAMA_SERVER");  // default: scripts/build-llama-server's
     const std::string bin = env != nullptr ? env : LLAMA_SERVER_PATH;
     log_ = std::filesystem::temp_directory_path() / ("sfcl-llama-server-" + std::to_string(port_) + ".log");
-    pid_ = spawn({bin, "-m", model_.string(), "--host", "127.0.0.1", "--port", std::to_string(port_), "-np",
-                  std::to_string(slots_), "-c", std::to_string(512 * slots_), "-t", "1", "--no-webui"},
-                 log_);
+    std::vector<std::string> argv = {bin,
+                                     "-m",
+                                     model_.string(),
+                                     "--host",
+                                     "127.0.0.1",
+                                     "--port",
+                                     std::to_string(port_),
+                                     "-np",
+                                     std::to_string(slots_),
+                                     "-c",
+                                     std::to_string(512 * slots_),
+                                     "-t",
+                                     "1",
+                                     "--no-webui"};
+    argv.insert(argv.end(), extra_.begin(), extra_.end());
+    pid_ = spawn(argv, log_);
     if (!wait_health(port_)) throw std::runtime_error("llama-server did not start: see " + log_.string());
   }
   void kill() {
@@ -79,6 +93,7 @@ class LlamaServer {
   int slots_;
   int port_;
   std::filesystem::path model_;
+  std::vector<std::string> extra_;
   pid_t pid_ = -1;
   std::filesystem::path log_;
 };
