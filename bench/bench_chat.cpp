@@ -26,7 +26,7 @@ const std::filesystem::path kModels = std::filesystem::path(SFCL_SOURCE_DIR) / "
 const std::vector<Case>& cases() {
   static const std::vector<Case> all = {
       {"demo", std::filesystem::path(SFCL_SOURCE_DIR) / "demo/sfcl-demo.gguf", ""},
-      {"qwen2.5", kModels / "ggml-vocab-qwen2.gguf", ""},
+      {"qwen2.5", kModels / "ggml-vocab-qwen2.gguf", (kModels / "templates/Qwen-Qwen2.5-7B-Instruct.jinja").string()},
       {"llama3.1", kModels / "ggml-vocab-llama-bpe.gguf",
        (kModels / "templates/meta-llama-Llama-3.1-8B-Instruct.jinja").string()},
       {"qwen3", kModels / "ggml-vocab-qwen2.gguf", (kModels / "templates/Qwen-Qwen3-0.6B.jinja").string()},

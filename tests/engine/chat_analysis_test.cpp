@@ -28,14 +28,15 @@ std::vector<TemplateCase> template_cases() {
   const auto qwen2 = kModels / "ggml-vocab-qwen2.gguf";
   return {
       {"demo", kSource / "demo/sfcl-demo.gguf", "", true},
-      {"qwen2_5", qwen2, "", true},
+      {"qwen2_vocab", qwen2, "", true},  // ChatML with a default system turn
+      {"qwen2_5", qwen2, t("Qwen-Qwen2.5-7B-Instruct.jinja"), true},
       {"llama3_1", kModels / "ggml-vocab-llama-bpe.gguf", t("meta-llama-Llama-3.1-8B-Instruct.jinja"), true},
       {"qwen3", qwen2, t("Qwen-Qwen3-0.6B.jinja"), true},
       {"deepseek_r1", qwen2, t("deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja"), true},
       {"hermes3", qwen2, t("NousResearch-Hermes-3-Llama-3.1-8B-tool_use.jinja"), true},
       {"laguna", qwen2, t("poolside-Laguna-XS.2.jinja"), true},
       {"phi3", kModels / "ggml-vocab-phi-3.gguf", "", true},
-      {"qwen35_vocab", kModels / "ggml-vocab-qwen35.gguf", "", true},  // a ChatML with a default system turn
+      {"qwen35_vocab", kModels / "ggml-vocab-qwen35.gguf", "", true},  // the same ChatML
       // llama.cpp's specialised formats: Qwen3-Coder's XML calls, GPT-OSS's channels.
       {"qwen3_5", qwen2, t("Qwen3.5-4B.jinja"), false},
       {"qwen3_coder", qwen2, t("Qwen3-Coder.jinja"), false},
@@ -206,7 +207,7 @@ TEST(ChatAnalysisLearnt, ThinkingAndStopsAreTheTemplates) {
   const auto thinking = detail::make_chat_templates(m->raw(), qwen3.string(), true, true);
   EXPECT_TRUE(thinking->analysis_known);
   EXPECT_TRUE(thinking->supports_thinking);
-  const auto plain = detail::make_chat_templates(m->raw(), "", true, true);  // Qwen2.5's own
+  const auto plain = detail::make_chat_templates(m->raw(), "", true, true);  // the vocabulary's ChatML
   EXPECT_TRUE(plain->analysis_known);
   EXPECT_FALSE(plain->supports_thinking);
   EXPECT_TRUE(plain->stops.empty());
