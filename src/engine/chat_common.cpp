@@ -179,19 +179,24 @@ bool analysis_needed(const ChatTemplates& t, const common_chat_templates_inputs&
 
 // The render without the analysis. llama.cpp warns on every such render, which it expects only as
 // a user's choice; sfcl's calls into common are serialised (common_mutex) and nothing else reads
-// the log threshold meanwhile, so the warning is held back for this call only.
-common_chat_params apply_without_analysis(const ChatTemplates& t, common_chat_templates_inputs& in) {
+// the log threshold meanwhile, so the warning is held back for this call only. A render that
+// fails runs again with the analysis, so that the error is llama.cpp's own, word for word.
+common_chat_params apply_without_analysis(const ChatTemplates& t, common_chat_templates_inputs in) {
   in.force_pure_content = true;
   const int threshold = common_log_get_verbosity_thold();
   common_log_set_verbosity_thold(std::min(threshold, LOG_LEVEL_ERROR));
   common_chat_params p;
+  bool failed = false;
   try {
     p = common_chat_templates_apply(templates_of(t), in);
-  } catch (...) {
-    common_log_set_verbosity_thold(threshold);
-    throw;
+  } catch (const std::exception&) {
+    failed = true;
   }
   common_log_set_verbosity_thold(threshold);
+  if (failed) {
+    in.force_pure_content = false;
+    return common_chat_templates_apply(templates_of(t), in);
+  }
   p.supports_thinking = t.supports_thinking;
   p.additional_stops = t.stops;
   return p;

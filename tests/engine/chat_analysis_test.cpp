@@ -196,6 +196,26 @@ TEST_P(ChatAnalysis, TheAnalysisIsLearntWhereItsResultIsTheTemplatesAlone) {
 INSTANTIATE_TEST_SUITE_P(Templates, ChatAnalysis, ::testing::ValuesIn(template_cases()),
                          [](const auto& info) { return info.param.name; });
 
+TEST(ChatAnalysisLearnt, AFailingRenderFailsWithTheSameError) {
+  const std::string jinja =
+      "{% if fail is defined %}{{ raise_exception('asked to fail') }}{% endif %}{% for m in messages "
+      "%}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}{% if add_generation_prompt "
+      "%}<|im_start|>assistant\n{% endif %}";
+  const TemplateCase c{"failing", kSource / "demo/sfcl-demo.gguf", jinja, true};
+  const auto reused = load(c, true);
+  const auto per_request = load(c, false);
+  ASSERT_TRUE(detail::make_chat_templates(reused->raw(), jinja, true, true)->analysis_known);
+  ChatInput in = conversation();
+  EXPECT_EQ(std::get<ChatPrompt>(render(*reused, in)).text, std::get<ChatPrompt>(render(*per_request, in)).text);
+  in.template_kwargs["fail"] = "true";
+  const auto a = render(*reused, in);
+  const auto b = render(*per_request, in);
+  ASSERT_TRUE(std::holds_alternative<std::string>(a));
+  ASSERT_TRUE(std::holds_alternative<std::string>(b));
+  EXPECT_NE(std::get<std::string>(a).find("asked to fail"), std::string::npos);
+  EXPECT_EQ(std::get<std::string>(a), std::get<std::string>(b));
+}
+
 TEST(ChatAnalysisLearnt, ThinkingAndStopsAreTheTemplates) {
   const auto qwen3 = kModels / "templates/Qwen-Qwen3-0.6B.jinja";
   const auto vocab = kModels / "ggml-vocab-qwen2.gguf";
