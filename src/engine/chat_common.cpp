@@ -181,7 +181,7 @@ bool analysis_needed(const ChatTemplates& t, const common_chat_templates_inputs&
 // a user's choice; sfcl's calls into common are serialised (common_mutex) and nothing else reads
 // the log threshold meanwhile, so the warning is held back for this call only. A render that
 // fails runs again with the analysis, so that the error is llama.cpp's own, word for word.
-common_chat_params apply_without_analysis(const ChatTemplates& t, common_chat_templates_inputs in) {
+common_chat_params apply_without_analysis(const ChatTemplates& t, common_chat_templates_inputs& in) {
   in.force_pure_content = true;
   const int threshold = common_log_get_verbosity_thold();
   common_log_set_verbosity_thold(std::min(threshold, LOG_LEVEL_ERROR));
