@@ -5,11 +5,13 @@
 #include <mutex>
 #include <sstream>
 
+#include "chat-auto-parser.h"
 #include "chat.h"
 #include "common.h"
 #include "engine/chat_internal.h"
 #include "json-schema-to-grammar.h"
 #include "llama.h"
+#include "log.h"
 
 namespace sfcl::engine {
 
@@ -134,10 +136,76 @@ std::shared_ptr<const ChatTemplates> builtin_templates(llama_model* model, const
   return t;
 }
 
+// Whether llama.cpp renders `source` with one of its specialised formats, which it picks by the
+// template's text alone and which set their own stops and parser instead of the analysis'.
+bool is_specialised(const std::string& source) {
+  try {
+    const common_chat_template probe(source, "", "");
+    autoparser::generation_params params;
+    return common_chat_try_specialized_template(probe, source, params).has_value();
+  } catch (const std::exception&) {
+    return true;  // a specialised format that wants a real conversation
+  }
+}
+
+// ChatTemplates::analysis_known and what goes with it, from one analysed render at load.
+void learn_analysis(ChatTemplates& t) {
+  const auto* common = templates_of(t);
+  if (is_specialised(common_chat_templates_source(common, ""))) return;
+  common_chat_templates_inputs probe;
+  probe.messages.push_back({});
+  probe.messages.back().role = "system";
+  probe.messages.back().content = "s";
+  probe.messages.push_back({});
+  probe.messages.back().role = "user";
+  probe.messages.back().content = "u";
+  try {
+    const common_chat_params p = common_chat_templates_apply(common, probe);
+    t.supports_thinking = p.supports_thinking;
+    t.stops = p.additional_stops;
+    t.analysis_known = true;
+  } catch (const std::exception&) {
+    // The analysis fails on this template: every request runs it and reports the error itself.
+  }
+}
+
+// A request the analysis adds nothing to, beyond what learn_analysis learnt: no tools (no tool
+// grammar or parser), no prefill (the analysis' reasoning markers open it), and no reasoning to
+// split off (the parser would be the analysis'). Its prompt is then the template's plain render.
+bool analysis_needed(const ChatTemplates& t, const common_chat_templates_inputs& in) {
+  return !t.analysis_known || !in.tools.empty() || in.continue_final_message != COMMON_CHAT_CONTINUATION_NONE ||
+         (t.supports_thinking && in.reasoning_format != COMMON_REASONING_FORMAT_NONE);
+}
+
+// The render without the analysis. llama.cpp warns on every such render, which it expects only as
+// a user's choice; sfcl's calls into common are serialised (common_mutex) and nothing else reads
+// the log threshold meanwhile, so the warning is held back for this call only. A render that
+// fails runs again with the analysis, so that the error is llama.cpp's own, word for word.
+common_chat_params apply_without_analysis(const ChatTemplates& t, common_chat_templates_inputs& in) {
+  in.force_pure_content = true;
+  const int threshold = common_log_get_verbosity_thold();
+  common_log_set_verbosity_thold(std::min(threshold, LOG_LEVEL_ERROR));
+  common_chat_params p;
+  bool failed = false;
+  try {
+    p = common_chat_templates_apply(templates_of(t), in);
+  } catch (const std::exception&) {
+    failed = true;
+  }
+  common_log_set_verbosity_thold(threshold);
+  if (failed) {
+    in.force_pure_content = false;
+    return common_chat_templates_apply(templates_of(t), in);
+  }
+  p.supports_thinking = t.supports_thinking;
+  p.additional_stops = t.stops;
+  return p;
+}
+
 }  // namespace
 
 std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec,
-                                                         bool use_jinja) {
+                                                         bool use_jinja, bool reuse_analysis) {
   const std::lock_guard lock(common_mutex());
   if (!use_jinja) return builtin_templates(model, override_spec);
   auto t = std::make_shared<ChatTemplates>();
@@ -169,6 +237,7 @@ std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, con
     throw EngineError(std::string("chat template: ") + e.what());
   }
   t->kind = "jinja";
+  if (reuse_analysis) learn_analysis(*t);
   return t;
 }
 
@@ -199,7 +268,8 @@ CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* 
   }
   common_chat_params p;
   try {
-    p = common_chat_templates_apply(templates_of(templates), in);
+    p = analysis_needed(templates, in) ? common_chat_templates_apply(templates_of(templates), in)
+                                       : apply_without_analysis(templates, in);
   } catch (const std::exception& e) {
     throw EngineError(std::string("chat template: ") + e.what());
   }

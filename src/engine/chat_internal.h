@@ -15,6 +15,13 @@ struct ChatTemplates {
   std::string kind;              // "jinja", "builtin" or "plain"
   std::string builtin_name;      // builtin: the name llama_chat_apply_template knows
   std::shared_ptr<void> common;  // jinja: llama.cpp's common_chat_templates
+  // jinja: llama.cpp analyses a template (its markers, thinking block, extra stops) inside every
+  // common_chat_templates_apply. What that analysis gives a request without tools or prefill
+  // depends on the template alone, so it is learnt at load; such requests then render the template
+  // without it. False where llama.cpp handles the template itself (its specialised formats).
+  bool analysis_known = false;
+  bool supports_thinking = false;  // the template has a reasoning block the parser can split off
+  std::vector<std::string> stops;  // stop strings the analysis adds to every prompt
 };
 
 namespace detail {
@@ -22,8 +29,9 @@ namespace detail {
 // The template render_chat uses for `model`: the override (file, name or Jinja source) or the
 // model's own. Throws EngineError when a Jinja template does not parse, or without `jinja` when
 // an override is none of llama.cpp's built-in templates.
+// `reuse_analysis`: learn ChatTemplates::analysis_known and what goes with it.
 std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec,
-                                                         bool jinja);
+                                                         bool jinja, bool reuse_analysis = true);
 
 struct CommonRendered {
   std::string prompt;

@@ -148,6 +148,10 @@ struct ModelOptions {
   bool vocab_only = false;
   // Loading progress from 0 to 1 (llama.cpp's progress callback); empty = none.
   std::function<void(float)> on_progress{};
+  // Jinja: what llama.cpp's template analysis gives a request without tools or prefill (thinking
+  // support, extra stops) is learnt once at load, and such requests skip the analysis (docs/DESIGN.md,
+  // 'Tools and structured output'). false: every request runs it, as llama-server does.
+  bool reuse_template_analysis = true;
 };
 
 // "none"/"layer"/"row" -> llama_split_mode; cache types "f32", "f16", "bf16", "q8_0", "q4_0",
