@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "report/report.h"
 
@@ -198,17 +199,17 @@ void Scheduler::admit() {
       job->channel.finish({});
       continue;
     }
-    // The free slot whose cache shares the longest prefix with this prompt.
-    Slot* best = nullptr;
-    size_t best_len = 0;
+    candidates_.clear();
+    candidate_slots_.clear();
     for (auto& s : slots_) {
       if (s.job) continue;
-      const size_t l = common_prefix(s.cached, job->prompt);
-      if (best == nullptr || l > best_len) {
-        best = &s;
-        best_len = l;
-      }
+      candidates_.push_back({common_prefix(s.cached, job->prompt), s.cached.size(), s.last_used});
+      candidate_slots_.push_back(&s);
     }
+    const size_t pick = pick_slot(candidates_);
+    Slot* best = candidate_slots_[pick];
+    size_t best_len = candidates_[pick].shared;
+    best->last_used = ++admissions_;
     if (prompt_cache_) best_len = use_prompt_cache(*best, *job, best_len);
     const auto reuse = static_cast<int32_t>(std::min(best_len, job->prompt.size() - 1));
     ctx_->rewind(best->id, reuse);
@@ -224,6 +225,27 @@ void Scheduler::admit() {
     job->channel.mark_admitted(reuse);
     if (best->seq->done()) finish(*best);
   }
+}
+
+size_t pick_slot(std::span<const SlotCandidate> free) {
+  std::optional<size_t> best;
+  int64_t best_gain = 0;
+  for (size_t i = 0; i < free.size(); ++i) {
+    // Tokens it saves minus tokens of its cache this prompt throws away.
+    const int64_t gain = 2 * static_cast<int64_t>(free[i].shared) - static_cast<int64_t>(free[i].cached);
+    if (gain > best_gain) {
+      best = i;
+      best_gain = gain;
+    }
+  }
+  if (best) return *best;
+  size_t pick = 0;
+  for (size_t i = 1; i < free.size(); ++i) {
+    const bool empty = free[i].cached == 0;
+    const bool pick_empty = free[pick].cached == 0;
+    if (empty != pick_empty ? empty : free[i].last_used < free[pick].last_used) pick = i;
+  }
+  return pick;
 }
 
 size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {

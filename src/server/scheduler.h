@@ -77,6 +77,19 @@ struct SlotTake {
 // over the weights only when its sequence ids come in increasing order.
 void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out);
 
+// A free slot as a new prompt sees it: the prefix its cache shares with the prompt, the tokens it
+// caches, and when it last took a request.
+struct SlotCandidate {
+  size_t shared = 0;
+  size_t cached = 0;
+  uint64_t last_used = 0;
+};
+// The index in `free` (not empty) of the slot a prompt takes: the one whose cache saves more tokens
+// than the prompt throws away of it, most first; when none does, an empty slot, else the least
+// recently used (llama-server's fallback). So a prompt that shares only a chat template's header
+// with a slot does not evict that slot's document while another slot is empty.
+size_t pick_slot(std::span<const SlotCandidate> free);
+
 class Scheduler final : public JobRunner {
  public:
   // Owns a context made for `options` (per-slot KV streams).
@@ -100,6 +113,7 @@ class Scheduler final : public JobRunner {
     std::unique_ptr<decode::Sequence> seq;
     size_t fed = 0;                     // tokens of seq->pending() already in the batch
     std::vector<engine::Token> cached;  // tokens in this slot's KV cache (prefix reuse)
+    uint64_t last_used = 0;             // admissions counter when it last took a request
   };
   void loop();
   void admit();
@@ -114,6 +128,9 @@ class Scheduler final : public JobRunner {
   std::unique_ptr<engine::Context> owned_ctx_;
   engine::Context* ctx_;
   std::vector<Slot> slots_;
+  std::vector<SlotCandidate> candidates_;  // admit()'s, reused
+  std::vector<Slot*> candidate_slots_;
+  uint64_t admissions_ = 0;
   std::deque<std::shared_ptr<Job>> queue_;
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -31,6 +31,26 @@ TEST(ServerScheduler, PlanAddsSlotsInIncreasingOrderWhateverTheRoundRobinStart) 
   }
 }
 
+// A slot is taken for what its cache saves against what the prompt throws away of it; with no slot
+// worth it, an empty one, then the least recently used.
+TEST(ServerScheduler, PickSlotKeepsOtherPromptsCachesWhenLittleIsShared) {
+  // Shares 3 of a 60-token cache; another slot is empty: the empty one.
+  std::vector<SlotCandidate> free = {{3, 60, 1}, {0, 0, 0}, {7, 64, 2}};
+  EXPECT_EQ(pick_slot(free), 1U);
+  // Shares most of its cache (a follow-up turn): that slot.
+  free = {{3, 60, 1}, {0, 0, 0}, {500, 520, 2}};
+  EXPECT_EQ(pick_slot(free), 2U);
+  // The whole cache is a prefix of the prompt: that slot, even a short one.
+  free = {{0, 0, 0}, {5, 5, 1}};
+  EXPECT_EQ(pick_slot(free), 1U);
+  // None worth it, none empty: the least recently used.
+  free = {{3, 60, 9}, {7, 64, 4}, {1, 80, 6}};
+  EXPECT_EQ(pick_slot(free), 1U);
+  // The most saved wins among several worth it.
+  free = {{40, 50, 1}, {90, 120, 2}, {30, 30, 3}};
+  EXPECT_EQ(pick_slot(free), 1U);
+}
+
 TEST(ServerScheduler, PlanGivesTheBudgetToTheRoundRobinStartFirst) {
   const std::vector<int32_t> waiting = {5, 5, 5, 5};
   std::vector<SlotTake> plan;

@@ -250,8 +250,6 @@ TEST_F(ServerTest, PrefixReuseCountsCachedTokens) {
   EXPECT_GT(again["usage"]["cache_read_input_tokens"].get<int>(), 300);
 }
 
-// --cache-ram: a document whose only slot served another request since is restored from host
-// memory; usage reports its tokens as cached and the answer is the uncached one.
 // One KV cache for every slot (the default) and a KV stream per slot (--no-kv-unified): concurrent
 // requests answer alike at temperature 0, and prefix reuse works in both.
 TEST(ServerLifecycle, UnifiedKvCacheAnswersAsPerSlotStreams) {
@@ -286,6 +284,8 @@ TEST(ServerLifecycle, UnifiedKvCacheAnswersAsPerSlotStreams) {
   for (const auto& a : answers[0]) EXPECT_EQ(a, answers[0].front());
 }
 
+// --cache-ram: a document whose only slot served another request since is restored from host
+// memory; usage reports its tokens as cached and the answer is the uncached one.
 TEST(ServerLifecycle, PromptCacheServesARepeatedDocumentAfterItsSlotWasReused) {
   std::string document;
   for (int i = 0; document.size() < 600; ++i)
@@ -322,6 +322,34 @@ TEST(ServerLifecycle, PromptCacheServesARepeatedDocumentAfterItsSlotWasReused) {
     if (on) {
       EXPECT_NE(m->body.find("sfcl_host_cache_restored_tokens_total " + std::to_string(cached)), std::string::npos);
     }
+  }
+}
+
+// Documents that share only the chat template's opening each keep a slot while slots are free: sent
+// again, every one is answered from its own slot's cache (a prompt that shared a few tokens with a
+// slot used to take that slot and evict its document). With the host prompt cache off, so only the
+// slots can hold them; documents below the cache's save threshold, as short prompts are.
+TEST(ServerLifecycle, DistinctDocumentsKeepTheirOwnSlotsWhileSlotsAreFree) {
+  ServerProcess s({"--parallel", "6", "--ctx", "512", "--cache-ram", "0"});
+  auto c = s.client();
+  const auto chat = [](int i) {
+    return json{
+        {"model", "sfcl"},
+        {"max_tokens", 2},
+        {"temperature", 0},
+        {"messages",
+         json::array({{{"role", "system"},
+                       {"content", "Document " + std::to_string(i) + ": invoice INV-" + std::to_string(100 + i) +
+                                       " is due on day " + std::to_string(i + 3) + "."}},
+                      {{"role", "user"}, {"content", "When is it due?"}}})}};
+  };
+  for (int i = 0; i < 5; ++i) ASSERT_EQ(post_json(c, "/v1/chat/completions", chat(i))["_status"], 200);
+  for (int i = 0; i < 5; ++i) {
+    const json again = post_json(c, "/v1/chat/completions", chat(i));
+    ASSERT_EQ(again["_status"], 200) << again.dump();
+    EXPECT_EQ(again["usage"]["prompt_tokens_details"]["cached_tokens"].get<int>(),
+              again["usage"]["prompt_tokens"].get<int>() - 1)
+        << "document " << i;
   }
 }
 
