@@ -262,7 +262,11 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
 bool BackendClient::serves_native() {
   if (native_ < 0) {
     auto r = client().Get("/props");
-    if (!r) {  // a kept-alive connection the backend closed: asked again next time
+    if (!r) {  // a kept-alive connection the backend closed meanwhile: once more on a new one
+      client_.reset();
+      r = client().Get("/props");
+    }
+    if (!r) {  // asked again next time
       client_.reset();
       return false;
     }
