@@ -58,26 +58,6 @@ json messages_body(const Item& it, int max_tokens, const std::string& mode) {
           {"messages", json::array({{{"role", "user"}, {"content", it.question}}})}};
 }
 
-struct Seen {
-  std::string text;
-  std::vector<std::string> events;
-  bool complete = false;
-};
-
-Seen stream_messages(httplib::Client& c, const json& body) {
-  Seen s;
-  auto r = c.Post("/v1/messages", body.dump(), "application/json");
-  if (!r || r->status != 200) return s;
-  for (const auto& [e, d] : parse_sse(r->body)) {
-    if (e == "content_block_delta") s.text += json::parse(d)["delta"]["text"].get<std::string>();
-    if (e == "anchor_confirmed" || e == "anchor_checked" || e == "backtrack" || e == "fallback") {
-      s.events.push_back(e + " " + d);
-    }
-    if (e == "message_stop") s.complete = true;
-  }
-  return s;
-}
-
 // The non-streamed answer's text and token count, or the error.
 std::string chat_answer(httplib::Client& c, const Item& it, int max_tokens) {
   const json chat = {{"model", "sfcl-demo"},

@@ -157,4 +157,25 @@ class Gateway {
   std::filesystem::path log_;
 };
 
+// What a client of a streamed Messages answer sees: its text and its SFCL events, in order.
+struct Seen {
+  std::string text;
+  std::vector<std::string> events;
+  bool complete = false;
+};
+
+inline Seen stream_messages(httplib::Client& c, const nlohmann::json& body) {
+  Seen s;
+  auto r = c.Post("/v1/messages", body.dump(), "application/json");
+  if (!r || r->status != 200) return s;
+  for (const auto& [e, d] : parse_sse(r->body)) {
+    if (e == "content_block_delta") s.text += nlohmann::json::parse(d)["delta"]["text"].get<std::string>();
+    if (e == "anchor_confirmed" || e == "anchor_checked" || e == "backtrack" || e == "fallback") {
+      s.events.push_back(e + " " + d);
+    }
+    if (e == "message_stop") s.complete = true;
+  }
+  return s;
+}
+
 }  // namespace sfcl::test

@@ -45,27 +45,6 @@ json messages_body(const Item& it, int max_tokens, bool stream) {
   return body;
 }
 
-// What a client of a streamed Messages answer sees: its text and its SFCL events, in order.
-struct Seen {
-  std::string text;
-  std::vector<std::string> events;
-  bool complete = false;
-};
-
-Seen stream_messages(httplib::Client& c, const json& body) {
-  Seen s;
-  auto r = c.Post("/v1/messages", body.dump(), "application/json");
-  if (!r || r->status != 200) return s;
-  for (const auto& [e, d] : parse_sse(r->body)) {
-    if (e == "content_block_delta") s.text += json::parse(d)["delta"]["text"].get<std::string>();
-    if (e == "anchor_confirmed" || e == "anchor_checked" || e == "backtrack" || e == "fallback") {
-      s.events.push_back(e + " " + d);
-    }
-    if (e == "message_stop") s.complete = true;
-  }
-  return s;
-}
-
 class GatewayTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
