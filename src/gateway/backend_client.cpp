@@ -217,14 +217,7 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
   };
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
-  // A kept-alive connection the backend has closed meanwhile fails before any byte: once more on a
-  // new one before the backend counts as failed.
-  const bool reused = client_ != nullptr;
-  bool ok = client().send(hreq, res, err);
-  if (!ok && reused && !received && status == 0) {
-    client_.reset();
-    ok = client().send(hreq, res, err);
-  }
+  const bool ok = send(hreq, res, err, [&] { return !received && status == 0; });
   body_ = std::move(hreq.body);  // its capacity serves the next call
   if (ok && status == 200 && !streamed) on_payload(unstreamed);
   if (cancelled) {
@@ -257,6 +250,19 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
   // The stream ended inside a character: its last tokens were sampled and never sent.
   if (streamed && held_.lost(predicted)) out.lost = true;
   return out;
+}
+
+bool BackendClient::send(httplib::Request& req, httplib::Response& res, httplib::Error& err,
+                         const std::function<bool()>& nothing_arrived) {
+  // A kept-alive connection the backend has closed meanwhile fails before any byte: once more on a
+  // new one before the backend counts as failed.
+  const bool reused = client_ != nullptr;
+  bool ok = client().send(req, res, err);
+  if (!ok && reused && nothing_arrived()) {
+    client_.reset();
+    ok = client().send(req, res, err);
+  }
+  return ok;
 }
 
 bool BackendClient::serves_native() {

@@ -98,6 +98,10 @@ class BackendClient {
 
  private:
   httplib::Client& client();
+  // Sends `req` on the kept-alive connection, and once more on a new one when that fails while
+  // `nothing_arrived()` (the backend had closed it meanwhile).
+  bool send(httplib::Request& req, httplib::Response& res, httplib::Error& err,
+            const std::function<bool()>& nothing_arrived);
   // The OpenAI-compatible protocol (openai_protocol.cpp), chosen by address_.api.
   BackendInfo openai_props();
   std::vector<Token> openai_tokenize(std::string_view text);
@@ -113,7 +117,7 @@ class BackendClient {
   CompletionEventParser events_;
   std::string openai_model_;  // the model id the OpenAI API names (/v1/models)
   std::string openai_body_;
-  std::string openai_pending_;
+  SseSplitter openai_sse_;
   std::vector<Token> openai_tokens_;
   HeldTokens held_{nullptr};
   int native_ = -1;  // serves_native(): -1 not asked yet

@@ -241,7 +241,7 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
     if (std::isinf(b) && b < 0) banned.push_back(tok);
   }
   std::sort(banned.begin(), banned.end());
-  openai_pending_.clear();
+  openai_sse_.clear();
   held_.clear();
   int64_t sampled = -1;
   StreamResult out;
@@ -266,15 +266,7 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
       error_body.append(data, len);
       return true;
     }
-    openai_pending_.append(data, len);
-    size_t start = 0;
-    for (size_t end = openai_pending_.find("\n\n"); end != std::string::npos;
-         end = openai_pending_.find("\n\n", start)) {
-      std::string_view event(openai_pending_.data() + start, end - start);
-      start = end + 2;
-      if (!event.starts_with("data:")) continue;
-      event.remove_prefix(5);
-      while (event.starts_with(' ')) event.remove_prefix(1);
+    return openai_sse_.feed(std::string_view(data, len), [&](std::string_view event) {
       openai_tokens_.clear();
       const openai::StreamEvent ev = openai::read_event(event, openai_tokens_);
       if (ev.failed || ev.no_ids) {
@@ -286,7 +278,7 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
       if (ev.sampled >= 0) sampled = ev.sampled;
       if (openai_tokens_.empty()) {
         if (ev.finished) finished = true;
-        continue;
+        return true;
       }
       // llama-server names only an event's last token; those it held before it come back first.
       if (!held_.expand(openai_tokens_, ev.text, -1)) {
@@ -308,19 +300,12 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
         return false;
       }
       if (ev.finished) finished = true;
-    }
-    openai_pending_.erase(0, start);
-    return true;
+      return true;
+    });
   };
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
-  // As the native protocol: a kept-alive connection the backend closed meanwhile gets one retry.
-  const bool reused = client_ != nullptr;
-  bool ok = client().send(hreq, res, err);
-  if (!ok && reused && !received && status == 0) {
-    client_.reset();
-    ok = client().send(hreq, res, err);
-  }
+  const bool ok = send(hreq, res, err, [&] { return !received && status == 0; });
   const std::string who = "backend " + address_.url + ": ";
   if (cancelled || refused) {
     client_.reset();  // closing the connection stops the backend's generation
