@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "decode/decode.h"
@@ -34,15 +33,8 @@ Options with_schema(Options o) {
 class GrammarSamplingTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    const auto path = GetParam() == "byte" ? test::tiny_model_path() : test::vocab_model_path(GetParam());
-    if (path.empty()) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
-    auto& slot = models()[GetParam()];
-    if (!slot) slot = Model::load({path});
-    model_ = slot.get();
-  }
-  static std::map<std::string, std::unique_ptr<Model>>& models() {
-    static std::map<std::string, std::unique_ptr<Model>> m;
-    return m;
+    model_ = test::loaded_model(GetParam());
+    if (model_ == nullptr) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
   }
 
   // F32 KV cache and plain attention: a rewound run sees the logits a fresh one would.

@@ -24,16 +24,8 @@ const std::string kSourceZh = "发票INV-7，总额人民币12,500.00元，付�
 class RealVocabTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    const auto path = test::vocab_model_path(GetParam());
-    if (path.empty()) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
-    auto& slot = models()[GetParam()];
-    if (!slot) slot = Model::load({path});
-    model_ = slot.get();
-  }
-
-  static std::map<std::string, std::unique_ptr<Model>>& models() {
-    static std::map<std::string, std::unique_ptr<Model>> m;
-    return m;
+    model_ = test::loaded_model(GetParam());
+    if (model_ == nullptr) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
   }
 
   using Run = test::LoopRun;

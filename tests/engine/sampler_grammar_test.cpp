@@ -52,15 +52,8 @@ SamplingOptions greedy(bool grammar_first) {
 class SamplerGrammarTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    const auto path = GetParam() == "byte" ? test::tiny_model_path() : test::vocab_model_path(GetParam());
-    if (path.empty()) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
-    auto& slot = models()[GetParam()];
-    if (!slot) slot = Model::load({path});
-    model_ = slot.get();
-  }
-  static std::map<std::string, std::unique_ptr<Model>>& models() {
-    static std::map<std::string, std::unique_ptr<Model>> m;
-    return m;
+    model_ = test::loaded_model(GetParam());
+    if (model_ == nullptr) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
   }
   // Fewer runs on a large vocabulary: grammar-first reads all of it at every token.
   [[nodiscard]] int runs(int small) const { return model_->n_vocab() > 10000 ? 2 : small; }

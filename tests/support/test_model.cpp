@@ -76,4 +76,15 @@ const std::filesystem::path& tiny_model_path() {
   return model.path;
 }
 
+const engine::Model* loaded_model(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<engine::Model>> models;
+  auto& slot = models[name];
+  if (!slot) {
+    const auto path = name == "byte" ? tiny_model_path() : vocab_model_path(name);
+    if (path.empty()) return nullptr;
+    slot = engine::Model::load({path});
+  }
+  return slot.get();
+}
+
 }  // namespace sfcl::test
