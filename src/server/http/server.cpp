@@ -69,7 +69,26 @@ struct Server::Impl {
       : limits(l), hooks(std::move(h)), pool(static_cast<size_t>(std::max<int32_t>(1, l.workers))) {}
 
   // Hands `data` to the socket from a worker thread and waits for the write (or the deadline).
+  // What the socket's buffer takes at once is sent from here, without waking the connection's
+  // thread (a stream's deltas are small, so nearly all of them); only the rest waits there for
+  // the client to read. The worker is the stream's only writer, so the bytes stay in order.
   bool write_from_worker(beast::tcp_stream& stream, std::string data) {
+    const int fd = stream.socket().native_handle();
+    size_t sent = 0;
+    while (sent < data.size()) {
+      const ssize_t n = ::send(fd, data.data() + sent, data.size() - sent, MSG_DONTWAIT | MSG_NOSIGNAL);
+      if (n > 0) {
+        sent += static_cast<size_t>(n);
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        break;
+      } else {
+        return false;  // reset or shut down by the client
+      }
+    }
+    if (sent == data.size()) return true;
+    data.erase(0, sent);
     auto done = std::make_shared<std::promise<beast::error_code>>();
     auto result = done->get_future();
     auto buf = std::make_shared<std::string>(std::move(data));
