@@ -4,6 +4,7 @@
 // fallback policy is in backtrack.cpp.
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <optional>
 #include <span>
 
@@ -125,6 +126,25 @@ void Sequence::State::record_logprob(std::span<const float> logits, Token tok, s
   logprobs.emplace_back();
   compute_logprob(model, logits, tok, opt.logprobs, logprobs.back());
   logprobs.back().offset = output.token_start(index);
+}
+
+void Sequence::State::record_reported(Token tok, size_t index) {
+  if (logprobs.size() > index) logprobs.resize(index);
+  TokenLogprob& e = logprobs.emplace_back();
+  e.token = tok;
+  e.logprob = std::numeric_limits<float>::quiet_NaN();
+  if (tok >= 0) model.append_piece(tok, e.piece);
+  e.offset = output.token_start(index);
+  if (reported == nullptr) return;
+  // The loop may write another token than the engine's (an abstain marker): its own is unknown.
+  if (tok == reported_token) e.logprob = reported->logprob;
+  const size_t k = std::min(reported->top.size(), static_cast<size_t>(std::max(0, opt.logprobs)));
+  e.top.resize(k);
+  for (size_t i = 0; i < k; ++i) {
+    e.top[i].token = reported->top[i].first;
+    e.top[i].logprob = reported->top[i].second;
+    model.append_piece(e.top[i].token, e.top[i].piece);
+  }
 }
 
 size_t Sequence::State::stable_limit() const {
@@ -479,7 +499,11 @@ void Sequence::State::take(Token tok, Engine& ctx, const float* logits) {
   }
   const size_t index = output.size();
   append_token(tok);
-  if (opt.logprobs >= 0 && logits != nullptr) record_logprob({logits, static_cast<size_t>(model.n_vocab())}, tok, index);
+  if (opt.logprobs >= 0 && logits != nullptr) {
+    record_logprob({logits, static_cast<size_t>(model.n_vocab())}, tok, index);
+  } else if (opt.logprobs >= 0) {
+    record_reported(tok, index);  // a remote engine sampled it: one entry per token all the same
+  }
   abstainer.drop_if_done();
   if (process(ctx, false)) return;  // backtracked: pending input already set
   after_token(tok, ctx);
@@ -568,6 +592,13 @@ void Sequence::step(const float* logits, engine::Context& context) {
 NextToken Sequence::next_token() { return s_->next_constraint(); }
 
 void Sequence::on_token(Token token, Engine& engine) { s_->step_sampled(token, engine); }
+
+void Sequence::on_token(Token token, Engine& engine, const ReportedLogprob& reported) {
+  s_->reported = &reported;
+  s_->reported_token = token;
+  s_->step_sampled(token, engine);
+  s_->reported = nullptr;
+}
 
 Result generate(engine::Context& ctx, const std::vector<Token>& prompt, const Options& options,
                 const anchor::SourceIndex& sources, const EventSink& sink) {

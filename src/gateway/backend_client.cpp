@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -185,7 +186,10 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
       if (streamed) event.tokens = held_.ids();
       // Not streamed, the top tokens are the last position's only when every token has its row
       // (a token held inside a character has none).
-      if (!streamed && event.top_positions != event.tokens.size()) event.top = {};
+      if (!streamed && event.top_positions != event.tokens.size()) {
+        event.top = {};
+        event.logprob = std::numeric_limits<double>::quiet_NaN();
+      }
       if (!on_event(event)) {
         cancelled = true;
         return false;
