@@ -126,6 +126,14 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
   append_number(out, req.sampling.min_p);
   out += R"(,"seed":)";
   append_number(out, req.sampling.seed);
+  if (req.inside_character) {
+    out += R"(,"chat_parser":")";
+    for (const char c : kRawTextParser) {
+      if (c == '"') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
   if (req.n_probs > 0) {
     // post_sampling_probs false: the softmax of the raw logits, before logit_bias and temperature.
     out += R"(,"n_probs":)";

@@ -56,7 +56,15 @@ struct CompletionRequest {
   // OpenAI protocol): its answer names every token, even those a stream holds back when the
   // output ends inside a UTF-8 character.
   bool whole = false;
+  // The output so far ends inside a UTF-8 character, so this call's output starts with the rest of
+  // it: llama-server's chat parser, which reads every call's output, would fail on those stray
+  // continuation bytes; the call names one that reads nothing (kRawTextParser).
+  bool inside_character = false;
 };
+
+// llama-server's `chat_parser` (a saved PEG parser) that matches the empty string: the call's text
+// is returned as sampled, unparsed (the gateway asks no chat parsing of its backends).
+inline constexpr std::string_view kRawTextParser = R"({"parsers":[{"type":"epsilon"}],"rules":{},"root":0})";
 
 // The /completion body for `req`, written into `out` (cleared first) without a JSON tree: a prompt
 // can be thousands of tokens. A one-token call, or a `whole` one, is not streamed: a stream sends

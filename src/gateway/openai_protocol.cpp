@@ -96,6 +96,7 @@ void completion_body(const CompletionRequest& req, const std::string& model, std
                {"return_token_ids", true},
                {"logit_bias", bias_object(req.bias)}};
   if (!model.empty()) body["model"] = model;
+  if (req.inside_character) body["chat_parser"] = kRawTextParser;  // llama-server's; vLLM ignores it
   // 0 means off for sfcl; older vLLM releases refuse 0 (their "off" is -1), so leave it out.
   if (req.sampling.top_k > 0) body["top_k"] = req.sampling.top_k;
   if (req.sampling.seed != kRandomSeed) body["seed"] = req.sampling.seed;

@@ -335,7 +335,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     // After a stream that ended inside a character, the same call not streamed returns every id
     // (docs/SCALING.md, "Characters split over tokens").
     req.whole = lost;
-    const bool inside_character = pieces_.ends_inside_character(seq.output_tokens());
+    req.inside_character = pieces_.ends_inside_character(seq.output_tokens());
     size_t taken = 0;
     size_t received = 0;
     bool first = true;
@@ -413,12 +413,6 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       ++counters_.rewinds;
       after_rewind = true;
       rewound_at = Clock::now();
-    }
-    if (r.end == StreamEnd::failed && inside_character) {
-      // llama-server refuses output that starts inside a character (its chat parser fails on the
-      // stray continuation bytes): not the backend's fault, and no other backend does better.
-      error = r.error + " (a call that starts inside a UTF-8 character; docs/SCALING.md)";
-      break;
     }
     if (r.end == StreamEnd::failed) {
       std::fprintf(stderr, "sfcl: %s; the answer continues on another backend\n", r.error.c_str());

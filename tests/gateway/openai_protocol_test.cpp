@@ -56,6 +56,10 @@ TEST(OpenAiProtocol, BodyHasTheTokenPromptAndBiasObjectWithBansAtMinus100) {
   EXPECT_EQ(k["top_k"], 40);
   EXPECT_EQ(k["seed"], 42);
   EXPECT_FALSE(k.contains("model"));
+  EXPECT_FALSE(k.contains("chat_parser"));
+  req.inside_character = true;  // llama-server's parser that reads nothing, as on the native API
+  openai::completion_body(req, "", body);
+  EXPECT_EQ(json::parse(body)["chat_parser"], std::string(kRawTextParser));
 }
 
 TEST(OpenAiProtocol, ReadsLlamaServerIdsFromLogprobsContent) {
