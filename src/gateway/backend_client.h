@@ -49,6 +49,9 @@ struct CompletionRequest {
   std::span<const Token> prompt;
   std::span<const Token> prompt_tail;         // appended to `prompt` (the output so far)
   std::vector<std::pair<Token, float>> bias;  // -inf = banned
+  // The constrain fallback's or the grammar's allow-list (also in `bias`, lifted): the OpenAI
+  // protocol sends it as vLLM's allowed_token_ids too; empty when none.
+  std::vector<Token> allowed;
   int32_t n_predict = 1;
   int32_t n_probs = 0;  // > 0: every event carries the raw top-n_probs of its position (TopProb)
   engine::SamplingOptions sampling;

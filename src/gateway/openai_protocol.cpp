@@ -34,6 +34,20 @@ json bias_object(const std::vector<std::pair<Token, float>>& bias) {
   return out;
 }
 
+// The allow-list less what is banned (a ban wins), each id once, for vLLM's allowed_token_ids,
+// which masks every other token where a +100 bias only outweighs them; empty when there is no
+// list, or nothing on it is left (the bias alone then decides, as through llama-server).
+json allowed_ids(const CompletionRequest& req) {
+  std::vector<Token> ids = req.allowed;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::erase_if(ids, [&](Token t) {
+    return std::any_of(req.bias.begin(), req.bias.end(),
+                       [&](const auto& b) { return b.first == t && is_ban(b.second); });
+  });
+  return ids;
+}
+
 bool read_token_string(const json& s, std::vector<Token>& tokens) {
   if (!s.is_string()) return false;
   const auto& str = s.get_ref<const std::string&>();
@@ -96,6 +110,7 @@ void completion_body(const CompletionRequest& req, const std::string& model, std
                {"return_token_ids", true},
                {"logit_bias", bias_object(req.bias)}};
   if (!model.empty()) body["model"] = model;
+  if (const json allowed = allowed_ids(req); !allowed.empty()) body["allowed_token_ids"] = allowed;
   if (req.inside_character) body["chat_parser"] = kRawTextParser;  // llama-server's; vLLM ignores it
   // 0 means off for sfcl; older vLLM releases refuse 0 (their "off" is -1), so leave it out.
   if (req.sampling.top_k > 0) body["top_k"] = req.sampling.top_k;

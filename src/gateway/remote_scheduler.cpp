@@ -321,6 +321,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     req.prompt_tail = seq.output_tokens();
     req.bias.assign(job->logit_bias.begin(), job->logit_bias.end());  // the request's own, at every position
     for (Token t : next.allowed) req.bias.emplace_back(t, kAllowBias);
+    req.allowed.assign(next.allowed.begin(), next.allowed.end());
     const auto scripted = script_token(script_.get(), seq.output_tokens(), model_.eos());
     if (scripted) req.bias.emplace_back(*scripted, kScriptBias);
     for (Token t : next.banned) req.bias.emplace_back(t, kBanned);  // last: a ban wins

@@ -46,8 +46,9 @@ TEST(OpenAiProtocol, BodyHasTheTokenPromptAndBiasObjectWithBansAtMinus100) {
   EXPECT_EQ(j["logprobs"], 1);
   EXPECT_TRUE(j["return_tokens_as_token_ids"].get<bool>());
   EXPECT_EQ(j["logit_bias"], json({{"7", -5.0}, {"9", 1100.0}, {"11", -100.0}}));
-  EXPECT_FALSE(j.contains("top_k"));  // 0 = off: left out
-  EXPECT_FALSE(j.contains("seed"));   // random: left out
+  EXPECT_FALSE(j.contains("top_k"));              // 0 = off: left out
+  EXPECT_FALSE(j.contains("seed"));               // random: left out
+  EXPECT_FALSE(j.contains("allowed_token_ids"));  // no allow-list
 
   req.sampling.top_k = 40;
   req.sampling.seed = 42;
@@ -57,6 +58,15 @@ TEST(OpenAiProtocol, BodyHasTheTokenPromptAndBiasObjectWithBansAtMinus100) {
   EXPECT_EQ(k["seed"], 42);
   EXPECT_FALSE(k.contains("model"));
   EXPECT_FALSE(k.contains("chat_parser"));
+  // An allow-list goes as vLLM's allowed_token_ids too, each id once, less the banned ones.
+  req.allowed = {11, 9, 13, 9};
+  req.bias.emplace_back(13, 100.0F);
+  openai::completion_body(req, "", body);
+  EXPECT_EQ(json::parse(body)["allowed_token_ids"], json::array({9, 13}));
+  req.allowed = {11};  // all of it banned: the bias alone decides
+  openai::completion_body(req, "", body);
+  EXPECT_FALSE(json::parse(body).contains("allowed_token_ids"));
+  req.allowed.clear();
   req.inside_character = true;  // llama-server's parser that reads nothing, as on the native API
   openai::completion_body(req, "", body);
   EXPECT_EQ(json::parse(body)["chat_parser"], std::string(kRawTextParser));
@@ -210,6 +220,13 @@ TEST(OpenAiProtocol, ClientStreamsIdsAndRefusesBannedTokensMissingIdsAndCutStrea
   EXPECT_EQ(got, (std::vector<Token>{7, 8, 9}));
   EXPECT_EQ(server.last_body()["model"], "m");  // learnt from /v1/models
   EXPECT_EQ(server.last_body()["prompt"], json::array({1, 2}));
+  EXPECT_FALSE(server.last_body().contains("allowed_token_ids"));
+  req.allowed = {7, 8, 9};
+  got.clear();
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::finished) << r.error;
+  EXPECT_EQ(server.last_body()["allowed_token_ids"], json::array({7, 8, 9}));  // what the backend received
+  req.allowed.clear();
 
   req.bias = {{8, kBan}};
   got.clear();
