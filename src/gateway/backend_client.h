@@ -130,6 +130,7 @@ class BackendClient {
   std::string openai_body_;
   SseSplitter openai_sse_;
   std::vector<Token> openai_tokens_;
+  std::vector<TopProb> openai_top_;
   HeldTokens held_{nullptr};
   int native_ = -1;  // serves_native(): -1 not asked yet
 };

@@ -160,12 +160,6 @@ server::SchedulerStats RemoteScheduler::stats() const {
 }
 
 std::string RemoteScheduler::logprobs_refusal(bool logit_bias) const {
-  for (size_t i = 0; i < pool_.size(); ++i) {
-    if (pool_.address(i).api == BackendApi::openai) {
-      return "not available through a gateway whose backends speak the OpenAI API (--backend-api openai); "
-             "llama-server's native API reports them";
-    }
-  }
   if (logit_bias) {
     return "not available with logit_bias through the gateway (its backends report the distribution before "
            "logit_bias; docs/SCALING.md, \"Log-probabilities\")";

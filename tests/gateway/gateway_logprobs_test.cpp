@@ -154,11 +154,15 @@ json completion_body(const Item& it, const std::string& mode, int top) {
           {"sfcl", {{"mode", mode}}}, {"prompt", it.document + "\nQuestion: " + it.question + "\nAnswer:"}};
 }
 
-TEST(GatewayLogprobs, EqualServesChatAndCompletionsStreamedAndNot) {
+class GatewayLogprobs : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GatewayLogprobs, EqualServesChatAndCompletionsStreamedAndNot) {
   ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"});
   LlamaServer a;
   LlamaServer b;
-  Gateway gw({&a, &b}, {});
+  std::vector<std::string> args;
+  if (std::string(GetParam()) == "openai") args = {"--backend-api", "openai"};
+  Gateway gw({&a, &b}, args, /*tokenizer=*/args.empty());
   auto sc = serve.client();
   auto gc = gw.client();
   int backtracked = 0;
@@ -186,31 +190,24 @@ TEST(GatewayLogprobs, EqualServesChatAndCompletionsStreamedAndNot) {
   EXPECT_GT(backtracked, 0);  // regenerated tokens were compared too
 }
 
-// Where the gateway has no value to report it refuses the request, and goes on serving.
-TEST(GatewayLogprobs, RefusedWithA400WhereTheBackendsCannotReportThem) {
+INSTANTIATE_TEST_SUITE_P(Protocols, GatewayLogprobs, ::testing::Values("native", "openai"));
+
+// sfcl serve's logprobs include the request's own logit_bias, the backends' do not: the gateway
+// refuses the pair with a 400 that names logprobs, and goes on serving.
+TEST(GatewayLogprobsLimits, WithTheRequestsOwnLogitBiasRefusedWithA400) {
   LlamaServer backend;
   const json chat = {{"model", "any"},
                      {"max_tokens", 4},
                      {"logprobs", true},
                      {"messages", json::array({{{"role", "user"}, {"content", "Say x."}}})}};
-  {
-    // The OpenAI protocol's answers carry no raw distribution the gateway reads.
-    Gateway gw({&backend}, {"--backend-api", "openai"}, /*tokenizer=*/false);
-    auto c = gw.client();
-    auto r = c.Post("/v1/chat/completions", chat.dump(), "application/json");
-    ASSERT_TRUE(r);
-    EXPECT_EQ(r->status, 400) << r->body;
-    EXPECT_EQ(json::parse(r->body)["error"]["param"], "logprobs") << r->body;
-    EXPECT_NE(r->body.find("--backend-api openai"), std::string::npos) << r->body;
-  }
   Gateway gw({&backend}, {});
   auto c = gw.client();
-  // sfcl serve's logprobs include the request's logit_bias; the backends' do not.
   json biased = chat;
   biased["logit_bias"] = {{"42", 5}};
   auto r = c.Post("/v1/chat/completions", biased.dump(), "application/json");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 400) << r->body;
+  EXPECT_EQ(json::parse(r->body)["error"]["param"], "logprobs") << r->body;
   EXPECT_NE(r->body.find("logit_bias"), std::string::npos) << r->body;
   r = c.Post("/v1/chat/completions", chat.dump(), "application/json");
   ASSERT_TRUE(r);

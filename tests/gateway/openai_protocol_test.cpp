@@ -88,6 +88,38 @@ TEST(OpenAiProtocol, ReadsLlamaServerIdsFromLogprobsContent) {
   EXPECT_TRUE(openai::read_event("[DONE]", tokens).finished);
 }
 
+// The last token's raw log-probability and its position's top tokens, most likely first, from
+// either server's shape; NaN and none when not sent.
+TEST(OpenAiProtocol, ReadsTheLastTokensLogprobAndTopTokensOfBothServers) {
+  std::vector<Token> tokens;
+  std::vector<TopProb> top;
+  auto ev = openai::read_event(
+      R"({"choices":[{"text":"0","index":0,"logprobs":{"content":[{"id":276,"token":"0","bytes":[48],)"
+      R"("logprob":-0.45,"top_logprobs":[{"id":276,"token":"0","bytes":[48],"logprob":-0.45},)"
+      R"({"id":9,"token":"x","bytes":[120],"logprob":null}]}]},"finish_reason":null}]})",
+      tokens, &top);
+  EXPECT_EQ(ev.logprob, -0.45);
+  ASSERT_EQ(top.size(), 2U);
+  EXPECT_EQ(top[0].id, 276);
+  EXPECT_EQ(top[1].id, 9);
+  EXPECT_TRUE(std::isinf(top[1].logprob) && top[1].logprob < 0);
+  // vLLM: one entry per token of the chunk, the top tokens an object keyed "token_id:N".
+  ev = openai::read_event(
+      R"({"choices":[{"index":0,"text":"ab","logprobs":{"text_offset":[0,1],"token_logprobs":[-0.1,-0.2],)"
+      R"("tokens":["token_id:17","token_id:4096"],"top_logprobs":[{"token_id:17":-0.1},)"
+      R"({"token_id:5":-3.5,"token_id:4096":-0.2,"token_id:30":-1.25}]},"finish_reason":null}]})",
+      tokens, &top);
+  EXPECT_EQ(ev.logprob, -0.2);
+  ASSERT_EQ(top.size(), 3U);
+  EXPECT_EQ(top[0].id, 4096);
+  EXPECT_EQ(top[1].id, 30);
+  EXPECT_EQ(top[2].id, 5);
+  EXPECT_EQ(top[2].logprob, -3.5);
+  ev = openai::read_event(R"({"choices":[{"index":0,"text":"a","token_ids":[3],"finish_reason":null}]})", tokens, &top);
+  EXPECT_TRUE(std::isnan(ev.logprob));
+  EXPECT_TRUE(top.empty());
+}
+
 TEST(OpenAiProtocol, ReadsVllmTokenIdStringsAndTokenIds) {
   std::vector<Token> tokens;
   // return_tokens_as_token_ids with logprobs: the token strings are "token_id:N".
