@@ -4,7 +4,6 @@
 // fallback policy is in backtrack.cpp.
 #include <algorithm>
 #include <array>
-#include <limits>
 #include <optional>
 #include <span>
 
@@ -130,21 +129,10 @@ void Sequence::State::record_logprob(std::span<const float> logits, Token tok, s
 
 void Sequence::State::record_reported(Token tok, size_t index) {
   if (logprobs.size() > index) logprobs.resize(index);
-  TokenLogprob& e = logprobs.emplace_back();
-  e.token = tok;
-  e.logprob = std::numeric_limits<float>::quiet_NaN();
-  if (tok >= 0) model.append_piece(tok, e.piece);
-  e.offset = output.token_start(index);
-  if (reported == nullptr) return;
+  logprobs.emplace_back();
   // The loop may write another token than the engine's (an abstain marker): its own is unknown.
-  if (tok == reported_token) e.logprob = reported->logprob;
-  const size_t k = std::min(reported->top.size(), static_cast<size_t>(std::max(0, opt.logprobs)));
-  e.top.resize(k);
-  for (size_t i = 0; i < k; ++i) {
-    e.top[i].token = reported->top[i].first;
-    e.top[i].logprob = reported->top[i].second;
-    model.append_piece(e.top[i].token, e.top[i].piece);
-  }
+  reported_logprob(model, tok, reported, tok == reported_token, opt.logprobs, logprobs.back());
+  logprobs.back().offset = output.token_start(index);
 }
 
 size_t Sequence::State::stable_limit() const {
