@@ -126,7 +126,9 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
   append_number(out, req.sampling.min_p);
   out += R"(,"seed":)";
   append_number(out, req.sampling.seed);
-  if (req.inside_character) {
+  {
+    // Always: a call's output may hold bytes that are not UTF-8 anywhere (a character cut at
+    // either end, or byte tokens that make none), on which the default parser fails.
     out += R"(,"chat_parser":")";
     for (const char c : kRawTextParser) {
       if (c == '"') out += '\\';

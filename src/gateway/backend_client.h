@@ -61,7 +61,9 @@ struct CompletionRequest {
   bool whole = false;
   // The output so far ends inside a UTF-8 character, so this call's output starts with the rest of
   // it: llama-server's chat parser, which reads every call's output, would fail on those stray
-  // continuation bytes; the call names one that reads nothing (kRawTextParser).
+  // continuation bytes; the call names one that reads nothing (kRawTextParser). The native API
+  // names it on every call (an output may also end inside a character, or hold bytes that make
+  // none); the OpenAI protocol only here, since vLLM warns of a field it does not know.
   bool inside_character = false;
 };
 

@@ -61,6 +61,7 @@ std::optional<Token> script_token(const std::vector<Token>* script, std::span<co
 // loop would, and sampling sees their relative probabilities unchanged.
 constexpr float kAllowBias = 100.0F;
 constexpr float kScriptBias = 1000.0F;  // as the local test hook (server/admission.cpp)
+constexpr float kProbeBias = 1000.0F;   // outweighs every logit: a probe call's token is the end of generation
 constexpr float kBanned = -std::numeric_limits<float>::infinity();
 // Streams that end with no token before the job fails (a backend that stops at once).
 constexpr int kMaxEmptyStreams = 3;
@@ -277,6 +278,36 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     }
     return pick;
   };
+  const auto have_backend = [&] {
+    if (!backend) backend = pool_.acquire(affinity, avoid, Clock::now() + wait);
+    if (!backend) error = stopping_ ? "server shutting down" : "no healthy backend with a free slot";
+    return backend.has_value();
+  };
+  // llama-server reports no log-probability for a token whose text ends inside a UTF-8 character
+  // (it holds the token back). Such a token is not written from the stream: a one-token call at
+  // its position whose token is the end of generation, which the backend does report, gives the
+  // position's raw top tokens, then the answer goes on (docs/SCALING.md, "Log-probabilities").
+  std::optional<size_t> probe_at;
+  size_t probed_at = std::numeric_limits<size_t>::max();
+  CompletionRequest probe;
+  const auto probe_row = [&](size_t pos) {
+    probe.prompt = seq.prompt_tokens();
+    probe.prompt_tail = seq.output_tokens();
+    probe.bias.assign(1, {model_.eos(), kProbeBias});
+    probe.n_predict = 1;
+    probe.n_probs = decode::TokenLogprob::kMaxTop;  // the most a client may ask: the widest net for the token
+    probe.sampling = job->options.sampling;
+    probe.sampling.temperature = 0.0F;
+    probe.sampling.seed = 0;
+    probe.inside_character = pieces_.ends_inside_character(seq.output_tokens());
+    pool_.count_request(*backend);
+    ++counters_.calls;
+    clients[*backend]->complete(probe, [&](const CompletionEvent& ev) {
+      if (!ev.top.empty()) rows.store(pos, ev.top);
+      return true;
+    });
+    probed_at = pos;
+  };
   while (!seq.done()) {
     if (job->channel.cancelled() || stopping_) {
       seq.cancel();
@@ -288,6 +319,11 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       write(*next.forced);
       continue;
     }
+    if (probe_at == seq.output_tokens().size()) {
+      if (!have_backend()) break;
+      probe_row(*probe_at);
+    }
+    probe_at.reset();
     // The only token any sampler could pick; with logprobs asked, the backend's call reports its
     // own unless its position's raw top tokens do.
     const auto sole = sole_candidate(next);
@@ -300,13 +336,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       write(*pick);
       continue;
     }
-    if (!backend) {
-      backend = pool_.acquire(affinity, avoid, Clock::now() + wait);
-      if (!backend) {
-        error = stopping_ ? "server shutting down" : "no healthy backend with a free slot";
-        break;
-      }
-    }
+    if (!have_backend()) break;
     req.sampling.temperature = next.temperature;
     // Greedy draws nothing: a fixed seed spares the backend seeding a generator from the system
     // (std::random_device) for every call.
@@ -369,9 +399,19 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
             return false;
           }
         }
-        // A token the backend did not sample, whose log-probability its raw top tokens do not
-        // give: a call of its own reports it.
-        if (logprobs >= 0 && t != sampled && std::isnan(logprob_in(rows.at(pos), t))) return false;
+        // With logprobs asked, a token whose log-probability neither the backend's report nor its
+        // position's raw top tokens give is not written from this stream: one the backend did not
+        // sample gets a call of its own, one it held inside a character a probe of its position.
+        if (logprobs >= 0) {
+          const bool reported = t == sampled && !std::isnan(sampled_logprob);
+          if (!reported && std::isnan(logprob_in(rows.at(pos), t))) {
+            if (t != sampled) return false;
+            if (probed_at != pos) {
+              probe_at = pos;
+              return false;
+            }
+          }
+        }
         first = false;
         if (t != sampled) {
           diverged = true;

@@ -5,9 +5,7 @@
 // name comes out as byte tokens.
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <regex>
 
 #include "gateway/gateway_process.h"
 
@@ -16,39 +14,8 @@ namespace {
 
 using nlohmann::json;
 
-struct Item {
-  std::string document;
-  std::string question;
-  std::string name;  // the rare-character name the answer should copy
-};
-
-// Eval items whose answer is a Chinese company name, the name's middle two characters replaced by
-// ones the demo vocabulary writes as bytes (龘 E9 BE 98, 靐 E9 9D 90).
-std::vector<Item> rare_name_items(size_t n) {
-  std::ifstream in(std::filesystem::path(SFCL_SOURCE_DIR) / "demo/eval.jsonl");
-  const std::regex han_name("^(?:[\xE4-\xE9][\x80-\xBF]{2}){4,}$");
-  std::vector<Item> out;
-  std::string line;
-  while (out.size() < n && std::getline(in, line)) {
-    const json j = json::parse(line);
-    const std::string answer = j["answer"];
-    for (const auto& g : j["gold_values"]) {
-      const std::string name = g;
-      if (!std::regex_match(name, han_name) || answer.find(name) == std::string::npos) continue;
-      const std::string rare = name.substr(0, 6) + "龘靐" + name.substr(12);
-      std::string doc = j["document"];
-      for (size_t at = doc.find(name); at != std::string::npos; at = doc.find(name, at + rare.size())) {
-        doc.replace(at, name.size(), rare);
-      }
-      out.push_back({doc, j["question"], rare});
-      break;
-    }
-  }
-  return out;
-}
-
 // `mode` off: no anchor constrains the name, so its bytes come from the backend's stream.
-json messages_body(const Item& it, int max_tokens, const std::string& mode) {
+json messages_body(const RareNameItem& it, int max_tokens, const std::string& mode) {
   return {{"model", "sfcl-demo"},
           {"max_tokens", max_tokens},
           {"temperature", 0},
@@ -59,7 +26,7 @@ json messages_body(const Item& it, int max_tokens, const std::string& mode) {
 }
 
 // The non-streamed answer's text and token count, or the error.
-std::string chat_answer(httplib::Client& c, const Item& it, int max_tokens) {
+std::string chat_answer(httplib::Client& c, const RareNameItem& it, int max_tokens) {
   const json chat = {{"model", "sfcl-demo"},
                      {"max_tokens", max_tokens},
                      {"temperature", 0},
@@ -75,7 +42,7 @@ std::string chat_answer(httplib::Client& c, const Item& it, int max_tokens) {
 class GatewayCjk : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GatewayCjk, NamesWrittenAsByteTokensReachTheClientAsServeWritesThem) {
-  const std::vector<Item> items = rare_name_items(4);
+  const std::vector<RareNameItem> items = rare_name_items(4);
   ASSERT_EQ(items.size(), 4U);
   ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"}, true, {}, true, /*tiny_model=*/false);
   LlamaServer backend;
@@ -85,7 +52,7 @@ TEST_P(GatewayCjk, NamesWrittenAsByteTokensReachTheClientAsServeWritesThem) {
   auto sc = serve.client();
   auto gc = gw.client();
   int copied = 0;
-  for (const Item& it : items) {
+  for (const RareNameItem& it : items) {
     for (const std::string mode : {"off", "anchor"}) {
       const Seen want = stream_messages(sc, messages_body(it, 64, mode));
       ASSERT_TRUE(want.complete);
@@ -98,7 +65,7 @@ TEST_P(GatewayCjk, NamesWrittenAsByteTokensReachTheClientAsServeWritesThem) {
   }
   EXPECT_GE(copied, 2);  // the answers did write the bytes (where anchors hold the name to its source)
   // Answers cut at every length, inside the characters too: the same text and token count.
-  const Item& it = items[0];
+  const RareNameItem& it = items[0];
   for (int n = 1; n <= 24; ++n) EXPECT_EQ(chat_answer(gc, it, n), chat_answer(sc, it, n)) << "max_tokens " << n;
 }
 
