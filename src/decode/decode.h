@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "anchor/anchor.h"
@@ -173,6 +175,14 @@ struct NextToken {
   [[nodiscard]] bool free() const { return !forced && banned.empty() && allowed.empty(); }
 };
 
+// What a remote engine reported of the distribution a token was taken from (Options::logprobs), on
+// the same terms as TokenLogprob: the model's raw distribution there. NaN where it reported none
+// (the entry's logprob is then NaN, which JSON writes as null).
+struct ReportedLogprob {
+  float logprob = std::numeric_limits<float>::quiet_NaN();  // of the token passed with it
+  std::span<const std::pair<Token, float>> top;             // most likely first; may be empty
+};
+
 // Per-sequence state of the check loop.
 class Sequence {
  public:
@@ -199,6 +209,9 @@ class Sequence {
   // ... and the token the engine sampled there under it. The sequence may rewind (engine.rewind),
   // or not take the token (output_tokens() did not grow: ask again under next_token()).
   void on_token(Token token, Engine& engine);
+  // ... the same, with what the engine reported of the distribution there (Options::logprobs; a
+  // token taken with plain on_token gets an entry with a NaN logprob and no alternatives).
+  void on_token(Token token, Engine& engine, const ReportedLogprob& reported);
   // Stops early (client gone); result() stays valid.
   void cancel();
   [[nodiscard]] const Result& result() const;

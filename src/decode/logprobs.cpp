@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
@@ -79,6 +79,22 @@ void compute_logprob(const engine::Model& model, std::span<const float> logits, 
     alt.logprob = best[i].first - log_z;
     alt.piece.clear();
     model.append_piece(alt.token, alt.piece);
+  }
+}
+
+void reported_logprob(const engine::Model& model, Token tok, const ReportedLogprob* reported, bool own, int32_t n_top,
+                      TokenLogprob& out) {
+  out.token = tok;
+  out.logprob = own && reported != nullptr ? reported->logprob : std::numeric_limits<float>::quiet_NaN();
+  out.piece.clear();
+  if (tok >= 0) model.append_piece(tok, out.piece);
+  const size_t k = reported == nullptr ? 0 : std::min(reported->top.size(), static_cast<size_t>(std::max(0, n_top)));
+  out.top.resize(k);
+  for (size_t i = 0; i < k; ++i) {
+    out.top[i].token = reported->top[i].first;
+    out.top[i].logprob = reported->top[i].second;
+    out.top[i].piece.clear();
+    model.append_piece(out.top[i].token, out.top[i].piece);
   }
 }
 

@@ -127,6 +127,14 @@ void Sequence::State::record_logprob(std::span<const float> logits, Token tok, s
   logprobs.back().offset = output.token_start(index);
 }
 
+void Sequence::State::record_reported(Token tok, size_t index) {
+  if (logprobs.size() > index) logprobs.resize(index);
+  logprobs.emplace_back();
+  // The loop may write another token than the engine's (an abstain marker): its own is unknown.
+  reported_logprob(model, tok, reported, tok == reported_token, opt.logprobs, logprobs.back());
+  logprobs.back().offset = output.token_start(index);
+}
+
 size_t Sequence::State::stable_limit() const {
   const size_t size = output.text().size();
   if (anchor_mode()) {
@@ -479,7 +487,11 @@ void Sequence::State::take(Token tok, Engine& ctx, const float* logits) {
   }
   const size_t index = output.size();
   append_token(tok);
-  if (opt.logprobs >= 0 && logits != nullptr) record_logprob({logits, static_cast<size_t>(model.n_vocab())}, tok, index);
+  if (opt.logprobs >= 0 && logits != nullptr) {
+    record_logprob({logits, static_cast<size_t>(model.n_vocab())}, tok, index);
+  } else if (opt.logprobs >= 0) {
+    record_reported(tok, index);  // a remote engine sampled it: one entry per token all the same
+  }
   abstainer.drop_if_done();
   if (process(ctx, false)) return;  // backtracked: pending input already set
   after_token(tok, ctx);
@@ -568,6 +580,13 @@ void Sequence::step(const float* logits, engine::Context& context) {
 NextToken Sequence::next_token() { return s_->next_constraint(); }
 
 void Sequence::on_token(Token token, Engine& engine) { s_->step_sampled(token, engine); }
+
+void Sequence::on_token(Token token, Engine& engine, const ReportedLogprob& reported) {
+  s_->reported = &reported;
+  s_->reported_token = token;
+  s_->step_sampled(token, engine);
+  s_->reported = nullptr;
+}
 
 Result generate(engine::Context& ctx, const std::vector<Token>& prompt, const Options& options,
                 const anchor::SourceIndex& sources, const EventSink& sink) {

@@ -82,6 +82,10 @@ struct Sequence::State {
   // Appends the logprobs of the tokens delivered now; returns how many.
   size_t deliver_logprobs(Delivery delivery);
   void record_logprob(std::span<const float> logits, Token tok, size_t index);
+  // Remote engines: the entry from what the engine reported (NaN when nothing).
+  void record_reported(Token tok, size_t index);
+  const ReportedLogprob* reported = nullptr;  // on_token's, while it runs ...
+  Token reported_token = -1;                  // ... and the token it came with
 
   // Emission limit: before any unchecked anchor (aligned to its token) and any partial stop.
   [[nodiscard]] size_t stable_limit() const;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -125,6 +126,16 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
   append_number(out, req.sampling.min_p);
   out += R"(,"seed":)";
   append_number(out, req.sampling.seed);
+  {
+    // Always: a call's output may hold bytes that are not UTF-8 anywhere (a character cut at
+    // either end, or byte tokens that make none), on which the default parser fails.
+    out += R"(,"chat_parser":")";
+    for (const char c : kRawTextParser) {
+      if (c == '"') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
   if (req.n_probs > 0) {
     // post_sampling_probs false: the softmax of the raw logits, before logit_bias and temperature.
     out += R"(,"n_probs":)";
@@ -185,7 +196,10 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
       if (streamed) event.tokens = held_.ids();
       // Not streamed, the top tokens are the last position's only when every token has its row
       // (a token held inside a character has none).
-      if (!streamed && event.top_positions != event.tokens.size()) event.top = {};
+      if (!streamed && event.top_positions != event.tokens.size()) {
+        event.top = {};
+        event.logprob = std::numeric_limits<double>::quiet_NaN();
+      }
       if (!on_event(event)) {
         cancelled = true;
         return false;

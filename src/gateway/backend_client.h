@@ -49,6 +49,9 @@ struct CompletionRequest {
   std::span<const Token> prompt;
   std::span<const Token> prompt_tail;         // appended to `prompt` (the output so far)
   std::vector<std::pair<Token, float>> bias;  // -inf = banned
+  // The constrain fallback's or the grammar's allow-list (also in `bias`, lifted): the OpenAI
+  // protocol sends it as vLLM's allowed_token_ids too; empty when none.
+  std::vector<Token> allowed;
   int32_t n_predict = 1;
   int32_t n_probs = 0;  // > 0: every event carries the raw top-n_probs of its position (TopProb)
   engine::SamplingOptions sampling;
@@ -56,7 +59,17 @@ struct CompletionRequest {
   // OpenAI protocol): its answer names every token, even those a stream holds back when the
   // output ends inside a UTF-8 character.
   bool whole = false;
+  // The output so far ends inside a UTF-8 character, so this call's output starts with the rest of
+  // it: llama-server's chat parser, which reads every call's output, would fail on those stray
+  // continuation bytes; the call names one that reads nothing (kRawTextParser). The native API
+  // names it on every call (an output may also end inside a character, or hold bytes that make
+  // none); the OpenAI protocol only here, since vLLM warns of a field it does not know.
+  bool inside_character = false;
 };
+
+// llama-server's `chat_parser` (a saved PEG parser) that matches the empty string: the call's text
+// is returned as sampled, unparsed (the gateway asks no chat parsing of its backends).
+inline constexpr std::string_view kRawTextParser = R"({"parsers":[{"type":"epsilon"}],"rules":{},"root":0})";
 
 // The /completion body for `req`, written into `out` (cleared first) without a JSON tree: a prompt
 // can be thousands of tokens. A one-token call, or a `whole` one, is not streamed: a stream sends
@@ -119,6 +132,7 @@ class BackendClient {
   std::string openai_body_;
   SseSplitter openai_sse_;
   std::vector<Token> openai_tokens_;
+  std::vector<TopProb> openai_top_;
   HeldTokens held_{nullptr};
   int native_ = -1;  // serves_native(): -1 not asked yet
 };

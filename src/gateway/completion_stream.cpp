@@ -166,7 +166,12 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
       c.array([&] {
         ++out.top_positions;
         top_.clear();
+        out.logprob = std::numeric_limits<double>::quiet_NaN();
         c.object([&](std::string_view k) {
+          if (k == "logprob") {
+            out.logprob = c.logprob();
+            return;
+          }
           if (k != "top_logprobs") {
             c.skip();
             return;

@@ -5,6 +5,7 @@
 // this is on the gateway's per-token path: nothing here allocates once its buffers have grown.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,6 +32,8 @@ struct CompletionEvent {
   std::string_view error;         // the `error` value as sent; empty when none
   std::string_view text;          // `content`, unescaped: the bytes the event releases
   int64_t predicted = -1;         // `tokens_predicted`: tokens sampled in the call so far; -1 when not sent
+  // The raw log-probability of the last of `tokens` (as `top`'s); NaN when not sent.
+  double logprob = std::numeric_limits<double>::quiet_NaN();
 };
 
 // Reads one event's JSON object. Spans in `out` stay valid until the next call.

@@ -34,6 +34,20 @@ json bias_object(const std::vector<std::pair<Token, float>>& bias) {
   return out;
 }
 
+// The allow-list less what is banned (a ban wins), each id once, for vLLM's allowed_token_ids,
+// which masks every other token where a +100 bias only outweighs them; empty when there is no
+// list, or nothing on it is left (the bias alone then decides, as through llama-server).
+json allowed_ids(const CompletionRequest& req) {
+  std::vector<Token> ids = req.allowed;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::erase_if(ids, [&](Token t) {
+    return std::any_of(req.bias.begin(), req.bias.end(),
+                       [&](const auto& b) { return b.first == t && is_ban(b.second); });
+  });
+  return ids;
+}
+
 bool read_token_string(const json& s, std::vector<Token>& tokens) {
   if (!s.is_string()) return false;
   const auto& str = s.get_ref<const std::string&>();
@@ -77,6 +91,38 @@ bool read_choice_ids(const json& choice, std::vector<Token>& tokens, std::string
   return text == choice.end() || !text->is_string() || text->get_ref<const std::string&>().empty();
 }
 
+double logprob_of(const json& v) {
+  return v.is_number() ? v.get<double>() : -std::numeric_limits<double>::infinity();  // null: -inf
+}
+
+// The chunk's last token: its own log-probability and its position's top tokens.
+void read_last_logprobs(const json& choice, double& logprob, std::vector<TopProb>& top) {
+  const auto lp = choice.find("logprobs");
+  if (lp == choice.end() || !lp->is_object()) return;
+  if (const auto content = lp->find("content"); content != lp->end() && content->is_array()) {
+    if (content->empty()) return;
+    const json& last = content->back();
+    if (const auto own = last.find("logprob"); own != last.end()) logprob = logprob_of(*own);
+    if (const auto alts = last.find("top_logprobs"); alts != last.end() && alts->is_array()) {
+      for (const json& alt : *alts) top.push_back({alt.at("id").get<Token>(), logprob_of(alt.at("logprob"))});
+    }
+    return;
+  }
+  if (const auto own = lp->find("token_logprobs"); own != lp->end() && own->is_array() && !own->empty()) {
+    logprob = logprob_of(own->back());
+  }
+  const auto alts = lp->find("top_logprobs");
+  if (alts == lp->end() || !alts->is_array() || alts->empty() || !alts->back().is_object()) return;
+  std::vector<Token> id;
+  for (const auto& [key, value] : alts->back().items()) {
+    id.clear();
+    if (!read_token_string(json(key), id)) continue;
+    top.push_back({id[0], logprob_of(value)});
+  }
+  // An object has no order: most likely first, as llama-server lists them.
+  std::stable_sort(top.begin(), top.end(), [](const TopProb& a, const TopProb& b) { return a.logprob > b.logprob; });
+}
+
 }  // namespace
 
 void completion_body(const CompletionRequest& req, const std::string& model, std::string& out) {
@@ -91,19 +137,23 @@ void completion_body(const CompletionRequest& req, const std::string& model, std
                {"min_p", req.sampling.min_p},
                // The sampled ids: llama-server puts them in logprobs.content[].id, vLLM in
                // logprobs.tokens as "token_id:N" and, in newer releases, in token_ids.
-               {"logprobs", 1},
+               // Also the raw top tokens of each position, as n_probs asks llama-server's native API.
+               {"logprobs", std::max(1, req.n_probs)},
                {"return_tokens_as_token_ids", true},
                {"return_token_ids", true},
                {"logit_bias", bias_object(req.bias)}};
   if (!model.empty()) body["model"] = model;
+  if (const json allowed = allowed_ids(req); !allowed.empty()) body["allowed_token_ids"] = allowed;
+  if (req.inside_character) body["chat_parser"] = kRawTextParser;  // llama-server's; vLLM ignores it
   // 0 means off for sfcl; older vLLM releases refuse 0 (their "off" is -1), so leave it out.
   if (req.sampling.top_k > 0) body["top_k"] = req.sampling.top_k;
   if (req.sampling.seed != kRandomSeed) body["seed"] = req.sampling.seed;
   out = body.dump();
 }
 
-StreamEvent read_event(std::string_view data, std::vector<Token>& tokens) {
+StreamEvent read_event(std::string_view data, std::vector<Token>& tokens, std::vector<TopProb>* top) {
   StreamEvent ev;
+  if (top != nullptr) top->clear();
   if (data == "[DONE]") {
     ev.finished = true;
     return ev;
@@ -131,6 +181,14 @@ StreamEvent read_event(std::string_view data, std::vector<Token>& tokens) {
         "the stream carries no token ids (it needs logprobs with llama-server's ids or vLLM's "
         "return_tokens_as_token_ids)";
     return ev;
+  }
+  if (top != nullptr) {
+    try {
+      read_last_logprobs(choice, ev.logprob, *top);
+    } catch (const json::exception&) {  // a shape neither server writes: no log-probabilities
+      ev.logprob = std::numeric_limits<double>::quiet_NaN();
+      top->clear();
+    }
   }
   if (const auto fr = choice.find("finish_reason"); fr != choice.end() && !fr->is_null()) ev.finished = true;
   if (const auto usage = j.find("usage"); usage != j.end() && usage->is_object()) {
@@ -268,7 +326,7 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
     }
     return openai_sse_.feed(std::string_view(data, len), [&](std::string_view event) {
       openai_tokens_.clear();
-      const openai::StreamEvent ev = openai::read_event(event, openai_tokens_);
+      const openai::StreamEvent ev = openai::read_event(event, openai_tokens_, &openai_top_);
       if (ev.failed || ev.no_ids) {
         error_body = ev.error;
         refused = ev.no_ids;
@@ -295,6 +353,8 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
       }
       CompletionEvent delivered;
       delivered.tokens = held_.ids();
+      delivered.top = openai_top_;  // those of the last token
+      delivered.logprob = ev.logprob;
       if (!on_event(delivered)) {
         cancelled = true;
         return false;

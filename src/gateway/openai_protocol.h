@@ -3,6 +3,7 @@
 // back from its SSE events in each of the forms the servers use (docs/SCALING.md, "Backend
 // protocols"). BackendClient sends and receives; these functions only build and read.
 #pragma once
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,13 +28,18 @@ struct StreamEvent {
   // those of tokens it held inside a UTF-8 character (held_tokens.h); empty when not sent.
   std::string text;
   int64_t sampled = -1;  // usage.completion_tokens of the last chunk; -1 when not sent
+  // The raw log-probability of the chunk's last token (llama-server's logprobs.content[].logprob,
+  // vLLM's token_logprobs); NaN when not sent.
+  double logprob = std::numeric_limits<double>::quiet_NaN();
 };
 
-// Reads one SSE event's data (what follows "data: "); appends the ids it carries to `tokens`:
+// Reads one SSE event's data (what follows "data: "); appends the ids it carries to `tokens`, and
+// sets `top` (when given) to the raw top tokens of the position of its last token, most likely
+// first (llama-server's logprobs.content[].top_logprobs, vLLM's top_logprobs keyed "token_id:N"):
 // `choices[0].token_ids` (vLLM's return_token_ids), else `choices[0].logprobs.content[].id`
 // (llama-server), else `choices[0].logprobs.tokens[]` as "token_id:N" (vLLM's
 // return_tokens_as_token_ids).
-StreamEvent read_event(std::string_view data, std::vector<Token>& tokens);
+StreamEvent read_event(std::string_view data, std::vector<Token>& tokens, std::vector<TopProb>* top = nullptr);
 
 // GET /v1/models: the first model's id, its context length (vLLM's max_model_len) and, when the
 // model it was loaded from is a GGUF file (vLLM's `root`), that path.

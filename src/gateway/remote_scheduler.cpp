@@ -61,6 +61,7 @@ std::optional<Token> script_token(const std::vector<Token>* script, std::span<co
 // loop would, and sampling sees their relative probabilities unchanged.
 constexpr float kAllowBias = 100.0F;
 constexpr float kScriptBias = 1000.0F;  // as the local test hook (server/admission.cpp)
+constexpr float kProbeBias = 1000.0F;   // outweighs every logit: a probe call's token is the end of generation
 constexpr float kBanned = -std::numeric_limits<float>::infinity();
 // Streams that end with no token before the job fails (a backend that stops at once).
 constexpr int kMaxEmptyStreams = 3;
@@ -72,8 +73,17 @@ constexpr int kMaxRefusedCalls = 256;
 constexpr int32_t kTopN = 4;
 // A free call asks for raw top tokens only if it may go on this far (or to the answer's end).
 constexpr int32_t kMinFreeRawWindow = 256;
+constexpr double kUnknownLogprob = std::numeric_limits<double>::quiet_NaN();
 // Decisions at one position from its top tokens (the loop may not take a token and constrain).
 constexpr int kMaxDecisionsPerPosition = 4;
+
+// `t`'s log-probability among a position's raw top tokens; NaN when not among them.
+double logprob_in(std::span<const TopProb> top, Token t) {
+  for (const TopProb& p : top) {
+    if (p.id == t) return p.logprob;
+  }
+  return kUnknownLogprob;
+}
 
 // The raw top tokens the backends reported, by output position: row p is the distribution at
 // position p given the output before it, so it holds until a token before p changes.
@@ -97,7 +107,7 @@ class TopRows {
 
  private:
   struct Row {
-    std::array<TopProb, kTopN> top{};
+    std::array<TopProb, decode::TokenLogprob::kMaxTop> top{};
     size_t n = 0;
   };
   std::vector<Row> rows_;
@@ -148,6 +158,14 @@ server::SchedulerStats RemoteScheduler::stats() const {
   s.busy_slots = busy_.load();
   s.prompt_tokens = prompt_tokens_.load();
   return s;
+}
+
+std::string RemoteScheduler::logprobs_refusal(bool logit_bias) const {
+  if (logit_bias) {
+    return "not available with logit_bias through the gateway (its backends report the distribution before "
+           "logit_bias; docs/SCALING.md, \"Log-probabilities\")";
+  }
+  return {};
 }
 
 GatewayCounters RemoteScheduler::counters() const {
@@ -225,9 +243,26 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   TopRows rows(std::min<size_t>(static_cast<size_t>(std::max(0, job->options.max_tokens)) + 2, 512));
   size_t decided_at = std::numeric_limits<size_t>::max();
   int decisions = 0;
-  const auto write = [&](Token t) {
-    rows.keep_through(seq.output_tokens().size());
-    seq.on_token(t, engine);
+  // OpenAI logprobs: every call asks for the raw top tokens too (n_probs), whose log-probabilities
+  // are those sfcl serve reports (docs/SCALING.md, "Log-probabilities").
+  const int32_t logprobs = job->options.logprobs;
+  std::vector<std::pair<Token, float>> reported_top;
+  // `sampled_logprob`: the backend's for `t` when it sampled t there; otherwise t's is looked up
+  // among the raw top tokens of its position, and stays unknown (NaN) when not among them.
+  const auto write = [&](Token t, double sampled_logprob = kUnknownLogprob) {
+    const size_t pos = seq.output_tokens().size();
+    rows.keep_through(pos);
+    if (logprobs >= 0) {
+      decode::ReportedLogprob reported;
+      reported_top.clear();
+      for (const TopProb& p : rows.at(pos)) reported_top.emplace_back(p.id, static_cast<float>(p.logprob));
+      reported.top = reported_top;
+      reported.logprob =
+          static_cast<float>(std::isnan(sampled_logprob) ? logprob_in(rows.at(pos), t) : sampled_logprob);
+      seq.on_token(t, engine, reported);
+    } else {
+      seq.on_token(t, engine);
+    }
     rows.keep_through(seq.output_tokens().size());
   };
   // The loop's greedy pick at the output's next position from the raw top tokens there.
@@ -243,6 +278,36 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     }
     return pick;
   };
+  const auto have_backend = [&] {
+    if (!backend) backend = pool_.acquire(affinity, avoid, Clock::now() + wait);
+    if (!backend) error = stopping_ ? "server shutting down" : "no healthy backend with a free slot";
+    return backend.has_value();
+  };
+  // llama-server reports no log-probability for a token whose text ends inside a UTF-8 character
+  // (it holds the token back). Such a token is not written from the stream: a one-token call at
+  // its position whose token is the end of generation, which the backend does report, gives the
+  // position's raw top tokens, then the answer goes on (docs/SCALING.md, "Log-probabilities").
+  std::optional<size_t> probe_at;
+  size_t probed_at = std::numeric_limits<size_t>::max();
+  CompletionRequest probe;
+  const auto probe_row = [&](size_t pos) {
+    probe.prompt = seq.prompt_tokens();
+    probe.prompt_tail = seq.output_tokens();
+    probe.bias.assign(1, {model_.eos(), kProbeBias});
+    probe.n_predict = 1;
+    probe.n_probs = decode::TokenLogprob::kMaxTop;  // the most a client may ask: the widest net for the token
+    probe.sampling = job->options.sampling;
+    probe.sampling.temperature = 0.0F;
+    probe.sampling.seed = 0;
+    probe.inside_character = pieces_.ends_inside_character(seq.output_tokens());
+    pool_.count_request(*backend);
+    ++counters_.calls;
+    clients[*backend]->complete(probe, [&](const CompletionEvent& ev) {
+      if (!ev.top.empty()) rows.store(pos, ev.top);
+      return true;
+    });
+    probed_at = pos;
+  };
   while (!seq.done()) {
     if (job->channel.cancelled() || stopping_) {
       seq.cancel();
@@ -254,7 +319,15 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       write(*next.forced);
       continue;
     }
-    if (const auto sole = sole_candidate(next)) {  // the only token any sampler could pick
+    if (probe_at == seq.output_tokens().size()) {
+      if (!have_backend()) break;
+      probe_row(*probe_at);
+    }
+    probe_at.reset();
+    // The only token any sampler could pick; with logprobs asked, the backend's call reports its
+    // own unless its position's raw top tokens do.
+    const auto sole = sole_candidate(next);
+    if (sole && (logprobs < 0 || !std::isnan(logprob_in(rows.at(seq.output_tokens().size()), *sole)))) {
       write(*sole);
       continue;
     }
@@ -263,13 +336,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       write(*pick);
       continue;
     }
-    if (!backend) {
-      backend = pool_.acquire(affinity, avoid, Clock::now() + wait);
-      if (!backend) {
-        error = stopping_ ? "server shutting down" : "no healthy backend with a free slot";
-        break;
-      }
-    }
+    if (!have_backend()) break;
     req.sampling.temperature = next.temperature;
     // Greedy draws nothing: a fixed seed spares the backend seeding a generator from the system
     // (std::random_device) for every call.
@@ -278,6 +345,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     req.prompt_tail = seq.output_tokens();
     req.bias.assign(job->logit_bias.begin(), job->logit_bias.end());  // the request's own, at every position
     for (Token t : next.allowed) req.bias.emplace_back(t, kAllowBias);
+    req.allowed.assign(next.allowed.begin(), next.allowed.end());
     const auto scripted = script_token(script_.get(), seq.output_tokens(), model_.eos());
     if (scripted) req.bias.emplace_back(*scripted, kScriptBias);
     for (Token t : next.banned) req.bias.emplace_back(t, kBanned);  // last: a ban wins
@@ -287,12 +355,12 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     // later token checked); a free call asks for them when they cover the rest of the answer or
     // enough of it that the calls they split it into do not matter.
     const bool raw = raw_ok && next.temperature == 0.0F && (single || raw_window >= std::min(left, kMinFreeRawWindow));
-    req.n_probs = raw ? kTopN : 0;
+    req.n_probs = std::max(raw ? kTopN : 0, logprobs >= 0 ? std::max(1, logprobs) : 0);
     req.n_predict = raw ? std::clamp(left, 1, raw_window) : single ? 1 : std::max(1, left);
     // After a stream that ended inside a character, the same call not streamed returns every id
     // (docs/SCALING.md, "Characters split over tokens").
     req.whole = lost;
-    const bool inside_character = pieces_.ends_inside_character(seq.output_tokens());
+    req.inside_character = pieces_.ends_inside_character(seq.output_tokens());
     size_t taken = 0;
     size_t received = 0;
     bool first = true;
@@ -303,7 +371,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     if (after_rewind) ++counters_.rewind_calls;
     // Takes one streamed token, or what the loop picks there instead; false when the stream no
     // longer continues the loop's output.
-    const auto take = [&](Token sampled, std::span<const TopProb> top) {
+    const auto take = [&](Token sampled, std::span<const TopProb> top, double sampled_logprob) {
       const size_t pos = seq.output_tokens().size();
       if (!top.empty()) rows.store(pos, top);
       bool diverged = false;
@@ -315,7 +383,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
           if (now.forced) return false;
           if (const auto sole = sole_candidate(now)) {
             t = *sole;
-          } else if (req.n_probs > 0 && now.temperature == 0.0F) {
+          } else if (raw && now.temperature == 0.0F) {
             // A token the stream held inside a character comes without a row of raw top tokens:
             // from a call with no bias, at a position the loop leaves free, the backend's greedy
             // pick is the loop's.
@@ -331,12 +399,25 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
             return false;
           }
         }
+        // With logprobs asked, a token whose log-probability neither the backend's report nor its
+        // position's raw top tokens give is not written from this stream: one the backend did not
+        // sample gets a call of its own, one it held inside a character a probe of its position.
+        if (logprobs >= 0) {
+          const bool reported = t == sampled && !std::isnan(sampled_logprob);
+          if (!reported && std::isnan(logprob_in(rows.at(pos), t))) {
+            if (t != sampled) return false;
+            if (probed_at != pos) {
+              probe_at = pos;
+              return false;
+            }
+          }
+        }
         first = false;
         if (t != sampled) {
           diverged = true;
           ++counters_.local_tokens;
         }
-        write(t);
+        write(t, t == sampled ? sampled_logprob : kUnknownLogprob);
         if (seq.done() || engine.rewound) return false;
         if (seq.output_tokens().size() == pos + 1) {
           ++taken;
@@ -354,8 +435,11 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       for (size_t i = 0; i < ev.tokens.size(); ++i) {
         ++counters_.tokens;
         ++received;
-        // The top tokens are those of the event's last position.
-        if (!take(ev.tokens[i], i + 1 == ev.tokens.size() ? ev.top : std::span<const TopProb>())) return false;
+        // The top tokens and the logprob are those of the event's last position.
+        const bool last = i + 1 == ev.tokens.size();
+        if (!take(ev.tokens[i], last ? ev.top : std::span<const TopProb>(), last ? ev.logprob : kUnknownLogprob)) {
+          return false;
+        }
       }
       return true;
     });
@@ -364,12 +448,6 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       ++counters_.rewinds;
       after_rewind = true;
       rewound_at = Clock::now();
-    }
-    if (r.end == StreamEnd::failed && inside_character) {
-      // llama-server refuses output that starts inside a character (its chat parser fails on the
-      // stray continuation bytes): not the backend's fault, and no other backend does better.
-      error = r.error + " (a call that starts inside a UTF-8 character; docs/SCALING.md)";
-      break;
     }
     if (r.end == StreamEnd::failed) {
       std::fprintf(stderr, "sfcl: %s; the answer continues on another backend\n", r.error.c_str());

@@ -53,7 +53,7 @@ class RemoteScheduler final : public server::JobRunner {
   bool submit(const std::shared_ptr<server::Job>& job) override;
   [[nodiscard]] server::SchedulerStats stats() const override;
   void stop() override;
-  [[nodiscard]] bool sees_logits() const override { return false; }
+  [[nodiscard]] std::string logprobs_refusal(bool logit_bias) const override;
   [[nodiscard]] GatewayCounters counters() const;
 
  private:

@@ -122,9 +122,9 @@ Admitted admit_request(State& st, Api api, const http::Request& http) {
   const json body = parse_body_json(http.body);
   a.model = &pick_model(st, requested_model(body), api);
   a.req = parse_request(api, body, st.opt, a.model->spec);
-  if (a.req.options.logprobs >= 0 && a.model->scheduler && !a.model->scheduler->sees_logits()) {
-    throw ApiError(400, "invalid_request_error",
-                   "logprobs: not available through the gateway (its backends sample the tokens)", "logprobs");
+  if (a.req.options.logprobs >= 0 && a.model->scheduler) {
+    const std::string why = a.model->scheduler->logprobs_refusal(!a.req.logit_bias.empty());
+    if (!why.empty()) throw ApiError(400, "invalid_request_error", "logprobs: " + why, "logprobs");
   }
   if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;
   check_prompt_bytes(st, api, a.req);  // before tokenising: its cost grows with the text

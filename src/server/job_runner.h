@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace sfcl::server {
 
@@ -34,8 +35,9 @@ class JobRunner {
   [[nodiscard]] virtual SchedulerStats stats() const = 0;
   // Ends every job (they fail with "server shutting down"); idempotent.
   virtual void stop() = 0;
-  // Whether the loop sees the logits of each token (logprobs); engines that sample themselves do not.
-  [[nodiscard]] virtual bool sees_logits() const { return true; }
+  // Why this runner cannot serve a request's logprobs (`logit_bias`: the request has one of its
+  // own); empty when it can.
+  [[nodiscard]] virtual std::string logprobs_refusal(bool /*logit_bias*/) const { return {}; }
 };
 
 }  // namespace sfcl::server

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -40,6 +41,7 @@ class GreedyBackend final : public Engine {
     const float* logits = ctx_.logits_last();
     row_.assign(logits, logits + model_.n_vocab());
     if (opt.logit_hook) opt.logit_hook(row_, seq.output_tokens());
+    raw_ = row_;  // what a backend reports probabilities of (before bans and allow-list)
     for (Token t : next.banned) row_[static_cast<size_t>(t)] = -std::numeric_limits<float>::infinity();
     if (!next.allowed.empty()) {
       keep_.assign(row_.size(), -std::numeric_limits<float>::infinity());
@@ -50,6 +52,22 @@ class GreedyBackend final : public Engine {
   }
   [[nodiscard]] int rewinds() const { return rewinds_; }
 
+  // The log-softmax of the last sampled row at `tok` and its `n_top` largest entries, as
+  // llama-server reports them with n_probs and post_sampling_probs false.
+  ReportedLogprob report(Token tok, int32_t n_top) {
+    const float max = *std::max_element(raw_.begin(), raw_.end());
+    double sum = 0.0;
+    for (const float v : raw_) sum += std::exp(static_cast<double>(v - max));
+    const auto log_z = static_cast<float>(max + std::log(sum));
+    top_.clear();
+    for (size_t i = 0; i < raw_.size(); ++i) top_.emplace_back(static_cast<Token>(i), raw_[i] - log_z);
+    const auto k = static_cast<size_t>(std::min<int64_t>(n_top, static_cast<int64_t>(top_.size())));
+    std::partial_sort(top_.begin(), top_.begin() + static_cast<std::ptrdiff_t>(k), top_.end(),
+                      [](const auto& a, const auto& b) { return a.second > b.second; });
+    top_.resize(k);
+    return {raw_[static_cast<size_t>(tok)] - log_z, top_};
+  }
+
  private:
   const Model& model_;
   Context& ctx_;
@@ -58,6 +76,8 @@ class GreedyBackend final : public Engine {
   std::vector<Token> tokens_;
   std::vector<float> row_;
   std::vector<float> keep_;
+  std::vector<float> raw_;
+  std::vector<std::pair<Token, float>> top_;
 };
 
 struct RemoteRun {
@@ -89,7 +109,11 @@ RemoteRun run_remote(const Model& model, const std::string& source, const Option
   while (!seq.done()) {
     const NextToken next = seq.next_token();
     const Token tok = next.forced ? *next.forced : backend.sample(seq, next, opt);
-    seq.on_token(tok, backend);
+    if (opt.logprobs >= 0 && !next.forced) {
+      seq.on_token(tok, backend, backend.report(tok, opt.logprobs));
+    } else {
+      seq.on_token(tok, backend);
+    }
   }
   r.run.result = seq.result();
   r.rewinds = backend.rewinds();
@@ -145,6 +169,48 @@ TEST_F(RemoteEngineTest, BacktrackRewindsTheBackendAndNeverDeliversTheWrongValue
   EXPECT_GE(r.run.result.stats.backtracks, 1);
   EXPECT_GE(r.rewinds, 1);
   EXPECT_EQ(r.run.streamed.find("12,600"), std::string::npos) << r.run.streamed;
+}
+
+// Log-probabilities the backend reports for the tokens it samples reach the result as the local
+// loop's do: one entry per delivered token, none for a token a backtrack removed, a regenerated
+// token's from the call that produced it.
+TEST_F(RemoteEngineTest, ReportedLogprobsOfABacktrackedAnswerAreTheLocalOnes) {
+  Options o = test::greedy(Mode::anchor);
+  o.fallback = Fallback::flag;
+  o.logit_hook = test::script(*model_, kWrong);
+  o.logprobs = 3;
+  const test::LoopRun local = test::run_loop(*model_, kSource, o);
+  const RemoteRun r = expect_same(kSource, o);
+  ASSERT_GE(r.run.result.stats.backtracks, 1);
+  const auto& got = r.run.result.token_logprobs;
+  const auto& want = local.result.token_logprobs;
+  ASSERT_EQ(got.size(), want.size());
+  ASSERT_FALSE(want.empty());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].token, want[i].token) << i;
+    EXPECT_EQ(got[i].piece, want[i].piece) << i;
+    EXPECT_EQ(got[i].offset, want[i].offset) << i;
+    EXPECT_NEAR(got[i].logprob, want[i].logprob, 1e-3) << i;
+    ASSERT_EQ(got[i].top.size(), want[i].top.size()) << i;
+    for (size_t k = 0; k < want[i].top.size(); ++k) {
+      EXPECT_EQ(got[i].top[k].piece, want[i].top[k].piece) << i << " " << k;
+      EXPECT_NEAR(got[i].top[k].logprob, want[i].top[k].logprob, 1e-3) << i << " " << k;
+    }
+  }
+  // Taken without a report (plain on_token), a token still has its entry, with no value.
+  o.logit_hook = nullptr;
+  anchor::SourceIndex index;
+  index.add_source(kSource);
+  Context ctx(*model_, {1024, 128, 1, 1});
+  GreedyBackend backend(*model_, ctx);
+  Sequence seq(*model_, o, index, {});
+  seq.start(model_->tokenize(kSource + "\nAnswer:", true, false), 0, 0);
+  const NextToken next = seq.next_token();
+  seq.on_token(backend.sample(seq, next, o), backend);
+  seq.cancel();
+  ASSERT_EQ(seq.result().token_logprobs.size(), 1U);
+  EXPECT_TRUE(std::isnan(seq.result().token_logprobs[0].logprob));
+  EXPECT_TRUE(seq.result().token_logprobs[0].top.empty());
 }
 
 TEST_F(RemoteEngineTest, FutileRetryFallsBackToTheConstraintAsLocally) {

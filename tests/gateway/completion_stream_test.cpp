@@ -26,6 +26,7 @@ std::string read_data(const std::string& name) {
 struct Seen {
   std::vector<std::vector<Token>> tokens;  // per event with tokens
   std::vector<std::vector<TopProb>> top;
+  std::vector<double> logprob;  // the sampled token's, per event with tokens
   int stops = 0;
   std::string error;
 };
@@ -42,6 +43,7 @@ Seen read_stream(const std::string& bytes, const std::vector<size_t>& cuts) {
     if (!ev.tokens.empty()) {
       seen.tokens.emplace_back(ev.tokens.begin(), ev.tokens.end());
       seen.top.emplace_back(ev.top.begin(), ev.top.end());
+      seen.logprob.push_back(ev.logprob);
     }
     if (ev.stop) ++seen.stops;
     if (!ev.error.empty()) seen.error = ev.error;
@@ -92,6 +94,14 @@ TEST(CompletionStream, ReadsTheRawTopLogprobsOfEachToken) {
   EXPECT_EQ(s.top[0][2].id, 767);
   EXPECT_EQ(s.top[2][0].id, 757);
   EXPECT_EQ(s.top[2][1].logprob, -6.62755012512207);
+  // The sampled token's own (logprobs through the gateway), here each event's greedy pick.
+  ASSERT_EQ(s.logprob.size(), 3U);
+  EXPECT_EQ(s.logprob[0], -0.6384657621383667);
+  EXPECT_EQ(s.logprob[2], -0.003322691423818469);
+  // Without n_probs there is none.
+  const Seen plain = read_stream(read_data("completion_stream.sse"), {});
+  ASSERT_FALSE(plain.logprob.empty());
+  for (const double lp : plain.logprob) EXPECT_TRUE(std::isnan(lp));
 }
 
 TEST(CompletionStream, FieldOrderWhitespaceAndNestedLookalikesDoNotMatter) {
@@ -110,6 +120,7 @@ TEST(CompletionStream, FieldOrderWhitespaceAndNestedLookalikesDoNotMatter) {
   EXPECT_TRUE(std::isinf(ev.top[0].logprob) && ev.top[0].logprob < 0);
   EXPECT_EQ(ev.top[1].id, 5);
   EXPECT_EQ(ev.top[1].logprob, -1.5e-3);
+  EXPECT_TRUE(std::isnan(ev.logprob));  // the entry has no logprob of its own, only its alternatives'
 }
 
 TEST(CompletionStream, AnErrorEventIsReportedAsSent) {
@@ -221,6 +232,11 @@ TEST(CompletionStream, TheRequestBodyIsTheJsonLlamaServerReads) {
   EXPECT_EQ(j["n_probs"], 4);
   EXPECT_EQ(j["post_sampling_probs"], false);
   EXPECT_EQ(j["logit_bias"], nlohmann::json::array());
+  // Every call names a chat parser that matches nothing (a PEG arena of one epsilon), as a JSON
+  // string: llama-server's default one fails on output that is not whole UTF-8.
+  ASSERT_TRUE(j["chat_parser"].is_string());
+  EXPECT_EQ(nlohmann::json::parse(j["chat_parser"].get<std::string>()),
+            nlohmann::json::parse(R"({"parsers":[{"type":"epsilon"}],"rules":{},"root":0})"));
 }
 
 }  // namespace

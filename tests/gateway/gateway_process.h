@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -176,6 +177,37 @@ inline Seen stream_messages(httplib::Client& c, const nlohmann::json& body) {
     if (e == "message_stop") s.complete = true;
   }
   return s;
+}
+
+// An eval item whose answer copies a Chinese company name from its document, the name's middle two
+// characters replaced by ones the demo vocabulary writes as bytes (龘 E9 BE 98, 靐 E9 9D 90).
+struct RareNameItem {
+  std::string document;
+  std::string question;
+  std::string name;  // the rare-character name the answer should copy
+};
+
+inline std::vector<RareNameItem> rare_name_items(size_t n) {
+  std::ifstream in(std::filesystem::path(SFCL_SOURCE_DIR) / "demo/eval.jsonl");
+  const std::regex han_name("^(?:[\xE4-\xE9][\x80-\xBF]{2}){4,}$");
+  std::vector<RareNameItem> out;
+  std::string line;
+  while (out.size() < n && std::getline(in, line)) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    const std::string answer = j["answer"];
+    for (const auto& g : j["gold_values"]) {
+      const std::string name = g;
+      if (!std::regex_match(name, han_name) || answer.find(name) == std::string::npos) continue;
+      const std::string rare = name.substr(0, 6) + "龘靐" + name.substr(12);
+      std::string doc = j["document"];
+      for (size_t at = doc.find(name); at != std::string::npos; at = doc.find(name, at + rare.size())) {
+        doc.replace(at, name.size(), rare);
+      }
+      out.push_back({doc, j["question"], rare});
+      break;
+    }
+  }
+  return out;
 }
 
 }  // namespace sfcl::test

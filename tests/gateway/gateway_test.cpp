@@ -244,24 +244,6 @@ TEST_F(GatewayTest, AllFullAnswers429) {
   EXPECT_TRUE(first.get().complete);
 }
 
-// What needs the loop to see the logits is refused at admission with a 400 that says so, and the
-// gateway goes on serving.
-TEST_F(GatewayTest, LogprobsAreRefusedWithA400) {
-  Gateway gw({a_}, {});
-  auto c = gw.client();
-  const json chat = {
-      {"model", "any"}, {"max_tokens", 4}, {"messages", json::array({{{"role", "user"}, {"content", "Say x."}}})}};
-  json lp = chat;
-  lp["logprobs"] = true;
-  auto r = c.Post("/v1/chat/completions", lp.dump(), "application/json");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 400) << r->body;
-  EXPECT_EQ(json::parse(r->body)["error"]["param"], "logprobs") << r->body;
-  r = c.Post("/v1/chat/completions", chat.dump(), "application/json");
-  ASSERT_TRUE(r);
-  EXPECT_EQ(r->status, 200) << r->body;
-}
-
 TEST(GatewayStartup, BackendWithAnotherTokenizerIsRefused) {
   LlamaServer backend(1);
   const int port = free_port();

@@ -46,8 +46,9 @@ TEST(OpenAiProtocol, BodyHasTheTokenPromptAndBiasObjectWithBansAtMinus100) {
   EXPECT_EQ(j["logprobs"], 1);
   EXPECT_TRUE(j["return_tokens_as_token_ids"].get<bool>());
   EXPECT_EQ(j["logit_bias"], json({{"7", -5.0}, {"9", 1100.0}, {"11", -100.0}}));
-  EXPECT_FALSE(j.contains("top_k"));  // 0 = off: left out
-  EXPECT_FALSE(j.contains("seed"));   // random: left out
+  EXPECT_FALSE(j.contains("top_k"));              // 0 = off: left out
+  EXPECT_FALSE(j.contains("seed"));               // random: left out
+  EXPECT_FALSE(j.contains("allowed_token_ids"));  // no allow-list
 
   req.sampling.top_k = 40;
   req.sampling.seed = 42;
@@ -56,6 +57,19 @@ TEST(OpenAiProtocol, BodyHasTheTokenPromptAndBiasObjectWithBansAtMinus100) {
   EXPECT_EQ(k["top_k"], 40);
   EXPECT_EQ(k["seed"], 42);
   EXPECT_FALSE(k.contains("model"));
+  EXPECT_FALSE(k.contains("chat_parser"));
+  // An allow-list goes as vLLM's allowed_token_ids too, each id once, less the banned ones.
+  req.allowed = {11, 9, 13, 9};
+  req.bias.emplace_back(13, 100.0F);
+  openai::completion_body(req, "", body);
+  EXPECT_EQ(json::parse(body)["allowed_token_ids"], json::array({9, 13}));
+  req.allowed = {11};  // all of it banned: the bias alone decides
+  openai::completion_body(req, "", body);
+  EXPECT_FALSE(json::parse(body).contains("allowed_token_ids"));
+  req.allowed.clear();
+  req.inside_character = true;  // llama-server's parser that reads nothing, as on the native API
+  openai::completion_body(req, "", body);
+  EXPECT_EQ(json::parse(body)["chat_parser"], std::string(kRawTextParser));
 }
 
 TEST(OpenAiProtocol, ReadsLlamaServerIdsFromLogprobsContent) {
@@ -72,6 +86,38 @@ TEST(OpenAiProtocol, ReadsLlamaServerIdsFromLogprobsContent) {
   EXPECT_TRUE(last.finished);
   EXPECT_TRUE(tokens.empty());
   EXPECT_TRUE(openai::read_event("[DONE]", tokens).finished);
+}
+
+// The last token's raw log-probability and its position's top tokens, most likely first, from
+// either server's shape; NaN and none when not sent.
+TEST(OpenAiProtocol, ReadsTheLastTokensLogprobAndTopTokensOfBothServers) {
+  std::vector<Token> tokens;
+  std::vector<TopProb> top;
+  auto ev = openai::read_event(
+      R"({"choices":[{"text":"0","index":0,"logprobs":{"content":[{"id":276,"token":"0","bytes":[48],)"
+      R"("logprob":-0.45,"top_logprobs":[{"id":276,"token":"0","bytes":[48],"logprob":-0.45},)"
+      R"({"id":9,"token":"x","bytes":[120],"logprob":null}]}]},"finish_reason":null}]})",
+      tokens, &top);
+  EXPECT_EQ(ev.logprob, -0.45);
+  ASSERT_EQ(top.size(), 2U);
+  EXPECT_EQ(top[0].id, 276);
+  EXPECT_EQ(top[1].id, 9);
+  EXPECT_TRUE(std::isinf(top[1].logprob) && top[1].logprob < 0);
+  // vLLM: one entry per token of the chunk, the top tokens an object keyed "token_id:N".
+  ev = openai::read_event(
+      R"({"choices":[{"index":0,"text":"ab","logprobs":{"text_offset":[0,1],"token_logprobs":[-0.1,-0.2],)"
+      R"("tokens":["token_id:17","token_id:4096"],"top_logprobs":[{"token_id:17":-0.1},)"
+      R"({"token_id:5":-3.5,"token_id:4096":-0.2,"token_id:30":-1.25}]},"finish_reason":null}]})",
+      tokens, &top);
+  EXPECT_EQ(ev.logprob, -0.2);
+  ASSERT_EQ(top.size(), 3U);
+  EXPECT_EQ(top[0].id, 4096);
+  EXPECT_EQ(top[1].id, 30);
+  EXPECT_EQ(top[2].id, 5);
+  EXPECT_EQ(top[2].logprob, -3.5);
+  ev = openai::read_event(R"({"choices":[{"index":0,"text":"a","token_ids":[3],"finish_reason":null}]})", tokens, &top);
+  EXPECT_TRUE(std::isnan(ev.logprob));
+  EXPECT_TRUE(top.empty());
 }
 
 TEST(OpenAiProtocol, ReadsVllmTokenIdStringsAndTokenIds) {
@@ -206,6 +252,13 @@ TEST(OpenAiProtocol, ClientStreamsIdsAndRefusesBannedTokensMissingIdsAndCutStrea
   EXPECT_EQ(got, (std::vector<Token>{7, 8, 9}));
   EXPECT_EQ(server.last_body()["model"], "m");  // learnt from /v1/models
   EXPECT_EQ(server.last_body()["prompt"], json::array({1, 2}));
+  EXPECT_FALSE(server.last_body().contains("allowed_token_ids"));
+  req.allowed = {7, 8, 9};
+  got.clear();
+  r = client.complete(req, collect);
+  EXPECT_EQ(r.end, StreamEnd::finished) << r.error;
+  EXPECT_EQ(server.last_body()["allowed_token_ids"], json::array({7, 8, 9}));  // what the backend received
+  req.allowed.clear();
 
   req.bias = {{8, kBan}};
   got.clear();
