@@ -68,6 +68,39 @@ TEST(ServerScheduler, PlanGivesTheBudgetToTheRoundRobinStartFirst) {
   EXPECT_EQ(plan[1].tokens, 2);
 }
 
+// A slot whose first text waits for one token is not made to wait for another request's prompt.
+TEST(ServerScheduler, PromptsSitOutOneStepWhileAFirstTextWaitsForItsToken) {
+  std::vector<int32_t> waiting = {1, 60, 1, 0, 2};
+  const std::vector<uint8_t> held = {0, 0, 1, 0, 0};
+  EXPECT_TRUE(defer_prompts(waiting, held, false));
+  EXPECT_EQ(waiting, (std::vector<int32_t>{1, 0, 1, 0, 0}));  // decodes stay, prompts sit out
+  std::vector<SlotTake> plan;
+  plan_step(waiting, 0, 512, plan);
+  ASSERT_EQ(plan.size(), 2U);
+  EXPECT_EQ(plan[0].slot, 0);
+  EXPECT_EQ(plan[1].slot, 2);
+}
+
+TEST(ServerScheduler, APromptNeverSitsOutTwoStepsInARow) {
+  std::vector<int32_t> waiting = {60, 1};
+  const std::vector<uint8_t> held = {0, 1};
+  EXPECT_FALSE(defer_prompts(waiting, held, true));
+  EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1}));
+}
+
+TEST(ServerScheduler, PromptsGoAheadWhenNoFirstTextWaitsForOneToken) {
+  const std::vector<uint8_t> none = {0, 0, 0};
+  std::vector<int32_t> waiting = {60, 1, 1};
+  EXPECT_FALSE(defer_prompts(waiting, none, false));  // every first text is out already
+  EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1, 1}));
+  const std::vector<uint8_t> held_idle = {0, 0, 1};
+  waiting = {60, 1, 0};
+  EXPECT_FALSE(defer_prompts(waiting, held_idle, false));  // the held slot has nothing to decode
+  EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1, 0}));
+  waiting = {1, 1, 1};
+  EXPECT_FALSE(defer_prompts(waiting, held_idle, false));  // no prompt to hold back
+}
+
 class ServerSchedulerModel : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { model_ = engine::Model::load({test::tiny_model_path()}).release(); }
