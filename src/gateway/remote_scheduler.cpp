@@ -286,9 +286,11 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   // llama-server reports no log-probability for a token whose text ends inside a UTF-8 character
   // (it holds the token back). Such a token is not written from the stream: a one-token call at
   // its position whose token is the end of generation, which the backend does report, gives the
-  // position's raw top tokens, then the answer goes on (docs/SCALING.md, "Log-probabilities").
+  // position's raw top tokens, then the token the stream sampled is written with its value from
+  // there (not drawn again, which would skew what is sampled at temperature > 0) and the answer
+  // goes on (docs/SCALING.md, "Log-probabilities").
   std::optional<size_t> probe_at;
-  size_t probed_at = std::numeric_limits<size_t>::max();
+  Token probe_token = -1;
   CompletionRequest probe;
   const auto probe_row = [&](size_t pos) {
     probe.prompt = seq.prompt_tokens();
@@ -306,7 +308,6 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       if (!ev.top.empty()) rows.store(pos, ev.top);
       return true;
     });
-    probed_at = pos;
   };
   while (!seq.done()) {
     if (job->channel.cancelled() || stopping_) {
@@ -322,6 +323,9 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     if (probe_at == seq.output_tokens().size()) {
       if (!have_backend()) break;
       probe_row(*probe_at);
+      probe_at.reset();
+      write(probe_token);  // null where the token is not among the position's top tokens either
+      continue;
     }
     probe_at.reset();
     // The only token any sampler could pick; with logprobs asked, the backend's call reports its
@@ -406,10 +410,9 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
           const bool reported = t == sampled && !std::isnan(sampled_logprob);
           if (!reported && std::isnan(logprob_in(rows.at(pos), t))) {
             if (t != sampled) return false;
-            if (probed_at != pos) {
-              probe_at = pos;
-              return false;
-            }
+            probe_at = pos;
+            probe_token = t;
+            return false;
           }
         }
         first = false;
