@@ -73,6 +73,7 @@ struct Server::Impl {
   // thread (a stream's deltas are small, so nearly all of them); only the rest waits there for
   // the client to read. The worker is the stream's only writer, so the bytes stay in order.
   bool write_from_worker(beast::tcp_stream& stream, std::string data) {
+    if (stopped.load()) return false;  // stop() ends streams, also those whose client keeps reading
     const int fd = stream.socket().native_handle();
     size_t sent = 0;
     while (sent < data.size()) {
