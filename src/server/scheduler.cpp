@@ -291,17 +291,20 @@ void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, s
   std::sort(out.begin(), out.end(), [](const SlotTake& a, const SlotTake& b) { return a.slot < b.slot; });
 }
 
-bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_text_held, bool deferred_last) {
-  if (deferred_last) return false;
+bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_text_held,
+                   std::span<uint8_t> deferred_before) {
   bool held = false;
   bool prompt = false;
   for (size_t i = 0; i < waiting.size(); ++i) {
     held = held || (first_text_held[i] != 0 && waiting[i] == 1);
-    prompt = prompt || waiting[i] > 1;
+    prompt = prompt || (waiting[i] > 1 && deferred_before[i] == 0);
   }
   if (!held || !prompt) return false;
-  for (int32_t& w : waiting) {
-    if (w > 1) w = 0;
+  for (size_t i = 0; i < waiting.size(); ++i) {
+    if (waiting[i] > 1 && deferred_before[i] == 0) {
+      waiting[i] = 0;
+      deferred_before[i] = 1;
+    }
   }
   return true;
 }
@@ -317,7 +320,7 @@ void Scheduler::loop() {
   std::vector<uint8_t> first_text_held(slots_.size());
   std::vector<SlotTake> plan;
   size_t rr = 0;  // round-robin start of the budget share
-  bool deferred = false;
+  std::vector<uint8_t> prompt_deferred(slots_.size());
   while (true) {
     {
       std::unique_lock<std::mutex> lk(mu_);
@@ -340,7 +343,10 @@ void Scheduler::loop() {
       waiting[i] = static_cast<int32_t>(s.seq->pending().size() - s.fed);
       first_text_held[i] = !s.seq->output_tokens().empty() && s.seq->result().text.empty() ? 1 : 0;
     }
-    deferred = defer_prompts(waiting, first_text_held, deferred);
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      if (waiting[i] <= 1) prompt_deferred[i] = 0;  // no prompt being fed: the next one may sit out once
+    }
+    defer_prompts(waiting, first_text_held, prompt_deferred);
     plan_step(waiting, rr, static_cast<int32_t>(options_.n_batch), plan);
     rr = (rr + 1) % slots_.size();
     for (const SlotTake& t : plan) {

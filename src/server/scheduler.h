@@ -78,11 +78,14 @@ struct SlotTake {
 void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out);
 
 // A slot whose first text is still held (`first_text_held[i]`, docs/DESIGN.md 'Hold-back and
-// emission') needs one more token to release it, and a step that also processes another request's
-// prompt takes many decode steps' time. While such a slot waits for one token, the prompts
-// (`waiting[i]` > 1) sit out this step: their entries are set to 0 and true is returned. Never two
-// steps in a row (`deferred_last`), so a prompt waits at most one decode step.
-bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_text_held, bool deferred_last);
+// emission') often needs one more token to release it, and a step that also processes another
+// request's prompt takes many decode steps' time. While such a slot waits for a token, the prompts
+// (`waiting[i]` > 1) sit out this step: their entries are set to 0 and true is returned. Each
+// prompt sits out at most one step (`deferred_before[i]`, set here; the caller clears it once the
+// slot has no prompt left to feed), so a first text held longer (a value of many tokens, a
+// sentence in per-token mode) delays a prompt by one decode step, not every other one.
+bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_text_held,
+                   std::span<uint8_t> deferred_before);
 
 // A free slot as a new prompt sees it: the prefix its cache shares with the prompt, the tokens it
 // caches, and when it last took a request.

@@ -72,8 +72,10 @@ TEST(ServerScheduler, PlanGivesTheBudgetToTheRoundRobinStartFirst) {
 TEST(ServerScheduler, PromptsSitOutOneStepWhileAFirstTextWaitsForItsToken) {
   std::vector<int32_t> waiting = {1, 60, 1, 0, 2};
   const std::vector<uint8_t> held = {0, 0, 1, 0, 0};
-  EXPECT_TRUE(defer_prompts(waiting, held, false));
+  std::vector<uint8_t> deferred(5);
+  EXPECT_TRUE(defer_prompts(waiting, held, deferred));
   EXPECT_EQ(waiting, (std::vector<int32_t>{1, 0, 1, 0, 0}));  // decodes stay, prompts sit out
+  EXPECT_EQ(deferred, (std::vector<uint8_t>{0, 1, 0, 0, 1}));
   std::vector<SlotTake> plan;
   plan_step(waiting, 0, 512, plan);
   ASSERT_EQ(plan.size(), 2U);
@@ -81,24 +83,33 @@ TEST(ServerScheduler, PromptsSitOutOneStepWhileAFirstTextWaitsForItsToken) {
   EXPECT_EQ(plan[1].slot, 2);
 }
 
-TEST(ServerScheduler, APromptNeverSitsOutTwoStepsInARow) {
-  std::vector<int32_t> waiting = {60, 1};
-  const std::vector<uint8_t> held = {0, 1};
-  EXPECT_FALSE(defer_prompts(waiting, held, true));
-  EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1}));
+// A first text held for many tokens (a long value) does not hold a prompt back every other step.
+TEST(ServerScheduler, APromptSitsOutAtMostOneStep) {
+  std::vector<int32_t> waiting = {60, 1, 0};
+  const std::vector<uint8_t> held = {0, 1, 0};
+  std::vector<uint8_t> deferred(3);
+  EXPECT_TRUE(defer_prompts(waiting, held, deferred));
+  EXPECT_EQ(waiting, (std::vector<int32_t>{0, 1, 0}));
+  waiting = {60, 1, 0};  // the next step: the same prompt, the same first text still held
+  EXPECT_FALSE(defer_prompts(waiting, held, deferred));
+  EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1, 0}));
+  waiting = {28, 1, 40};  // a prompt arriving on another slot may still sit out its one step
+  EXPECT_TRUE(defer_prompts(waiting, held, deferred));
+  EXPECT_EQ(waiting, (std::vector<int32_t>{28, 1, 0}));
 }
 
 TEST(ServerScheduler, PromptsGoAheadWhenNoFirstTextWaitsForOneToken) {
   const std::vector<uint8_t> none = {0, 0, 0};
+  std::vector<uint8_t> deferred(3);
   std::vector<int32_t> waiting = {60, 1, 1};
-  EXPECT_FALSE(defer_prompts(waiting, none, false));  // every first text is out already
+  EXPECT_FALSE(defer_prompts(waiting, none, deferred));  // every first text is out already
   EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1, 1}));
   const std::vector<uint8_t> held_idle = {0, 0, 1};
   waiting = {60, 1, 0};
-  EXPECT_FALSE(defer_prompts(waiting, held_idle, false));  // the held slot has nothing to decode
+  EXPECT_FALSE(defer_prompts(waiting, held_idle, deferred));  // the held slot has nothing to decode
   EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1, 0}));
   waiting = {1, 1, 1};
-  EXPECT_FALSE(defer_prompts(waiting, held_idle, false));  // no prompt to hold back
+  EXPECT_FALSE(defer_prompts(waiting, held_idle, deferred));  // no prompt to hold back
 }
 
 class ServerSchedulerModel : public ::testing::Test {
