@@ -133,6 +133,7 @@ class BackendClient {
   SseSplitter openai_sse_;
   std::vector<Token> openai_tokens_;
   std::vector<TopProb> openai_top_;
+  PositionRows openai_rows_;
   HeldTokens held_{nullptr};
   int native_ = -1;  // serves_native(): -1 not asked yet
 };

@@ -148,6 +148,7 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
   Cursor c{json.data(), json.data() + json.size()};
   tokens_.clear();
   top_.clear();
+  positions_.clear();
   text_.clear();
   out = {};
   c.object([&](std::string_view key) {
@@ -162,14 +163,17 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
     } else if (key == "error") {
       out.error = c.raw();
     } else if (key == "completion_probabilities") {
-      // One entry per token of the event; the last one's top list is kept.
+      // One entry per token of the event (as far as the backend reports them), each with its list.
       c.array([&] {
-        ++out.top_positions;
-        top_.clear();
-        out.logprob = std::numeric_limits<double>::quiet_NaN();
+        PositionProbs pos;
+        pos.top_begin = static_cast<uint32_t>(top_.size());
         c.object([&](std::string_view k) {
+          if (k == "id") {
+            pos.id = c.number<Token>();
+            return;
+          }
           if (k == "logprob") {
-            out.logprob = c.logprob();
+            pos.logprob = c.logprob();
             return;
           }
           if (k != "top_logprobs") {
@@ -190,6 +194,8 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
             top_.push_back(t);
           });
         });
+        pos.top_end = static_cast<uint32_t>(top_.size());
+        positions_.push_back(pos);
       });
     } else {
       c.skip();
@@ -197,7 +203,14 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
   });
   if (!c.ok) return false;
   out.tokens = tokens_;
-  out.top = top_;
+  out.top_positions = positions_.size();
+  out.positions = positions_;
+  out.all_top = top_;
+  if (!positions_.empty()) {  // the last entry's, as before
+    const PositionProbs& last = positions_.back();
+    out.top = std::span<const TopProb>(top_).subspan(last.top_begin, last.top_end - last.top_begin);
+    out.logprob = last.logprob;
+  }
   out.text = text_;
   return true;
 }

@@ -24,16 +24,37 @@ struct TopProb {
   double logprob = 0.0;
 };
 
+// One entry of `completion_probabilities`: the sampled token's raw log-probability (NaN when not
+// sent) and its position's top-N, `all_top[top_begin, top_end)`.
+struct PositionProbs {
+  Token id = -1;
+  double logprob = std::numeric_limits<double>::quiet_NaN();
+  uint32_t top_begin = 0;
+  uint32_t top_end = 0;
+};
+
 struct CompletionEvent {
   std::span<const Token> tokens;  // the ids sampled since the last event
   std::span<const TopProb> top;   // the raw top-N at the position of the last of `tokens`, most likely first
   size_t top_positions = 0;       // entries of `completion_probabilities`
-  bool stop = false;              // the backend's last event
-  std::string_view error;         // the `error` value as sent; empty when none
-  std::string_view text;          // `content`, unescaped: the bytes the event releases
-  int64_t predicted = -1;         // `tokens_predicted`: tokens sampled in the call so far; -1 when not sent
+  // Every entry of `completion_probabilities`, in order, and the top-N lists they index. A call
+  // not streamed has one per token (but none for a token held inside a character), a stream's
+  // event one for its last token.
+  std::span<const PositionProbs> positions;
+  std::span<const TopProb> all_top;
+  bool stop = false;       // the backend's last event
+  std::string_view error;  // the `error` value as sent; empty when none
+  std::string_view text;   // `content`, unescaped: the bytes the event releases
+  int64_t predicted = -1;  // `tokens_predicted`: tokens sampled in the call so far; -1 when not sent
   // The raw log-probability of the last of `tokens` (as `top`'s); NaN when not sent.
   double logprob = std::numeric_limits<double>::quiet_NaN();
+};
+
+// Every position an event reports log-probabilities for, in order, and the top-N lists they index
+// (CompletionEvent::positions and all_top), where a reader keeps them.
+struct PositionRows {
+  std::vector<PositionProbs> positions;
+  std::vector<TopProb> top;
 };
 
 // Reads one event's JSON object. Spans in `out` stay valid until the next call.
@@ -44,7 +65,8 @@ class CompletionEventParser {
 
  private:
   std::vector<Token> tokens_;
-  std::vector<TopProb> top_;
+  std::vector<TopProb> top_;  // every entry's top-N, one after the other
+  std::vector<PositionProbs> positions_;
   std::string text_;
 };
 

@@ -95,32 +95,47 @@ double logprob_of(const json& v) {
   return v.is_number() ? v.get<double>() : -std::numeric_limits<double>::infinity();  // null: -inf
 }
 
-// The chunk's last token: its own log-probability and its position's top tokens.
-void read_last_logprobs(const json& choice, double& logprob, std::vector<TopProb>& top) {
+// Every position the chunk reports: its token's log-probability and the position's top tokens.
+void read_position_logprobs(const json& choice, PositionRows& out) {
   const auto lp = choice.find("logprobs");
   if (lp == choice.end() || !lp->is_object()) return;
+  const auto add_top = [&](Token id, double logprob) { out.top.push_back({id, logprob}); };
   if (const auto content = lp->find("content"); content != lp->end() && content->is_array()) {
-    if (content->empty()) return;
-    const json& last = content->back();
-    if (const auto own = last.find("logprob"); own != last.end()) logprob = logprob_of(*own);
-    if (const auto alts = last.find("top_logprobs"); alts != last.end() && alts->is_array()) {
-      for (const json& alt : *alts) top.push_back({alt.at("id").get<Token>(), logprob_of(alt.at("logprob"))});
+    for (const json& e : *content) {
+      PositionProbs pos;
+      pos.top_begin = static_cast<uint32_t>(out.top.size());
+      if (const auto id = e.find("id"); id != e.end()) pos.id = id->get<Token>();
+      if (const auto own = e.find("logprob"); own != e.end()) pos.logprob = logprob_of(*own);
+      if (const auto alts = e.find("top_logprobs"); alts != e.end() && alts->is_array()) {
+        for (const json& alt : *alts) add_top(alt.at("id").get<Token>(), logprob_of(alt.at("logprob")));
+      }
+      pos.top_end = static_cast<uint32_t>(out.top.size());
+      out.positions.push_back(pos);
     }
     return;
   }
-  if (const auto own = lp->find("token_logprobs"); own != lp->end() && own->is_array() && !own->empty()) {
-    logprob = logprob_of(own->back());
-  }
+  const auto own = lp->find("token_logprobs");
   const auto alts = lp->find("top_logprobs");
-  if (alts == lp->end() || !alts->is_array() || alts->empty() || !alts->back().is_object()) return;
+  const size_t n_own = own != lp->end() && own->is_array() ? own->size() : 0;
+  const size_t n_alts = alts != lp->end() && alts->is_array() ? alts->size() : 0;
   std::vector<Token> id;
-  for (const auto& [key, value] : alts->back().items()) {
-    id.clear();
-    if (!read_token_string(json(key), id)) continue;
-    top.push_back({id[0], logprob_of(value)});
+  for (size_t i = 0; i < std::max(n_own, n_alts); ++i) {
+    PositionProbs pos;
+    pos.top_begin = static_cast<uint32_t>(out.top.size());
+    if (i < n_own) pos.logprob = logprob_of((*own)[i]);
+    if (i < n_alts && (*alts)[i].is_object()) {
+      for (const auto& [key, value] : (*alts)[i].items()) {
+        id.clear();
+        if (!read_token_string(json(key), id)) continue;
+        add_top(id[0], logprob_of(value));
+      }
+      // An object has no order: most likely first, as llama-server lists them.
+      std::stable_sort(out.top.begin() + pos.top_begin, out.top.end(),
+                       [](const TopProb& a, const TopProb& b) { return a.logprob > b.logprob; });
+    }
+    pos.top_end = static_cast<uint32_t>(out.top.size());
+    out.positions.push_back(pos);
   }
-  // An object has no order: most likely first, as llama-server lists them.
-  std::stable_sort(top.begin(), top.end(), [](const TopProb& a, const TopProb& b) { return a.logprob > b.logprob; });
 }
 
 }  // namespace
@@ -151,9 +166,16 @@ void completion_body(const CompletionRequest& req, const std::string& model, std
   out = body.dump();
 }
 
-StreamEvent read_event(std::string_view data, std::vector<Token>& tokens, std::vector<TopProb>* top) {
+StreamEvent read_event(std::string_view data, std::vector<Token>& tokens, std::vector<TopProb>* top,
+                       PositionRows* rows) {
   StreamEvent ev;
+  PositionRows own_rows;
+  if (rows == nullptr && top != nullptr) rows = &own_rows;
   if (top != nullptr) top->clear();
+  if (rows != nullptr) {
+    rows->positions.clear();
+    rows->top.clear();
+  }
   if (data == "[DONE]") {
     ev.finished = true;
     return ev;
@@ -182,12 +204,17 @@ StreamEvent read_event(std::string_view data, std::vector<Token>& tokens, std::v
         "return_tokens_as_token_ids)";
     return ev;
   }
-  if (top != nullptr) {
+  if (rows != nullptr) {
     try {
-      read_last_logprobs(choice, ev.logprob, *top);
+      read_position_logprobs(choice, *rows);
     } catch (const json::exception&) {  // a shape neither server writes: no log-probabilities
-      ev.logprob = std::numeric_limits<double>::quiet_NaN();
-      top->clear();
+      rows->positions.clear();
+      rows->top.clear();
+    }
+    if (!rows->positions.empty()) {  // the last token's
+      const PositionProbs& last = rows->positions.back();
+      ev.logprob = last.logprob;
+      if (top != nullptr) top->assign(rows->top.begin() + last.top_begin, rows->top.begin() + last.top_end);
     }
   }
   if (const auto fr = choice.find("finish_reason"); fr != choice.end() && !fr->is_null()) ev.finished = true;
@@ -326,7 +353,7 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
     }
     return openai_sse_.feed(std::string_view(data, len), [&](std::string_view event) {
       openai_tokens_.clear();
-      const openai::StreamEvent ev = openai::read_event(event, openai_tokens_, &openai_top_);
+      const openai::StreamEvent ev = openai::read_event(event, openai_tokens_, &openai_top_, &openai_rows_);
       if (ev.failed || ev.no_ids) {
         error_body = ev.error;
         refused = ev.no_ids;
@@ -355,6 +382,9 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
       delivered.tokens = held_.ids();
       delivered.top = openai_top_;  // those of the last token
       delivered.logprob = ev.logprob;
+      delivered.top_positions = openai_rows_.positions.size();
+      delivered.positions = openai_rows_.positions;
+      delivered.all_top = openai_rows_.top;
       if (!on_event(delivered)) {
         cancelled = true;
         return false;

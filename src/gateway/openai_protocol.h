@@ -39,7 +39,9 @@ struct StreamEvent {
 // `choices[0].token_ids` (vLLM's return_token_ids), else `choices[0].logprobs.content[].id`
 // (llama-server), else `choices[0].logprobs.tokens[]` as "token_id:N" (vLLM's
 // return_tokens_as_token_ids).
-StreamEvent read_event(std::string_view data, std::vector<Token>& tokens, std::vector<TopProb>* top = nullptr);
+// With `rows`, also every position the chunk reports log-probabilities for.
+StreamEvent read_event(std::string_view data, std::vector<Token>& tokens, std::vector<TopProb>* top = nullptr,
+                       PositionRows* rows = nullptr);
 
 // GET /v1/models: the first model's id, its context length (vLLM's max_model_len) and, when the
 // model it was loaded from is a GGUF file (vLLM's `root`), that path.

@@ -74,6 +74,16 @@ constexpr int32_t kTopN = 4;
 // A free call asks for raw top tokens only if it may go on this far (or to the answer's end).
 constexpr int32_t kMinFreeRawWindow = 256;
 constexpr double kUnknownLogprob = std::numeric_limits<double>::quiet_NaN();
+
+// Whether `ev` names every one of its tokens' positions, in order: one entry per token, and where
+// the entries carry ids (llama-server's), the same ids.
+bool every_position_reported(const CompletionEvent& ev) {
+  if (ev.positions.size() != ev.tokens.size()) return false;
+  for (size_t i = 0; i < ev.tokens.size(); ++i) {
+    if (ev.positions[i].id >= 0 && ev.positions[i].id != ev.tokens[i]) return false;
+  }
+  return true;
+}
 // Decisions at one position from its top tokens (the loop may not take a token and constrain).
 constexpr int kMaxDecisionsPerPosition = 4;
 
@@ -435,14 +445,23 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
         counters_.rewind_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - rewound_at).count();
         after_rewind = false;
       }
+      // Where the backend reported every token's position (a call not streamed, an OpenAI chunk of
+      // several tokens), each token takes its own; else only the last token has them.
+      const bool each = every_position_reported(ev);
       for (size_t i = 0; i < ev.tokens.size(); ++i) {
         ++counters_.tokens;
         ++received;
-        // The top tokens and the logprob are those of the event's last position.
-        const bool last = i + 1 == ev.tokens.size();
-        if (!take(ev.tokens[i], last ? ev.top : std::span<const TopProb>(), last ? ev.logprob : kUnknownLogprob)) {
-          return false;
+        std::span<const TopProb> top;
+        double logprob = kUnknownLogprob;
+        if (each) {
+          const PositionProbs& p = ev.positions[i];
+          top = ev.all_top.subspan(p.top_begin, p.top_end - p.top_begin);
+          logprob = p.logprob;
+        } else if (i + 1 == ev.tokens.size()) {
+          top = ev.top;
+          logprob = ev.logprob;
         }
+        if (!take(ev.tokens[i], top, logprob)) return false;
       }
       return true;
     });

@@ -104,6 +104,39 @@ TEST(CompletionStream, ReadsTheRawTopLogprobsOfEachToken) {
   for (const double lp : plain.logprob) EXPECT_TRUE(std::isnan(lp));
 }
 
+// A call not streamed reports every token's position: each keeps its own id, value and list.
+TEST(CompletionStream, ReadsEveryPositionOfAnAnswerNotStreamed) {
+  CompletionEventParser parser;
+  CompletionEvent ev;
+  ASSERT_TRUE(parser.parse(
+      R"({"tokens":[5,7,9],"completion_probabilities":[)"
+      R"({"id":5,"logprob":-0.5,"top_logprobs":[{"id":5,"logprob":-0.5},{"id":6,"logprob":-1.5}]},)"
+      R"({"id":7,"token":"x","logprob":null,"top_logprobs":[]},)"
+      R"({"id":9,"logprob":-0.25,"top_logprobs":[{"id":9,"logprob":-0.25},{"id":1,"logprob":-2},{"id":2,"logprob":-3}]}]})",
+      ev));
+  ASSERT_EQ(ev.positions.size(), 3U);
+  EXPECT_EQ(ev.top_positions, 3U);
+  EXPECT_EQ(ev.positions[0].id, 5);
+  EXPECT_EQ(ev.positions[0].logprob, -0.5);
+  ASSERT_EQ(ev.positions[0].top_end - ev.positions[0].top_begin, 2U);
+  EXPECT_EQ(ev.all_top[ev.positions[0].top_begin + 1].id, 6);
+  EXPECT_EQ(ev.positions[1].id, 7);
+  EXPECT_TRUE(std::isinf(ev.positions[1].logprob));  // null: -inf
+  EXPECT_EQ(ev.positions[1].top_begin, ev.positions[1].top_end);
+  EXPECT_EQ(ev.positions[2].logprob, -0.25);
+  ASSERT_EQ(ev.positions[2].top_end - ev.positions[2].top_begin, 3U);
+  EXPECT_EQ(ev.all_top[ev.positions[2].top_begin + 2].id, 2);
+  // The last position's, as a stream's event gives them.
+  ASSERT_EQ(ev.top.size(), 3U);
+  EXPECT_EQ(ev.top[0].id, 9);
+  EXPECT_EQ(ev.logprob, -0.25);
+  // The next event starts afresh.
+  ASSERT_TRUE(parser.parse(R"({"tokens":[4],"stop":false})", ev));
+  EXPECT_TRUE(ev.positions.empty());
+  EXPECT_TRUE(ev.top.empty());
+  EXPECT_TRUE(std::isnan(ev.logprob));
+}
+
 TEST(CompletionStream, FieldOrderWhitespaceAndNestedLookalikesDoNotMatter) {
   CompletionEventParser parser;
   CompletionEvent ev;

@@ -120,6 +120,50 @@ TEST(OpenAiProtocol, ReadsTheLastTokensLogprobAndTopTokensOfBothServers) {
   EXPECT_TRUE(top.empty());
 }
 
+// A chunk of several tokens (llama-server's content[], vLLM's token_logprobs and top_logprobs):
+// every position's value and list, in order.
+TEST(OpenAiProtocol, ReadsEveryPositionOfAChunkOfSeveralTokens) {
+  std::vector<Token> tokens;
+  std::vector<TopProb> top;
+  PositionRows rows;
+  auto ev = openai::read_event(
+      R"({"choices":[{"text":"ab","index":0,"logprobs":{"content":[)"
+      R"({"id":17,"token":"a","logprob":-0.1,"top_logprobs":[{"id":17,"logprob":-0.1},{"id":3,"logprob":-2.5}]},)"
+      R"({"id":40,"token":"b","logprob":-0.7,"top_logprobs":[{"id":41,"logprob":-0.6},{"id":40,"logprob":-0.7}]}]},)"
+      R"("finish_reason":null}]})",
+      tokens, &top, &rows);
+  ASSERT_EQ(tokens, (std::vector<Token>{17, 40}));
+  ASSERT_EQ(rows.positions.size(), 2U);
+  EXPECT_EQ(rows.positions[0].id, 17);
+  EXPECT_EQ(rows.positions[0].logprob, -0.1);
+  EXPECT_EQ(rows.top[rows.positions[0].top_begin + 1].id, 3);
+  EXPECT_EQ(rows.positions[1].id, 40);
+  EXPECT_EQ(rows.positions[1].logprob, -0.7);
+  EXPECT_EQ(rows.top[rows.positions[1].top_begin].id, 41);
+  EXPECT_EQ(ev.logprob, -0.7);  // the last token's, as before
+  ASSERT_EQ(top.size(), 2U);
+  EXPECT_EQ(top[0].id, 41);
+  tokens.clear();
+  ev = openai::read_event(
+      R"({"choices":[{"index":0,"text":"ab","logprobs":{"text_offset":[0,1],"token_logprobs":[-0.1,-0.2],)"
+      R"("tokens":["token_id:17","token_id:4096"],"top_logprobs":[{"token_id:17":-0.1,"token_id:8":-4.0},)"
+      R"({"token_id:5":-3.5,"token_id:4096":-0.2,"token_id:30":-1.25}]},"finish_reason":null}]})",
+      tokens, &top, &rows);
+  ASSERT_EQ(rows.positions.size(), 2U);
+  EXPECT_EQ(rows.positions[0].id, -1);  // vLLM's entries name no id: the chunk's tokens do
+  EXPECT_EQ(rows.positions[0].logprob, -0.1);
+  ASSERT_EQ(rows.positions[0].top_end - rows.positions[0].top_begin, 2U);
+  EXPECT_EQ(rows.top[rows.positions[0].top_begin].id, 17);
+  EXPECT_EQ(rows.top[rows.positions[0].top_begin + 1].id, 8);
+  ASSERT_EQ(rows.positions[1].top_end - rows.positions[1].top_begin, 3U);
+  EXPECT_EQ(rows.top[rows.positions[1].top_begin].id, 4096);  // most likely first
+  EXPECT_EQ(rows.top[rows.positions[1].top_begin + 2].id, 5);
+  tokens.clear();
+  openai::read_event(R"({"choices":[{"index":0,"text":"a","token_ids":[3],"finish_reason":null}]})", tokens, &top,
+                     &rows);
+  EXPECT_TRUE(rows.positions.empty());
+}
+
 TEST(OpenAiProtocol, ReadsVllmTokenIdStringsAndTokenIds) {
   std::vector<Token> tokens;
   // return_tokens_as_token_ids with logprobs: the token strings are "token_id:N".
