@@ -354,6 +354,11 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
     return openai_sse_.feed(std::string_view(data, len), [&](std::string_view event) {
       openai_tokens_.clear();
       const openai::StreamEvent ev = openai::read_event(event, openai_tokens_, &openai_top_, &openai_rows_);
+      // The OpenAI API adds the sampled token to a position's list when it is not among the top n
+      // asked for: that entry is not the (n+1)-th most likely, so no list goes past n.
+      const auto n_top = static_cast<uint32_t>(std::max(1, req.n_probs));
+      for (PositionProbs& p : openai_rows_.positions) p.top_end = std::min(p.top_end, p.top_begin + n_top);
+      if (openai_top_.size() > n_top) openai_top_.resize(n_top);
       if (ev.failed || ev.no_ids) {
         error_body = ev.error;
         refused = ev.no_ids;

@@ -330,6 +330,39 @@ TEST(OpenAiProtocol, ClientStreamsIdsAndRefusesBannedTokensMissingIdsAndCutStrea
   EXPECT_EQ(client.complete(req, collect).end, StreamEnd::failed);
 }
 
+// vLLM lists the sampled token among a position's top tokens when it is not one of the n asked
+// for: the client keeps the n most likely, so the last entry is the n-th (greedy tie checks read it).
+TEST(OpenAiProtocol, ClientKeepsTheTopNAskedForWithoutTheSampledTokenAdded) {
+  ScriptedServer server;
+  BackendClient client(server.address(), 5.0);
+  const std::vector<Token> prompt = {1, 2};
+  CompletionRequest req;
+  req.prompt = prompt;
+  req.n_predict = 2;
+  req.n_probs = 2;
+  server.answer(200, chunk(R"({"index":0,"text":"ab","token_ids":[40,9],"logprobs":{"token_logprobs":[-4.5,-0.1],)"
+                           R"("top_logprobs":[{"token_id:3":-0.2,"token_id:4":-1.0,"token_id:40":-4.5},)"
+                           R"({"token_id:9":-0.1,"token_id:2":-2.5}]},"finish_reason":"length"})") +
+                         "data: [DONE]\n\n");
+  std::vector<std::vector<Token>> lists;
+  std::vector<double> own;
+  const StreamResult r = client.complete(req, [&](const CompletionEvent& ev) {
+    EXPECT_EQ(ev.positions.size(), ev.tokens.size());
+    for (const PositionProbs& p : ev.positions) {
+      own.push_back(p.logprob);
+      auto& l = lists.emplace_back();
+      for (uint32_t i = p.top_begin; i < p.top_end; ++i) l.push_back(ev.all_top[i].id);
+    }
+    return true;
+  });
+  EXPECT_EQ(r.end, StreamEnd::finished) << r.error;
+  EXPECT_EQ(server.last_body()["logprobs"], 2);
+  ASSERT_EQ(lists.size(), 2U);
+  EXPECT_EQ(lists[0], (std::vector<Token>{3, 4}));  // 40, sampled, is not the third most likely
+  EXPECT_EQ(lists[1], (std::vector<Token>{9, 2}));
+  EXPECT_EQ(own, (std::vector<double>{-4.5, -0.1}));  // its own value is still there
+}
+
 TEST(TokenizerSource, GivenWinsReadableReportedFileIsUsedOtherwiseTheErrorNamesTheFlag) {
   BackendInfo info;
   info.model_path = "/nonexistent/model.gguf";
