@@ -134,22 +134,6 @@ int expect_same_logprobs(const Answer& got, const Answer& want, const std::strin
   return unknown;
 }
 
-struct Item {
-  std::string document;
-  std::string question;
-};
-
-std::vector<Item> eval_items(size_t n) {
-  std::ifstream in(std::filesystem::path(SFCL_SOURCE_DIR) / "demo/eval.jsonl");
-  std::vector<Item> out;
-  std::string line;
-  while (out.size() < n && std::getline(in, line)) {
-    const json j = json::parse(line);
-    out.push_back({j["document"], j["question"]});
-  }
-  return out;
-}
-
 json chat_body(const Item& it, const std::string& mode, int top) {
   return {{"model", "sfcl-demo"},
           {"max_tokens", 40},

@@ -179,6 +179,23 @@ inline Seen stream_messages(httplib::Client& c, const nlohmann::json& body) {
   return s;
 }
 
+// The first `n` items of the demo eval set: a source document and a question about it.
+struct Item {
+  std::string document;
+  std::string question;
+};
+
+inline std::vector<Item> eval_items(size_t n) {
+  std::ifstream in(std::filesystem::path(SFCL_SOURCE_DIR) / "demo/eval.jsonl");
+  std::vector<Item> out;
+  std::string line;
+  while (out.size() < n && std::getline(in, line)) {
+    const nlohmann::json j = nlohmann::json::parse(line);
+    out.push_back({j["document"], j["question"]});
+  }
+  return out;
+}
+
 // An eval item whose answer copies a Chinese company name from its document, the name's middle two
 // characters replaced by ones the demo vocabulary writes as bytes (龘 E9 BE 98, 靐 E9 9D 90).
 struct RareNameItem {

@@ -17,22 +17,6 @@ namespace {
 
 using nlohmann::json;
 
-struct Item {
-  std::string document;
-  std::string question;
-};
-
-std::vector<Item> eval_items(size_t n) {
-  std::ifstream in(std::filesystem::path(SFCL_SOURCE_DIR) / "demo/eval.jsonl");
-  std::vector<Item> out;
-  std::string line;
-  while (out.size() < n && std::getline(in, line)) {
-    const json j = json::parse(line);
-    out.push_back({j["document"], j["question"]});
-  }
-  return out;
-}
-
 json messages_body(const Item& it, int max_tokens, bool stream) {
   json body = {{"model", "sfcl-demo"},
                {"max_tokens", max_tokens},
