@@ -196,7 +196,7 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
       if (streamed) event.tokens = held_.ids();
       // Not streamed, the top tokens are the last position's only when every token has its row
       // (a token held inside a character has none).
-      if (!streamed && event.top_positions != event.tokens.size()) {
+      if (!streamed && event.positions.size() != event.tokens.size()) {
         event.top = {};
         event.logprob = std::numeric_limits<double>::quiet_NaN();
       }

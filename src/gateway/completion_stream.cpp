@@ -203,7 +203,6 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
   });
   if (!c.ok) return false;
   out.tokens = tokens_;
-  out.top_positions = positions_.size();
   out.positions = positions_;
   out.all_top = top_;
   if (!positions_.empty()) {  // the last entry's, as before

@@ -36,7 +36,6 @@ struct PositionProbs {
 struct CompletionEvent {
   std::span<const Token> tokens;  // the ids sampled since the last event
   std::span<const TopProb> top;   // the raw top-N at the position of the last of `tokens`, most likely first
-  size_t top_positions = 0;       // entries of `completion_probabilities`
   // Every entry of `completion_probabilities`, in order, and the top-N lists they index. A call
   // not streamed has one per token (but none for a token held inside a character), a stream's
   // event one for its last token.

@@ -387,7 +387,6 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
       delivered.tokens = held_.ids();
       delivered.top = openai_top_;  // those of the last token
       delivered.logprob = ev.logprob;
-      delivered.top_positions = openai_rows_.positions.size();
       delivered.positions = openai_rows_.positions;
       delivered.all_top = openai_rows_.top;
       if (!on_event(delivered)) {
