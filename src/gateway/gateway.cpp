@@ -101,7 +101,9 @@ nlohmann::json backends_json(const Pool& pool, const RemoteScheduler& sched) {
           {"rewind_ms_total", static_cast<double>(c.rewind_ns) / 1e6},
           {"failovers", c.failovers},
           {"tokens", c.tokens},
-          {"local_tokens", c.local_tokens}};
+          {"local_tokens", c.local_tokens},
+          {"checked_bans", c.checked_bans},
+          {"bias_entries", c.bias_entries}};
 }
 
 }  // namespace

@@ -188,6 +188,8 @@ GatewayCounters RemoteScheduler::counters() const {
   c.failovers = counters_.failovers.load();
   c.tokens = counters_.tokens.load();
   c.local_tokens = counters_.local_tokens.load();
+  c.checked_bans = counters_.checked_bans.load();
+  c.bias_entries = counters_.bias_entries.load();
   return c;
 }
 
@@ -238,6 +240,8 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   int empty_streams = 0;
   int refused_calls = 0;
   bool after_rewind = false;
+  // The position where a call without its bans returned no token the loop could take.
+  std::optional<size_t> loose_refused_at;
   // The last call's stream ended inside a UTF-8 character: tokens it sampled never arrived.
   bool lost = false;
   Clock::time_point rewound_at{};
@@ -357,18 +361,28 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     req.sampling.seed = next.temperature == 0.0F ? 0 : job->options.sampling.seed;
     req.prompt = seq.prompt_tokens();
     req.prompt_tail = seq.output_tokens();
-    req.bias.assign(job->logit_bias.begin(), job->logit_bias.end());  // the request's own, at every position
-    for (Token t : next.allowed) req.bias.emplace_back(t, kAllowBias);
-    req.allowed.assign(next.allowed.begin(), next.allowed.end());
+    const size_t at = seq.output_tokens().size();
+    const auto left = static_cast<int32_t>(job->options.max_tokens - static_cast<int32_t>(at));
     const auto scripted = script_token(script_.get(), seq.output_tokens(), model_.eos());
-    if (scripted) req.bias.emplace_back(*scripted, kScriptBias);
-    for (Token t : next.banned) req.bias.emplace_back(t, kBanned);  // last: a ban wins
-    const auto left = static_cast<int32_t>(job->options.max_tokens - static_cast<int32_t>(seq.output_tokens().size()));
     const bool single = !next.free() || scripted.has_value();
     // Raw top tokens for at most raw_window positions: a constrained call goes on that far (each
     // later token checked); a free call asks for them when they cover the rest of the answer or
     // enough of it that the calls they split it into do not matter.
     const bool raw = raw_ok && next.temperature == 0.0F && (single || raw_window >= std::min(left, kMinFreeRawWindow));
+    // With raw top tokens coming back, a ban (no allow-list) is checked here on the call's first
+    // token instead of being sent: logit_bias holds at every position of a call, so its later
+    // tokens would be sampled under a ban the loop no longer has, and the list is long (after a
+    // value, every token that glues onto it: most of a real vocabulary). Only when that position's
+    // top tokens cannot decide it does the call there carry the ban. An allow-list is still sent:
+    // after a constrain fallback its tokens are seldom among the raw top ones.
+    const bool loose = raw && next.allowed.empty() && !next.banned.empty() && !scripted && loose_refused_at != at;
+    req.bias.assign(job->logit_bias.begin(), job->logit_bias.end());  // the request's own, at every position
+    for (Token t : next.allowed) req.bias.emplace_back(t, kAllowBias);
+    req.allowed.assign(next.allowed.begin(), next.allowed.end());
+    if (scripted) req.bias.emplace_back(*scripted, kScriptBias);
+    if (!loose) {
+      for (Token t : next.banned) req.bias.emplace_back(t, kBanned);  // last: a ban wins
+    }
     req.n_probs = std::max(raw ? kTopN : 0, logprobs >= 0 ? std::max(1, logprobs) : 0);
     req.n_predict = raw ? std::clamp(left, 1, raw_window) : single ? 1 : std::max(1, left);
     // After a stream that ended inside a character, the same call not streamed returns every id
@@ -382,6 +396,8 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     pool_.count_request(*backend);
     ++counters_.calls;
     if (single) ++counters_.constrained_calls;
+    if (loose) ++counters_.checked_bans;
+    counters_.bias_entries += static_cast<int64_t>(req.bias.size());
     if (after_rewind) ++counters_.rewind_calls;
     // Takes one streamed token, or what the loop picks there instead; false when the stream no
     // longer continues the loop's output.
@@ -391,7 +407,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       bool diverged = false;
       for (int decision = 0; decision < kMaxDecisionsPerPosition; ++decision) {
         Token t = sampled;
-        if (!first) {
+        if (!first || loose) {
           if (job->channel.cancelled() || stopping_) return false;
           const decode::NextToken now = seq.next_token();
           if (now.forced) return false;
@@ -492,6 +508,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     // A token the loop did not take (the grammar rejected it) is banned on the next call.
     empty_streams = received == 0 && !seq.done() ? empty_streams + 1 : 0;
     refused_calls = received > 0 && taken == 0 && !seq.done() ? refused_calls + 1 : 0;
+    if (loose && taken == 0) loose_refused_at = at;
     if (empty_streams >= kMaxEmptyStreams) {
       error = "backend " + pool_.address(*backend).url + " returned no tokens";
       break;

@@ -39,6 +39,8 @@ struct GatewayCounters {
   int64_t failovers = 0;
   int64_t tokens = 0;        // tokens the backends streamed to the loop
   int64_t local_tokens = 0;  // tokens the loop chose from a backend's raw top tokens, without a call
+  int64_t checked_bans = 0;  // calls whose first position's ban the loop checked instead of sending it
+  int64_t bias_entries = 0;  // logit_bias entries sent, over all calls
 };
 
 class RemoteScheduler final : public server::JobRunner {
@@ -74,7 +76,7 @@ class RemoteScheduler final : public server::JobRunner {
   std::atomic<int64_t> prompt_tokens_{0};
   struct AtomicCounters {
     std::atomic<int64_t> calls{0}, constrained_calls{0}, rewind_calls{0}, rewinds{0}, rewind_ns{0}, failovers{0},
-        tokens{0}, local_tokens{0};
+        tokens{0}, local_tokens{0}, checked_bans{0}, bias_entries{0};
   } counters_;
   std::vector<std::thread> workers_;
 };

@@ -132,6 +132,11 @@ TEST_F(GatewayTest, PositionsDecidedFromRawTopTokensGiveServesAnswers) {
   EXPECT_GT(b["local_tokens"].get<int>(), 0) << b.dump();
   // Fewer calls than one per answer plus two per backtrack (a banned token, then the rest).
   EXPECT_LT(b["calls"].get<int>(), static_cast<int>(items.size()) + 2 * b["rewinds"].get<int>()) << b.dump();
+  // The ban after a corrected value (every token that would glue onto it: 728 of the demo
+  // vocabulary's 1,115) was checked in the gateway, never sent: what logit_bias carried over all
+  // 48 answers is a few allow-lists, less than one such ban.
+  EXPECT_GT(b["checked_bans"].get<int>(), 0) << b.dump();
+  EXPECT_LT(b["bias_entries"].get<int>(), 700) << b.dump();
 }
 
 // The OpenAI-completions protocol against llama-server's own /v1/completions: the same answers,
