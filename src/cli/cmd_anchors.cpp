@@ -1,4 +1,5 @@
-// sfcl anchors extract|count|check: the anchor engine on files, JSON out.
+// sfcl anchors extract|count|check|hold: the anchor engine on files, JSON out.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -20,7 +21,7 @@ anchor::LexerOptions lexer_options(const std::string& order) {
   return o;
 }
 
-enum class AnchorsAction { extract, count, check };
+enum class AnchorsAction { extract, count, check, hold };
 
 struct AnchorsOpts {
   AnchorsAction action = AnchorsAction::extract;  // set by the subcommand that was parsed
@@ -38,10 +39,14 @@ void add_flags(CLI::App& cmd, AnchorsOpts& o) {
   auto* ex = cmd.add_subcommand("extract", "One JSON line per anchor: id, kind, type, text, start, end, norm");
   auto* co = cmd.add_subcommand("count", "One JSON object: bytes, anchors, decision_points, by_type");
   auto* ch = cmd.add_subcommand("check", "Check each anchor of the text against sources: JSON lines with verdicts");
+  auto* ho = cmd.add_subcommand("hold",
+                                "Each line written one character at a time: how far the released text trails "
+                                "(JSON line per input line, then a summary)");
   ex->parse_complete_callback([&o] { o.action = AnchorsAction::extract; });
+  ho->parse_complete_callback([&o] { o.action = AnchorsAction::hold; });
   co->parse_complete_callback([&o] { o.action = AnchorsAction::count; });
   ch->parse_complete_callback([&o] { o.action = AnchorsAction::check; });
-  for (auto* sub : {ex, co, ch}) {
+  for (auto* sub : {ex, co, ch, ho}) {
     sub->add_option("file", o.input, "Input file, or - for stdin")->capture_default_str();
     sub->add_option("--date-order", o.date_order, "How 03/04/2024 is read: month-first or day-first")
         ->capture_default_str();
@@ -109,6 +114,67 @@ int run_check(const AnchorsOpts& o, const std::string& text, const anchor::Lexer
   return 0;
 }
 
+// What hold-back costs a stream of this text, as the server's lexer sees it: each line is fed one
+// character at a time (a tokenizer's pieces are released no earlier), and after each character the
+// characters not yet released (those from Incremental::stable_end() on) are counted.
+int run_hold(const std::string& text, const anchor::LexerOptions& lo) {
+  size_t lines = 0;    // lines measured (empty ones are not)
+  size_t line_no = 0;  // of the input
+  size_t written = 0;
+  size_t held_sum = 0;
+  size_t first_sum = 0;
+  size_t held_max = 0;
+  std::vector<anchor::Anchor> found;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line = std::string_view(text).substr(at, end - at);
+    at = end + 1;
+    ++line_no;
+    if (line.empty()) continue;
+    anchor::Incremental lex(lo);
+    size_t chars = 0;
+    size_t first = 0;  // characters written when text was first released
+    size_t sum = 0;
+    size_t most = 0;
+    for (size_t i = 0; i < line.size();) {
+      const auto n = static_cast<size_t>(std::max(1, utf8::decode(line, i).length));
+      lex.feed(line.substr(i, n), found);
+      i += n;
+      ++chars;
+      size_t held = 0;
+      const std::string& t = lex.text();
+      for (size_t k = lex.stable_end(); k < t.size(); ++k) held += (static_cast<unsigned char>(t[k]) & 0xC0) != 0x80;
+      sum += held;
+      most = std::max(most, held);
+      if (first == 0 && lex.stable_end() > 0) first = chars;
+    }
+    if (first == 0) first = chars;  // released only at the end of the text
+    ++lines;
+    written += chars;
+    held_sum += sum;
+    first_sum += first;
+    held_max = std::max(held_max, most);
+    std::cout << nlohmann::json{{"line", line_no},
+                                {"chars", chars},
+                                {"first_release_after", first},
+                                {"mean_held", static_cast<double>(sum) / static_cast<double>(chars)},
+                                {"max_held", most}}
+                     .dump()
+              << "\n";
+  }
+  if (lines == 0) throw UsageError("no text lines in the input");
+  std::cout << nlohmann::json{{"lines", lines},
+                              {"chars", written},
+                              {"mean_first_release_after", static_cast<double>(first_sum) / static_cast<double>(lines)},
+                              {"mean_held", static_cast<double>(held_sum) / static_cast<double>(written)},
+                              {"max_held", held_max}}
+                   .dump()
+            << "\n";
+  return 0;
+}
+
 int run(const AnchorsOpts& o) {
   const anchor::LexerOptions lo = lexer_options(o.date_order);
   // Offsets refer to input bytes; the lexer reads bad bytes as U+FFFD.
@@ -120,6 +186,8 @@ int run(const AnchorsOpts& o) {
       return run_count(text, lo);
     case AnchorsAction::check:
       return run_check(o, text, lo);
+    case AnchorsAction::hold:
+      return run_hold(text, lo);
   }
   return 2;
 }

@@ -50,7 +50,14 @@ check "anchors check --source S FILE (README order)" '[ $rc -eq 0 ] && [ $(wc -l
 check "anchors check FILE --source S" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
 "$SFCL" anchors check --source "$tmp/src.txt" --source "$tmp/rec.txt" "$tmp/ans.txt" </dev/null >"$tmp/o"; rc=$?
 check "anchors check with two --source" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ]'
-for sub in "check --source $tmp/src.txt" extract count; do
+# hold: a plain word goes out once the next one starts; a value being written is held whole, in
+# both languages (the amount's 11 characters, 三万五千元 until 元 ends it).
+printf 'The total is due today.\n\nPaid $12,500.00 now.\n合同金额为三万五千元。\n' | "$SFCL" anchors hold - >"$tmp/o"; rc=$?
+check "anchors hold trails by what may still be an anchor" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 4 ] &&
+  grep -q "^{\"chars\":23,\"first_release_after\":5,\"line\":1,\"max_held\":6," "$tmp/o" &&
+  grep -q "\"line\":3,\"max_held\":11," "$tmp/o" && grep -q "\"line\":4,\"max_held\":5," "$tmp/o" &&
+  tail -1 "$tmp/o" | grep -q "\"lines\":3"'
+for sub in "check --source $tmp/src.txt" extract count hold; do
   "$SFCL" anchors $sub </dev/null >"$tmp/o" 2>"$tmp/e"; rc=$?
   check "anchors ${sub%% *} on empty stdin exits 2" '[ $rc -eq 2 ] && grep -q "stdin is empty" "$tmp/e" && [ ! -s "$tmp/o" ]'
 done
