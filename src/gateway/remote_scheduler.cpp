@@ -240,8 +240,8 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   int empty_streams = 0;
   int refused_calls = 0;
   bool after_rewind = false;
-  // The position where a call without its bans returned no token the loop could take.
-  std::optional<size_t> loose_refused_at;
+  // The position where a call without its bans returned no token the loop could take (none: max).
+  size_t loose_refused_at = std::numeric_limits<size_t>::max();
   // The last call's stream ended inside a UTF-8 character: tokens it sampled never arrived.
   bool lost = false;
   Clock::time_point rewound_at{};
@@ -318,6 +318,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     probe.inside_character = pieces_.ends_inside_character(seq.output_tokens());
     pool_.count_request(*backend);
     ++counters_.calls;
+    counters_.bias_entries += static_cast<int64_t>(probe.bias.size());
     clients[*backend]->complete(probe, [&](const CompletionEvent& ev) {
       if (!ev.top.empty()) rows.store(pos, ev.top);
       return true;
@@ -375,7 +376,10 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     // value, every token that glues onto it: most of a real vocabulary). Only when that position's
     // top tokens cannot decide it does the call there carry the ban. An allow-list is still sent:
     // after a constrain fallback its tokens are seldom among the raw top ones.
-    const bool loose = raw && next.allowed.empty() && !next.banned.empty() && !scripted && loose_refused_at != at;
+    // (A position whose row is known was not decided from it: the call there carries the ban.)
+    const bool loose = raw && next.allowed.empty() && !next.banned.empty() && !scripted && rows.at(at).empty() &&
+                       loose_refused_at != at;
+    bool loose_refused = false;  // its first token: banned, and the row there names no other
     req.bias.assign(job->logit_bias.begin(), job->logit_bias.end());  // the request's own, at every position
     for (Token t : next.allowed) req.bias.emplace_back(t, kAllowBias);
     req.allowed.assign(next.allowed.begin(), next.allowed.end());
@@ -414,13 +418,18 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
           if (const auto sole = sole_candidate(now)) {
             t = *sole;
           } else if (raw && now.temperature == 0.0F) {
-            // A token the stream held inside a character comes without a row of raw top tokens:
-            // from a call with no bias, at a position the loop leaves free, the backend's greedy
-            // pick is the loop's.
-            const bool held_free = rows.at(pos).empty() && req.bias.empty() && now.free() && decision == 0;
-            if (!held_free) {
+            // From a call with no bias the backend's greedy pick is the most likely token (the
+            // first of equal ones, as for the loop's sampler); where the loop allows it, it is the
+            // loop's pick too, with or without a row of raw top tokens (a token the stream held
+            // inside a character comes without one). Else the row decides.
+            const bool backend_pick = req.bias.empty() && decision == 0 && now.allowed.empty() &&
+                                      std::find(now.banned.begin(), now.banned.end(), sampled) == now.banned.end();
+            if (!backend_pick) {
               const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
-              if (!pick) return false;
+              if (!pick) {
+                loose_refused = loose && first;
+                return false;
+              }
               t = *pick;
             }
           } else if (decision > 0 || !now.free() || now.temperature != req.sampling.temperature ||
@@ -508,7 +517,11 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     // A token the loop did not take (the grammar rejected it) is banned on the next call.
     empty_streams = received == 0 && !seq.done() ? empty_streams + 1 : 0;
     refused_calls = received > 0 && taken == 0 && !seq.done() ? refused_calls + 1 : 0;
-    if (loose && taken == 0) loose_refused_at = at;
+    if (loose_refused) {
+      loose_refused_at = at;
+    } else if (taken > 0) {
+      loose_refused_at = std::numeric_limits<size_t>::max();
+    }
     if (empty_streams >= kMaxEmptyStreams) {
       error = "backend " + pool_.address(*backend).url + " returned no tokens";
       break;
