@@ -183,6 +183,7 @@ inline Seen stream_messages(httplib::Client& c, const nlohmann::json& body) {
 struct Item {
   std::string document;
   std::string question;
+  std::string lang = "en";  // of the eval item: en or zh
 };
 
 inline std::vector<Item> eval_items(size_t n) {
@@ -191,7 +192,7 @@ inline std::vector<Item> eval_items(size_t n) {
   std::string line;
   while (out.size() < n && std::getline(in, line)) {
     const nlohmann::json j = nlohmann::json::parse(line);
-    out.push_back({j["document"], j["question"]});
+    out.push_back({j["document"], j["question"], j.value("lang", "en")});
   }
   return out;
 }
