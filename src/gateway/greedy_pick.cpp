@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace sfcl::gateway {
 
@@ -31,6 +32,33 @@ std::optional<Token> greedy_from_top(std::span<const TopProb> top, const decode:
     return top[i].id;
   }
   return std::nullopt;
+}
+
+std::optional<Token> draw_from_top(std::span<const TopProb> top, const decode::NextToken& next, int32_t top_k,
+                                   engine::Sampler& sampler, std::vector<float>& scratch) {
+  if (top_k <= 0 || !next.allowed.empty() || top.empty()) return std::nullopt;
+  size_t allowed = 0;
+  for (const TopProb& p : top) {
+    if (std::find(next.banned.begin(), next.banned.end(), p.id) == next.banned.end() && std::isfinite(p.logprob)) {
+      ++allowed;
+    }
+  }
+  const bool whole_vocabulary = top.size() >= scratch.size();
+  if (allowed < static_cast<size_t>(top_k) && !whole_vocabulary) return std::nullopt;
+  for (const TopProb& p : top) {
+    if (p.id >= 0 && static_cast<size_t>(p.id) < scratch.size()) {
+      scratch[static_cast<size_t>(p.id)] = static_cast<float>(p.logprob);
+    }
+  }
+  sampler.set_temperature(next.temperature);
+  const Token t = sampler.sample(scratch.data(), next.banned, {});
+  for (const TopProb& p : top) {
+    if (p.id >= 0 && static_cast<size_t>(p.id) < scratch.size()) {
+      scratch[static_cast<size_t>(p.id)] = -std::numeric_limits<float>::infinity();
+    }
+  }
+  if (t < 0) return std::nullopt;
+  return t;
 }
 
 }  // namespace sfcl::gateway

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "gateway/greedy_pick.h"
 #include "report/report.h"
@@ -71,6 +72,10 @@ constexpr int kMaxEmptyStreams = 3;
 constexpr int kMaxRefusedCalls = 256;
 // Raw top tokens asked per position: two tell a free position (the best, and whether it ties).
 constexpr int32_t kTopN = 4;
+// Sampled answers draw a banned position in the gateway only for a chain this narrow (its top_k):
+// the call asks for 4 * top_k + 8 raw top tokens of each position, so that top_k of them remain
+// after a ban that takes most of the likeliest (the word-start ban after a number: digits).
+constexpr int32_t kMaxDrawTopK = 64;
 // A free call asks for raw top tokens only if it may go on this far (or to the answer's end).
 constexpr int32_t kMinFreeRawWindow = 256;
 constexpr double kUnknownLogprob = std::numeric_limits<double>::quiet_NaN();
@@ -261,6 +266,23 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   // are those sfcl serve reports (docs/SCALING.md, "Log-probabilities").
   const int32_t logprobs = job->options.logprobs;
   std::vector<std::pair<Token, float>> reported_top;
+  // Sampled answers (temperature > 0, the chain's top_k on, the same conditions otherwise): a call
+  // under a ban does not send it either; the loop draws that position itself from the raw top
+  // tokens the backend reports there, with a sampler of its own built as `sfcl serve`'s
+  // (docs/SCALING.md, "Calls"). Not with logprobs asked (a drawn token past the 20 kept per
+  // position would have none) nor on the OpenAI protocol (vLLM caps logprobs at 20 by default).
+  const int32_t top_k = job->options.sampling.top_k;
+  const bool draw_ok = raw_window > 0 && job->options.mode != decode::Mode::off && job->logit_bias.empty() &&
+                       script_ == nullptr && logprobs < 0 && top_k > 0 && top_k <= kMaxDrawTopK;
+  std::optional<engine::Sampler> drawer;  // made at the first draw
+  std::vector<float> draw_scratch;
+  const auto draw = [&](std::span<const TopProb> top, const decode::NextToken& now) -> std::optional<Token> {
+    if (!drawer) {
+      drawer.emplace(model_, job->options.sampling);
+      draw_scratch.assign(static_cast<size_t>(model_.n_vocab()), -std::numeric_limits<float>::infinity());
+    }
+    return draw_from_top(top, now, top_k, *drawer, draw_scratch);
+  };
   // `sampled_logprob`: the backend's for `t` when it sampled t there; otherwise t's is looked up
   // among the raw top tokens of its position, and stays unknown (NaN) when not among them.
   const auto write = [&](Token t, double sampled_logprob = kUnknownLogprob) {
@@ -377,9 +399,12 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     // top tokens cannot decide it does the call there carry the ban. An allow-list is still sent:
     // after a constrain fallback its tokens are seldom among the raw top ones.
     // (A position whose row is known was not decided from it: the call there carries the ban.)
-    const bool loose = raw && next.allowed.empty() && !next.banned.empty() && !scripted && rows.at(at).empty() &&
-                       loose_refused_at != at;
-    bool loose_refused = false;  // its first token: banned, and the row there names no other
+    // Sampled, the same holds with the position drawn in the gateway from that call's raw top tokens.
+    const bool drawn = draw_ok && next.temperature > 0.0F && next.allowed.empty() && !next.banned.empty() &&
+                       !scripted && loose_refused_at != at && pool_.address(*backend).api == BackendApi::llama;
+    const bool loose = drawn || (raw && next.allowed.empty() && !next.banned.empty() && !scripted &&
+                                 rows.at(at).empty() && loose_refused_at != at);
+    bool loose_refused = false;  // its first token: banned, and the top tokens there cannot say
     req.bias.assign(job->logit_bias.begin(), job->logit_bias.end());  // the request's own, at every position
     for (Token t : next.allowed) req.bias.emplace_back(t, kAllowBias);
     req.allowed.assign(next.allowed.begin(), next.allowed.end());
@@ -387,7 +412,9 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     if (!loose) {
       for (Token t : next.banned) req.bias.emplace_back(t, kBanned);  // last: a ban wins
     }
-    req.n_probs = std::max(raw ? kTopN : 0, logprobs >= 0 ? std::max(1, logprobs) : 0);
+    req.n_probs = std::max({raw ? kTopN : 0, drawn ? 4 * top_k + 8 : 0, logprobs >= 0 ? std::max(1, logprobs) : 0});
+    // A drawn call is one token: its top tokens are many (4 * top_k + 8), and a backend reporting
+    // them for every token of a stream costs more than the call they would save.
     req.n_predict = raw ? std::clamp(left, 1, raw_window) : single ? 1 : std::max(1, left);
     // After a stream that ended inside a character, the same call not streamed returns every id
     // (docs/SCALING.md, "Characters split over tokens").
@@ -432,6 +459,13 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
               }
               t = *pick;
             }
+          } else if (drawn && now.temperature > 0.0F && now.allowed.empty() && !now.banned.empty()) {
+            const std::optional<Token> d = draw(top, now);
+            if (!d) {
+              loose_refused = first;
+              return false;
+            }
+            t = *d;
           } else if (decision > 0 || !now.free() || now.temperature != req.sampling.temperature ||
                      script_token(script_.get(), seq.output_tokens(), model_.eos())) {
             // Sampled with no ban or allow-list: fine only where the loop has none.

@@ -139,6 +139,30 @@ TEST_F(GatewayTest, PositionsDecidedFromRawTopTokensGiveServesAnswers) {
   EXPECT_LT(b["bias_entries"].get<int>(), 700) << b.dump();
 }
 
+// Sampled answers (temperature 0.7): a position under a ban is drawn in the gateway from the raw top
+// tokens its call reports (the sampler's draw from the whole row: greedy_pick_test), so no call
+// carries the word-start ban after a value; every answer still completes, and backtracks happen.
+TEST_F(GatewayTest, SampledAnswersDrawBannedPositionsInTheGateway) {
+  Gateway gw({a_, b_}, {});
+  auto gc = gw.client();
+  const std::vector<Item> items = eval_items(48);
+  int confirmed = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    json body = messages_body(items[i], 64, true);
+    body["temperature"] = 0.7;
+    body["seed"] = static_cast<int>(i) + 1;
+    const Seen got = stream_messages(gc, body);
+    EXPECT_TRUE(got.complete) << items[i].question;
+    EXPECT_FALSE(got.text.empty()) << items[i].question;
+    for (const auto& e : got.events) confirmed += e.rfind("anchor_confirmed ", 0) == 0 ? 1 : 0;
+  }
+  EXPECT_GT(confirmed, 0);
+  const json b = gw.backends();
+  EXPECT_GT(b["rewinds"].get<int>(), 0) << b.dump();
+  EXPECT_GT(b["checked_bans"].get<int>(), 0) << b.dump();
+  EXPECT_LT(b["bias_entries"].get<int>(), 700) << b.dump();  // less than one word-start ban
+}
+
 // The OpenAI-completions protocol against llama-server's own /v1/completions: the same answers,
 // events and bans as `sfcl serve`; its vocabulary learnt from the backend's /props model_path.
 TEST_F(GatewayTest, OpenAiProtocolAnswersEqualServe) {

@@ -4,8 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
+#include <numeric>
+#include <random>
 #include <vector>
+
+#include "support/test_model.h"
 
 namespace sfcl::gateway {
 namespace {
@@ -62,6 +68,67 @@ TEST(GreedyPick, SoleCandidate) {
   next.banned = {};
   next.allowed = two;
   EXPECT_EQ(sole_candidate(next), std::nullopt);
+}
+
+// Sampling under a ban, from a backend's raw top tokens: the same token the loop's own sampler
+// draws from the whole row with the same seed, whenever the list holds top_k tokens the ban allows.
+TEST(GreedyPick, DrawFromTheTopTokensIsTheSamplersDrawFromTheWholeRow) {
+  const engine::Model* model = test::loaded_model("byte");
+  ASSERT_NE(model, nullptr);
+  const auto n = static_cast<size_t>(model->n_vocab());
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0F, 2.0F);
+  std::vector<float> logits(n);
+  for (float& l : logits) l = normal(rng);
+  std::vector<Token> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](Token a, Token b) { return logits[static_cast<size_t>(a)] > logits[static_cast<size_t>(b)]; });
+  // The backend reports log-probabilities: the logits less their log-sum-exp.
+  double sum = 0.0;
+  for (float l : logits) sum += std::exp(static_cast<double>(l));
+  const double lse = std::log(sum);
+  const auto top_of = [&](size_t k) {
+    std::vector<TopProb> top;
+    for (size_t i = 0; i < k; ++i) top.push_back({order[i], logits[static_cast<size_t>(order[i])] - lse});
+    return top;
+  };
+  const std::vector<Token> banned = {order[0], order[2], order[5]};  // the likeliest are banned
+  engine::SamplingOptions opt;
+  opt.temperature = 0.9F;
+  decode::NextToken next;
+  next.banned = banned;
+  next.temperature = opt.temperature;
+  std::vector<float> scratch(n, -std::numeric_limits<float>::infinity());
+  int same = 0;
+  int drawn_banned = 0;
+  std::vector<int> seen(n, 0);
+  for (uint32_t seed = 1; seed <= 300; ++seed) {
+    opt.seed = seed;
+    engine::Sampler whole(*model, opt);
+    engine::Sampler listed(*model, opt);
+    const Token want = whole.sample(logits.data(), banned);
+    const std::optional<Token> got = draw_from_top(top_of(opt.top_k + 8), next, opt.top_k, listed, scratch);
+    ASSERT_TRUE(got.has_value());
+    same += *got == want ? 1 : 0;
+    drawn_banned += std::find(banned.begin(), banned.end(), *got) != banned.end() ? 1 : 0;
+    ++seen[static_cast<size_t>(*got)];
+  }
+  // The log-sum-exp shift leaves the draws equal but for float rounding at a boundary.
+  EXPECT_GE(same, 297);
+  EXPECT_EQ(drawn_banned, 0);
+  EXPECT_GT(std::count_if(seen.begin(), seen.end(), [](int c) { return c > 0; }), 5);  // a draw, not a pick
+  EXPECT_TRUE(std::all_of(scratch.begin(), scratch.end(), [](float l) { return std::isinf(l) && l < 0; }));
+  // Fewer allowed tokens listed than top_k: the list cannot tell.
+  opt.seed = 1;
+  engine::Sampler s(*model, opt);
+  EXPECT_EQ(draw_from_top(top_of(opt.top_k + 2), next, opt.top_k, s, scratch), std::nullopt);
+  // An allow-list, or top_k off: not this function's to decide.
+  const std::vector<Token> allow = {order[1]};
+  decode::NextToken listed_next = next;
+  listed_next.allowed = allow;
+  EXPECT_EQ(draw_from_top(top_of(60), listed_next, opt.top_k, s, scratch), std::nullopt);
+  EXPECT_EQ(draw_from_top(top_of(60), next, 0, s, scratch), std::nullopt);
 }
 
 }  // namespace
