@@ -34,28 +34,34 @@ std::optional<Token> greedy_from_top(std::span<const TopProb> top, const decode:
   return std::nullopt;
 }
 
+DrawScratch::DrawScratch(size_t n_vocab)
+    : logits(n_vocab, -std::numeric_limits<float>::infinity()), banned(n_vocab, 0) {}
+
 std::optional<Token> draw_from_top(std::span<const TopProb> top, const decode::NextToken& next, int32_t top_k,
-                                   engine::Sampler& sampler, std::vector<float>& scratch) {
+                                   engine::Sampler& sampler, DrawScratch& scratch) {
   if (top_k <= 0 || !next.allowed.empty() || top.empty()) return std::nullopt;
+  const size_t n_vocab = scratch.logits.size();
+  const auto in_vocab = [&](Token t) { return t >= 0 && static_cast<size_t>(t) < n_vocab; };
+  // Flags, not a search: a ban after a value holds most of a vocabulary.
+  for (Token t : next.banned) {
+    if (in_vocab(t)) scratch.banned[static_cast<size_t>(t)] = 1;
+  }
   size_t allowed = 0;
   for (const TopProb& p : top) {
-    if (std::find(next.banned.begin(), next.banned.end(), p.id) == next.banned.end() && std::isfinite(p.logprob)) {
-      ++allowed;
-    }
+    if (in_vocab(p.id) && scratch.banned[static_cast<size_t>(p.id)] == 0 && std::isfinite(p.logprob)) ++allowed;
   }
-  const bool whole_vocabulary = top.size() >= scratch.size();
-  if (allowed < static_cast<size_t>(top_k) && !whole_vocabulary) return std::nullopt;
+  for (Token t : next.banned) {
+    if (in_vocab(t)) scratch.banned[static_cast<size_t>(t)] = 0;
+  }
+  if (allowed < static_cast<size_t>(top_k) && top.size() < n_vocab) return std::nullopt;
   for (const TopProb& p : top) {
-    if (p.id >= 0 && static_cast<size_t>(p.id) < scratch.size()) {
-      scratch[static_cast<size_t>(p.id)] = static_cast<float>(p.logprob);
-    }
+    if (in_vocab(p.id) && std::isfinite(p.logprob))
+      scratch.logits[static_cast<size_t>(p.id)] = static_cast<float>(p.logprob);
   }
   sampler.set_temperature(next.temperature);
-  const Token t = sampler.sample(scratch.data(), next.banned, {});
+  const Token t = sampler.sample(scratch.logits.data(), next.banned, {});
   for (const TopProb& p : top) {
-    if (p.id >= 0 && static_cast<size_t>(p.id) < scratch.size()) {
-      scratch[static_cast<size_t>(p.id)] = -std::numeric_limits<float>::infinity();
-    }
+    if (in_vocab(p.id)) scratch.logits[static_cast<size_t>(p.id)] = -std::numeric_limits<float>::infinity();
   }
   if (t < 0) return std::nullopt;
   return t;

@@ -4,6 +4,7 @@
 #pragma once
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "decode/decode.h"
 #include "engine/engine.h"
@@ -25,8 +26,13 @@ std::optional<Token> greedy_from_top(std::span<const TopProb> top, const decode:
 // ban allows first, so when the list holds top_k of them (or the whole vocabulary) nothing beyond
 // it could be drawn, and the rest of the chain reads only their logits' differences, which the log
 // probabilities keep. nullopt when the list cannot tell (too few allowed tokens in it), or `next`
-// has an allow-list or `top_k` is 0. `scratch`: n_vocab logits, all -inf on entry and on return.
+// has an allow-list or `top_k` is 0.
+struct DrawScratch {
+  explicit DrawScratch(size_t n_vocab);
+  std::vector<float> logits;    // -inf but while a draw runs
+  std::vector<uint8_t> banned;  // 0 but while a draw runs
+};
 std::optional<Token> draw_from_top(std::span<const TopProb> top, const decode::NextToken& next, int32_t top_k,
-                                   engine::Sampler& sampler, std::vector<float>& scratch);
+                                   engine::Sampler& sampler, DrawScratch& scratch);
 
 }  // namespace sfcl::gateway

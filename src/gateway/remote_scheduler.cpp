@@ -275,13 +275,13 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   const bool draw_ok = raw_window > 0 && job->options.mode != decode::Mode::off && job->logit_bias.empty() &&
                        script_ == nullptr && logprobs < 0 && top_k > 0 && top_k <= kMaxDrawTopK;
   std::optional<engine::Sampler> drawer;  // made at the first draw
-  std::vector<float> draw_scratch;
+  std::optional<DrawScratch> draw_scratch;
   const auto draw = [&](std::span<const TopProb> top, const decode::NextToken& now) -> std::optional<Token> {
     if (!drawer) {
       drawer.emplace(model_, job->options.sampling);
-      draw_scratch.assign(static_cast<size_t>(model_.n_vocab()), -std::numeric_limits<float>::infinity());
+      draw_scratch.emplace(static_cast<size_t>(model_.n_vocab()));
     }
-    return draw_from_top(top, now, top_k, *drawer, draw_scratch);
+    return draw_from_top(top, now, top_k, *drawer, *draw_scratch);
   };
   // `sampled_logprob`: the backend's for `t` when it sampled t there; otherwise t's is looked up
   // among the raw top tokens of its position, and stays unknown (NaN) when not among them.

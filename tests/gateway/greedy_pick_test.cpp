@@ -99,7 +99,7 @@ TEST(GreedyPick, DrawFromTheTopTokensIsTheSamplersDrawFromTheWholeRow) {
   decode::NextToken next;
   next.banned = banned;
   next.temperature = opt.temperature;
-  std::vector<float> scratch(n, -std::numeric_limits<float>::infinity());
+  DrawScratch scratch(n);
   int same = 0;
   int drawn_banned = 0;
   std::vector<int> seen(n, 0);
@@ -118,7 +118,9 @@ TEST(GreedyPick, DrawFromTheTopTokensIsTheSamplersDrawFromTheWholeRow) {
   EXPECT_GE(same, 297);
   EXPECT_EQ(drawn_banned, 0);
   EXPECT_GT(std::count_if(seen.begin(), seen.end(), [](int c) { return c > 0; }), 5);  // a draw, not a pick
-  EXPECT_TRUE(std::all_of(scratch.begin(), scratch.end(), [](float l) { return std::isinf(l) && l < 0; }));
+  EXPECT_TRUE(
+      std::all_of(scratch.logits.begin(), scratch.logits.end(), [](float l) { return std::isinf(l) && l < 0; }));
+  EXPECT_TRUE(std::all_of(scratch.banned.begin(), scratch.banned.end(), [](uint8_t b) { return b == 0; }));
   // Fewer allowed tokens listed than top_k: the list cannot tell.
   opt.seed = 1;
   engine::Sampler s(*model, opt);
