@@ -47,13 +47,20 @@ std::optional<Token> draw_from_top(std::span<const TopProb> top, const decode::N
     if (in_vocab(t)) scratch.banned[static_cast<size_t>(t)] = 1;
   }
   size_t allowed = 0;
+  double kth = 0.0;  // the top_k-th allowed token's log-probability
   for (const TopProb& p : top) {
-    if (in_vocab(p.id) && scratch.banned[static_cast<size_t>(p.id)] == 0 && std::isfinite(p.logprob)) ++allowed;
+    if (in_vocab(p.id) && scratch.banned[static_cast<size_t>(p.id)] == 0 && std::isfinite(p.logprob)) {
+      if (++allowed == static_cast<size_t>(top_k)) kth = p.logprob;
+    }
   }
   for (Token t : next.banned) {
     if (in_vocab(t)) scratch.banned[static_cast<size_t>(t)] = 0;
   }
-  if (allowed < static_cast<size_t>(top_k) && top.size() < n_vocab) return std::nullopt;
+  if (top.size() < n_vocab) {
+    if (allowed < static_cast<size_t>(top_k)) return std::nullopt;
+    // A token past the list may tie the top_k-th: which of them the chain keeps, the list cannot say.
+    if (kth == top.back().logprob) return std::nullopt;
+  }
   for (const TopProb& p : top) {
     if (in_vocab(p.id) && std::isfinite(p.logprob))
       scratch.logits[static_cast<size_t>(p.id)] = static_cast<float>(p.logprob);

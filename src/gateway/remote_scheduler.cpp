@@ -80,6 +80,17 @@ constexpr int32_t kMaxDrawTopK = 64;
 constexpr int32_t kMinFreeRawWindow = 256;
 constexpr double kUnknownLogprob = std::numeric_limits<double>::quiet_NaN();
 
+// The seed of an answer's n-th call (or of the gateway's own sampler) from the request's: random
+// stays random (the backend, or the sampler, seeds itself), a fixed one gives a fixed sequence.
+uint32_t call_seed(uint32_t seed, uint64_t n) {
+  if (seed == 0xFFFFFFFFU) return seed;
+  uint64_t z = (uint64_t{seed} << 32 | 0x5f3759dfU) + n * 0x9E3779B97F4A7C15ULL;  // splitmix64
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  const auto out = static_cast<uint32_t>(z ^ (z >> 31));
+  return out == 0xFFFFFFFFU ? 0 : out;
+}
+
 // Whether `ev` names every one of its tokens' positions, in order: one entry per token, and where
 // the entries carry ids (llama-server's), the same ids.
 bool every_position_reported(const CompletionEvent& ev) {
@@ -274,11 +285,14 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   const int32_t top_k = job->options.sampling.top_k;
   const bool draw_ok = raw_window > 0 && job->options.mode != decode::Mode::off && job->logit_bias.empty() &&
                        script_ == nullptr && logprobs < 0 && top_k > 0 && top_k <= kMaxDrawTopK;
-  std::optional<engine::Sampler> drawer;  // made at the first draw
+  uint64_t calls_made = 0;                // this answer's calls so far (their seeds)
+  std::optional<engine::Sampler> drawer;  // made at the first draw, with a seed of its own
   std::optional<DrawScratch> draw_scratch;
   const auto draw = [&](std::span<const TopProb> top, const decode::NextToken& now) -> std::optional<Token> {
     if (!drawer) {
-      drawer.emplace(model_, job->options.sampling);
+      engine::SamplingOptions own = job->options.sampling;
+      own.seed = call_seed(own.seed, ~uint64_t{0});
+      drawer.emplace(model_, own);
       draw_scratch.emplace(static_cast<size_t>(model_.n_vocab()));
     }
     return draw_from_top(top, now, top_k, *drawer, *draw_scratch);
@@ -381,7 +395,11 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     req.sampling.temperature = next.temperature;
     // Greedy draws nothing: a fixed seed spares the backend seeding a generator from the system
     // (std::random_device) for every call.
-    req.sampling.seed = next.temperature == 0.0F ? 0 : job->options.sampling.seed;
+    // Sampled, each call gets a seed of its own, derived from the request's and the call's number:
+    // llama-server seeds a new generator per request, so one seed for every call would draw the
+    // first token of each with the same random number (a retry after a backtrack among them).
+    req.sampling.seed = next.temperature == 0.0F ? 0 : call_seed(job->options.sampling.seed, calls_made);
+    ++calls_made;
     req.prompt = seq.prompt_tokens();
     req.prompt_tail = seq.output_tokens();
     const size_t at = seq.output_tokens().size();
@@ -409,6 +427,9 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     for (Token t : next.allowed) req.bias.emplace_back(t, kAllowBias);
     req.allowed.assign(next.allowed.begin(), next.allowed.end());
     if (scripted) req.bias.emplace_back(*scripted, kScriptBias);
+    // A drawn call's own token is not used: it is made the end of generation, which the backend
+    // always reports with its top tokens (one that ended inside a character would come without).
+    if (drawn && model_.eos() >= 0) req.bias.emplace_back(model_.eos(), kProbeBias);
     if (!loose) {
       for (Token t : next.banned) req.bias.emplace_back(t, kBanned);  // last: a ban wins
     }
@@ -454,7 +475,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
             if (!backend_pick) {
               const std::optional<Token> pick = greedy_from_top(rows.at(pos), now);
               if (!pick) {
-                loose_refused = loose && first;
+                loose_refused = loose && pos == at;
                 return false;
               }
               t = *pick;
@@ -462,7 +483,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
           } else if (drawn && now.temperature > 0.0F && now.allowed.empty() && !now.banned.empty()) {
             const std::optional<Token> d = draw(top, now);
             if (!d) {
-              loose_refused = first;
+              loose_refused = pos == at;
               return false;
             }
             t = *d;

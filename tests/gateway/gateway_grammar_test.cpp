@@ -30,6 +30,13 @@ const json kTotalSchema = {{"type", "object"},
                            {"required", {"total"}},
                            {"additionalProperties", false}};
 
+// Characters, as a schema's maxLength counts them (not bytes: the sampled answers write Chinese).
+size_t chars(const std::string& s) {
+  size_t n = 0;
+  for (const char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+  return n;
+}
+
 json openai(const json& extra) {
   json body = {{"model", "sfcl-demo"}, {"max_tokens", 80}, {"temperature", 0}, {"messages", json::array({kQuestion})}};
   body.update(extra);
@@ -147,7 +154,7 @@ TEST_F(GatewayGrammarTest, OpenAIToolCallsEqualServePlainAndStreamed) {
   EXPECT_EQ(call["name"], "get_weather");
   const json args = json::parse(call["arguments"].get<std::string>());
   ASSERT_TRUE(args["city"].is_string()) << call.dump();
-  EXPECT_LE(args["city"].get<std::string>().size(), 12U);
+  EXPECT_LE(chars(args["city"].get<std::string>()), 12U);
   // The demo model, asked freely, writes prose: the gateway had to refuse tokens and ask again
   // with the grammar's allowed tokens (one-token calls; there is nothing to backtrack here).
   const json after = gateway_->backends();
@@ -178,7 +185,7 @@ TEST_F(GatewayGrammarTest, AnthropicToolUseEqualsServePlainAndStreamed) {
   ASSERT_EQ(block["type"], "tool_use") << got.dump();
   EXPECT_EQ(block["name"], "get_weather");
   ASSERT_TRUE(block["input"]["city"].is_string()) << block.dump();
-  EXPECT_LE(block["input"]["city"].get<std::string>().size(), 12U);
+  EXPECT_LE(chars(block["input"]["city"].get<std::string>()), 12U);
 
   body["tool_choice"] = {{"type", "tool"}, {"name", "get_weather"}};
   auto sc = serve_->client();
@@ -203,7 +210,7 @@ TEST_F(GatewayGrammarTest, JsonSchemaAnswerEqualsServeAndSatisfiesTheSchema) {
   ASSERT_TRUE(j.is_object()) << got.dump();
   EXPECT_EQ(j.size(), 1U) << j.dump();  // additionalProperties: false
   ASSERT_TRUE(j["total"].is_string()) << j.dump();
-  EXPECT_LE(j["total"].get<std::string>().size(), 16U);
+  EXPECT_LE(chars(j["total"].get<std::string>()), 16U);
 
   // Streamed: the same chunks as serve's.
   auto sc = serve_->client();
@@ -239,7 +246,7 @@ TEST_F(GatewayGrammarTest, SampledAnswersStayValid) {
     EXPECT_EQ(fn["name"], "get_weather");
     const json args = json::parse(fn["arguments"].get<std::string>(), nullptr, false);
     ASSERT_TRUE(args.is_object() && args["city"].is_string()) << fn.dump();
-    EXPECT_LE(args["city"].get<std::string>().size(), 12U);
+    EXPECT_LE(chars(args["city"].get<std::string>()), 12U) << fn.dump();
 
     json structured =
         openai({{"response_format",
@@ -249,7 +256,7 @@ TEST_F(GatewayGrammarTest, SampledAnswersStayValid) {
     ASSERT_EQ(reply["_status"], 200) << reply.dump();
     const json j = json::parse(reply["choices"][0]["message"]["content"].get<std::string>(), nullptr, false);
     ASSERT_TRUE(j.is_object() && j.size() == 1 && j["total"].is_string()) << reply.dump();
-    EXPECT_LE(j["total"].get<std::string>().size(), 16U);
+    EXPECT_LE(chars(j["total"].get<std::string>()), 16U);
   }
 }
 

@@ -114,17 +114,37 @@ TEST(GreedyPick, DrawFromTheTopTokensIsTheSamplersDrawFromTheWholeRow) {
     drawn_banned += std::find(banned.begin(), banned.end(), *got) != banned.end() ? 1 : 0;
     ++seen[static_cast<size_t>(*got)];
   }
-  // The log-sum-exp shift leaves the draws equal but for float rounding at a boundary.
-  EXPECT_GE(same, 297);
+  // The log-sum-exp shift could move a draw only through float rounding at a boundary: none here.
+  EXPECT_EQ(same, 300);
   EXPECT_EQ(drawn_banned, 0);
   EXPECT_GT(std::count_if(seen.begin(), seen.end(), [](int c) { return c > 0; }), 5);  // a draw, not a pick
   EXPECT_TRUE(
       std::all_of(scratch.logits.begin(), scratch.logits.end(), [](float l) { return std::isinf(l) && l < 0; }));
   EXPECT_TRUE(std::all_of(scratch.banned.begin(), scratch.banned.end(), [](uint8_t b) { return b == 0; }));
+  // At another temperature than the sampler was made with (dynamic temperature), the whole vocabulary
+  // listed (top_k need not be filled then), and -inf entries: still the whole row's draw.
+  decode::NextToken hot = next;
+  hot.temperature = 1.3F;
+  std::vector<TopProb> all = top_of(n);
+  all.push_back({order[n - 1], kNegInf});  // a repeated id at -inf: ignored
+  for (uint32_t seed = 1; seed <= 50; ++seed) {
+    opt.seed = seed;
+    engine::Sampler whole(*model, opt);
+    engine::Sampler listed(*model, opt);
+    whole.set_temperature(hot.temperature);
+    const Token want = whole.sample(logits.data(), banned);
+    EXPECT_EQ(draw_from_top(top_of(opt.top_k + 8), hot, opt.top_k, listed, scratch), want) << seed;
+    engine::Sampler listed_all(*model, opt);
+    EXPECT_EQ(draw_from_top(all, hot, opt.top_k, listed_all, scratch), want) << seed;
+  }
   // Fewer allowed tokens listed than top_k: the list cannot tell.
   opt.seed = 1;
   engine::Sampler s(*model, opt);
   EXPECT_EQ(draw_from_top(top_of(opt.top_k + 2), next, opt.top_k, s, scratch), std::nullopt);
+  // The top_k-th allowed token ties the last listed one: a token past the list may tie it too.
+  std::vector<TopProb> tied = top_of(opt.top_k + 3);  // 3 banned among them: the top_k-th is the last
+  tied.back().logprob = tied[tied.size() - 2].logprob;
+  EXPECT_EQ(draw_from_top(tied, next, opt.top_k, s, scratch), std::nullopt);
   // An allow-list, or top_k off: not this function's to decide.
   const std::vector<Token> allow = {order[1]};
   decode::NextToken listed_next = next;
