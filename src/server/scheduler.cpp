@@ -259,9 +259,12 @@ size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {
       ++cache_saves_;
     }
   }
+  // Restored when it spares at least kMinRestoreGain tokens over the slot's own prefix, however
+  // short the prompt: copying a state back costs far less than decoding those tokens again
+  // (cache_min_tokens bounds what is worth saving, not what is worth restoring).
+  constexpr size_t kMinRestoreGain = 16;
   size_t common = 0;
-  const PromptCache::Entry* e =
-      prompt_cache_->find(job.prompt, std::max<size_t>(shared, options_.cache_min_tokens), common);
+  const PromptCache::Entry* e = prompt_cache_->find(job.prompt, shared + kMinRestoreGain - 1, common);
   if (e != nullptr) {
     if (ctx_->restore_state(slot.id, e->state)) {
       slot.cached = e->tokens;

@@ -296,5 +296,29 @@ TEST_F(ServerSchedulerModel, PromptCacheRestoresADocumentAfterItsSlotWasReused) 
   }
 }
 
+// A prompt shorter than cache_min_tokens (the eval prompts are 63-80 tokens) is restored as well:
+// only what its slot held, prompt and answer, had to reach cache_min_tokens to be saved.
+TEST_F(ServerSchedulerModel, PromptCacheRestoresAShortPromptAfterItsSlotWasReused) {
+  SchedulerOptions o;
+  o.n_parallel = 1;
+  o.n_ctx_per_slot = 1024;
+  o.cache_ram_mib = 64;
+  auto ctx = context(o);
+  Scheduler s(*model_, *ctx, o);
+  auto first = job("Invoice INV-7: $12,500.00 due.", 40);
+  ASSERT_TRUE(s.submit(first));
+  const std::string uncached = first->channel.wait_finished().result.text;
+  ASSERT_LT(first->prompt.size(), static_cast<size_t>(o.cache_min_tokens));
+  auto other = job("Something else entirely, short.", 8);
+  ASSERT_TRUE(s.submit(other));
+  other->channel.wait_finished();
+  auto again = job("Invoice INV-7: $12,500.00 due.", 40);
+  ASSERT_TRUE(s.submit(again));
+  const JobOutcome& out = again->channel.wait_finished();
+  EXPECT_EQ(out.result.text, uncached);
+  EXPECT_EQ(again->channel.cached_tokens(), static_cast<int32_t>(again->prompt.size()) - 1);
+  EXPECT_EQ(s.stats().cache_hits, 1);
+}
+
 }  // namespace
 }  // namespace sfcl::server
