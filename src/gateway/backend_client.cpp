@@ -126,6 +126,13 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
   append_number(out, req.sampling.min_p);
   out += R"(,"seed":)";
   append_number(out, req.sampling.seed);
+  // The chain is named, so a backend started with other sampling defaults (penalties, DRY, XTC,
+  // mirostat, dynamic temperature) samples as the check loop's sampler does: top_k, top_p, min_p,
+  // temperature, then the draw. Greedy, the temperature sampler alone keeps the first of the
+  // highest logits in token order, as the loop's greedy sampler does on a tie.
+  out += req.sampling.temperature > 0.0F ? R"(,"samplers":["top_k","top_p","min_p","temperature"])"
+                                         : R"(,"samplers":["temperature"])";
+  out += R"(,"mirostat":0,"dynatemp_range":0)";
   {
     // Always: a call's output may hold bytes that are not UTF-8 anywhere (a character cut at
     // either end, or byte tokens that make none), on which the default parser fails.

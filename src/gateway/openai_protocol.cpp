@@ -150,6 +150,11 @@ void completion_body(const CompletionRequest& req, const std::string& model, std
                {"temperature", req.sampling.temperature},
                {"top_p", req.sampling.top_p},
                {"min_p", req.sampling.min_p},
+               // Penalties off whatever the server's defaults (vLLM's generation config): the
+               // check loop's sampler has none. OpenAI's names, and vLLM's repetition_penalty.
+               {"presence_penalty", 0.0},
+               {"frequency_penalty", 0.0},
+               {"repetition_penalty", 1.0},
                // The sampled ids: llama-server puts them in logprobs.content[].id, vLLM in
                // logprobs.tokens as "token_id:N" and, in newer releases, in token_ids.
                // Also the raw top tokens of each position, as n_probs asks llama-server's native API.

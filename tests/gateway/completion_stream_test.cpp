@@ -255,12 +255,17 @@ TEST(CompletionStream, TheRequestBodyIsTheJsonLlamaServerReads) {
   EXPECT_EQ(j["top_k"], 40);
   EXPECT_FLOAT_EQ(j["top_p"].get<float>(), 0.95F);
   EXPECT_EQ(j["seed"], 42);
+  EXPECT_EQ(j["samplers"], nlohmann::json({"temperature"}));  // greedy: the first of the highest
+  EXPECT_EQ(j["mirostat"], 0);
+  EXPECT_EQ(j["dynatemp_range"], 0);
   EXPECT_EQ(j["logit_bias"], nlohmann::json::parse("[[7,false],[8,100],[9,-2.5]]"));
   EXPECT_FALSE(j.contains("n_probs"));
   req.n_probs = 4;
   req.bias.clear();
+  req.sampling.temperature = 0.7F;
   write_completion_body(req, body);
   j = nlohmann::json::parse(body);
+  EXPECT_EQ(j["samplers"], nlohmann::json({"top_k", "top_p", "min_p", "temperature"}));  // the loop's chain
   EXPECT_EQ(j["n_probs"], 4);
   EXPECT_EQ(j["post_sampling_probs"], false);
   EXPECT_EQ(j["logit_bias"], nlohmann::json::array());

@@ -163,6 +163,44 @@ TEST_F(GatewayTest, SampledAnswersDrawBannedPositionsInTheGateway) {
   EXPECT_LT(b["bias_entries"].get<int>(), 700) << b.dump();  // less than one word-start ban
 }
 
+// A backend started with sampling defaults of its own (a repeat penalty, DRY, dynamic
+// temperature) still samples as the check loop does: the gateway names the chain in every call
+// (mirostat, which would replace the chain, is turned off in the body: CompletionStream tests).
+TEST(GatewayBackendDefaults, ABackendsOwnSamplingDefaultsDoNotChangeTheAnswers) {
+  ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"}, true, {}, true, /*tiny_model=*/false);
+  LlamaServer odd(2, demo_model(), {"--repeat-penalty", "1.8", "--dry-multiplier", "0.8", "--dynatemp-range", "0.5"});
+  Gateway gw({&odd}, {});
+  auto sc = serve.client();
+  auto gc = gw.client();
+  for (const Item& it : eval_items(12)) {
+    const Seen want = stream_messages(sc, messages_body(it, 64, true));
+    const Seen got = stream_messages(gc, messages_body(it, 64, true));
+    ASSERT_TRUE(want.complete);
+    EXPECT_TRUE(got.complete);
+    EXPECT_EQ(got.text, want.text) << it.question;
+    EXPECT_EQ(got.events, want.events) << it.question;
+  }
+  // Answers kept going past their end (the demo vocabulary's </s> and <|im_end|> biased away) repeat
+  // themselves, where a repeat penalty would pick other tokens.
+  int long_answers = 0;
+  for (const std::string question : {"What is the total of invoice INV-7?", "Who signed the contract?",
+                                     "When is the payment due?", "发票号码是多少？"}) {
+    const json chat = {{"model", "m"},
+                       {"max_tokens", 48},
+                       {"temperature", 0},
+                       {"logit_bias", {{"2", -100}, {"356", -100}}},
+                       {"messages", json::array({{{"role", "user"}, {"content", question}}})}};
+    auto want = sc.Post("/v1/chat/completions", chat.dump(), "application/json");
+    auto got = gc.Post("/v1/chat/completions", chat.dump(), "application/json");
+    ASSERT_TRUE(want && want->status == 200);
+    ASSERT_TRUE(got && got->status == 200) << (got ? got->body : "");
+    const json w = json::parse(want->body);
+    EXPECT_EQ(json::parse(got->body)["choices"][0]["message"]["content"], w["choices"][0]["message"]["content"]);
+    long_answers += w["usage"]["completion_tokens"].get<int>() == 48 ? 1 : 0;
+  }
+  EXPECT_GT(long_answers, 0);
+}
+
 // The OpenAI-completions protocol against llama-server's own /v1/completions: the same answers,
 // events and bans as `sfcl serve`; its vocabulary learnt from the backend's /props model_path.
 TEST_F(GatewayTest, OpenAiProtocolAnswersEqualServe) {

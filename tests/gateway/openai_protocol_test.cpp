@@ -46,6 +46,9 @@ TEST(OpenAiProtocol, BodyHasTheTokenPromptAndBiasObjectWithBansAtMinus100) {
   EXPECT_EQ(j["logprobs"], 1);
   EXPECT_TRUE(j["return_tokens_as_token_ids"].get<bool>());
   EXPECT_EQ(j["logit_bias"], json({{"7", -5.0}, {"9", 1100.0}, {"11", -100.0}}));
+  EXPECT_EQ(j["presence_penalty"], 0.0);  // the server's own penalties off
+  EXPECT_EQ(j["frequency_penalty"], 0.0);
+  EXPECT_EQ(j["repetition_penalty"], 1.0);
   EXPECT_FALSE(j.contains("top_k"));              // 0 = off: left out
   EXPECT_FALSE(j.contains("seed"));               // random: left out
   EXPECT_FALSE(j.contains("allowed_token_ids"));  // no allow-list
