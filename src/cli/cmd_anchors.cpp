@@ -129,8 +129,9 @@ int run_hold(const std::string& text, const anchor::LexerOptions& lo) {
   while (at < text.size()) {
     size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
-    const std::string_view line = std::string_view(text).substr(at, end - at);
+    std::string_view line = std::string_view(text).substr(at, end - at);
     at = end + 1;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // CRLF text
     ++line_no;
     if (line.empty()) continue;
     anchor::Incremental lex(lo);

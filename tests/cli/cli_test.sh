@@ -57,6 +57,8 @@ check "anchors hold trails by what may still be an anchor" '[ $rc -eq 0 ] && [ $
   grep -q "^{\"chars\":23,\"first_release_after\":5,\"line\":1,\"max_held\":6," "$tmp/o" &&
   grep -q "\"line\":3,\"max_held\":11," "$tmp/o" && grep -q "\"line\":4,\"max_held\":5," "$tmp/o" &&
   tail -1 "$tmp/o" | grep -q "\"lines\":3"'
+printf 'The total is due today.\r\n' | "$SFCL" anchors hold - >"$tmp/o"; rc=$?
+check "anchors hold reads CRLF lines as LF ones" '[ $rc -eq 0 ] && grep -q "^{\"chars\":23,\"first_release_after\":5," "$tmp/o"'
 for sub in "check --source $tmp/src.txt" extract count hold; do
   "$SFCL" anchors $sub </dev/null >"$tmp/o" 2>"$tmp/e"; rc=$?
   check "anchors ${sub%% *} on empty stdin exits 2" '[ $rc -eq 2 ] && grep -q "stdin is empty" "$tmp/e" && [ ! -s "$tmp/o" ]'
