@@ -260,11 +260,13 @@ size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {
     }
   }
   // Restored when it spares at least kMinRestoreGain tokens over the slot's own prefix, however
-  // short the prompt: copying a state back costs far less than decoding those tokens again
-  // (cache_min_tokens bounds what is worth saving, not what is worth restoring).
+  // short the prompt (cache_min_tokens bounds what is worth saving, not what is worth restoring),
+  // and at least an eighth of the saved state: a restore copies the whole state back, which on a
+  // GPU costs more than decoding a few tokens of a long document's shared header.
   constexpr size_t kMinRestoreGain = 16;
   size_t common = 0;
   const PromptCache::Entry* e = prompt_cache_->find(job.prompt, shared + kMinRestoreGain - 1, common);
+  if (e != nullptr && common - shared < e->tokens.size() / 8) e = nullptr;
   if (e != nullptr) {
     if (ctx_->restore_state(slot.id, e->state)) {
       slot.cached = e->tokens;

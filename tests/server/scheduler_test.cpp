@@ -320,5 +320,35 @@ TEST_F(ServerSchedulerModel, PromptCacheRestoresAShortPromptAfterItsSlotWasReuse
   EXPECT_EQ(s.stats().cache_hits, 1);
 }
 
+// A long saved document is not copied back for a prompt that shares only its opening: a restore
+// copies the whole state, so it must spare at least an eighth of it.
+TEST_F(ServerSchedulerModel, PromptCacheLeavesALongStateForAPromptSharingOnlyItsOpening) {
+  std::string document = "Invoice INV-2024-0117 from Foster & Sons: ";
+  for (int i = 0; document.size() < 700; ++i)
+    document += "line " + std::to_string(i) + " costs $" + std::to_string(i * 37) + ".00; ";
+  SchedulerOptions o;
+  o.n_parallel = 1;
+  o.n_ctx_per_slot = 1024;
+  o.cache_ram_mib = 64;
+  auto ctx = context(o);
+  Scheduler s(*model_, *ctx, o);
+  for (const auto& text : {document, std::string("Something else entirely, short.")}) {
+    auto j = job(text, 8);
+    ASSERT_TRUE(s.submit(j));
+    j->channel.wait_finished();
+  }
+  ASSERT_EQ(s.stats().cache_saves, 1);  // the document's state
+  auto opening = job(document.substr(0, 60) + " and nothing more.", 8);
+  ASSERT_TRUE(s.submit(opening));
+  opening->channel.wait_finished();
+  EXPECT_EQ(s.stats().cache_hits, 0);
+  EXPECT_LT(opening->channel.cached_tokens(), 4);
+  auto most = job(document.substr(0, 400) + " and nothing more.", 8);  // shares more than an eighth
+  ASSERT_TRUE(s.submit(most));
+  most->channel.wait_finished();
+  EXPECT_EQ(s.stats().cache_hits, 1);
+  EXPECT_GE(most->channel.cached_tokens(), 390);
+}
+
 }  // namespace
 }  // namespace sfcl::server
