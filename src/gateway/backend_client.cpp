@@ -132,7 +132,7 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
   // highest logits in token order, as the loop's greedy sampler does on a tie.
   out += req.sampling.temperature > 0.0F ? R"(,"samplers":["top_k","top_p","min_p","temperature"])"
                                          : R"(,"samplers":["temperature"])";
-  out += R"(,"mirostat":0,"dynatemp_range":0)";
+  out += R"(,"mirostat":0,"dynatemp_range":0,"min_keep":1,"backend_sampling":false)";
   {
     // Always: a call's output may hold bytes that are not UTF-8 anywhere (a character cut at
     // either end, or byte tokens that make none), on which the default parser fails.

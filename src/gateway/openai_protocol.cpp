@@ -150,11 +150,20 @@ void completion_body(const CompletionRequest& req, const std::string& model, std
                {"temperature", req.sampling.temperature},
                {"top_p", req.sampling.top_p},
                {"min_p", req.sampling.min_p},
-               // Penalties off whatever the server's defaults (vLLM's generation config): the
-               // check loop's sampler has none. OpenAI's names, and vLLM's repetition_penalty.
+               // Penalties off whatever the server's defaults (vLLM's generation config, llama-server's
+               // flags): the check loop's sampler has none. OpenAI's names, vLLM's
+               // repetition_penalty, and llama-server's own chain as on its native API (each
+               // server ignores the other's fields).
                {"presence_penalty", 0.0},
                {"frequency_penalty", 0.0},
                {"repetition_penalty", 1.0},
+               {"repeat_penalty", 1.0},
+               {"dry_multiplier", 0.0},
+               {"mirostat", 0},
+               {"dynatemp_range", 0.0},
+               {"min_keep", 1},
+               {"samplers", req.sampling.temperature > 0.0F ? json::array({"top_k", "top_p", "min_p", "temperature"})
+                                                            : json::array({"temperature"})},
                // The sampled ids: llama-server puts them in logprobs.content[].id, vLLM in
                // logprobs.tokens as "token_id:N" and, in newer releases, in token_ids.
                // Also the raw top tokens of each position, as n_probs asks llama-server's native API.
@@ -165,8 +174,8 @@ void completion_body(const CompletionRequest& req, const std::string& model, std
   if (!model.empty()) body["model"] = model;
   if (const json allowed = allowed_ids(req); !allowed.empty()) body["allowed_token_ids"] = allowed;
   if (req.inside_character) body["chat_parser"] = kRawTextParser;  // llama-server's; vLLM ignores it
-  // 0 means off for sfcl; older vLLM releases refuse 0 (their "off" is -1), so leave it out.
-  if (req.sampling.top_k > 0) body["top_k"] = req.sampling.top_k;
+  // 0 means off for sfcl; older vLLM releases refuse 0, and both servers read -1 as off.
+  body["top_k"] = req.sampling.top_k > 0 ? req.sampling.top_k : -1;
   if (req.sampling.seed != kRandomSeed) body["seed"] = req.sampling.seed;
   out = body.dump();
 }

@@ -258,6 +258,8 @@ TEST(CompletionStream, TheRequestBodyIsTheJsonLlamaServerReads) {
   EXPECT_EQ(j["samplers"], nlohmann::json({"temperature"}));  // greedy: the first of the highest
   EXPECT_EQ(j["mirostat"], 0);
   EXPECT_EQ(j["dynatemp_range"], 0);
+  EXPECT_EQ(j["min_keep"], 1);
+  EXPECT_EQ(j["backend_sampling"], false);
   EXPECT_EQ(j["logit_bias"], nlohmann::json::parse("[[7,false],[8,100],[9,-2.5]]"));
   EXPECT_FALSE(j.contains("n_probs"));
   req.n_probs = 4;

@@ -166,10 +166,14 @@ TEST_F(GatewayTest, SampledAnswersDrawBannedPositionsInTheGateway) {
 // A backend started with sampling defaults of its own (a repeat penalty, DRY, dynamic
 // temperature) still samples as the check loop does: the gateway names the chain in every call
 // (mirostat, which would replace the chain, is turned off in the body: CompletionStream tests).
-TEST(GatewayBackendDefaults, ABackendsOwnSamplingDefaultsDoNotChangeTheAnswers) {
+class GatewayBackendDefaults : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GatewayBackendDefaults, ABackendsOwnSamplingDefaultsDoNotChangeTheAnswers) {
   ServerProcess serve({"--model", demo_model().string(), "--parallel", "2"}, true, {}, true, /*tiny_model=*/false);
   LlamaServer odd(2, demo_model(), {"--repeat-penalty", "1.8", "--dry-multiplier", "0.8", "--dynatemp-range", "0.5"});
-  Gateway gw({&odd}, {});
+  std::vector<std::string> args;
+  if (std::string(GetParam()) == "openai") args = {"--backend-api", "openai"};
+  Gateway gw({&odd}, args);
   auto sc = serve.client();
   auto gc = gw.client();
   expect_answers_equal(sc, gc, 8);
@@ -193,6 +197,8 @@ TEST(GatewayBackendDefaults, ABackendsOwnSamplingDefaultsDoNotChangeTheAnswers) 
   }
   EXPECT_GT(long_answers, 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Protocols, GatewayBackendDefaults, ::testing::Values("native", "openai"));
 
 // The OpenAI-completions protocol against llama-server's own /v1/completions: the same answers,
 // events and bans as `sfcl serve`; its vocabulary learnt from the backend's /props model_path.

@@ -49,7 +49,10 @@ TEST(OpenAiProtocol, BodyHasTheTokenPromptAndBiasObjectWithBansAtMinus100) {
   EXPECT_EQ(j["presence_penalty"], 0.0);  // the server's own penalties off
   EXPECT_EQ(j["frequency_penalty"], 0.0);
   EXPECT_EQ(j["repetition_penalty"], 1.0);
-  EXPECT_FALSE(j.contains("top_k"));              // 0 = off: left out
+  EXPECT_EQ(j["repeat_penalty"], 1.0);  // llama-server's name
+  EXPECT_EQ(j["mirostat"], 0);
+  EXPECT_EQ(j["samplers"], json::array({"temperature"}));  // greedy
+  EXPECT_EQ(j["top_k"], -1);                               // 0 = off: -1 on both servers
   EXPECT_FALSE(j.contains("seed"));               // random: left out
   EXPECT_FALSE(j.contains("allowed_token_ids"));  // no allow-list
 
