@@ -257,17 +257,29 @@ TEST(ServerPromptCache, FindsTheLongestSharedPrefixAndEvictsTheLeastRecentlyUsed
   EXPECT_FALSE(cache.save(b, 300, fill_with(300)));
 }
 
-// A long document whose slot went to another request is restored from host memory, not processed
-// again, and the answer is the one the uncached run gave.
-TEST_F(ServerSchedulerModel, PromptCacheRestoresADocumentAfterItsSlotWasReused) {
+// A 700-byte invoice document: about 700 tokens on the byte-vocabulary model.
+std::string invoice_document() {
   std::string document = "Invoice INV-2024-0117 from Foster & Sons: ";
   for (int i = 0; document.size() < 700; ++i)
     document += "line " + std::to_string(i) + " costs $" + std::to_string(i * 37) + ".00; ";
+  return document;
+}
+
+// One slot of 1,024 tokens and a host-memory prompt cache of `cache_ram_mib` (0: none).
+SchedulerOptions one_slot(uint32_t cache_ram_mib) {
+  SchedulerOptions o;
+  o.n_parallel = 1;
+  o.n_ctx_per_slot = 1024;
+  o.cache_ram_mib = cache_ram_mib;
+  return o;
+}
+
+// A long document whose slot went to another request is restored from host memory, not processed
+// again, and the answer is the one the uncached run gave.
+TEST_F(ServerSchedulerModel, PromptCacheRestoresADocumentAfterItsSlotWasReused) {
+  const std::string document = invoice_document();
   for (const uint32_t cache_ram_mib : {64U, 0U}) {
-    SchedulerOptions o;
-    o.n_parallel = 1;
-    o.n_ctx_per_slot = 1024;
-    o.cache_ram_mib = cache_ram_mib;
+    const SchedulerOptions o = one_slot(cache_ram_mib);
     auto ctx = context(o);
     Scheduler s(*model_, *ctx, o);
     auto first = job(document, 8);
@@ -299,10 +311,7 @@ TEST_F(ServerSchedulerModel, PromptCacheRestoresADocumentAfterItsSlotWasReused) 
 // A prompt shorter than cache_min_tokens (the eval prompts are 63-80 tokens) is restored as well:
 // only what its slot held, prompt and answer, had to reach cache_min_tokens to be saved.
 TEST_F(ServerSchedulerModel, PromptCacheRestoresAShortPromptAfterItsSlotWasReused) {
-  SchedulerOptions o;
-  o.n_parallel = 1;
-  o.n_ctx_per_slot = 1024;
-  o.cache_ram_mib = 64;
+  const SchedulerOptions o = one_slot(64);
   auto ctx = context(o);
   Scheduler s(*model_, *ctx, o);
   auto first = job("Invoice INV-7: $12,500.00 due.", 40);
@@ -323,13 +332,8 @@ TEST_F(ServerSchedulerModel, PromptCacheRestoresAShortPromptAfterItsSlotWasReuse
 // A long saved document is not copied back for a prompt that shares only its opening: a restore
 // copies the whole state, so it must spare at least an eighth of it.
 TEST_F(ServerSchedulerModel, PromptCacheLeavesALongStateForAPromptSharingOnlyItsOpening) {
-  std::string document = "Invoice INV-2024-0117 from Foster & Sons: ";
-  for (int i = 0; document.size() < 700; ++i)
-    document += "line " + std::to_string(i) + " costs $" + std::to_string(i * 37) + ".00; ";
-  SchedulerOptions o;
-  o.n_parallel = 1;
-  o.n_ctx_per_slot = 1024;
-  o.cache_ram_mib = 64;
+  const std::string document = invoice_document();
+  const SchedulerOptions o = one_slot(64);
   auto ctx = context(o);
   Scheduler s(*model_, *ctx, o);
   for (const auto& text : {document, std::string("Something else entirely, short.")}) {
