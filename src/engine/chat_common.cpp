@@ -1,6 +1,7 @@
 // The only translation unit that includes llama.cpp's common headers (Jinja chat templates,
 // tool-call grammars and parsers, JSON schema to GBNF). See chat_internal.h for why.
 #include <algorithm>
+#include <ctime>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -169,6 +170,10 @@ void learn_analysis(ChatTemplates& t) {
   }
 }
 
+// llama.cpp's strftime_now prints the time in any format a template asks for: such a template's
+// render is not kept.
+bool reads_clock(const std::string& source) { return source.find("strftime_now") != std::string::npos; }
+
 // A request the analysis adds nothing to, beyond what learn_analysis learnt: no tools (no tool
 // grammar or parser), no prefill (the analysis' reasoning markers open it), and no reasoning to
 // split off (the parser would be the analysis'). Its prompt is then the template's plain render.
@@ -202,10 +207,60 @@ common_chat_params apply_without_analysis(const ChatTemplates& t, common_chat_te
   return p;
 }
 
+// What a render depends on besides the template: the masked input, and the day (llama.cpp hands
+// every template today's date as date_string and datetime). Fields are length-prefixed, so no two
+// inputs share a key.
+std::string render_key(const ChatInput& in) {
+  std::string k;
+  const auto field = [&k](std::string_view s) {
+    k += std::to_string(s.size());
+    k += ':';
+    k += s;
+  };
+  const auto count = [&k](size_t n) {
+    k += std::to_string(n);
+    k += '|';
+  };
+  count(in.messages.size());
+  for (const auto& m : in.messages) {
+    field(m.role);
+    field(m.content);
+    field(m.tool_call_id);
+    field(m.tool_name);
+    count(m.tool_calls.size());
+    for (const auto& c : m.tool_calls) {
+      field(c.id);
+      field(c.name);
+      field(c.arguments);
+    }
+  }
+  field(in.prefill);
+  count(in.tools.size());
+  for (const auto& t : in.tools) {
+    field(t.name);
+    field(t.description);
+    field(t.parameters);
+  }
+  count(static_cast<size_t>(in.tool_choice));
+  count(in.parallel_tool_calls ? 1 : 0);
+  count(in.enable_thinking ? 1 : 0);
+  field(in.reasoning_format);
+  count(in.template_kwargs.size());
+  for (const auto& [name, value] : in.template_kwargs) {
+    field(name);
+    field(value);
+  }
+  const std::time_t now = std::time(nullptr);
+  std::tm day{};
+  localtime_r(&now, &day);  // as llama.cpp's format_time
+  count(static_cast<size_t>(day.tm_year) * 1000 + static_cast<size_t>(day.tm_yday));
+  return k;
+}
+
 }  // namespace
 
 std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec,
-                                                         bool use_jinja, bool reuse_analysis) {
+                                                         bool use_jinja, bool reuse_analysis, size_t render_cache) {
   const std::lock_guard lock(common_mutex());
   if (!use_jinja) return builtin_templates(model, override_spec);
   auto t = std::make_shared<ChatTemplates>();
@@ -238,11 +293,20 @@ std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, con
   }
   t->kind = "jinja";
   if (reuse_analysis) learn_analysis(*t);
+  const auto* common = templates_of(*t);
+  t->cacheable = render_cache > 0 && !reads_clock(common_chat_templates_source(common, "")) &&
+                 !reads_clock(common_chat_templates_source(common, "tool_use"));
+  if (t->cacheable) t->renders = RenderCache<CommonRendered>(render_cache);
   return t;
 }
 
 CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input) {
   const std::lock_guard lock(common_mutex());
+  std::string key;
+  if (templates.cacheable) {
+    key = render_key(input);
+    if (const CommonRendered* kept = templates.renders.find(key)) return *kept;
+  }
   common_chat_templates_inputs in;
   for (const auto& m : input.messages) in.messages.push_back(to_common(m));
   in.add_generation_prompt = true;
@@ -287,6 +351,7 @@ CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* 
     // A tool-call grammar that is not lazy starts with the generation prompt (common/sampling.cpp).
     if (!out.grammar.lazy) out.grammar.prefix = p.generation_prompt;
   }
+  if (templates.cacheable) templates.renders.put(std::move(key), out);
   return out;
 }
 

@@ -8,8 +8,23 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "engine/render_cache.h"
 
 namespace sfcl::engine {
+
+namespace detail {
+
+struct CommonRendered {
+  std::string prompt;
+  GrammarSpec grammar;
+  std::vector<std::string> stops;
+  std::string format;  // llama.cpp's chat format, as a number
+  std::string parser;  // the PEG parser's saved state
+  std::string generation_prompt;
+  bool supports_thinking = false;  // the template has a reasoning block the parser can split off
+};
+
+}  // namespace detail
 
 struct ChatTemplates {
   std::string kind;              // "jinja", "builtin" or "plain"
@@ -22,6 +37,11 @@ struct ChatTemplates {
   bool analysis_known = false;
   bool supports_thinking = false;  // the template has a reasoning block the parser can split off
   std::vector<std::string> stops;  // stop strings the analysis adds to every prompt
+  // jinja: renders by conversation shape (render_cache.h), kept where the template reads no clock
+  // finer than the day (llama.cpp's strftime_now can print seconds); the day is part of the key.
+  // Guarded by llama.cpp's common lock, as the template itself.
+  bool cacheable = false;
+  mutable RenderCache<detail::CommonRendered> renders{};
 };
 
 namespace detail {
@@ -29,19 +49,11 @@ namespace detail {
 // The template render_chat uses for `model`: the override (file, name or Jinja source) or the
 // model's own. Throws EngineError when a Jinja template does not parse, or without `jinja` when
 // an override is none of llama.cpp's built-in templates.
-// `reuse_analysis`: learn ChatTemplates::analysis_known and what goes with it.
+// `reuse_analysis`: learn ChatTemplates::analysis_known and what goes with it. `render_cache`:
+// how many conversation shapes' renders are kept (0 = none).
 std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, const std::string& override_spec,
-                                                         bool jinja, bool reuse_analysis = true);
-
-struct CommonRendered {
-  std::string prompt;
-  GrammarSpec grammar;
-  std::vector<std::string> stops;
-  std::string format;  // llama.cpp's chat format, as a number
-  std::string parser;  // the PEG parser's saved state
-  std::string generation_prompt;
-  bool supports_thinking = false;  // the template has a reasoning block the parser can split off
-};
+                                                         bool jinja, bool reuse_analysis = true,
+                                                         size_t render_cache = 0);
 
 // Renders with the Jinja template; messages hold placeholders instead of their content. A prefill
 // is the open final assistant message (continue_final_message).

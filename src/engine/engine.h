@@ -152,6 +152,10 @@ struct ModelOptions {
   // support, extra stops) is learnt once at load, and such requests skip the analysis (docs/DESIGN.md,
   // 'Tools and structured output'). false: every request runs it, as llama-server does.
   bool reuse_template_analysis = true;
+  // Jinja: the renders of this many conversation shapes are kept (roles, tools, tool calls, flags;
+  // every message's content is a placeholder when the template runs), so a request shaped like a
+  // recent one skips the template (docs/DESIGN.md, 'Chat templates'). 0 = every request renders.
+  size_t template_render_cache = 64;
 };
 
 // "none"/"layer"/"row" -> llama_split_mode; cache types "f32", "f16", "bf16", "q8_0", "q4_0",

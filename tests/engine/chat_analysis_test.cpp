@@ -9,6 +9,7 @@
 
 #include "engine/chat_internal.h"
 #include "engine/engine.h"
+#include "llama.h"
 
 namespace sfcl::engine {
 namespace {
@@ -44,12 +45,13 @@ std::vector<TemplateCase> template_cases() {
   };
 }
 
-std::unique_ptr<Model> load(const TemplateCase& c, bool reuse) {
+std::unique_ptr<Model> load(const TemplateCase& c, bool reuse, size_t render_cache = 0) {
   ModelOptions o;
   o.path = c.model;
   o.chat_template = c.chat_template;
   o.vocab_only = true;
   o.reuse_template_analysis = reuse;
+  o.template_render_cache = render_cache;
   return Model::load(o);
 }
 
@@ -193,6 +195,46 @@ TEST_P(ChatAnalysis, TheAnalysisIsLearntWhereItsResultIsTheTemplatesAlone) {
   EXPECT_FALSE(detail::make_chat_templates(m->raw(), c.chat_template, true, false)->analysis_known);
 }
 
+// `in` with other words in every content (messages, prefill): the same conversation shape.
+ChatInput reworded(ChatInput in, const std::string& suffix) {
+  for (auto& m : in.messages) {
+    if (!m.content.empty()) m.content += suffix;
+  }
+  if (!in.prefill.empty()) in.prefill += suffix;
+  return in;
+}
+
+TEST_P(ChatAnalysis, KeptRendersAreTheTemplatesOwn) {
+  const TemplateCase& c = GetParam();
+  if (!std::filesystem::exists(c.model) || (!c.chat_template.empty() && !std::filesystem::exists(c.chat_template))) {
+    GTEST_SKIP() << "no llama.cpp source bundle in .deps";
+  }
+  const auto kept = load(c, true, 64);
+  const auto fresh = load(c, true, 0);
+  // Every shape through one cache, each worded three ways (the first again last): a key that
+  // left out what a render depends on would hand one shape's markup, grammar or parser to another.
+  for (const std::string suffix : {" First wording.", " 第二种说法 with 2,400 units.", " First wording."}) {
+    for (const auto& [name, shape] : requests()) {
+      SCOPED_TRACE(c.name + ": " + name + suffix);
+      const ChatInput in = reworded(shape, suffix);
+      const auto a = render(*kept, in);
+      const auto b = render(*fresh, in);
+      ASSERT_EQ(a.index(), b.index());
+      if (const auto* error = std::get_if<std::string>(&a)) {
+        EXPECT_EQ(*error, std::get<std::string>(b));
+        continue;
+      }
+      const ChatPrompt& pa = std::get<ChatPrompt>(a);
+      const ChatPrompt& pb = std::get<ChatPrompt>(b);
+      expect_same_prompt(pa, pb);
+      for (const std::string& reply : kReplies) {
+        SCOPED_TRACE(reply);
+        expect_same_parse(kept->parse_reply(pa, reply), fresh->parse_reply(pb, reply));
+      }
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Templates, ChatAnalysis, ::testing::ValuesIn(template_cases()),
                          [](const auto& info) { return info.param.name; });
 
@@ -236,6 +278,60 @@ TEST(ChatAnalysisLearnt, ThinkingAndStopsAreTheTemplates) {
       detail::make_chat_templates(m->raw(), (kModels / "templates/poolside-Laguna-XS.2.jinja").string(), true, true);
   EXPECT_TRUE(laguna->analysis_known);
   EXPECT_FALSE(laguna->stops.empty());
+}
+
+TEST(ChatRenderCache, AShapeRendersOnceAndTheRestComeFromTheCache) {
+  const TemplateCase c{"demo", kSource / "demo/sfcl-demo.gguf", "", true};
+  const auto m = load(c, true);
+  const auto templates = detail::make_chat_templates(m->raw(), "", true, true, 2);
+  ASSERT_TRUE(templates->cacheable);
+  const llama_vocab* vocab = llama_model_get_vocab(m->raw());
+  const auto first = detail::common_render(*templates, vocab, conversation());
+  EXPECT_EQ(templates->renders.hits(), 0U);
+  EXPECT_EQ(detail::common_render(*templates, vocab, conversation()).prompt, first.prompt);
+  EXPECT_EQ(templates->renders.hits(), 1U);
+  // Another shape (a third message), then a third: the capacity of two drops the least recent.
+  ChatInput longer = conversation();
+  longer.messages.push_back({"assistant", "Sunny."});
+  longer.messages.push_back({"user", "And tomorrow?"});
+  EXPECT_NE(detail::common_render(*templates, vocab, longer).prompt, first.prompt);
+  ChatInput user_only;
+  user_only.messages.push_back({"user", "hi"});
+  static_cast<void>(detail::common_render(*templates, vocab, user_only));
+  EXPECT_EQ(templates->renders.size(), 2U);
+  EXPECT_EQ(templates->renders.hits(), 1U);
+  static_cast<void>(detail::common_render(*templates, vocab, conversation()));  // dropped: rendered again
+  EXPECT_EQ(templates->renders.hits(), 1U);
+  static_cast<void>(detail::common_render(*templates, vocab, user_only));
+  EXPECT_EQ(templates->renders.hits(), 2U);
+  // Capacity 0: nothing is kept.
+  EXPECT_FALSE(detail::make_chat_templates(m->raw(), "", true, true, 0)->cacheable);
+}
+
+TEST(ChatRenderCache, ATemplateThatReadsTheClockOrFailsIsNotKept) {
+  const TemplateCase c{"demo", kSource / "demo/sfcl-demo.gguf", "", true};
+  const auto m = load(c, true);
+  const llama_vocab* vocab = llama_model_get_vocab(m->raw());
+  const std::string clock =
+      "{% for m in messages %}<|im_start|>{{ m['role'] }} {{ strftime_now('%H:%M:%S') }}\n{{ m['content'] "
+      "}}<|im_end|>\n{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+  EXPECT_FALSE(detail::make_chat_templates(m->raw(), clock, true, true, 64)->cacheable);
+  const std::string failing =
+      "{% if fail is defined %}{{ raise_exception('asked to fail') }}{% endif %}{% for m in messages "
+      "%}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}{% if add_generation_prompt "
+      "%}<|im_start|>assistant\n{% endif %}";
+  const auto templates = detail::make_chat_templates(m->raw(), failing, true, true, 64);
+  ASSERT_TRUE(templates->cacheable);
+  ChatInput in = conversation();
+  in.template_kwargs["fail"] = "true";
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_THROW(static_cast<void>(detail::common_render(*templates, vocab, in)), EngineError);
+  }
+  EXPECT_EQ(templates->renders.size(), 0U);
+  in.template_kwargs.clear();  // the same shape without the kwarg: a key of its own
+  EXPECT_NO_THROW(static_cast<void>(detail::common_render(*templates, vocab, in)));
+  EXPECT_EQ(templates->renders.size(), 1U);
+  EXPECT_EQ(templates->renders.hits(), 0U);
 }
 
 }  // namespace
