@@ -56,8 +56,16 @@ class Anthropic final : public Dialect {
   }
   [[nodiscard]] std::string stream_text(const ResponseInfo& info, const std::string& text) const override {
     if (info.shape) return anthropic_tool_stream_text(info, text);
-    return sse("content_block_delta",
-               {{"type", "content_block_delta"}, {"index", 0}, {"delta", {{"type", "text_delta"}, {"text", text}}}});
+    // What sse() writes for the JSON tree {"type","index","delta":{"type","text"}}, byte for byte
+    // (keys in nlohmann's order), without building it: this is the per-token path.
+    std::string out;
+    out.reserve(112 + text.size());
+    out += R"(event: content_block_delta
+data: {"delta":{"text":)";
+    append_json_string(out, text);
+    out += R"(,"type":"text_delta"},"index":0,"type":"content_block_delta"})";
+    out += "\n\n";
+    return out;
   }
   // The SSE event name is also the data's "type" (what the SDKs dispatch on); the anchor's own
   // type is "anchor_type".

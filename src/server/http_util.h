@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <string_view>
 
 #include "server/http/message.h"
 
@@ -14,6 +15,12 @@ inline std::string sse(const std::string& event, const nlohmann::json& data) {
 }
 inline std::string sse_data(const nlohmann::json& data) {
   return "data: " + data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n\n";
+}
+
+// `s` as a JSON string appended to `out`, escaped as sse_data escapes it (bytes that are not UTF-8
+// become U+FFFD).
+inline void append_json_string(std::string& out, std::string_view s) {
+  out += nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 inline std::string random_id(const std::string& prefix) {

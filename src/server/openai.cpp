@@ -55,7 +55,7 @@ class OpenAI final : public Dialect {
   }
   [[nodiscard]] std::string stream_text(const ResponseInfo& info, const std::string& text) const override {
     if (info.shape && !completions_) return openai_tool_stream_text(info, text);
-    return sse_data(chunk(info, {{"content", text}}, nullptr));
+    return text_chunk(info, text);
   }
   [[nodiscard]] std::string stream_tokens(const ResponseInfo& info, const std::string& text,
                                           std::span<const decode::TokenLogprob> entries) const override {
@@ -102,6 +102,34 @@ class OpenAI final : public Dialect {
   }
   static const char* finish_reason(const decode::Result& r) {
     return r.stop_reason == decode::StopReason::max_tokens ? "length" : "stop";
+  }
+  // What sse_data(chunk(info, {{"content", text}}, nullptr)) writes, byte for byte (keys in
+  // nlohmann's order), without building the JSON tree: this is the per-token path.
+  [[nodiscard]] std::string text_chunk(const ResponseInfo& info, const std::string& text) const {
+    std::string out;
+    out.reserve(176 + text.size() + info.id.size() + info.model.size());
+    out += R"(data: {"choices":[{)";
+    if (!completions_) {
+      out += R"("delta":{"content":)";
+      append_json_string(out, text);
+      out += "},";
+    }
+    out += R"("finish_reason":null,"index":)";
+    out += std::to_string(info.choice);
+    out += R"(,"logprobs":null)";
+    if (completions_) {
+      out += R"(,"text":)";
+      append_json_string(out, text);
+    }
+    out += R"(}],"created":)";
+    out += std::to_string(info.created);
+    out += R"(,"id":)";
+    append_json_string(out, info.id);
+    out += R"(,"model":)";
+    append_json_string(out, info.model);
+    out += completions_ ? R"(,"object":"text_completion"})" : R"(,"object":"chat.completion.chunk"})";
+    out += "\n\n";
+    return out;
   }
   // One stream chunk; `delta` is the chat delta (its "content" is the completions "text").
   [[nodiscard]] json chunk(const ResponseInfo& info, const json& delta, const json& finish) const {
