@@ -170,6 +170,8 @@ const std::vector<std::string>& Model::special_texts() const {
 
 std::string Model::chat_template_kind() const { return chat_ ? chat_->kind : "plain"; }
 
+size_t Model::chat_renders_reused() const { return chat_ ? detail::render_cache_hits(*chat_) : 0; }
+
 ChatPrompt Model::render_chat(const ChatInput& input) const {
   ChatPrompt out;
   const ChatTemplates fallback{"plain", {}, {}};
@@ -270,7 +272,8 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
 }
 
 ParsedReply Model::parse_reply(const ChatPrompt& prompt, const std::string& text, bool partial) const {
-  if (prompt.tool_format == ToolFormat::none && prompt.splits_reasoning()) return detail::common_parse(text, prompt, partial);
+  if (prompt.tool_format == ToolFormat::none && prompt.splits_reasoning())
+    return detail::common_parse(text, prompt, partial);
   switch (prompt.tool_format) {
     case ToolFormat::native:
       return detail::common_parse(text, prompt, partial);

@@ -170,6 +170,10 @@ void learn_analysis(ChatTemplates& t) {
   }
 }
 
+// What a template's render cache may hold, keys and renders together; one render over an eighth
+// of it (a request with very large tool definitions) is not kept.
+constexpr size_t kRenderCacheBytes = size_t{16} << 20;
+
 // llama.cpp's strftime_now prints the time in any format a template asks for: such a template's
 // render is not kept.
 bool reads_clock(const std::string& source) { return source.find("strftime_now") != std::string::npos; }
@@ -296,14 +300,18 @@ std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, con
   const auto* common = templates_of(*t);
   t->cacheable = render_cache > 0 && !reads_clock(common_chat_templates_source(common, "")) &&
                  !reads_clock(common_chat_templates_source(common, "tool_use"));
-  if (t->cacheable) t->renders = RenderCache<CommonRendered>(render_cache);
+  if (t->cacheable) t->renders.bound(render_cache, kRenderCacheBytes);
   return t;
 }
 
 CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input) {
   const std::lock_guard lock(common_mutex());
+  // A conversation with earlier tool calls is not kept: their ids and arguments are not masked, so
+  // its shape is new at every turn.
+  const bool keep = templates.cacheable && std::none_of(input.messages.begin(), input.messages.end(),
+                                                        [](const ChatMessage& m) { return !m.tool_calls.empty(); });
   std::string key;
-  if (templates.cacheable) {
+  if (keep) {
     key = render_key(input);
     if (const CommonRendered* kept = templates.renders.find(key)) return *kept;
   }
@@ -351,8 +359,20 @@ CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* 
     // A tool-call grammar that is not lazy starts with the generation prompt (common/sampling.cpp).
     if (!out.grammar.lazy) out.grammar.prefix = p.generation_prompt;
   }
-  if (templates.cacheable) templates.renders.put(std::move(key), out);
+  if (keep) {
+    size_t bytes = key.size() + out.prompt.size() + out.grammar.gbnf.size() + out.grammar.prefix.size() +
+                   out.format.size() + out.parser.size() + out.generation_prompt.size();
+    for (const auto& s : out.stops) bytes += s.size();
+    for (const auto& p : out.grammar.trigger_patterns) bytes += p.size();
+    bytes += out.grammar.trigger_tokens.size() * sizeof(Token);
+    templates.renders.put(std::move(key), out, bytes);
+  }
   return out;
+}
+
+size_t render_cache_hits(const ChatTemplates& templates) {
+  const std::lock_guard lock(common_mutex());
+  return templates.renders.hits();
 }
 
 ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt, bool partial) {

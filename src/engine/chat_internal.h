@@ -39,7 +39,8 @@ struct ChatTemplates {
   std::vector<std::string> stops;  // stop strings the analysis adds to every prompt
   // jinja: renders by conversation shape (render_cache.h), kept where the template reads no clock
   // finer than the day (llama.cpp's strftime_now can print seconds); the day is part of the key.
-  // Guarded by llama.cpp's common lock, as the template itself.
+  // Guarded by llama.cpp's common lock, as the template itself. Its renders hold token ids of
+  // the model these templates were made for (grammar triggers): one ChatTemplates per model.
   bool cacheable = false;
   mutable RenderCache<detail::CommonRendered> renders{};
 };
@@ -58,6 +59,8 @@ std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, con
 // Renders with the Jinja template; messages hold placeholders instead of their content. A prefill
 // is the open final assistant message (continue_final_message).
 CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input);
+// Renders common_render took from the cache so far (read under the same lock).
+size_t render_cache_hits(const ChatTemplates& templates);
 // Tool calls of a native reply (common_chat_parse); `partial`: of a reply still being written.
 ParsedReply common_parse(const std::string& text, const ChatPrompt& prompt, bool partial = false);
 // JSON objects {"name": ..., "arguments": {...}} in `text`, from the first one on.

@@ -206,6 +206,8 @@ class Model {
   [[nodiscard]] const std::vector<std::string>& special_texts() const;
   // "jinja", "builtin" or "plain": what render_chat uses for this model.
   [[nodiscard]] std::string chat_template_kind() const;
+  // Chat renders served from the template's render cache so far (ModelOptions::template_render_cache).
+  [[nodiscard]] size_t chat_renders_reused() const;
 
   // Tokens whose text starts with an ASCII letter or digit or a CJK ideograph (or the UTF-8 lead
   // byte of one): written right after a complete value they would glue onto it ("Foster" + "s").

@@ -4,6 +4,7 @@
 // and without tools, reasoning, prefill, tool history).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <variant>
 
@@ -102,6 +103,43 @@ std::vector<std::pair<std::string, ChatInput>> requests() {
   out.emplace_back("tool history", history);
   add_tools(history);
   out.emplace_back("tool history with tools", history);
+  return out;
+}
+
+// Pairs of requests that differ in one field of what a render reads, beyond requests(): a render
+// cache whose key left that field out would hand one of a pair the other's render.
+std::vector<std::pair<std::string, ChatInput>> one_field_apart() {
+  std::vector<std::pair<std::string, ChatInput>> out;
+  ChatInput tools = conversation();
+  add_tools(tools);
+  ChatInput parallel = tools;
+  parallel.parallel_tool_calls = true;
+  out.emplace_back("parallel tool calls", parallel);
+  ChatInput described = tools;
+  described.tools[0].description = "The weather forecast for a city.";
+  out.emplace_back("another tool description", described);
+  ChatInput schema = tools;
+  schema.tools[1].parameters = R"({"type":"object","properties":{"number":{"type":"string"}},"required":["number"]})";
+  out.emplace_back("another tool schema", schema);
+  ChatInput renamed = tools;
+  renamed.tools[0].name = "get_forecast";
+  out.emplace_back("another tool name", renamed);
+  ChatInput thinking = conversation();
+  thinking.reasoning_format = "auto";
+  thinking.enable_thinking = false;
+  out.emplace_back("thinking off alone", thinking);
+  ChatInput kwargs = conversation();
+  kwargs.template_kwargs["enable_thinking"] = "true";
+  out.emplace_back("another kwarg value", kwargs);
+  ChatInput named_result = conversation();
+  ChatMessage call{"assistant", "", {}, {}, {}};
+  call.tool_calls.push_back({"call_2", "get_weather", R"({"city":"Lyon"})"});
+  named_result.messages.push_back(call);
+  named_result.messages.push_back({"tool", "18 C, sunny", {}, "call_2", "get_weather"});
+  out.emplace_back("other call id and arguments", named_result);
+  ChatInput roles = conversation();
+  roles.messages[0].role = "user";
+  out.emplace_back("another role", roles);
   return out;
 }
 
@@ -211,10 +249,13 @@ TEST_P(ChatAnalysis, KeptRendersAreTheTemplatesOwn) {
   }
   const auto kept = load(c, true, 64);
   const auto fresh = load(c, true, 0);
+  auto shapes = requests();
+  for (auto& pair : one_field_apart()) shapes.push_back(std::move(pair));
   // Every shape through one cache, each worded three ways (the first again last): a key that
   // left out what a render depends on would hand one shape's markup, grammar or parser to another.
+  size_t kept_shapes = 0;
   for (const std::string suffix : {" First wording.", " 第二种说法 with 2,400 units.", " First wording."}) {
-    for (const auto& [name, shape] : requests()) {
+    for (const auto& [name, shape] : shapes) {
       SCOPED_TRACE(c.name + ": " + name + suffix);
       const ChatInput in = reworded(shape, suffix);
       const auto a = render(*kept, in);
@@ -231,7 +272,21 @@ TEST_P(ChatAnalysis, KeptRendersAreTheTemplatesOwn) {
         SCOPED_TRACE(reply);
         expect_same_parse(kept->parse_reply(pa, reply), fresh->parse_reply(pb, reply));
       }
+      const bool tool_history = std::any_of(shape.messages.begin(), shape.messages.end(),
+                                            [](const ChatMessage& m) { return !m.tool_calls.empty(); });
+      if (suffix == " First wording." && !tool_history) ++kept_shapes;  // rendered, and not with calls
     }
+  }
+  // The second and third wordings of every kept shape came from the cache (through render_chat's
+  // masking: its placeholders number the same way for every wording).
+  // A template that reads the clock (GPT-OSS's strftime_now) keeps none.
+  EXPECT_EQ(fresh->chat_renders_reused(), 0U);
+  if (detail::make_chat_templates(kept->raw(), c.chat_template, true, true, 64)->cacheable) {
+    EXPECT_GE(kept->chat_renders_reused(), kept_shapes);
+    EXPECT_GT(kept->chat_renders_reused(), 0U);
+  } else {
+    EXPECT_EQ(kept->chat_renders_reused(), 0U);
+    EXPECT_EQ(c.name, "gpt_oss");
   }
 }
 
@@ -306,6 +361,33 @@ TEST(ChatRenderCache, AShapeRendersOnceAndTheRestComeFromTheCache) {
   EXPECT_EQ(templates->renders.hits(), 2U);
   // Capacity 0: nothing is kept.
   EXPECT_FALSE(detail::make_chat_templates(m->raw(), "", true, true, 0)->cacheable);
+}
+
+TEST(ChatRenderCache, ToolHistoryAndHugeRendersAreNotKept) {
+  const auto qwen = kModels / "templates/Qwen-Qwen2.5-7B-Instruct.jinja";  // renders tool definitions
+  const TemplateCase c{"qwen2_5", kModels / "ggml-vocab-qwen2.gguf", qwen.string(), true};
+  if (!std::filesystem::exists(c.model) || !std::filesystem::exists(qwen)) GTEST_SKIP() << "no llama.cpp bundle";
+  const auto m = load(c, true);
+  const auto templates = detail::make_chat_templates(m->raw(), qwen.string(), true, true, 64);
+  const llama_vocab* vocab = llama_model_get_vocab(m->raw());
+  // Earlier calls' ids and arguments are not masked: such a shape is new at every turn.
+  ChatInput history = conversation();
+  ChatMessage call{"assistant", "", {}, {}, {}};
+  call.tool_calls.push_back({"call_1", "get_weather", R"({"city":"Paris"})"});
+  history.messages.push_back(call);
+  history.messages.push_back({"tool", "18 C, sunny", {}, "call_1", "get_weather"});
+  static_cast<void>(detail::common_render(*templates, vocab, history));
+  EXPECT_EQ(templates->renders.size(), 0U);
+  // A render over an eighth of the cache's 16 MiB (tool definitions of 3 MB) is not kept.
+  ChatInput huge = conversation();
+  add_tools(huge);
+  huge.tools[0].description = std::string(size_t{3} << 20, 'x');
+  const auto rendered = detail::common_render(*templates, vocab, huge);
+  EXPECT_GT(rendered.prompt.size(), size_t{3} << 20);
+  EXPECT_EQ(templates->renders.size(), 0U);
+  static_cast<void>(detail::common_render(*templates, vocab, conversation()));
+  EXPECT_EQ(templates->renders.size(), 1U);
+  EXPECT_LT(templates->renders.bytes(), size_t{64} << 10);
 }
 
 TEST(ChatRenderCache, ATemplateThatReadsTheClockOrFailsIsNotKept) {
