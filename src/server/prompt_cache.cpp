@@ -54,4 +54,11 @@ const PromptCache::Entry* PromptCache::find(std::span<const engine::Token> promp
   return &entries_.back();
 }
 
+void PromptCache::drop(const Entry* entry) {
+  const auto it = std::find_if(entries_.begin(), entries_.end(), [entry](const Entry& e) { return &e == entry; });
+  if (it == entries_.end()) return;
+  bytes_ -= it->state.size();
+  entries_.erase(it);
+}
+
 }  // namespace sfcl::server

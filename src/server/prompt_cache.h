@@ -32,6 +32,9 @@ class PromptCache {
   // The entry sharing the longest prefix with `prompt`, when that prefix is longer than
   // `longer_than`; it becomes the most recently used. `common` is the prefix length.
   const Entry* find(std::span<const engine::Token> prompt, size_t longer_than, size_t& common);
+  // Forgets `entry` (one find returned): a state the context could not restore would be found,
+  // and fail, again for every prompt that shares its prefix.
+  void drop(const Entry* entry);
 
   [[nodiscard]] size_t bytes() const { return bytes_; }
   [[nodiscard]] size_t entries() const { return entries_.size(); }

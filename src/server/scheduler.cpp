@@ -274,6 +274,7 @@ size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {
       ++cache_hits_;
       cache_restored_tokens_ += static_cast<int64_t>(std::min(common, job.prompt.size() - 1));
     } else {
+      prompt_cache_->drop(e);
       slot.cached.clear();
       shared = 0;
     }

@@ -255,6 +255,14 @@ TEST(ServerPromptCache, FindsTheLongestSharedPrefixAndEvictsTheLeastRecentlyUsed
   ASSERT_TRUE(cache.save(std::vector<engine::Token>{1, 2, 3, 4, 5, 6, 7}, 100, fill_with(100)));
   EXPECT_EQ(cache.entries(), 2U);
   EXPECT_FALSE(cache.save(b, 300, fill_with(300)));
+  // A dropped entry (its state would not restore) is no longer found, and its bytes are free.
+  const size_t before = cache.bytes();
+  const PromptCache::Entry* found = cache.find(a, 0, common);
+  ASSERT_NE(found, nullptr);
+  cache.drop(found);
+  EXPECT_EQ(cache.entries(), 1U);
+  EXPECT_EQ(cache.bytes(), before - 100);
+  EXPECT_EQ(cache.find(a, 0, common), nullptr);
 }
 
 // A 700-byte invoice document: about 700 tokens on the byte-vocabulary model.
