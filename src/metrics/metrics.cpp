@@ -126,9 +126,17 @@ struct Metrics::Impl {
                                         .Help("Prompt states the host-memory cache holds")
                                         .Register(*reg)
                                         .Add({});
-  // The schedulers count restores from their start; the counters follow them (under mu).
+  prometheus::Counter& renders_reused =
+      BuildCounter()
+          .Name("sfcl_chat_renders_reused_total")
+          .Help("Chat requests whose template render came from the render cache (same conversation shape)")
+          .Register(*reg)
+          .Add({});
+  // The schedulers count restores from their start, the models their reused renders; the
+  // counters follow them (under mu).
   int64_t seen_restores = 0;
   int64_t seen_restored_tokens = 0;
+  int64_t seen_renders_reused = 0;
   prometheus::Counter& spam = BuildCounter()
                                   .Name("sfcl_anchor_spam_total")
                                   .Help("Prompts with an abnormal anchor density")
@@ -245,6 +253,14 @@ void Metrics::set_host_cache(int64_t restores, int64_t restored_tokens, int64_t 
   }
   impl_->host_bytes.Set(static_cast<double>(bytes));
   impl_->host_entries.Set(static_cast<double>(entries));
+}
+
+void Metrics::set_renders_reused(int64_t reused) {
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  if (reused > impl_->seen_renders_reused) {
+    impl_->renders_reused.Increment(static_cast<double>(reused - impl_->seen_renders_reused));
+    impl_->seen_renders_reused = reused;
+  }
 }
 
 void Metrics::set_load(int busy, int queued) {

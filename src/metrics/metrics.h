@@ -47,6 +47,8 @@ class Metrics {
   void set_load(int busy_slots, int queued);
   // The host-memory prompt cache's totals over every scheduler, as they read now.
   void set_host_cache(int64_t restores, int64_t restored_tokens, int64_t bytes, int64_t entries);
+  // The served models' chat renders taken from their render caches so far (a running total).
+  void set_renders_reused(int64_t reused);
 
   // Drift monitor: true while drift() exceeds the threshold.
   [[nodiscard]] bool degraded() const;

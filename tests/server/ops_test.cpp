@@ -110,6 +110,14 @@ TEST(Ops, MetricsMoveWithKnownRequestsAndPassPromtool) {
   EXPECT_EQ(metric(after, "sfcl_aar"), 1.0);
   EXPECT_EQ(metric(after, "sfcl_slots_busy"), 0.0);
   EXPECT_GT(metric(after, "sfcl_check_seconds_count"), 1.0);
+  // A second request of the same shape (a system and a user turn), other words: its chat render
+  // comes from the render cache.
+  const double reused = metric(after, "sfcl_chat_renders_reused_total");
+  ASSERT_EQ(
+      c.Post("/v1/messages", msg("Total $9.00 due May 1, 2025.", "How much?", 8).dump(), "application/json")->status,
+      200);
+  after = c.Get("/metrics")->body;
+  EXPECT_EQ(metric(after, "sfcl_chat_renders_reused_total") - reused, 1.0);
   // promtool (Debian package prometheus) checks the live scrape.
   const auto file = std::filesystem::temp_directory_path() / "sfcl-scrape.txt";
   std::ofstream(file) << after;
