@@ -4,6 +4,7 @@
 // output give the prompt its grammar.
 #include <algorithm>
 #include <array>
+#include <random>
 
 #include "engine/chat_internal.h"
 #include "llama.h"
@@ -19,11 +20,38 @@ constexpr std::string_view kClose = "\xEE\x80\x81";
 
 struct Pieces {
   std::vector<std::string> contents;
+  // Between kOpen and the index; empty unless a string the template renders unmasked holds kOpen
+  // (then random, so such a string cannot name another piece: forgeable_placeholders).
+  std::string salt;
   std::string placeholder(std::string text) {
     contents.push_back(std::move(text));
-    return std::string(kOpen) + std::to_string(contents.size() - 1) + std::string(kClose);
+    return std::string(kOpen) + salt + std::to_string(contents.size() - 1) + std::string(kClose);
   }
 };
+
+// Whether a string the template renders as it is (not replaced by a placeholder: roles, tool
+// definitions, earlier calls, template kwargs) holds the placeholder's opening: written there by a
+// client, "\uE0000\uE001" in a tool's description would otherwise be read as the first content.
+bool forgeable_placeholders(const ChatInput& in) {
+  const auto has = [](std::string_view s) { return s.find(kOpen) != std::string_view::npos; };
+  for (const auto& m : in.messages) {
+    if (has(m.role) || has(m.tool_call_id) || has(m.tool_name)) return true;
+    for (const auto& c : m.tool_calls) {
+      if (has(c.id) || has(c.name) || has(c.arguments)) return true;
+    }
+  }
+  for (const auto& t : in.tools) {
+    if (has(t.name) || has(t.description) || has(t.parameters)) return true;
+  }
+  return std::any_of(in.template_kwargs.begin(), in.template_kwargs.end(),
+                     [&](const auto& kv) { return has(kv.first) || has(kv.second); });
+}
+
+// A salt no client can guess; such a request's renders are not shared with any other (render_cache.h).
+std::string random_salt() {
+  static thread_local std::mt19937_64 rng(std::random_device{}());
+  return "s" + std::to_string(rng()) + ":";
+}
 
 struct Piece {
   std::string_view text;
@@ -40,7 +68,12 @@ std::vector<Piece> split(std::string_view rendered, const Pieces& pieces) {
     if (open == std::string_view::npos) break;
     const size_t close = rendered.find(kClose, open + kOpen.size());
     if (close == std::string_view::npos) break;
-    const std::string_view digits = rendered.substr(open + kOpen.size(), close - open - kOpen.size());
+    std::string_view digits = rendered.substr(open + kOpen.size(), close - open - kOpen.size());
+    if (!digits.starts_with(pieces.salt)) {
+      search = open + kOpen.size();
+      continue;
+    }
+    digits.remove_prefix(pieces.salt.size());
     size_t index = 0;
     bool valid = !digits.empty() && digits.size() < 9;
     for (char c : digits) {
@@ -178,6 +211,7 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
   const ChatTemplates& templates = chat_ ? *chat_ : fallback;
   out.template_kind = templates.kind;
   Pieces pieces;
+  if (forgeable_placeholders(input)) pieces.salt = random_salt();
   std::string rendered;
   bool native = false;
   // A Jinja template renders the prefill itself (the open final assistant message).
@@ -212,7 +246,7 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
       }
     } else {
       // The template ignores tools: describe them in the system message instead.
-      pieces = {};
+      pieces.contents.clear();
       ChatInput plain = input;
       plain.messages = flatten_tools(input, true);
       plain.tools.clear();

@@ -217,6 +217,41 @@ TEST(Chat, NativeToolCallsWithAToolAwareTemplate) {
   EXPECT_EQ(nlohmann::json::parse(r.tool_calls[0].arguments)["city"], "Paris");
 }
 
+TEST(Chat, PlaceholderMarksInToolsAndCallsNameNoContent) {
+  // A tool description, an earlier call's arguments and its id may hold the private-use marks the
+  // placeholders are made of: they stay the client's text, and never pull another piece of content
+  // (here the system message) into the markup.
+  const auto tmpl =
+      std::filesystem::path(SFCL_SOURCE_DIR) / ".deps/llama.cpp/models/templates/Qwen-Qwen2.5-7B-Instruct.jinja";
+  if (!std::filesystem::exists(tmpl)) GTEST_SKIP() << "no llama.cpp source bundle in .deps";
+  auto m = load(tmpl.string());
+  const std::string mark0 =
+      "\xEE\x80\x80"
+      "0"
+      "\xEE\x80\x81";  // U+E000 0 U+E001: the first content's
+  const std::string secret = "SECRET-SYSTEM 机密";
+  for (int field = 0; field < 3; ++field) {
+    ChatInput in = weather_request(ToolChoice::automatic);
+    in.messages.insert(in.messages.begin(), ChatMessage{"system", secret});
+    if (field == 0) in.tools[0].description = "Weather " + mark0 + " city";
+    if (field > 0) {
+      ChatMessage call{"assistant", "", {}, {}, {}};
+      call.tool_calls.push_back({field == 2 ? "call_" + mark0 : "call_1", "get_weather",
+                                 field == 1 ? R"({"city":")" + mark0 + R"("})" : R"({"city":"Paris"})"});
+      in.messages.push_back(call);
+      in.messages.push_back({"tool", "18 C", {}, call.tool_calls[0].id, "get_weather"});
+    }
+    SCOPED_TRACE(field);
+    const ChatPrompt p = m->render_chat(in);
+    if (field < 2) {  // Qwen2.5 prints no call ids
+      EXPECT_NE(p.text.find(mark0), std::string::npos) << p.text;
+    }
+    const size_t first = p.text.find(secret);
+    ASSERT_NE(first, std::string::npos);
+    EXPECT_EQ(p.text.find(secret, first + 1), std::string::npos) << p.text;
+  }
+}
+
 TEST(Chat, BadSchemaIsAnEngineError) {
   auto m = load();
   ChatInput in = user_turn("", "q");
