@@ -70,6 +70,15 @@ void add_tools(ChatInput& in) {
                       R"({"type":"object","properties":{"number":{"type":"integer"}},"required":["number"]})"});
 }
 
+// `in` with an earlier get_weather call (`id`, `arguments`) and its result.
+ChatInput with_weather_call(ChatInput in, const std::string& id, const std::string& arguments) {
+  ChatMessage call{"assistant", "", {}, {}, {}};
+  call.tool_calls.push_back({id, "get_weather", arguments});
+  in.messages.push_back(call);
+  in.messages.push_back({"tool", "18 C, sunny", {}, id, "get_weather"});
+  return in;
+}
+
 std::vector<std::pair<std::string, ChatInput>> requests() {
   std::vector<std::pair<std::string, ChatInput>> out;
   out.emplace_back("system and user", conversation());
@@ -95,11 +104,7 @@ std::vector<std::pair<std::string, ChatInput>> requests() {
   ChatInput prefill = conversation();
   prefill.prefill = "The weather";
   out.emplace_back("prefill", prefill);
-  ChatInput history = conversation();
-  ChatMessage call{"assistant", "", {}, {}, {}};
-  call.tool_calls.push_back({"call_1", "get_weather", R"({"city":"Paris"})"});
-  history.messages.push_back(call);
-  history.messages.push_back({"tool", "18 C, sunny", {}, "call_1", "get_weather"});
+  ChatInput history = with_weather_call(conversation(), "call_1", R"({"city":"Paris"})");
   out.emplace_back("tool history", history);
   add_tools(history);
   out.emplace_back("tool history with tools", history);
@@ -131,12 +136,7 @@ std::vector<std::pair<std::string, ChatInput>> one_field_apart() {
   ChatInput kwargs = conversation();
   kwargs.template_kwargs["enable_thinking"] = "true";
   out.emplace_back("another kwarg value", kwargs);
-  ChatInput named_result = conversation();
-  ChatMessage call{"assistant", "", {}, {}, {}};
-  call.tool_calls.push_back({"call_2", "get_weather", R"({"city":"Lyon"})"});
-  named_result.messages.push_back(call);
-  named_result.messages.push_back({"tool", "18 C, sunny", {}, "call_2", "get_weather"});
-  out.emplace_back("other call id and arguments", named_result);
+  out.emplace_back("other call id and arguments", with_weather_call(conversation(), "call_2", R"({"city":"Lyon"})"));
   ChatInput roles = conversation();
   roles.messages[0].role = "user";
   out.emplace_back("another role", roles);
@@ -371,12 +371,8 @@ TEST(ChatRenderCache, ToolHistoryAndHugeRendersAreNotKept) {
   const auto templates = detail::make_chat_templates(m->raw(), qwen.string(), true, true, 64);
   const llama_vocab* vocab = llama_model_get_vocab(m->raw());
   // Earlier calls' ids and arguments are not masked: such a shape is new at every turn.
-  ChatInput history = conversation();
-  ChatMessage call{"assistant", "", {}, {}, {}};
-  call.tool_calls.push_back({"call_1", "get_weather", R"({"city":"Paris"})"});
-  history.messages.push_back(call);
-  history.messages.push_back({"tool", "18 C, sunny", {}, "call_1", "get_weather"});
-  static_cast<void>(detail::common_render(*templates, vocab, history));
+  static_cast<void>(
+      detail::common_render(*templates, vocab, with_weather_call(conversation(), "call_1", R"({"city":"Paris"})")));
   EXPECT_EQ(templates->renders.size(), 0U);
   // A render over an eighth of the cache's 16 MiB (tool definitions of 3 MB) is not kept.
   ChatInput huge = conversation();
