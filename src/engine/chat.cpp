@@ -33,7 +33,12 @@ struct Pieces {
 // definitions, earlier calls, template kwargs) holds the placeholder's opening: written there by a
 // client, "\uE0000\uE001" in a tool's description would otherwise be read as the first content.
 bool forgeable_placeholders(const ChatInput& in) {
-  const auto has = [](std::string_view s) { return s.find(kOpen) != std::string_view::npos; };
+  // JSON texts (tool schemas, call arguments, kwarg values) count as the template prints them:
+  // "\\uE000" unescaped is U+E000 again.
+  const auto has = [](const std::string& s) {
+    return s.find(kOpen) != std::string::npos ||
+           (s.find("\\u") != std::string::npos && detail::json_unescaped(s).find(kOpen) != std::string::npos);
+  };
   for (const auto& m : in.messages) {
     if (has(m.role) || has(m.tool_call_id) || has(m.tool_name)) return true;
     for (const auto& c : m.tool_calls) {
@@ -47,10 +52,12 @@ bool forgeable_placeholders(const ChatInput& in) {
                      [&](const auto& kv) { return has(kv.first) || has(kv.second); });
 }
 
-// A salt no client can guess; such a request's renders are not shared with any other (render_cache.h).
+// A salt no client can guess, each drawn from the system's random device (rare: only requests
+// with U+E000 in a string rendered as it is); such a request's renders are not kept (render_cache.h).
 std::string random_salt() {
-  static thread_local std::mt19937_64 rng(std::random_device{}());
-  return "s" + std::to_string(rng()) + ":";
+  std::random_device rd;
+  const uint64_t salt = (uint64_t{rd()} << 32) | rd();
+  return "s" + std::to_string(salt) + ":";
 }
 
 struct Piece {
@@ -58,21 +65,21 @@ struct Piece {
   bool content = false;
 };
 
-// Splits rendered markup at the placeholders; unknown indices stay markup.
+// Splits rendered markup at the placeholders; unknown indices stay markup. One pass: each close
+// mark is matched with the last open mark before it, so text full of stray marks stays linear.
 std::vector<Piece> split(std::string_view rendered, const Pieces& pieces) {
   std::vector<Piece> out;
   size_t pos = 0;     // start of the markup not yet in `out`
   size_t search = 0;  // where the next placeholder may start
   while (search < rendered.size()) {
-    const size_t open = rendered.find(kOpen, search);
-    if (open == std::string_view::npos) break;
-    const size_t close = rendered.find(kClose, open + kOpen.size());
+    const size_t close = rendered.find(kClose, search);
     if (close == std::string_view::npos) break;
+    const size_t back = rendered.substr(search, close - search).rfind(kOpen);
+    const size_t open = search + back;
+    search = close + kClose.size();
+    if (back == std::string_view::npos) continue;
     std::string_view digits = rendered.substr(open + kOpen.size(), close - open - kOpen.size());
-    if (!digits.starts_with(pieces.salt)) {
-      search = open + kOpen.size();
-      continue;
-    }
+    if (!digits.starts_with(pieces.salt)) continue;
     digits.remove_prefix(pieces.salt.size());
     size_t index = 0;
     bool valid = !digits.empty() && digits.size() < 9;
@@ -80,7 +87,6 @@ std::vector<Piece> split(std::string_view rendered, const Pieces& pieces) {
       valid = valid && c >= '0' && c <= '9';
       index = index * 10 + static_cast<size_t>(c - '0');
     }
-    search = close + kClose.size();
     if (!valid || index >= pieces.contents.size()) continue;
     out.push_back({rendered.substr(pos, open - pos), false});
     out.push_back({pieces.contents[index], true});
@@ -223,7 +229,7 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
     }
     if (!masked.prefill.empty()) masked.prefill = pieces.placeholder(masked.prefill);
     literal_specials(masked, [&pieces](std::string t) { return pieces.placeholder(std::move(t)); });
-    detail::CommonRendered r = detail::common_render(templates, vocab_, masked);
+    detail::CommonRendered r = detail::common_render(templates, vocab_, masked, pieces.salt.empty());
     // What the parser and a strict grammar read first holds the prefill's text, not its placeholder.
     r.generation_prompt = unmask(r.generation_prompt, pieces);
     r.grammar.prefix = unmask(r.grammar.prefix, pieces);
@@ -254,7 +260,7 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
         if (!m.content.empty()) m.content = pieces.placeholder(m.content);
       }
       if (!plain.prefill.empty()) plain.prefill = pieces.placeholder(plain.prefill);
-      rendered = detail::common_render(templates, vocab_, plain).prompt;
+      rendered = detail::common_render(templates, vocab_, plain, pieces.salt.empty()).prompt;
     }
   } else {
     std::vector<ChatMessage> msgs = flatten_tools(input, templates.kind == "plain");

@@ -304,12 +304,14 @@ std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, con
   return t;
 }
 
-CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input) {
+CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input,
+                             bool shareable) {
   const std::lock_guard lock(common_mutex());
   // A conversation with earlier tool calls is not kept: their ids and arguments are not masked, so
   // its shape is new at every turn.
-  const bool keep = templates.cacheable && std::none_of(input.messages.begin(), input.messages.end(),
-                                                        [](const ChatMessage& m) { return !m.tool_calls.empty(); });
+  const bool keep = shareable && templates.cacheable &&
+                    std::none_of(input.messages.begin(), input.messages.end(),
+                                 [](const ChatMessage& m) { return !m.tool_calls.empty(); });
   std::string key;
   if (keep) {
     key = render_key(input);

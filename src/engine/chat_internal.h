@@ -58,7 +58,10 @@ std::shared_ptr<const ChatTemplates> make_chat_templates(llama_model* model, con
 
 // Renders with the Jinja template; messages hold placeholders instead of their content. A prefill
 // is the open final assistant message (continue_final_message).
-CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input);
+// `shareable`: the render may be kept for other requests of the same shape (false for salted
+// placeholders, whose keys no other request has).
+CommonRendered common_render(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input,
+                             bool shareable = true);
 // Renders common_render took from the cache so far (read under the same lock).
 size_t render_cache_hits(const ChatTemplates& templates);
 // Tool calls of a native reply (common_chat_parse); `partial`: of a reply still being written.

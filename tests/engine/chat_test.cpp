@@ -230,20 +230,25 @@ TEST(Chat, PlaceholderMarksInToolsAndCallsNameNoContent) {
       "0"
       "\xEE\x80\x81";  // U+E000 0 U+E001: the first content's
   const std::string secret = "SECRET-SYSTEM 机密";
-  for (int field = 0; field < 3; ++field) {
+  // The same marks as JSON escapes: the template prints the arguments unescaped.
+  const std::string escaped0 = R"(\ue0000\ue001)";
+  for (int field = 0; field < 5; ++field) {
     ChatInput in = weather_request(ToolChoice::automatic);
     in.messages.insert(in.messages.begin(), ChatMessage{"system", secret});
     if (field == 0) in.tools[0].description = "Weather " + mark0 + " city";
-    if (field > 0) {
+    if (field == 3) in.tools[0].description = "Weather " + mark0 + std::string(2000, ' ') + mark0 + "\xEE\x80\x81";
+    if (field == 1 || field == 2 || field == 4) {
+      const std::string args = field == 1   ? R"({"city":")" + mark0 + R"("})"
+                               : field == 4 ? R"({"city":")" + escaped0 + R"("})"
+                                            : R"({"city":"Paris"})";
       ChatMessage call{"assistant", "", {}, {}, {}};
-      call.tool_calls.push_back({field == 2 ? "call_" + mark0 : "call_1", "get_weather",
-                                 field == 1 ? R"({"city":")" + mark0 + R"("})" : R"({"city":"Paris"})"});
+      call.tool_calls.push_back({field == 2 ? "call_" + mark0 : "call_1", "get_weather", args});
       in.messages.push_back(call);
       in.messages.push_back({"tool", "18 C", {}, call.tool_calls[0].id, "get_weather"});
     }
     SCOPED_TRACE(field);
     const ChatPrompt p = m->render_chat(in);
-    if (field < 2) {  // Qwen2.5 prints no call ids
+    if (field != 2) {  // Qwen2.5 prints no call ids
       EXPECT_NE(p.text.find(mark0), std::string::npos) << p.text;
     }
     const size_t first = p.text.find(secret);
