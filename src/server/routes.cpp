@@ -257,14 +257,17 @@ void install_routes(http::Router& svr, State& st) {
   }
   svr.Get("/health", [&st](const http::Request&, http::Response& r) { health(st, r); });
   svr.Get("/metrics", [&st](const http::Request&, http::Response& r) {
-    const SchedulerStats s = load_of(st);
-    st.metrics->set_load(s.busy_slots, s.queued);
-    st.metrics->set_host_cache(s.cache_hits, s.cache_restored_tokens, s.cache_bytes, s.cache_entries);
-    int64_t reused = 0;
-    for (const auto& m : st.models) {
-      if (m->model) reused += static_cast<int64_t>(m->model->chat_renders_reused());
+    // The models' schedulers and weights are written by the loader until `ready`: read them after.
+    if (st.ready.load()) {
+      const SchedulerStats s = load_of(st);
+      st.metrics->set_load(s.busy_slots, s.queued);
+      st.metrics->set_host_cache(s.cache_hits, s.cache_restored_tokens, s.cache_bytes, s.cache_entries);
+      int64_t reused = 0;
+      for (const auto& m : st.models) {
+        if (m->model) reused += static_cast<int64_t>(m->model->chat_renders_reused());
+      }
+      st.metrics->set_renders_reused(reused);
     }
-    st.metrics->set_renders_reused(reused);
     r.set_content(st.metrics->serialize(), "text/plain; version=0.0.4; charset=utf-8");
   });
   svr.Get("/v1/sfcl/public-key", [&st](const http::Request&, http::Response& r) {
