@@ -2,7 +2,7 @@
 // message's content with a numbered placeholder before the template sees it, so the template's
 // input is the shape of a conversation (roles, placeholders, tool calls, tools, flags), and
 // requests of the same shape render to the same markup. Bounded by entries and by bytes (keys
-// and values as `size_of` counts them). Not thread-safe: common_render holds llama.cpp's common
+// and values, as put's caller counts them). Not thread-safe: common_render holds llama.cpp's common
 // lock around every use.
 #pragma once
 #include <cstddef>

@@ -129,7 +129,7 @@ struct Metrics::Impl {
   prometheus::Counter& renders_reused =
       BuildCounter()
           .Name("sfcl_chat_renders_reused_total")
-          .Help("Chat requests whose template render came from the render cache (same conversation shape)")
+          .Help("Chat template renders taken from the render cache (a recent request of the same shape)")
           .Register(*reg)
           .Add({});
   // The schedulers count restores from their start, the models their reused renders; the
