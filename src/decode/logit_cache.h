@@ -3,6 +3,7 @@
 // token i was sampled from, when its tag says so.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 namespace sfcl::decode {
@@ -32,8 +33,8 @@ class LogitCache {
  private:
   static constexpr size_t kEmpty = static_cast<size_t>(-1);
   size_t n_vocab_ = 0;
-  std::vector<float> rows_;
-  std::vector<size_t> tags_;  // output index whose logits each slot holds, or kEmpty
+  std::unique_ptr<float[]> rows_;  // slots() rows of n_vocab_, from the first store
+  std::vector<size_t> tags_;       // output index whose logits each slot holds, or kEmpty
 };
 
 }  // namespace sfcl::decode

@@ -3,6 +3,15 @@
 #include "engine/sampler_impl.h"
 
 namespace sfcl::engine {
+namespace {
+// A seed for a request that gave none. Drawn from a per-thread generator seeded once by the system:
+// std::random_device costs a system call (and more) per draw, and every sequence built draws one,
+// also those that never sample (greedy, the gateway's).
+uint32_t fresh_seed() {
+  thread_local std::mt19937 gen(std::random_device{}());
+  return static_cast<uint32_t>(gen());
+}
+}  // namespace
 
 Sampler::Sampler(const Model& model, const SamplingOptions& options)
     : options_(options), impl_(std::make_unique<Impl>()) {
@@ -10,7 +19,7 @@ Sampler::Sampler(const Model& model, const SamplingOptions& options)
   impl_->n_vocab = model.n_vocab();
   impl_->cur.reserve(static_cast<size_t>(impl_->n_vocab));
   impl_->banned.assign(static_cast<size_t>(impl_->n_vocab), 0);
-  if (options_.seed == 0xFFFFFFFFU) options_.seed = std::random_device{}();
+  if (options_.seed == 0xFFFFFFFFU) options_.seed = fresh_seed();
   build_chain();
 }
 
