@@ -404,7 +404,15 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     req.prompt_tail = seq.output_tokens();
     const size_t at = seq.output_tokens().size();
     const auto left = static_cast<int32_t>(job->options.max_tokens - static_cast<int32_t>(at));
-    const auto scripted = script_token(script_.get(), seq.output_tokens(), model_.eos());
+    auto scripted = script_token(script_.get(), seq.output_tokens(), model_.eos());
+    // As the local hook's boost goes through the sampler's grammar, the script only steers a position
+    // to a token the loop's constraints leave: boosting one they exclude would have the backend
+    // sample it on every call (a tool call's grammar rejects the script's prose).
+    const auto excluded = [&](Token t) {
+      return std::find(next.banned.begin(), next.banned.end(), t) != next.banned.end() ||
+             (!next.allowed.empty() && std::find(next.allowed.begin(), next.allowed.end(), t) == next.allowed.end());
+    };
+    if (scripted && excluded(*scripted)) scripted.reset();
     const bool single = !next.free() || scripted.has_value();
     // Raw top tokens for at most raw_window positions: a constrained call goes on that far (each
     // later token checked); a free call asks for them when they cover the rest of the answer or

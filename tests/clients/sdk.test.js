@@ -1,49 +1,23 @@
-// The official SDKs, unmodified, against a real `sfcl serve` on 127.0.0.1.
-import { test, before, after } from 'node:test';
+// The official SDKs, unmodified, against a real `sfcl serve` on 127.0.0.1 (checks: sdk_suite.js).
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import net from 'node:net';
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import { startProcess } from './processes.js';
+import { registerSdkTests, SCRIPTS } from './sdk_suite.js';
 
 const SFCL = process.env.SFCL;
-const KEY = 'sdk-test-key';
-let server;
-let scripted;  // a second server whose output follows a script (anchors, a backtrack)
+const targets = { key: 'sdk-test-key' };
+const children = [];
 let dir;
-let base;
-let scriptedBase;
-let demo;      // the demo model (no chat template): tool calls come from the grammar alone
-let demoBase;
-let jsonScripted;  // writes a wrong amount inside a JSON string
-let jsonBase;
-
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(model, extra) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(SFCL, ['serve', '--model', model, '--model-id', 'tiny', '--port', String(port), '--threads', '1',
-                             '--parallel', '2', '--ctx', '1024', '--api-key', KEY, ...extra], { stdio: 'ignore' });
-  for (let i = 0; i < 200; i++) {
-    try {
-      const r = await fetch(`${url}/health`);
-      if (r.status === 200) return { child, url };
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('server did not start');
+  const s = await startProcess(SFCL, ['serve', '--model', model, '--model-id', 'tiny', '--port', '{port}',
+    '--threads', '1', '--parallel', '2', '--ctx', '1024', '--api-key', targets.key, ...extra]);
+  children.push(s.child);
+  return s.url;
 }
 
 before(async () => {
@@ -51,309 +25,15 @@ before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sfcl-sdk-'));
   const model = join(dir, 'tiny.gguf');
   execFileSync(SFCL, ['make-test-model', model], { stdio: 'ignore' });
-  ({ child: server, url: base } = await startServer(model, []));
-  ({ child: scripted, url: scriptedBase } = await startServer(model,
-    ['--test-script', ' The total is $12,500.00, the fee $12,600.00.']));
-  // The script only steers prose: a tool call's grammar rejects its first token, so the call is the
-  // model's own under the grammar, and the answer after the tool result follows the script.
-  ({ child: demo, url: demoBase } = await startServer(join(process.cwd(), '../../demo/sfcl-demo.gguf'),
-    ['--test-script', ' It is sunny in Paris today.']));
-  ({ child: jsonScripted, url: jsonBase } = await startServer(model,
-    ['--test-script', '{"total": "$12,600.00"}']));
+  targets.base = await startServer(model, []);
+  targets.scriptedBase = await startServer(model, ['--test-script', SCRIPTS.scripted]);
+  targets.demoBase = await startServer(join(process.cwd(), '../../demo/sfcl-demo.gguf'), ['--test-script', SCRIPTS.demo]);
+  targets.jsonBase = await startServer(model, ['--test-script', SCRIPTS.json]);
 });
 
 after(() => {
-  server?.kill('SIGTERM');
-  scripted?.kill('SIGTERM');
-  demo?.kill('SIGTERM');
-  jsonScripted?.kill('SIGTERM');
-  rmSync(dir, { recursive: true, force: true });
+  for (const c of children) c.kill('SIGTERM');
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-const anthropic = () => new Anthropic({ apiKey: KEY, baseURL: base, maxRetries: 0 });
-const openai = () => new OpenAI({ apiKey: KEY, baseURL: `${base}/v1`, maxRetries: 0 });
-const EVENTS = { 'X-SFCL-Events': '1' };
-const SYSTEM = 'Invoice total: $12,500.00. Fee: $1,200.00.';
-
-test('anthropic messages.create', async () => {
-  const msg = await anthropic().messages.create({
-    model: 'tiny', max_tokens: 8, temperature: 0, system: 'Total: $12,500.00.',
-    messages: [{ role: 'user', content: 'What is the total?' }], metadata: { user_id: 'u-1' },
-  });
-  assert.equal(msg.type, 'message');
-  assert.equal(msg.role, 'assistant');
-  assert.equal(msg.content[0].type, 'text');
-  assert.equal(typeof msg.content[0].text, 'string');
-  assert.equal(msg.stop_reason, 'max_tokens');
-  assert.equal(msg.usage.output_tokens, 8);
-  assert.ok(Number.isInteger(msg.usage.input_tokens));
-});
-
-test('anthropic messages.stream with finalMessage()', async () => {
-  const stream = anthropic().messages.stream({
-    model: 'tiny', max_tokens: 10, temperature: 0, messages: [{ role: 'user', content: 'Say something' }],
-  });
-  let deltas = '';
-  stream.on('text', (t) => { deltas += t; });
-  const msg = await stream.finalMessage();
-  assert.equal(msg.stop_reason, 'max_tokens');
-  assert.equal(msg.usage.output_tokens, 10);
-  assert.equal(msg.content[0].text, deltas);
-});
-
-test('anthropic messages.countTokens', async () => {
-  const r = await anthropic().messages.countTokens({ model: 'tiny', messages: [{ role: 'user', content: 'hello world' }] });
-  assert.ok(r.input_tokens > 11);
-});
-
-test('openai chat.completions.create, plain and streamed', async () => {
-  const c = await openai().chat.completions.create({
-    model: 'tiny', max_tokens: 6, temperature: 0, messages: [{ role: 'user', content: 'hi' }],
-  });
-  assert.equal(c.object, 'chat.completion');
-  assert.equal(c.choices[0].message.role, 'assistant');
-  assert.equal(c.choices[0].finish_reason, 'length');
-  assert.equal(c.usage.completion_tokens, 6);
-  const stream = await openai().chat.completions.create({
-    model: 'tiny', max_tokens: 6, temperature: 0, stream: true, messages: [{ role: 'user', content: 'hi' }],
-  });
-  let text = '';
-  let finish = null;
-  for await (const chunk of stream) {
-    text += chunk.choices[0]?.delta?.content ?? '';
-    finish = chunk.choices[0]?.finish_reason ?? finish;
-  }
-  assert.equal(finish, 'length');
-  assert.equal(text, c.choices[0].message.content);
-});
-
-// Clients ship hard-coded model names: with one model served, any name is answered by it.
-test('a hard-coded foreign model name is answered, and models.retrieve finds the served id', async () => {
-  const msg = await anthropic().messages.create({
-    model: 'claude-3-5-sonnet-20240620', max_tokens: 3, temperature: 0, messages: [{ role: 'user', content: 'x' }],
-  });
-  const served = (await openai().models.list()).data[0].id;
-  assert.equal(msg.model, served);
-  const c = await openai().chat.completions.create({
-    model: 'gpt-4o', max_tokens: 3, temperature: 0, messages: [{ role: 'user', content: 'x' }],
-  });
-  assert.equal(c.model, served);
-  assert.equal((await openai().models.retrieve(served)).id, served);
-  assert.equal((await anthropic().models.retrieve(served)).id, served);
-});
-
-test('errors arrive as the SDKs typed error classes', async () => {
-  await assert.rejects(anthropic().models.retrieve('no-such-model'),
-    (e) => e instanceof Anthropic.NotFoundError && e.status === 404);
-  await assert.rejects(openai().models.retrieve('no-such-model'),
-    (e) => e instanceof OpenAI.NotFoundError && e.status === 404);
-  await assert.rejects(
-    anthropic().messages.create({ model: 'tiny', max_tokens: 0, messages: [{ role: 'user', content: 'x' }] }),
-    (e) => e instanceof Anthropic.BadRequestError && e.error?.error?.type === 'invalid_request_error');
-  const bad = new Anthropic({ apiKey: 'wrong', baseURL: base, maxRetries: 0 });
-  await assert.rejects(
-    bad.messages.create({ model: 'tiny', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }),
-    (e) => e instanceof Anthropic.AuthenticationError);
-  await assert.rejects(
-    openai().chat.completions.create({ model: 'tiny', messages: [{ role: 'wizard', content: 'x' }] }),
-    (e) => e instanceof OpenAI.BadRequestError && e.status === 400);
-});
-
-// SFCL events on (X-SFCL-Events: 1): the plain SDK loops keep working and the events arrive.
-test('openai stream with SFCL events: the plain delta loop works, events ride in chunk.sfcl', async () => {
-  const client = new OpenAI({ apiKey: KEY, baseURL: `${scriptedBase}/v1`, maxRetries: 0, defaultHeaders: EVENTS });
-  const stream = await client.chat.completions.create({
-    model: 'tiny', max_tokens: 40, temperature: 0, stream: true,
-    messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is the total?' }],
-  });
-  let text = '';
-  const events = [];
-  for await (const chunk of stream) {
-    text += chunk.choices[0].delta.content ?? '';  // no optional chaining: every chunk has a choice
-    if (chunk.sfcl?.event) events.push(chunk.sfcl);
-  }
-  assert.ok(text.includes('$12,500.00'), text);
-  const confirmed = events.find((e) => e.event === 'anchor_confirmed' && e.text === '$12,500.00');
-  assert.ok(confirmed, JSON.stringify(events));
-  assert.equal(confirmed.anchor_type, 'amount');
-  assert.equal(confirmed.verdict, 'confirmed');
-  const backtrack = events.find((e) => e.event === 'backtrack');
-  assert.ok(backtrack, JSON.stringify(events));
-  assert.ok(backtrack.removed.startsWith('$12,6'), backtrack.removed);
-  assert.equal(backtrack.verdict, 'unsupported');
-  assert.ok(['mismatch', 'absent'].includes(backtrack.reason), backtrack.reason);
-});
-
-test('anthropic raw stream with SFCL events: event.type is the event name, the anchor type is anchor_type',
-  async () => {
-    const client = new Anthropic({ apiKey: KEY, baseURL: scriptedBase, maxRetries: 0, defaultHeaders: EVENTS });
-    const stream = await client.messages.create({
-      model: 'tiny', max_tokens: 40, temperature: 0, stream: true, system: SYSTEM,
-      messages: [{ role: 'user', content: 'What is the total?' }],
-    });
-    let text = '';
-    const types = [];
-    const events = [];
-    for await (const event of stream) {
-      types.push(event.type);
-      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
-      if (['anchor_confirmed', 'anchor_checked', 'backtrack', 'fallback'].includes(event.type)) events.push(event);
-    }
-    assert.equal(types[0], 'message_start');
-    assert.equal(types.at(-1), 'message_stop');
-    assert.ok(text.includes('$12,500.00'), text);
-    const confirmed = events.find((e) => e.type === 'anchor_confirmed' && e.text === '$12,500.00');
-    assert.ok(confirmed, JSON.stringify(events));
-    assert.equal(confirmed.anchor_type, 'amount');
-    assert.equal(confirmed.event, 'anchor_confirmed');
-    assert.ok(events.some((e) => e.type === 'backtrack' && e.removed.startsWith('$12,6')), JSON.stringify(events));
-  });
-
-test('anthropic messages.stream helper with SFCL events still assembles the message', async () => {
-  const client = new Anthropic({ apiKey: KEY, baseURL: scriptedBase, maxRetries: 0, defaultHeaders: EVENTS });
-  const stream = client.messages.stream({
-    model: 'tiny', max_tokens: 40, temperature: 0, system: SYSTEM,
-    messages: [{ role: 'user', content: 'What is the total?' }],
-  });
-  let deltas = '';
-  stream.on('text', (t) => { deltas += t; });
-  const msg = await stream.finalMessage();
-  assert.equal(msg.content[0].text, deltas);
-  assert.ok(deltas.includes('$12,500.00'), deltas);
-});
-
-test('openai chat.completions.stream helper with SFCL events assembles the completion', async () => {
-  const client = new OpenAI({ apiKey: KEY, baseURL: `${scriptedBase}/v1`, maxRetries: 0, defaultHeaders: EVENTS });
-  const stream = client.chat.completions.stream({
-    model: 'tiny', max_tokens: 40, temperature: 0,
-    messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is the total?' }],
-  });
-  let deltas = '';
-  stream.on('content', (delta) => { deltas += delta; });
-  const completion = await stream.finalChatCompletion();
-  assert.equal(completion.choices[0].message.content, deltas);
-  assert.ok(deltas.includes('$12,500.00'), deltas);
-});
-
-// ---- tools and structured output
-const WEATHER_SCHEMA = {
-  type: 'object', properties: { city: { type: 'string', maxLength: 12 } }, required: ['city'],
-};
-const ANTHROPIC_TOOLS = [{ name: 'get_weather', description: 'Current weather in a city', input_schema: WEATHER_SCHEMA }];
-const OPENAI_TOOLS = [{
-  type: 'function', function: { name: 'get_weather', description: 'Current weather in a city', parameters: WEATHER_SCHEMA },
-}];
-const QUESTION = { role: 'user', content: 'What is the weather in Paris?' };
-
-function checkToolUse(msg) {
-  assert.equal(msg.stop_reason, 'tool_use', JSON.stringify(msg));
-  const call = msg.content.find((b) => b.type === 'tool_use');
-  assert.ok(call, JSON.stringify(msg.content));
-  assert.equal(call.name, 'get_weather');
-  assert.equal(typeof call.input.city, 'string');
-  assert.ok(call.id.startsWith('toolu_'));
-  return call;
-}
-
-test('anthropic tool loop: tool_use from the grammar, tool_result, final answer', async () => {
-  const client = new Anthropic({ apiKey: KEY, baseURL: demoBase, maxRetries: 0 });
-  const first = await client.messages.create({
-    model: 'tiny', max_tokens: 80, temperature: 0, tools: ANTHROPIC_TOOLS, tool_choice: { type: 'any' },
-    messages: [QUESTION],
-  }).catch((e) => { throw new Error(JSON.stringify(e.error ?? e.message)); });
-  const call = checkToolUse(first);
-  const second = await client.messages.create({
-    model: 'tiny', max_tokens: 40, temperature: 0, tools: ANTHROPIC_TOOLS,
-    messages: [QUESTION, { role: 'assistant', content: first.content },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'Sunny, 21 degrees' }] }],
-  });
-  assert.equal(second.stop_reason, 'end_turn');
-  assert.equal(second.content[0].type, 'text');
-  assert.ok(second.content[0].text.includes('sunny'), second.content[0].text);
-  // An error result and earlier thinking are accepted too.
-  const third = await client.messages.create({
-    model: 'tiny', max_tokens: 5, tools: ANTHROPIC_TOOLS,
-    messages: [QUESTION, { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'x' }, ...first.content] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, is_error: true, content: [{ type: 'text', text: 'timeout' }] }] }],
-  });
-  assert.equal(third.type, 'message');
-});
-
-test('anthropic tool loop, streamed: content_block_start tool_use, input_json_delta, stop_reason tool_use', async () => {
-  const client = new Anthropic({ apiKey: KEY, baseURL: demoBase, maxRetries: 0 });
-  const events = [];
-  const stream = client.messages.stream({
-    model: 'tiny', max_tokens: 80, temperature: 0, tools: ANTHROPIC_TOOLS,
-    tool_choice: { type: 'tool', name: 'get_weather' }, messages: [QUESTION],
-  });
-  stream.on('streamEvent', (e) => events.push(e.type === 'content_block_delta' ? e.delta.type : e.type));
-  const first = await stream.finalMessage();
-  const call = checkToolUse(first);
-  // The input grows as the checked text is released: more than one input_json_delta.
-  assert.ok(events.filter((e) => e === 'input_json_delta').length > 1, events.join());
-  assert.ok(events.includes('content_block_stop'), events.join());
-  const second = client.messages.stream({
-    model: 'tiny', max_tokens: 40, temperature: 0, tools: ANTHROPIC_TOOLS,
-    messages: [QUESTION, { role: 'assistant', content: first.content },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: 'Sunny, 21 degrees' }] }],
-  });
-  let text = '';
-  second.on('text', (t) => { text += t; });
-  const answer = await second.finalMessage();
-  assert.equal(answer.stop_reason, 'end_turn');
-  assert.ok(text.includes('sunny'), text);
-});
-
-test('openai tool loop: tool_calls from the grammar, role tool, final answer (plain and streamed)', async () => {
-  const client = new OpenAI({ apiKey: KEY, baseURL: `${demoBase}/v1`, maxRetries: 0 });
-  const first = await client.chat.completions.create({
-    model: 'tiny', max_tokens: 80, temperature: 0, tools: OPENAI_TOOLS, tool_choice: 'required', messages: [QUESTION],
-  });
-  assert.equal(first.choices[0].finish_reason, 'tool_calls');
-  const call = first.choices[0].message.tool_calls[0];
-  assert.equal(call.function.name, 'get_weather');
-  assert.equal(typeof JSON.parse(call.function.arguments).city, 'string');
-  const runner = client.chat.completions.stream({
-    model: 'tiny', max_tokens: 80, temperature: 0, tools: OPENAI_TOOLS,
-    tool_choice: { type: 'function', function: { name: 'get_weather' } }, messages: [QUESTION],
-  });
-  let argumentDeltas = 0;
-  runner.on('chunk', (c) => {
-    if (c.choices[0]?.delta?.tool_calls?.[0]?.function?.arguments) argumentDeltas += 1;
-  });
-  const streamed = await runner.finalChatCompletion();
-  assert.equal(streamed.choices[0].finish_reason, 'tool_calls');
-  // The arguments arrive in pieces as the text is released, and the SDK's sum of them parses.
-  assert.ok(argumentDeltas > 1, String(argumentDeltas));
-  assert.equal(typeof JSON.parse(streamed.choices[0].message.tool_calls[0].function.arguments).city, 'string');
-  assert.equal(streamed.choices[0].message.tool_calls[0].function.arguments, call.function.arguments);
-  const answer = await client.chat.completions.create({
-    model: 'tiny', max_tokens: 40, temperature: 0, tools: OPENAI_TOOLS,
-    messages: [QUESTION, first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: 'Sunny, 21 degrees' }],
-  });
-  assert.equal(answer.choices[0].finish_reason, 'stop');
-  assert.ok(answer.choices[0].message.content.includes('sunny'), answer.choices[0].message.content);
-});
-
-test('openai response_format json_schema: valid by construction, parsed by the client, checked by SFCL', async () => {
-  const client = new OpenAI({ apiKey: KEY, baseURL: `${jsonBase}/v1`, maxRetries: 0, defaultHeaders: EVENTS });
-  const c = await client.chat.completions.parse({
-    model: 'tiny', max_tokens: 60, temperature: 0,
-    response_format: {
-      type: 'json_schema',
-      json_schema: {
-        name: 'invoice', strict: true,
-        schema: { type: 'object', properties: { total: { type: 'string', maxLength: 16 } }, required: ['total'], additionalProperties: false },
-      },
-    },
-    messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: 'What is the total?' }],
-  });
-  const parsed = c.choices[0].message.parsed;
-  assert.equal(typeof parsed.total, 'string', c.choices[0].message.content);
-  // The script wrote $12,600.00 inside the string; the checker backtracked it and the grammar followed.
-  assert.ok(!parsed.total.includes('12,600'), parsed.total);
-  assert.ok(c.sfcl.backtracks >= 1, JSON.stringify(c.sfcl));
-  await assert.rejects(
-    client.chat.completions.create({ model: 'tiny', messages: [QUESTION], response_format: { type: 'xml' } }),
-    (e) => e instanceof OpenAI.BadRequestError && e.param === 'response_format.type');
-});
+registerSdkTests(targets);
