@@ -482,6 +482,18 @@ TEST(ServerLifecycle, AuthAcceptsBothHeadersAndHealthStaysOpen) {
                   json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}, {"max_tokens", 2}}.dump(),
                   "application/json");
   EXPECT_EQ(b->status, 200);
+  // The scheme's name is case-insensitive.
+  for (const char* scheme : {"bearer", "BEARER"}) {
+    auto lower =
+        c.Post("/v1/chat/completions", {{"Authorization", std::string(scheme) + " k-123"}},
+               json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}, {"max_tokens", 2}}.dump(),
+               "application/json");
+    EXPECT_EQ(lower->status, 200) << scheme;
+  }
+  auto basic =
+      c.Post("/v1/chat/completions", {{"Authorization", "Basic k-123"}},
+             json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}}.dump(), "application/json");
+  EXPECT_EQ(basic->status, 401);
   auto oa = c.Post("/v1/chat/completions",
                    json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}}.dump(), "application/json");
   EXPECT_EQ(oa->status, 401);

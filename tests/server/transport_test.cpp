@@ -87,6 +87,14 @@ TEST_F(ServerTransport, BodyLimitHoldsForChunkedAndLengthIsRequired) {
                                    "application/json\r\n" +
                                        auth() + "Content-Length: 1000000\r\n\r\n");
   EXPECT_EQ(status_of(big), 413) << big;
+  // Refused before the body is read, the error still takes the shape of the path's API.
+  const std::string openai = exchange(port(),
+                                      "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                                      "application/json\r\n" +
+                                          auth() + "Content-Length: 1000000\r\n\r\n");
+  EXPECT_EQ(status_of(openai), 413) << openai;
+  EXPECT_NE(openai.find("{\"error\":{\"code\":null"), std::string::npos) << openai;  // OpenAI's, not Anthropic's
+  EXPECT_EQ(big.find("\"param\""), std::string::npos) << big;                        // Anthropic's
 }
 
 // Item 3: idle and one-byte-a-second connections cost a socket each, not a worker: /health
@@ -144,6 +152,11 @@ TEST(ServerLifecycle, HeaderLimitFlags) {
       exchange(s.port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(5000, 'a') + "\r\n\r\n");
   EXPECT_EQ(status_of(big), 431);
   EXPECT_NE(big.find("larger than 4096 bytes"), std::string::npos) << big;
+  // Its shape is the path's API's: OpenAI's on an OpenAI path.
+  const std::string openai = exchange(
+      s.port(), "POST /v1/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(5000, 'a') + "\r\n\r\n");
+  EXPECT_EQ(status_of(openai), 431);
+  EXPECT_NE(openai.find("{\"error\":{\"code\":null"), std::string::npos) << openai;
   EXPECT_EQ(status_of(exchange(
                 s.port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(3000, 'a') + "\r\n\r\n")),
             200);

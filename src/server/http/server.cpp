@@ -249,6 +249,10 @@ struct Server::Impl {
       Request req;
       req.remote = remote;
       if (e1) {
+        // The request line is parsed before the header limit or a declared body size can fail it:
+        // its path picks the error's shape (OpenAI's or Anthropic's).
+        req.target = std::string(parser.get().target());
+        req.path = req.target.substr(0, req.target.find('?'));
         if (e1 == bhttp::error::body_limit) {  // a declared Content-Length over the limit
           co_await refuse(
               stream, req, 413,
