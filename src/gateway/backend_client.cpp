@@ -115,7 +115,9 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
   }
   out += R"(],"n_predict":)";
   append_number(out, req.n_predict);
-  out += req.n_predict > 1 && !req.whole ? R"(,"stream":true)" : R"(,"stream":false)";
+  const bool streamed = req.n_predict > 1 && !req.whole;
+  out += streamed ? R"(,"stream":true)" : R"(,"stream":false)";
+  if (streamed && req.progress) out += R"(,"return_progress":true)";
   out += R"(,"return_tokens":true,"cache_prompt":true,"temperature":)";
   append_number(out, req.sampling.temperature);
   out += R"(,"top_k":)";
@@ -211,6 +213,9 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
         cancelled = true;
         return false;
       }
+    } else if (event.cached >= 0 && !event.stop && !on_event(event)) {  // a progress event: the prompt's cached tokens
+      cancelled = true;
+      return false;
     }
     if (event.stop) stopped = true;
     return true;

@@ -65,6 +65,9 @@ struct CompletionRequest {
   // names it on every call (an output may also end inside a character, or hold bytes that make
   // none); the OpenAI protocol only here, since vLLM warns of a field it does not know.
   bool inside_character = false;
+  // Streamed by llama-server: a first event tells how many prompt tokens the backend reused from
+  // its cache (`return_progress`; CompletionEvent::cached). Asked on a job's first call only.
+  bool progress = false;
 };
 
 // llama-server's `chat_parser` (a saved PEG parser) that matches the empty string: the call's text

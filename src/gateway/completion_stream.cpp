@@ -151,6 +151,7 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
   positions_.clear();
   text_.clear();
   out = {};
+  bool progress_event = false;
   c.object([&](std::string_view key) {
     if (key == "tokens") {
       c.array([&] { tokens_.push_back(c.number<Token>()); });
@@ -162,6 +163,17 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
       out.stop = c.boolean();
     } else if (key == "error") {
       out.error = c.raw();
+    } else if (key == "prompt_progress" || key == "timings") {
+      // A progress event's `tokens` holds a placeholder id, not a sampled token.
+      const bool progress = key == "prompt_progress";
+      progress_event = progress_event || progress;
+      c.object([&](std::string_view k) {
+        if ((progress && k == "cache") || (!progress && k == "cache_n" && out.cached < 0)) {
+          out.cached = c.number<int32_t>();
+        } else {
+          c.skip();
+        }
+      });
     } else if (key == "completion_probabilities") {
       // One entry per token of the event (as far as the backend reports them), each with its list.
       c.array([&] {
@@ -202,6 +214,7 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
     }
   });
   if (!c.ok) return false;
+  if (progress_event) tokens_.clear();
   out.tokens = tokens_;
   out.positions = positions_;
   out.all_top = top_;

@@ -47,6 +47,9 @@ struct CompletionEvent {
   int64_t predicted = -1;  // `tokens_predicted`: tokens sampled in the call so far; -1 when not sent
   // The raw log-probability of the last of `tokens` (as `top`'s); NaN when not sent.
   double logprob = std::numeric_limits<double>::quiet_NaN();
+  // Prompt tokens the backend reused from its cache: `prompt_progress.cache` of a progress event
+  // (which carries no token) or `timings.cache_n` of a call's last event; -1 when not sent.
+  int32_t cached = -1;
 };
 
 // Every position an event reports log-probabilities for, in order, and the top-N lists they index

@@ -74,6 +74,9 @@ std::optional<size_t> Pool::acquire(uint64_t affinity, std::optional<size_t> avo
       const Backend& b = backends_[*avoid];
       if (b.healthy && b.checked && b.outstanding < options_.slots_per_backend) least = preferred = *avoid;
     }
+    if (!least && std::none_of(backends_.begin(), backends_.end(), [](const Backend& b) { return b.available(); })) {
+      return std::nullopt;
+    }
     if (least) {
       size_t pick = *least;
       if (backends_[*preferred].outstanding <= backends_[*least].outstanding + options_.affinity_slack) {
@@ -99,12 +102,21 @@ void Pool::mark_failed(size_t backend) {
     std::lock_guard<std::mutex> lk(mu_);
     Backend& b = backends_[backend];
     ++b.failures;
+    ++b.failed_calls;
+    ++b.marks;
     if (!b.healthy) return;
     b.healthy = false;
     b.backoff_s = options_.backoff_min_s;
+    for (int32_t i = 1; i < b.failed_calls && b.backoff_s < options_.backoff_max_s; ++i) b.backoff_s *= 2;
+    b.backoff_s = std::min(b.backoff_s, options_.backoff_max_s);
     b.next_probe = Clock::now() + seconds(b.backoff_s);
   }
   health_cv_.notify_all();
+}
+
+void Pool::mark_served(size_t backend) {
+  std::lock_guard<std::mutex> lk(mu_);
+  backends_[backend].failed_calls = 0;
 }
 
 void Pool::count_request(size_t backend) {
@@ -113,6 +125,11 @@ void Pool::count_request(size_t backend) {
 }
 
 int32_t Pool::total_slots() const { return static_cast<int32_t>(backends_.size()) * options_.slots_per_backend; }
+
+bool Pool::any_healthy() const {
+  std::lock_guard<std::mutex> lk(mu_);
+  return std::any_of(backends_.begin(), backends_.end(), [](const Backend& b) { return b.available(); });
+}
 
 int32_t Pool::free_slots() const {
   std::lock_guard<std::mutex> lk(mu_);
@@ -160,12 +177,18 @@ void Pool::health_loop() {
         continue;
       }
       const bool recheck = !options_.probe_text.empty() && (!backends_[i].checked || !backends_[i].healthy);
+      const int64_t marks = backends_[i].marks;
       lk.unlock();
       bool ok = clients[i]->healthy();  // no lock held over the network
       if (ok && recheck) ok = same_tokenizer(*clients[i]);
       lk.lock();
       if (stop_) return;
       Backend& b = backends_[i];
+      b.probed = true;
+      if (b.marks != marks) {  // a call failed while this probe ran: its backoff stands
+        next = std::min(next, b.next_probe);
+        continue;
+      }
       if (ok) {
         const bool back = !b.healthy || !b.checked;
         b.healthy = true;

@@ -48,17 +48,25 @@ class Pool {
   Pool& operator=(const Pool&) = delete;
 
   // A healthy backend with a free slot for a prompt whose prefix hashes to `affinity`, not
-  // `avoid` when another one is free; waits until `deadline`. nullopt: none became free.
+  // `avoid` when another one is free; waits until `deadline`. nullopt: none became free, or none
+  // is healthy (then at once: waiting would hold the client for nothing; the health checks bring
+  // a backend back).
   std::optional<size_t> acquire(uint64_t affinity, std::optional<size_t> avoid,
                                 std::chrono::steady_clock::time_point deadline);
   void release(size_t backend);
-  // The backend failed a call: out of rotation until its /health answers.
+  // The backend failed a call: out of rotation until its /health answers, and no sooner than a
+  // backoff that doubles with each call it fails in a row (one whose /health answers but whose
+  // calls fail would otherwise come back at the next probe, again and again).
   void mark_failed(size_t backend);
+  // The backend answered a call: its run of failed calls is over.
+  void mark_served(size_t backend);
   void count_request(size_t backend);
 
   [[nodiscard]] size_t size() const { return backends_.size(); }
   [[nodiscard]] int32_t total_slots() const;
   [[nodiscard]] int32_t free_slots() const;
+  // Some backend is in rotation (healthy, its tokenizer checked) or not probed yet.
+  [[nodiscard]] bool any_healthy() const;
   [[nodiscard]] std::vector<BackendStatus> status() const;
   [[nodiscard]] const BackendAddress& address(size_t backend) const { return backends_[backend].address; }
   [[nodiscard]] const PoolOptions& options() const { return options_; }
@@ -69,9 +77,14 @@ class Pool {
     BackendAddress address;
     bool healthy = true;
     bool checked = true;  // its tokenizer passed the probe (PoolOptions::probe_text)
+    bool probed = false;  // the health loop has probed it once
+    // In rotation, or may be at its first probe: worth waiting for.
+    [[nodiscard]] bool available() const { return healthy && (checked || !probed); }
     int32_t outstanding = 0;
     int64_t requests = 0;
     int64_t failures = 0;
+    int32_t failed_calls = 0;  // calls failed in a row
+    int64_t marks = 0;         // mark_failed calls: a probe begun before the last one says nothing
     double backoff_s = 0.0;
     std::chrono::steady_clock::time_point next_probe{};
   };

@@ -31,8 +31,9 @@ class RemoteEngine final : public decode::Engine {
   size_t n_ctx_;
 };
 
-void finish_job(const std::shared_ptr<Job>& job, const decode::Result& result, const std::string& error) {
-  if (job->metrics != nullptr && error.empty()) job->metrics->generation(result, 0);
+void finish_job(const std::shared_ptr<Job>& job, const decode::Result& result, const std::string& error,
+                int32_t status) {
+  if (job->metrics != nullptr && error.empty()) job->metrics->generation(result, job->channel.cached_tokens());
   if (job->want_events && error.empty()) {
     for (const auto& a : result.anchors) {
       if (a.checked) continue;
@@ -45,7 +46,7 @@ void finish_job(const std::shared_ptr<Job>& job, const decode::Result& result, c
   if (error.empty()) {
     job->channel.finish(result);
   } else {
-    job->channel.fail(error);
+    job->channel.fail(error, status);
   }
 }
 
@@ -167,6 +168,7 @@ void RemoteScheduler::stop() {
 bool RemoteScheduler::submit(const std::shared_ptr<Job>& job) {
   {
     std::lock_guard<std::mutex> lk(mu_);
+    server::drop_cancelled(queue_);
     const int32_t free_workers = static_cast<int32_t>(workers_.size()) - busy_.load();
     if (stop_ || static_cast<int32_t>(queue_.size()) >= options_.queue_limit + std::max(0, free_workers)) return false;
     queue_.push_back(job);
@@ -179,7 +181,9 @@ server::SchedulerStats RemoteScheduler::stats() const {
   server::SchedulerStats s;
   {
     std::lock_guard<std::mutex> lk(mu_);
-    s.queued = static_cast<int32_t>(queue_.size());
+    // A job whose client left is not waiting for anything (submit drops it).
+    s.queued = static_cast<int32_t>(
+        std::count_if(queue_.begin(), queue_.end(), [](const auto& j) { return !j->channel.cancelled(); }));
   }
   s.busy_slots = busy_.load();
   s.prompt_tokens = prompt_tokens_.load();
@@ -192,6 +196,11 @@ std::string RemoteScheduler::logprobs_refusal(bool logit_bias) const {
            "logit_bias; docs/SCALING.md, \"Log-probabilities\")";
   }
   return {};
+}
+
+std::string RemoteScheduler::unavailable() const {
+  if (pool_.any_healthy()) return {};
+  return "no healthy backend: every backend failed its last call or health check (GET /v1/gateway/backends)";
 }
 
 GatewayCounters RemoteScheduler::counters() const {
@@ -243,7 +252,16 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   job->options.n_ctx_seq = options_.n_ctx;
   decode::Sequence seq(model_, job->options, *job->sources, server::job_event_sink(job));
   seq.start(job->prompt, 0, 0);
-  job->channel.mark_admitted(0);
+  // Admitted (the stream's head goes out) at the first call's first event, which tells the prompt
+  // tokens the backend reused from its cache (as a local slot's admission does); a job that ends
+  // before any call is admitted by its end.
+  bool admitted = false;
+  const auto admit = [&](const CompletionEvent& ev) {
+    if (admitted) return;
+    admitted = true;
+    job->channel.mark_admitted(std::max(0, ev.cached));
+  };
+  int32_t error_status = 500;
   RemoteEngine engine(static_cast<size_t>(options_.n_ctx));
   const auto raw_window =
       static_cast<int32_t>(std::min<int64_t>(options_.raw_prob_budget / std::max(1, model_.n_vocab()), 1 << 20));
@@ -330,7 +348,17 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   };
   const auto have_backend = [&] {
     if (!backend) backend = pool_.acquire(affinity, avoid, Clock::now() + wait);
-    if (!backend) error = stopping_ ? "server shutting down" : "no healthy backend with a free slot";
+    if (!backend) {
+      // Neither is the engine's failure: 503, and the client may retry.
+      error_status = 503;
+      if (stopping_) {
+        error = "server shutting down";
+      } else if (!pool_.any_healthy()) {
+        error = unavailable();
+      } else {
+        error = "no backend slot became free within --queue-timeout";
+      }
+    }
     return backend.has_value();
   };
   // llama-server reports no log-probability for a token whose text ends inside a UTF-8 character
@@ -528,7 +556,9 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       }
       return false;
     };
+    req.progress = !admitted;
     const StreamResult r = clients[*backend]->complete(req, [&](const CompletionEvent& ev) {
+      admit(ev);
       if (first && after_rewind) {
         counters_.rewind_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - rewound_at).count();
         after_rewind = false;
@@ -560,7 +590,9 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       rewound_at = Clock::now();
     }
     if (r.end == StreamEnd::failed) {
-      std::fprintf(stderr, "sfcl: %s; the answer continues on another backend\n", r.error.c_str());
+      const bool last = failovers + 1 > options_.max_failovers;
+      std::fprintf(stderr, "sfcl: %s; %s\n", r.error.c_str(),
+                   last ? "the answer fails (--max-failovers)" : "the answer continues on another backend");
       // Whatever the loop took from this backend stays: the next one continues after it.
       pool_.mark_failed(*backend);
       pool_.release(*backend);
@@ -568,11 +600,14 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       backend.reset();
       ++counters_.failovers;
       if (++failovers > options_.max_failovers) {
-        error = r.error;
+        // The backends' addresses and errors are the operator's, in the log above; not the client's.
+        error = "the backend calls for this answer failed " + std::to_string(failovers) +
+                " times in a row (--max-failovers " + std::to_string(options_.max_failovers) + ")";
         break;
       }
       continue;
     }
+    pool_.mark_served(*backend);
     if (r.end == StreamEnd::rejected) {
       error = r.error;
       break;
@@ -595,7 +630,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     }
   }
   if (backend) pool_.release(*backend);
-  finish_job(job, seq.result(), error);
+  finish_job(job, seq.result(), error, error_status);
 }
 
 }  // namespace sfcl::gateway

@@ -56,6 +56,7 @@ class RemoteScheduler final : public server::JobRunner {
   [[nodiscard]] server::SchedulerStats stats() const override;
   void stop() override;
   [[nodiscard]] std::string logprobs_refusal(bool logit_bias) const override;
+  [[nodiscard]] std::string unavailable() const override;
   [[nodiscard]] GatewayCounters counters() const;
 
  private:

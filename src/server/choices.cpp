@@ -217,6 +217,11 @@ int32_t choices_of(const json& body, const ServerOptions& server) {
   return static_cast<int32_t>(n);
 }
 
+ApiError outcome_error(const Dialect& dialect, const JobOutcome& outcome) {
+  const bool unavailable = outcome.status == 503;
+  return {outcome.status, unavailable ? dialect.errors().unavailable : dialect.errors().server, outcome.error};
+}
+
 void handle_choices(State& st, const Dialect& dialect, Admitted& a, const http::Request& http, http::Response& res) {
   std::vector<std::shared_ptr<Job>> jobs{a.job};
   for (int32_t i = 1; i < a.req.n; ++i) jobs.push_back(choice_job(*a.job, i));
@@ -252,7 +257,7 @@ void handle_choices(State& st, const Dialect& dialect, Admitted& a, const http::
     }
     if (!done->error.empty()) {
       for (const auto& j : jobs) j->channel.cancel();
-      throw ApiError(500, dialect.errors().server, done->error);
+      throw outcome_error(dialect, *done);
     }
     outcomes.push_back(done);
   }

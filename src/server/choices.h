@@ -23,4 +23,8 @@ int32_t choices_of(const nlohmann::json& body, const ServerOptions& server);
 // queue cannot take them all (none is left running then), 500 when a choice failed.
 void handle_choices(State& st, const Dialect& dialect, Admitted& a, const http::Request& http, http::Response& res);
 
+// What a failed job's response answers when it has not started: the outcome's status (503 when no
+// engine can serve it, else 500) with the dialect's error type for it.
+ApiError outcome_error(const Dialect& dialect, const JobOutcome& outcome);
+
 }  // namespace sfcl::server

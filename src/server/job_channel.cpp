@@ -37,9 +37,10 @@ void JobChannel::finish(decode::Result result) {
   end(std::move(o));
 }
 
-void JobChannel::fail(std::string error) {
+void JobChannel::fail(std::string error, int32_t status) {
   JobOutcome o;
   o.error = std::move(error);
+  o.status = status;
   end(std::move(o));
 }
 

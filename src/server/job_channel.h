@@ -27,7 +27,8 @@ struct JobEvent {  // NOLINT(bugprone-exception-escape): strings and json, moved
 // How a job ended; immutable once the channel is finished.
 struct JobOutcome {
   decode::Result result;
-  std::string error;  // non-empty when the engine failed or the server stopped
+  std::string error;     // non-empty when the engine failed or the server stopped
+  int32_t status = 500;  // the HTTP status a response not yet started answers `error` with
   bool cancelled = false;
 };
 
@@ -38,7 +39,7 @@ class JobChannel {
   void mark_admitted(int32_t cached_tokens);
   void push_event(JobEvent event);
   void finish(decode::Result result);
-  void fail(std::string error);
+  void fail(std::string error, int32_t status = 500);
 
   // --- HTTP thread ---
   // The client went away: the scheduler frees the slot at its next step.

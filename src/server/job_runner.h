@@ -38,6 +38,9 @@ class JobRunner {
   // Why this runner cannot serve a request's logprobs (`logit_bias`: the request has one of its
   // own); empty when it can.
   [[nodiscard]] virtual std::string logprobs_refusal(bool /*logit_bias*/) const { return {}; }
+  // Why no job can be served now (the gateway: no backend is healthy), so requests get 503 at once
+  // and /health says so; empty when jobs can be served.
+  [[nodiscard]] virtual std::string unavailable() const { return {}; }
 };
 
 }  // namespace sfcl::server

@@ -80,6 +80,9 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   if (!st.ready) throw ApiError(503, dialect.errors().unavailable, "model is loading");
   if (st.draining) throw ApiError(503, dialect.errors().unavailable, "server is shutting down");
   Admitted a = admit_request(st, api, http);
+  if (const std::string why = a.model->scheduler->unavailable(); !why.empty()) {
+    throw ApiError(503, dialect.errors().unavailable, why);
+  }
   if (a.req.n > 1) {  // OpenAI n: server/choices.cpp
     handle_choices(st, dialect, a, http, res);
     return;
@@ -116,7 +119,7 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   }
   const JobOutcome& outcome = *done;
   const int32_t cached = a.job->channel.cached_tokens();
-  if (!outcome.error.empty()) throw ApiError(500, dialect.errors().server, outcome.error);
+  if (!outcome.error.empty()) throw outcome_error(dialect, outcome);
   json out = dialect.response(info, outcome.result, cached);
   out["sfcl"] = final_sfcl(outcome.result, mode, true, st.key ? &*st.key : nullptr,
                            {info.id, info.model, info.created, a.job->request_sha256});
@@ -167,6 +170,13 @@ void health(State& st, http::Response& r) {
     set_json(r, 503, {{"status", "draining"}});
     r.set_header("Retry-After", "1");
     return;
+  }
+  for (const auto& m : st.models) {
+    if (std::string why = m->scheduler->unavailable(); !why.empty()) {
+      set_json(r, 503, {{"status", "unavailable"}, {"reason", std::move(why)}});
+      r.set_header("Retry-After", "1");
+      return;
+    }
   }
   const SchedulerStats s = load_of(st);
   const bool degraded = st.metrics->degraded();

@@ -63,9 +63,18 @@ void Scheduler::stop() {
   queue_.clear();
 }
 
+void drop_cancelled(std::deque<std::shared_ptr<Job>>& queue) {
+  std::erase_if(queue, [](const std::shared_ptr<Job>& j) {
+    if (!j->channel.cancelled()) return false;
+    j->channel.finish({});
+    return true;
+  });
+}
+
 bool Scheduler::submit(const std::shared_ptr<Job>& job) {
   {
     std::lock_guard<std::mutex> lk(mu_);
+    drop_cancelled(queue_);
     // --queue counts requests waiting beyond the free slots.
     const int32_t free_slots = options_.n_parallel - busy_.load();
     if (stop_ || static_cast<int32_t>(queue_.size()) >= options_.queue_limit + std::max(0, free_slots)) return false;
@@ -79,7 +88,9 @@ SchedulerStats Scheduler::stats() const {
   SchedulerStats s;
   {
     std::lock_guard<std::mutex> lk(mu_);
-    s.queued = static_cast<int32_t>(queue_.size());
+    // A job whose client left is not waiting for anything (submit drops it).
+    s.queued = static_cast<int32_t>(
+        std::count_if(queue_.begin(), queue_.end(), [](const auto& j) { return !j->channel.cancelled(); }));
   }
   s.busy_slots = busy_.load();
   s.prompt_tokens = prompt_tokens_.load();

@@ -46,6 +46,10 @@ struct Job {
 // events when the request asked for them, and the latency metrics (both schedulers use it).
 decode::EventSink job_event_sink(const std::shared_ptr<Job>& job);
 
+// Ends and removes the queued jobs whose client went away, so they hold no place in the queue (a
+// live request would get 429 behind them). Both schedulers call it under their queue's lock.
+void drop_cancelled(std::deque<std::shared_ptr<Job>>& queue);
+
 struct SchedulerOptions {
   int32_t n_parallel = 4;
   uint32_t n_ctx_per_slot = 4096;

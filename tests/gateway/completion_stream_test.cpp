@@ -166,6 +166,27 @@ TEST(CompletionStream, AnErrorEventIsReportedAsSent) {
   EXPECT_EQ(err["message"], "Prompt contains invalid tokens");
 }
 
+// llama-server's progress events (return_progress) carry a placeholder token id, not a sampled
+// token, and the prompt tokens reused from the cache; a last event's timings carry them too.
+TEST(CompletionStream, ProgressEventsGiveTheCachedPromptTokensAndNoToken) {
+  CompletionEventParser parser;
+  CompletionEvent ev;
+  ASSERT_TRUE(parser.parse(
+      R"({"index":0,"content":"","tokens":[0],"stop":false,"id_slot":-1,"tokens_predicted":0,"tokens_evaluated":12,)"
+      R"("prompt_progress":{"total":12,"cache":11,"processed":11,"time_ms":0}})",
+      ev));
+  EXPECT_TRUE(ev.tokens.empty());
+  EXPECT_EQ(ev.cached, 11);
+  ASSERT_TRUE(parser.parse(
+      R"({"content":"","tokens":[],"stop":true,"timings":{"cache_n":7,"prompt_n":5},"tokens_cached":14})", ev));
+  EXPECT_EQ(ev.cached, 7);
+  EXPECT_TRUE(ev.stop);
+  ASSERT_TRUE(parser.parse(R"({"content":" x","tokens":[5],"stop":false})", ev));
+  EXPECT_EQ(ev.cached, -1);
+  ASSERT_EQ(ev.tokens.size(), 1U);
+  EXPECT_EQ(ev.tokens[0], 5);
+}
+
 TEST(CompletionStream, MalformedEventsAreRefusedAndPingsSkipped) {
   CompletionEventParser parser;
   CompletionEvent ev;

@@ -301,6 +301,67 @@ TEST_F(GatewayTest, AllFullAnswers429) {
   EXPECT_TRUE(first.get().complete);
 }
 
+// A queued request whose client hung up holds no place in the queue: the next one is queued, not
+// refused with 429.
+TEST_F(GatewayTest, AQueuedRequestWhoseClientLeftFreesItsPlace) {
+  // The first answer holds the only slot for seconds: one backend call per scripted token.
+  Gateway gw({a_}, {"--backend-slots", "1", "--queue", "1", "--test-script", std::string(3000, 'x')});
+  auto first = std::async(std::launch::async, [&] {
+    auto c = gw.client();
+    return stream_messages(c, messages_body({"", "Say x."}, 1500, true));
+  });
+  for (int i = 0; i < 1000 && gw.backends().value("calls", 0) == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  {
+    auto quitter = gw.client();
+    quitter.set_read_timeout(0, 300000);  // queued behind the first, it gives up and closes
+    auto r = quitter.Post("/v1/messages", messages_body({"", "Say x."}, 4, false).dump(), "application/json");
+    EXPECT_FALSE(r);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the server notices within 100 ms
+  auto c = gw.client();
+  auto r = c.Post("/v1/messages", messages_body({"", "Say x."}, 4, false).dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200) << r->body;  // waited for the slot instead of a 429
+  EXPECT_TRUE(first.get().complete);
+}
+
+// The prompt tokens a backend reused from its cache are reported as serve reports its own:
+// Anthropic's cache_read_input_tokens (input_tokens is the rest), OpenAI's cached_tokens, the
+// stream's message_start.
+TEST_F(GatewayTest, PromptTokensFromTheBackendsCacheAreReported) {
+  Gateway gw({a_}, {});
+  auto c = gw.client();
+  const Item it = eval_items(3)[2];
+  const json body = messages_body(it, 8, false);
+  const json first = json::parse(c.Post("/v1/messages", body.dump(), "application/json")->body);
+  const json again = json::parse(c.Post("/v1/messages", body.dump(), "application/json")->body);
+  const int total = first["usage"]["input_tokens"].get<int>() + first["usage"]["cache_read_input_tokens"].get<int>();
+  EXPECT_GT(again["usage"]["cache_read_input_tokens"].get<int>(), total / 2) << again["usage"].dump();
+  EXPECT_EQ(again["usage"]["input_tokens"].get<int>() + again["usage"]["cache_read_input_tokens"].get<int>(), total);
+  const json chat = {{"model", "sfcl-demo"},
+                     {"max_tokens", 8},
+                     {"temperature", 0},
+                     {"messages", json::array({{{"role", "system"}, {"content", it.document}},
+                                               {{"role", "user"}, {"content", it.question}}})}};
+  c.Post("/v1/chat/completions", chat.dump(), "application/json");
+  const json o = json::parse(c.Post("/v1/chat/completions", chat.dump(), "application/json")->body);
+  EXPECT_GT(o["usage"]["prompt_tokens_details"]["cached_tokens"].get<int>(), 0) << o["usage"].dump();
+  auto s = c.Post("/v1/messages", messages_body(it, 8, true).dump(), "application/json");
+  ASSERT_TRUE(s);
+  const auto events = parse_sse(s->body);
+  ASSERT_FALSE(events.empty());
+  ASSERT_EQ(events[0].first, "message_start");
+  EXPECT_GT(json::parse(events[0].second)["message"]["usage"]["cache_read_input_tokens"].get<int>(), 0);
+  // The metric follows.
+  auto m = c.Get("/metrics");
+  ASSERT_TRUE(m);
+  const size_t at = m->body.find("\nsfcl_prefix_cache_hit_ratio ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_GT(std::stod(m->body.substr(at + 30)), 0.0);
+}
+
 TEST(GatewayStartup, BackendWithAnotherTokenizerIsRefused) {
   LlamaServer backend(1);
   const int port = free_port();
@@ -423,6 +484,61 @@ TEST(GatewayFailover, KilledBackendMidAnswerLosesAndRepeatsNothingAndComesBack) 
   }
   for (auto& f : more) EXPECT_TRUE(f.get().complete);
   EXPECT_GT(gw.backends()["backends"][0]["requests"].get<int>(), before);
+}
+
+// No backend healthy: requests get 503 at once in each API's shape (not after --queue-timeout), an
+// answer in flight ends with an error instead of waiting, and /health says unavailable until a
+// backend is back.
+TEST(GatewayFailover, NoHealthyBackendIs503AtOnceAndHealthSaysSo) {
+  LlamaServer a;
+  Gateway gw({&a}, {"--test-script", kLong});
+  auto c = gw.client();
+  const json small = messages_body({"", "Write."}, 4, false);
+  ASSERT_EQ(c.Post("/v1/messages", small.dump(), "application/json")->status, 200);
+  auto inflight = std::async(std::launch::async, [&] {
+    auto c2 = gw.client();
+    const auto start = std::chrono::steady_clock::now();
+    const Seen s = stream_messages(c2, messages_body({"", "Write."}, 400, true));
+    return std::make_pair(s, std::chrono::steady_clock::now() - start);
+  });
+  for (int i = 0; i < 500 && gw.backends()["backends"][0]["outstanding"].get<int>() == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  a.kill();
+  const auto [seen, took] = inflight.get();
+  EXPECT_FALSE(seen.complete);
+  EXPECT_LT(took, std::chrono::seconds(20));  // --queue-timeout is 60 s
+  for (int i = 0; i < 200 && gw.backends()["backends"][0]["healthy"].get<bool>(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  auto h = c.Get("/health");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->status, 503);
+  EXPECT_EQ(json::parse(h->body)["status"], "unavailable") << h->body;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = c.Post("/v1/messages", small.dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 503);
+  EXPECT_EQ(json::parse(r->body)["error"]["type"], "overloaded_error") << r->body;
+  EXPECT_EQ(r->get_header_value("Retry-After"), "1");
+  auto s = c.Post("/v1/messages", messages_body({"", "Write."}, 4, true).dump(), "application/json");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->status, 503);  // refused before the stream starts
+  auto o = c.Post("/v1/chat/completions",
+                  json{{"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}, {"max_tokens", 2}}.dump(),
+                  "application/json");
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->status, 503);
+  EXPECT_TRUE(json::parse(o->body)["error"].contains("param")) << o->body;  // OpenAI's shape
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
+  a.start();
+  bool back = false;
+  for (int i = 0; i < 200 && !back; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    back = c.Get("/health")->status == 200;
+  }
+  ASSERT_TRUE(back);
+  EXPECT_EQ(c.Post("/v1/messages", small.dump(), "application/json")->status, 200);
 }
 
 // SIGTERM drains as `sfcl serve` does: a stream in flight finishes whole, then the gateway exits 0.

@@ -157,6 +157,56 @@ TEST(GatewayPool, FailedBackendLeavesRotationAndReturnsWhenHealthy) {
   EXPECT_TRUE(back);
 }
 
+// No backend healthy: acquire answers at once instead of waiting out the deadline (the caller
+// answers 503), and a healthy backend is waited for again.
+TEST(GatewayPool, NoHealthyBackendFailsAtOnce) {
+  HealthServer a;
+  Pool pool({a.address()}, fast(4));
+  EXPECT_TRUE(pool.any_healthy());
+  a.healthy = false;
+  pool.mark_failed(0);
+  EXPECT_FALSE(pool.any_healthy());
+  const auto start = Clock::now();
+  EXPECT_FALSE(pool.acquire(1, std::nullopt, Clock::now() + std::chrono::seconds(30)));
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(5));  // not the 30 s deadline
+  a.healthy = true;
+  bool back = false;
+  for (int i = 0; i < 200 && !back; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    back = pool.any_healthy();
+  }
+  EXPECT_TRUE(back);
+}
+
+// A backend whose /health answers but whose calls keep failing is not put back at the next probe
+// each time: the time out of rotation doubles with each call it fails in a row, up to the
+// backoff's cap, and a served call ends the run.
+TEST(GatewayPool, CallsFailedInARowKeepABackendOutLonger) {
+  HealthServer a;
+  HealthServer b;
+  PoolOptions o = fast(4);
+  o.backoff_min_s = 0.1;
+  o.backoff_max_s = 0.8;
+  Pool pool({a.address(), b.address()}, o);
+  // How long backend 0 stays out after a failed call while /health keeps answering.
+  const auto time_out = [&] {
+    pool.mark_failed(0);
+    const auto start = Clock::now();
+    while (!pool.status()[0].healthy && Clock::now() - start < std::chrono::seconds(5)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  const double first = time_out();
+  time_out();
+  time_out();
+  const double fourth = time_out();  // 0.1 s doubled three times: the 0.8 s cap
+  EXPECT_GE(first, 0.09);
+  EXPECT_GE(fourth, 0.75);
+  pool.mark_served(0);
+  EXPECT_LT(time_out(), 0.75);  // the run is over: the first backoff (0.1 s) again, not the cap
+}
+
 // With a probe set, a backend serves only once its /tokenize matches: one on another vocabulary
 // never does, and one that comes back on another vocabulary after a failure stays out.
 TEST(GatewayPool, BackendWithAnotherTokenizerIsKeptOutOfRotation) {
