@@ -208,6 +208,15 @@ TEST_F(ServerTransport, ContentTypeHostAndCors) {
   const std::string rebound =
       exchange(port(), "GET /v1/models HTTP/1.1\r\nHost: attacker.example:8080\r\n" + auth() + "\r\n");
   EXPECT_EQ(status_of(rebound), 403) << rebound;
+  // A second Host cannot slip past the check, and HTTP/1.1 needs one (RFC 9112); HTTP/1.0 may omit it.
+  const std::string twice =
+      exchange(port(), "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: attacker.example\r\n" + auth() + "\r\n");
+  EXPECT_EQ(status_of(twice), 400) << twice;
+  EXPECT_NE(twice.find("more than one Host"), std::string::npos) << twice;
+  const std::string none = exchange(port(), "GET /v1/models HTTP/1.1\r\n" + auth() + "\r\n");
+  EXPECT_EQ(status_of(none), 400) << none;
+  const std::string old = exchange(port(), "GET /v1/models HTTP/1.0\r\n" + auth() + "\r\n");
+  EXPECT_EQ(status_of(old), 200) << old;
   const std::string other = exchange(
       port(), "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth() + "Origin: http://evil.example\r\n\r\n");
   EXPECT_EQ(status_of(other), 403) << other;

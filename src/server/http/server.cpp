@@ -3,6 +3,7 @@
 #include <malloc.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
@@ -276,6 +277,16 @@ struct Server::Impl {
       if (req.headers.size() > limits.max_headers) {
         co_await refuse(stream, req, 431,
                         "the request has more than " + std::to_string(limits.max_headers) + " headers", start);
+        break;
+      }
+      // RFC 9112, 3.2: exactly one Host in HTTP/1.1, at most one before. With two, the Host
+      // checks (--allowed-host) would see only the first.
+      const auto hosts =
+          std::count_if(h.begin(), h.end(), [](const auto& f) { return f.name() == bhttp::field::host; });
+      if (hosts > 1 || (hosts == 0 && h.version() >= 11)) {
+        co_await refuse(
+            stream, req, 400,
+            hosts > 1 ? "the request has more than one Host header" : "an HTTP/1.1 request needs a Host header", start);
         break;
       }
       if (h.method() == bhttp::verb::post && !parser.content_length() && !parser.chunked()) {
