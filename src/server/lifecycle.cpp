@@ -118,6 +118,15 @@ int serve(const ServerOptions& options) {
       std::fprintf(stderr, "sfcl: ready: %s, %d slots x %u tokens, sfcl mode %s\n", m->spec.id.c_str(),
                    options.scheduler.n_parallel, options.scheduler.n_ctx_per_slot,
                    std::string(decode::mode_name(m->mode)).c_str());
+      // Served as asked (prompts up to the slot's size are accepted), but said: past its training
+      // context a model's answers degrade, and llama-server caps a slot there.
+      const int32_t trained = m->model->n_ctx_train();
+      if (trained > 0 && options.scheduler.n_ctx_per_slot > static_cast<uint32_t>(trained)) {
+        std::fprintf(stderr,
+                     "sfcl: warning: %s was trained on %d tokens of context; a slot of %u lets prompts and "
+                     "answers run past it, where its output degrades (--ctx / --parallel)\n",
+                     m->spec.id.c_str(), trained, options.scheduler.n_ctx_per_slot);
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
