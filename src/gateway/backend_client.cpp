@@ -34,9 +34,22 @@ BackendAddress parse_backend_url(const std::string& url) {
 BackendClient::BackendClient(BackendAddress address, double timeout_s)
     : address_(std::move(address)), timeout_s_(timeout_s) {}
 
+void BackendClient::drop_client() {
+  const std::lock_guard<std::mutex> lk(client_mu_);
+  client_.reset();
+}
+
+void BackendClient::abort() {
+  const std::lock_guard<std::mutex> lk(client_mu_);
+  aborted_ = true;
+  if (client_) client_->stop();  // shuts the socket down: the call's blocked read fails now
+}
+
 httplib::Client& BackendClient::client() {
   if (!client_) {
-    client_ = std::make_unique<httplib::Client>(address_.host, address_.port);
+    auto c = std::make_unique<httplib::Client>(address_.host, address_.port);
+    const std::lock_guard<std::mutex> lk(client_mu_);
+    client_ = std::move(c);
     const auto secs = static_cast<time_t>(timeout_s_);
     const auto usecs = static_cast<time_t>((timeout_s_ - static_cast<double>(secs)) * 1e6);
     client_->set_connection_timeout(secs, usecs);
@@ -54,7 +67,7 @@ BackendInfo BackendClient::props() {
   if (address_.api == BackendApi::openai) return openai_props();
   auto r = client().Get("/props");
   if (!r || r->status != 200) {
-    client_.reset();
+    drop_client();
     throw std::runtime_error("backend " + address_.url + " did not answer GET /props" +
                              (r ? " (HTTP " + std::to_string(r->status) + ")" : ""));
   }
@@ -74,7 +87,7 @@ std::vector<Token> BackendClient::tokenize(std::string_view text) {
   const json body = {{"content", text}, {"add_special", false}, {"parse_special", false}};
   auto r = client().Post("/tokenize", body.dump(), "application/json");
   if (!r || r->status != 200) {
-    client_.reset();
+    drop_client();
     throw std::runtime_error("backend " + address_.url + " did not answer POST /tokenize");
   }
   const json j = json::parse(r->body, nullptr, false);
@@ -87,7 +100,7 @@ std::vector<Token> BackendClient::tokenize(std::string_view text) {
 
 bool BackendClient::healthy() {
   auto r = client().Get("/health");
-  if (!r) client_.reset();
+  if (!r) drop_client();
   return r && r->status == 200;
 }
 
@@ -173,6 +186,7 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
 
 StreamResult BackendClient::complete(const CompletionRequest& req,
                                      const std::function<bool(const CompletionEvent&)>& on_event) {
+  aborted_ = false;
   if (address_.api == BackendApi::openai && !(req.whole && serves_native())) return openai_complete(req, on_event);
   write_completion_body(req, body_);
   const bool streamed = req.n_predict > 1 && !req.whole;  // as write_completion_body asks
@@ -247,12 +261,12 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
   body_ = std::move(hreq.body);  // its capacity serves the next call
   if (ok && status == 200 && !streamed) on_payload(unstreamed);
   if (cancelled) {
-    if (streamed) client_.reset();  // the connection is closed, so the backend stops generating
+    if (streamed) drop_client();  // the connection is closed, so the backend stops generating
     out.end = StreamEnd::cancelled;
     return out;
   }
   if (!ok && !(stopped && status == 200)) {
-    client_.reset();
+    drop_client();
     out.end = StreamEnd::failed;
     out.error = "backend " + address_.url + ": " + httplib::to_string(err);
     return out;
@@ -264,7 +278,7 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
   }
   if (!stopped) {
     // The body ended without the final event: the backend died mid-answer.
-    client_.reset();
+    drop_client();
     out.end = StreamEnd::failed;
     out.error = "backend " + address_.url + ": the stream ended early";
     return out;
@@ -284,8 +298,8 @@ bool BackendClient::send(httplib::Request& req, httplib::Response& res, httplib:
   // new one before the backend counts as failed.
   const bool reused = client_ != nullptr;
   bool ok = client().send(req, res, err);
-  if (!ok && reused && nothing_arrived()) {
-    client_.reset();
+  if (!ok && reused && nothing_arrived() && !aborted_) {
+    drop_client();
     ok = client().send(req, res, err);
   }
   return ok;
@@ -295,11 +309,11 @@ bool BackendClient::serves_native() {
   if (native_ < 0) {
     auto r = client().Get("/props");
     if (!r) {  // a kept-alive connection the backend closed meanwhile: once more on a new one
-      client_.reset();
+      drop_client();
       r = client().Get("/props");
     }
     if (!r) {  // asked again next time
-      client_.reset();
+      drop_client();
       return false;
     }
     native_ = r->status == 200 ? 1 : 0;

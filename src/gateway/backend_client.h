@@ -5,9 +5,11 @@
 #pragma once
 #include <httplib.h>
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -107,6 +109,10 @@ class BackendClient {
   // connection is closed, so the backend stops generating).
   StreamResult complete(const CompletionRequest& req, const std::function<bool(const CompletionEvent&)>& on_event);
 
+  // From another thread, during complete(): ends the call as failed at once (its connection is shut
+  // down). The pool calls it for the calls on a backend its health checks found hung.
+  void abort();
+
   [[nodiscard]] const BackendAddress& address() const { return address_; }
   // The vocabulary that reads back tokens a stream held inside a UTF-8 character (held_tokens.h);
   // without one such tokens are lost (StreamResult::lost). Must outlive this client.
@@ -114,6 +120,7 @@ class BackendClient {
 
  private:
   httplib::Client& client();
+  void drop_client();  // the connection is closed; the next call opens another
   // Sends `req` on the kept-alive connection, and once more on a new one when that fails while
   // `nothing_arrived()` (the backend had closed it meanwhile).
   bool send(httplib::Request& req, httplib::Response& res, httplib::Error& err,
@@ -127,8 +134,10 @@ class BackendClient {
   bool serves_native();
   BackendAddress address_;
   double timeout_s_;
-  std::unique_ptr<httplib::Client> client_;
-  std::string body_;  // request body, reused
+  std::unique_ptr<httplib::Client> client_;  // replaced only under client_mu_, which abort() holds
+  std::mutex client_mu_;
+  std::atomic<bool> aborted_{false};  // abort() ran during this call: no retry on a new connection
+  std::string body_;                  // request body, reused
   SseSplitter sse_;
   CompletionEventParser events_;
   std::string openai_model_;  // the model id the OpenAI API names (/v1/models)

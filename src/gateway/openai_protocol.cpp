@@ -286,7 +286,7 @@ std::string listed_model(httplib::Client& c) {
 BackendInfo BackendClient::openai_props() {
   auto r = client().Get("/v1/models");
   if (!r || r->status != 200) {
-    client_.reset();
+    drop_client();
     throw std::runtime_error("backend " + address_.url + " did not answer GET /v1/models" +
                              (r ? " (HTTP " + std::to_string(r->status) + ")" : ""));
   }
@@ -318,7 +318,7 @@ std::vector<Token> BackendClient::openai_tokenize(std::string_view text) {
   if (!openai_model_.empty()) body["model"] = openai_model_;
   auto r = client().Post("/tokenize", body.dump(), "application/json");
   if (!r) {
-    client_.reset();
+    drop_client();
     throw std::runtime_error("backend " + address_.url + " did not answer POST /tokenize");
   }
   std::vector<Token> out = r->status == 200 ? openai::read_tokens(r->body) : std::vector<Token>{};
@@ -416,7 +416,7 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
   const bool ok = send(hreq, res, err, [&] { return !received && status == 0; });
   const std::string who = "backend " + address_.url + ": ";
   if (cancelled || refused) {
-    client_.reset();  // closing the connection stops the backend's generation
+    drop_client();  // closing the connection stops the backend's generation
     out.end = cancelled ? StreamEnd::cancelled : StreamEnd::rejected;
     if (refused) out.error = who + error_body;
     return out;
@@ -427,13 +427,13 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
     return out;
   }
   if (!finished) {  // refused, reset, timed out, or the body ended before the last chunk
-    client_.reset();
+    drop_client();
     out.end = StreamEnd::failed;
     out.error = who + (ok ? "the stream ended early" : httplib::to_string(err));
     return out;
   }
   if (!error_body.empty()) {
-    client_.reset();
+    drop_client();
     out.end = StreamEnd::failed;
     out.error = who + error_body;
   }

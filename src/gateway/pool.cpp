@@ -114,6 +114,16 @@ void Pool::mark_failed(size_t backend) {
   health_cv_.notify_all();
 }
 
+void Pool::begin_call(size_t backend, BackendClient* client) {
+  std::lock_guard<std::mutex> lk(mu_);
+  backends_[backend].calls.push_back(client);
+}
+
+void Pool::end_call(size_t backend, BackendClient* client) {
+  std::lock_guard<std::mutex> lk(mu_);
+  std::erase(backends_[backend].calls, client);
+}
+
 void Pool::mark_served(size_t backend) {
   std::lock_guard<std::mutex> lk(mu_);
   backends_[backend].failed_calls = 0;
@@ -188,6 +198,12 @@ void Pool::health_loop() {
       if (b.marks != marks) {  // a call failed while this probe ran: its backoff stands
         next = std::min(next, b.next_probe);
         continue;
+      }
+      b.failed_probes = ok ? 0 : b.failed_probes + 1;
+      // Two probes failed in a row (one slow answer is not enough): the calls on it are hung, or
+      // will fail on their own anyway. Aborted under the lock, so no call ends meanwhile.
+      if (b.failed_probes >= 2) {
+        for (BackendClient* c : b.calls) c->abort();
       }
       if (ok) {
         const bool back = !b.healthy || !b.checked;

@@ -60,6 +60,11 @@ class Pool {
   void mark_failed(size_t backend);
   // The backend answered a call: its run of failed calls is over.
   void mark_served(size_t backend);
+  // `client` is calling `backend` from now until end_call: while it does, two health probes of the
+  // backend failing in a row abort the call (BackendClient::abort), so an answer on a hung
+  // backend moves on instead of waiting out --backend-timeout.
+  void begin_call(size_t backend, BackendClient* client);
+  void end_call(size_t backend, BackendClient* client);
   void count_request(size_t backend);
 
   [[nodiscard]] size_t size() const { return backends_.size(); }
@@ -83,8 +88,10 @@ class Pool {
     int32_t outstanding = 0;
     int64_t requests = 0;
     int64_t failures = 0;
-    int32_t failed_calls = 0;  // calls failed in a row
-    int64_t marks = 0;         // mark_failed calls: a probe begun before the last one says nothing
+    int32_t failed_calls = 0;           // calls failed in a row
+    int64_t marks = 0;                  // mark_failed calls: a probe begun before the last one says nothing
+    int32_t failed_probes = 0;          // in a row
+    std::vector<BackendClient*> calls;  // clients calling it now (begin_call)
     double backoff_s = 0.0;
     std::chrono::steady_clock::time_point next_probe{};
   };

@@ -31,6 +31,22 @@ class RemoteEngine final : public decode::Engine {
   size_t n_ctx_;
 };
 
+// A backend call the pool may abort while it runs (Pool::begin_call).
+class CallGuard {
+ public:
+  CallGuard(Pool& pool, size_t backend, BackendClient& client) : pool_(pool), backend_(backend), client_(client) {
+    pool_.begin_call(backend_, &client_);
+  }
+  ~CallGuard() { pool_.end_call(backend_, &client_); }
+  CallGuard(const CallGuard&) = delete;
+  CallGuard& operator=(const CallGuard&) = delete;
+
+ private:
+  Pool& pool_;
+  size_t backend_;
+  BackendClient& client_;
+};
+
 void finish_job(const std::shared_ptr<Job>& job, const decode::Result& result, const std::string& error,
                 int32_t status) {
   if (job->metrics != nullptr && error.empty()) job->metrics->generation(result, job->channel.cached_tokens());
@@ -383,6 +399,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     pool_.count_request(*backend);
     ++counters_.calls;
     counters_.bias_entries += static_cast<int64_t>(probe.bias.size());
+    const CallGuard guard(pool_, *backend, *clients[*backend]);
     clients[*backend]->complete(probe, [&](const CompletionEvent& ev) {
       if (!ev.top.empty()) rows.store(pos, ev.top);
       return true;
@@ -557,6 +574,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       return false;
     };
     req.progress = !admitted;
+    std::optional<CallGuard> guard(std::in_place, pool_, *backend, *clients[*backend]);
     const StreamResult r = clients[*backend]->complete(req, [&](const CompletionEvent& ev) {
       admit(ev);
       if (first && after_rewind) {
@@ -583,6 +601,7 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       }
       return true;
     });
+    guard.reset();
     lost = r.lost;
     if (engine.rewound) {
       ++counters_.rewinds;

@@ -88,6 +88,9 @@ class LlamaServer {
     ::waitpid(pid_, nullptr, 0);
     pid_ = -1;
   }
+  // SIGSTOP / SIGCONT: a hung backend (its connections stay open, nothing answers).
+  void pause() const { ::kill(pid_, SIGSTOP); }
+  void resume() const { ::kill(pid_, SIGCONT); }
   [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
 
  private:

@@ -486,6 +486,40 @@ TEST(GatewayFailover, KilledBackendMidAnswerLosesAndRepeatsNothingAndComesBack) 
   EXPECT_GT(gw.backends()["backends"][0]["requests"].get<int>(), before);
 }
 
+// A backend that hangs (SIGSTOP) mid-answer: once its health probes fail, the answers on it move
+// to the other backend, long before --backend-timeout, with nothing lost or repeated.
+TEST(GatewayFailover, HungBackendsAnswersMoveOnBeforeTheTimeout) {
+  LlamaServer a;
+  LlamaServer b;
+  Gateway gw({&a, &b}, {"--backend-slots", "4", "--backend-timeout", "60", "--test-script", kLong});
+  const json body = messages_body({"", "Write."}, 400, true);
+  auto c0 = gw.client();
+  const Seen reference = stream_messages(c0, body);
+  ASSERT_TRUE(reference.complete);
+  std::vector<std::future<Seen>> streams;
+  for (int i = 0; i < 6; ++i) {
+    streams.push_back(std::async(std::launch::async, [&] {
+      auto c = gw.client();
+      return stream_messages(c, body);
+    }));
+  }
+  for (int i = 0; i < 400; ++i) {
+    const json st = gw.backends();
+    if (st.is_object() && st["backends"][0]["outstanding"].get<int>() > 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  const auto start = std::chrono::steady_clock::now();
+  a.pause();
+  for (auto& f : streams) {
+    const Seen s = f.get();
+    EXPECT_TRUE(s.complete);
+    EXPECT_EQ(s.text, reference.text);
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(30));  // the timeout is 60 s
+  EXPECT_GE(gw.backends()["failovers"].get<int>(), 1);
+  a.resume();
+}
+
 // No backend healthy: requests get 503 at once in each API's shape (not after --queue-timeout), an
 // answer in flight ends with an error instead of waiting, and /health says unavailable until a
 // backend is back.
