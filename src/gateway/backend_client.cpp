@@ -39,6 +39,11 @@ void BackendClient::drop_client() {
   client_.reset();
 }
 
+void BackendClient::arm() {
+  const std::lock_guard<std::mutex> lk(client_mu_);
+  aborted_ = false;
+}
+
 void BackendClient::abort() {
   const std::lock_guard<std::mutex> lk(client_mu_);
   aborted_ = true;
@@ -50,6 +55,7 @@ httplib::Client& BackendClient::client() {
     auto c = std::make_unique<httplib::Client>(address_.host, address_.port);
     const std::lock_guard<std::mutex> lk(client_mu_);
     client_ = std::move(c);
+    if (aborted_) client_->stop();  // aborted before this connection existed: it fails at once too
     const auto secs = static_cast<time_t>(timeout_s_);
     const auto usecs = static_cast<time_t>((timeout_s_ - static_cast<double>(secs)) * 1e6);
     client_->set_connection_timeout(secs, usecs);
@@ -186,7 +192,6 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
 
 StreamResult BackendClient::complete(const CompletionRequest& req,
                                      const std::function<bool(const CompletionEvent&)>& on_event) {
-  aborted_ = false;
   if (address_.api == BackendApi::openai && !(req.whole && serves_native())) return openai_complete(req, on_event);
   write_completion_body(req, body_);
   const bool streamed = req.n_predict > 1 && !req.whole;  // as write_completion_body asks

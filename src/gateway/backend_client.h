@@ -110,8 +110,10 @@ class BackendClient {
   StreamResult complete(const CompletionRequest& req, const std::function<bool(const CompletionEvent&)>& on_event);
 
   // From another thread, during complete(): ends the call as failed at once (its connection is shut
-  // down). The pool calls it for the calls on a backend its health checks found hung.
+  // down, and one it opens later too). The pool calls it for the calls on a backend its health
+  // checks found hung. arm() clears it before a call is registered with the pool.
   void abort();
+  void arm();
 
   [[nodiscard]] const BackendAddress& address() const { return address_; }
   // The vocabulary that reads back tokens a stream held inside a UTF-8 character (held_tokens.h);

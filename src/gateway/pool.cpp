@@ -50,7 +50,8 @@ void Pool::stop() {
   if (health_.joinable()) health_.join();
 }
 
-std::optional<size_t> Pool::acquire(uint64_t affinity, std::optional<size_t> avoid, Clock::time_point deadline) {
+std::optional<size_t> Pool::acquire(uint64_t affinity, std::optional<size_t> avoid, Clock::time_point deadline,
+                                    std::optional<Clock::time_point> return_by) {
   std::unique_lock<std::mutex> lk(mu_);
   while (true) {
     if (stop_) return std::nullopt;
@@ -75,7 +76,9 @@ std::optional<size_t> Pool::acquire(uint64_t affinity, std::optional<size_t> avo
       if (b.healthy && b.checked && b.outstanding < options_.slots_per_backend) least = preferred = *avoid;
     }
     if (!least && std::none_of(backends_.begin(), backends_.end(), [](const Backend& b) { return b.available(); })) {
-      return std::nullopt;
+      if (!return_by || Clock::now() >= *return_by) return std::nullopt;
+      cv_.wait_until(lk, std::min(*return_by, deadline));  // a backend back notifies
+      continue;
     }
     if (least) {
       size_t pick = *least;
@@ -102,9 +105,10 @@ void Pool::mark_failed(size_t backend) {
     std::lock_guard<std::mutex> lk(mu_);
     Backend& b = backends_[backend];
     ++b.failures;
-    ++b.failed_calls;
     ++b.marks;
+    // Calls that fail together (or are aborted) once it is out are one failure of the run.
     if (!b.healthy) return;
+    ++b.failed_calls;
     b.healthy = false;
     b.backoff_s = options_.backoff_min_s;
     for (int32_t i = 1; i < b.failed_calls && b.backoff_s < options_.backoff_max_s; ++i) b.backoff_s *= 2;
@@ -201,9 +205,16 @@ void Pool::health_loop() {
       }
       b.failed_probes = ok ? 0 : b.failed_probes + 1;
       // Two probes failed in a row (one slow answer is not enough): the calls on it are hung, or
-      // will fail on their own anyway. Aborted under the lock, so no call ends meanwhile.
-      if (b.failed_probes >= 2) {
-        for (BackendClient* c : b.calls) c->abort();
+      // will fail on their own anyway. Aborted without the lock: cpp-httplib's stop() waits for a
+      // connect in progress, and the pool must keep serving meanwhile. A client stays valid while
+      // the pool runs (its worker outlives this thread); one whose call ended meanwhile only loses
+      // its idle connection, or its next call fails over.
+      if (b.failed_probes >= 2 && !b.calls.empty()) {
+        const std::vector<BackendClient*> hung = b.calls;
+        lk.unlock();
+        for (BackendClient* c : hung) c->abort();
+        lk.lock();
+        if (stop_) return;
       }
       if (ok) {
         const bool back = !b.healthy || !b.checked;

@@ -51,8 +51,11 @@ class Pool {
   // `avoid` when another one is free; waits until `deadline`. nullopt: none became free, or none
   // is healthy (then at once: waiting would hold the client for nothing; the health checks bring
   // a backend back).
+  // `return_by`: with none healthy, wait until then for one to come back instead (an answer
+  // already under way: its backend may have failed one call and pass its next probe).
   std::optional<size_t> acquire(uint64_t affinity, std::optional<size_t> avoid,
-                                std::chrono::steady_clock::time_point deadline);
+                                std::chrono::steady_clock::time_point deadline,
+                                std::optional<std::chrono::steady_clock::time_point> return_by = std::nullopt);
   void release(size_t backend);
   // The backend failed a call: out of rotation until its /health answers, and no sooner than a
   // backoff that doubles with each call it fails in a row (one whose /health answers but whose

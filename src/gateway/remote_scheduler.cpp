@@ -35,6 +35,7 @@ class RemoteEngine final : public decode::Engine {
 class CallGuard {
  public:
   CallGuard(Pool& pool, size_t backend, BackendClient& client) : pool_(pool), backend_(backend), client_(client) {
+    client_.arm();  // before the pool can abort it: an abort from then on holds
     pool_.begin_call(backend_, &client_);
   }
   ~CallGuard() { pool_.end_call(backend_, &client_); }
@@ -184,9 +185,10 @@ void RemoteScheduler::stop() {
 bool RemoteScheduler::submit(const std::shared_ptr<Job>& job) {
   {
     std::lock_guard<std::mutex> lk(mu_);
+    if (stop_) return false;  // stop() walks the queue without the lock once it is set
     server::drop_cancelled(queue_);
     const int32_t free_workers = static_cast<int32_t>(workers_.size()) - busy_.load();
-    if (stop_ || static_cast<int32_t>(queue_.size()) >= options_.queue_limit + std::max(0, free_workers)) return false;
+    if (static_cast<int32_t>(queue_.size()) >= options_.queue_limit + std::max(0, free_workers)) return false;
     queue_.push_back(job);
   }
   cv_.notify_one();
@@ -272,10 +274,10 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
   // tokens the backend reused from its cache (as a local slot's admission does); a job that ends
   // before any call is admitted by its end.
   bool admitted = false;
-  const auto admit = [&](const CompletionEvent& ev) {
+  const auto admit = [&](int32_t cached) {
     if (admitted) return;
     admitted = true;
-    job->channel.mark_admitted(std::max(0, ev.cached));
+    job->channel.mark_admitted(std::max(0, cached));
   };
   int32_t error_status = 500;
   RemoteEngine engine(static_cast<size_t>(options_.n_ctx));
@@ -363,7 +365,18 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     return pick;
   };
   const auto have_backend = [&] {
-    if (!backend) backend = pool_.acquire(affinity, avoid, Clock::now() + wait);
+    if (!backend) {
+      // A new answer with no backend healthy fails at once (503); one under way waits a little for
+      // its backend to pass a probe again (one failed call takes a backend out), about two of the
+      // longest backoffs.
+      const auto now = Clock::now();
+      std::optional<Clock::time_point> return_by;
+      if (calls_made > 0) {
+        return_by = now + std::chrono::duration_cast<Clock::duration>(
+                              std::chrono::duration<double>(2 * pool_.options().backoff_max_s + 2.0));
+      }
+      backend = pool_.acquire(affinity, avoid, now + wait, return_by);
+    }
     if (!backend) {
       // Neither is the engine's failure: 503, and the client may retry.
       error_status = 503;
@@ -574,9 +587,12 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       return false;
     };
     req.progress = !admitted;
+    // Only a streamed llama-server call reports its cache before the prompt is processed: before any
+    // other the answer is admitted now, so the stream's head and pings do not wait for the prompt.
+    if (!admitted && !(pool_.address(*backend).api == BackendApi::llama && req.n_predict > 1 && !req.whole)) admit(0);
     std::optional<CallGuard> guard(std::in_place, pool_, *backend, *clients[*backend]);
     const StreamResult r = clients[*backend]->complete(req, [&](const CompletionEvent& ev) {
-      admit(ev);
+      admit(ev.cached);
       if (first && after_rewind) {
         counters_.rewind_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - rewound_at).count();
         after_rewind = false;

@@ -74,10 +74,11 @@ void drop_cancelled(std::deque<std::shared_ptr<Job>>& queue) {
 bool Scheduler::submit(const std::shared_ptr<Job>& job) {
   {
     std::lock_guard<std::mutex> lk(mu_);
+    if (stop_) return false;  // stop() walks the queue without the lock once it is set
     drop_cancelled(queue_);
     // --queue counts requests waiting beyond the free slots.
     const int32_t free_slots = options_.n_parallel - busy_.load();
-    if (stop_ || static_cast<int32_t>(queue_.size()) >= options_.queue_limit + std::max(0, free_slots)) return false;
+    if (static_cast<int32_t>(queue_.size()) >= options_.queue_limit + std::max(0, free_slots)) return false;
     queue_.push_back(job);
   }
   cv_.notify_one();

@@ -176,6 +176,15 @@ TEST(GatewayPool, NoHealthyBackendFailsAtOnce) {
     back = pool.any_healthy();
   }
   EXPECT_TRUE(back);
+  // An answer under way waits for its backend's return instead: one failed call (its /health still
+  // answers) does not end every answer on a gateway with one backend.
+  pool.mark_failed(0);
+  EXPECT_FALSE(pool.acquire(1, std::nullopt, Clock::now() + std::chrono::seconds(30)));
+  const auto got =
+      pool.acquire(1, std::nullopt, Clock::now() + std::chrono::seconds(30), Clock::now() + std::chrono::seconds(20));
+  ASSERT_TRUE(got);
+  EXPECT_EQ(*got, 0U);
+  pool.release(*got);
 }
 
 // A backend whose /health answers but whose calls keep failing is not put back at the next probe
