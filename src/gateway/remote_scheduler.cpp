@@ -644,7 +644,11 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     }
     pool_.mark_served(*backend);
     if (r.end == StreamEnd::rejected) {
-      error = r.error;
+      // Why the backend refused the call is the client's to know; which backend it was is not.
+      std::fprintf(stderr, "sfcl: %s; the answer fails\n", r.error.c_str());
+      const std::string named = "backend " + pool_.address(*backend).url + ": ";
+      error = "the backend refused the call: " +
+              (r.error.starts_with(named) ? r.error.substr(named.size()) : std::string("see the gateway's log"));
       break;
     }
     // A token the loop did not take (the grammar rejected it) is banned on the next call.

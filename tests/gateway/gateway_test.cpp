@@ -520,6 +520,78 @@ TEST(GatewayFailover, HungBackendsAnswersMoveOnBeforeTheTimeout) {
   a.resume();
 }
 
+// A backend in front of a real llama-server that answers everything but every completion call
+// with `status` (as a broken engine behind a healthy HTTP front might).
+class FailingCompletions {
+ public:
+  FailingCompletions(const LlamaServer& real, int status) : real_(real.url()) {
+    const auto forward = [this](const httplib::Request& req, httplib::Response& res) {
+      httplib::Client c(real_);
+      auto r = req.method == "GET" ? c.Get(req.path) : c.Post(req.path, req.body, "application/json");
+      if (!r) {
+        res.status = 502;
+        return;
+      }
+      res.status = r->status;
+      res.set_content(r->body, "application/json");
+    };
+    for (const char* path : {"/health", "/props"}) server_.Get(path, forward);
+    for (const char* path : {"/tokenize", "/detokenize", "/apply-template"}) server_.Post(path, forward);
+    server_.Post("/completion", [status](const httplib::Request&, httplib::Response& res) {
+      res.status = status;
+      res.set_content(R"({"error":{"code":)" + std::to_string(status) + R"(,"message":"engine broke"}})",
+                      "application/json");
+    });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ~FailingCompletions() {
+    server_.stop();
+    thread_.join();
+  }
+  FailingCompletions(const FailingCompletions&) = delete;
+  FailingCompletions& operator=(const FailingCompletions&) = delete;
+  [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+  // Gateway takes LlamaServer pointers only for their url().
+  [[nodiscard]] int port() const { return port_; }
+
+ private:
+  std::string real_;
+  httplib::Server server_;
+  int port_ = 0;
+  std::thread thread_;
+};
+
+// A backend whose /health answers but whose calls all fail (5xx) does not fail the answers: they
+// move to the good one (the backoff that keeps it out longer each time: GatewayPool tests). And
+// what a client sees when a backend refuses a call (4xx) says why, not which backend or where.
+TEST(GatewayFailover, ABackendThatFailsEveryCallIsKeptOutAndNotNamedToClients) {
+  LlamaServer good;
+  LlamaServer behind;
+  FailingCompletions broken(behind, 500);
+  Gateway gw({&good}, {"--backend", broken.url(), "--backend-slots", "2", "--max-failovers", "2"});
+  std::vector<std::future<Seen>> streams;
+  for (int i = 0; i < 8; ++i) {
+    streams.push_back(std::async(std::launch::async, [&, i] {
+      auto c = gw.client();
+      return stream_messages(c, messages_body(eval_items(8)[static_cast<size_t>(i)], 24, true));
+    }));
+  }
+  for (auto& f : streams) EXPECT_TRUE(f.get().complete);
+  const json st = gw.backends();
+  EXPECT_GE(st["backends"][1]["failures"].get<int>(), 1) << st.dump();
+
+  FailingCompletions refusing(behind, 400);
+  Gateway only({}, {"--backend", refusing.url()});
+  auto c = only.client();
+  auto r = c.Post("/v1/messages", messages_body({"", "Write."}, 8, false).dump(), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 500);
+  EXPECT_NE(r->body.find("engine broke"), std::string::npos) << r->body;  // why, from the backend
+  EXPECT_EQ(r->body.find("127.0.0.1"), std::string::npos) << r->body;     // not where
+}
+
 // No backend healthy: requests get 503 at once in each API's shape (not after --queue-timeout), an
 // answer in flight ends with an error instead of waiting, and /health says unavailable until a
 // backend is back.
