@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gateway/gateway_process.h"
+#include "gateway/local_http_server.h"
 
 namespace sfcl::test {
 namespace {
@@ -535,32 +536,20 @@ class FailingCompletions {
       res.status = r->status;
       res.set_content(r->body, "application/json");
     };
-    for (const char* path : {"/health", "/props"}) server_.Get(path, forward);
-    for (const char* path : {"/tokenize", "/detokenize", "/apply-template"}) server_.Post(path, forward);
-    server_.Post("/completion", [status](const httplib::Request&, httplib::Response& res) {
+    for (const char* path : {"/health", "/props"}) http_.routes.Get(path, forward);
+    for (const char* path : {"/tokenize", "/detokenize", "/apply-template"}) http_.routes.Post(path, forward);
+    http_.routes.Post("/completion", [status](const httplib::Request&, httplib::Response& res) {
       res.status = status;
       res.set_content(R"({"error":{"code":)" + std::to_string(status) + R"(,"message":"engine broke"}})",
                       "application/json");
     });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    http_.start();
   }
-  ~FailingCompletions() {
-    server_.stop();
-    thread_.join();
-  }
-  FailingCompletions(const FailingCompletions&) = delete;
-  FailingCompletions& operator=(const FailingCompletions&) = delete;
-  [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-  // Gateway takes LlamaServer pointers only for their url().
-  [[nodiscard]] int port() const { return port_; }
+  [[nodiscard]] std::string url() const { return http_.url(); }
 
  private:
   std::string real_;
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
+  LocalHttpServer http_;  // last: stops before `real_`, which its handlers read
 };
 
 // A backend whose /health answers but whose calls all fail (5xx) does not fail the answers: they

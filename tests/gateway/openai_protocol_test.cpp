@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "gateway/local_http_server.h"
 #include "gateway/tokenizer_source.h"
 
 namespace sfcl::gateway {
@@ -53,8 +54,8 @@ TEST(OpenAiProtocol, BodyHasTheTokenPromptAndBiasObjectWithBansAtMinus100) {
   EXPECT_EQ(j["mirostat"], 0);
   EXPECT_EQ(j["samplers"], json::array({"temperature"}));  // greedy
   EXPECT_EQ(j["top_k"], -1);                               // 0 = off: -1 on both servers
-  EXPECT_FALSE(j.contains("seed"));               // random: left out
-  EXPECT_FALSE(j.contains("allowed_token_ids"));  // no allow-list
+  EXPECT_FALSE(j.contains("seed"));                        // random: left out
+  EXPECT_FALSE(j.contains("allowed_token_ids"));           // no allow-list
 
   req.sampling.top_k = 40;
   req.sampling.seed = 42;
@@ -236,25 +237,17 @@ TEST(OpenAiProtocol, ReadsModelsOfBothServers) {
 class ScriptedServer {
  public:
   ScriptedServer() {
-    server_.Get("/v1/models", [](const httplib::Request&, httplib::Response& res) {
+    http_.routes.Get("/v1/models", [](const httplib::Request&, httplib::Response& res) {
       res.set_content(R"({"data":[{"id":"m","max_model_len":64}]})", "application/json");
     });
-    server_.Post("/v1/completions", [this](const httplib::Request& req, httplib::Response& res) {
+    http_.routes.Post("/v1/completions", [this](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard<std::mutex> lk(mu_);
       last_body_ = req.body;
       res.status = status_;
       res.set_content(sse_, "text/event-stream");
     });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    http_.start();
   }
-  ~ScriptedServer() {
-    server_.stop();
-    thread_.join();
-  }
-  ScriptedServer(const ScriptedServer&) = delete;
-  ScriptedServer& operator=(const ScriptedServer&) = delete;
   void answer(int status, std::string sse) {
     std::lock_guard<std::mutex> lk(mu_);
     status_ = status;
@@ -265,19 +258,17 @@ class ScriptedServer {
     return json::parse(last_body_);
   }
   [[nodiscard]] BackendAddress address() const {
-    BackendAddress a = parse_backend_url("http://127.0.0.1:" + std::to_string(port_));
+    BackendAddress a = parse_backend_url(http_.url());
     a.api = BackendApi::openai;
     return a;
   }
 
  private:
-  httplib::Server server_;
   std::mutex mu_;
   int status_ = 200;
   std::string sse_;
   std::string last_body_;
-  int port_ = 0;
-  std::thread thread_;
+  test::LocalHttpServer http_;  // last: stops before the state its handlers use
 };
 
 std::string chunk(const std::string& choice) { return "data: {\"choices\":[" + choice + "]}\n\n"; }

@@ -2,6 +2,8 @@
 // /health (one can be told to fail it).
 #include "gateway/pool.h"
 
+#include "gateway/local_http_server.h"
+
 #include <gtest/gtest.h>
 #include <httplib.h>
 
@@ -20,35 +22,22 @@ using Clock = std::chrono::steady_clock;
 class HealthServer {
  public:
   HealthServer() {
-    server_.Get("/health", [this](const httplib::Request&, httplib::Response& res) {
+    http_.routes.Get("/health", [this](const httplib::Request&, httplib::Response& res) {
       res.status = healthy.load() ? 200 : 503;
       res.set_content("{}", "application/json");
     });
     // Every text tokenises to one id: `vocab`, so two servers differ when their vocab does.
-    server_.Post("/tokenize", [this](const httplib::Request&, httplib::Response& res) {
+    http_.routes.Post("/tokenize", [this](const httplib::Request&, httplib::Response& res) {
       res.set_content("{\"tokens\":[" + std::to_string(vocab.load()) + "]}", "application/json");
     });
-    port_ = server_.bind_to_any_port("127.0.0.1");
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
-    // stop() before the loop runs would be lost, and the join would wait for ever.
-    while (!server_.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    http_.start();
   }
-  ~HealthServer() {
-    server_.stop();
-    thread_.join();
-  }
-  HealthServer(const HealthServer&) = delete;
-  HealthServer& operator=(const HealthServer&) = delete;
-  [[nodiscard]] BackendAddress address() const {
-    return parse_backend_url("http://127.0.0.1:" + std::to_string(port_));
-  }
+  [[nodiscard]] BackendAddress address() const { return parse_backend_url(http_.url()); }
   std::atomic<bool> healthy{true};
   std::atomic<int> vocab{1};
 
  private:
-  httplib::Server server_;
-  int port_ = 0;
-  std::thread thread_;
+  test::LocalHttpServer http_;  // last: stops before the state its handlers read
 };
 
 PoolOptions fast(int32_t slots) {
