@@ -1,5 +1,9 @@
 #include "server/params.h"
 
+#include <algorithm>
+#include <initializer_list>
+#include <string_view>
+
 #include <limits>
 
 namespace sfcl::server {
@@ -81,10 +85,16 @@ bool include_usage_of(const json& body) {
   if (!body.contains("stream_options") || body["stream_options"].is_null()) return false;
   const json& so = body["stream_options"];
   if (!so.is_object()) throw bad_param("stream_options must be an object", "stream_options");
-  if (!so.contains("include_usage") || so["include_usage"].is_null()) return false;
-  if (!so["include_usage"].is_boolean()) {
-    throw bad_param("stream_options.include_usage must be a boolean", "stream_options.include_usage");
+  for (const auto& [key, v] : so.items()) {
+    if (key != "include_usage" && key != "include_obfuscation") {
+      throw bad_param(
+          "unknown parameter 'stream_options." + key + "' (stream_options takes include_usage and include_obfuscation)",
+          "stream_options." + key);
+    }
+    if (!v.is_null() && !v.is_boolean())
+      throw bad_param("stream_options." + key + " must be a boolean", "stream_options." + key);
   }
+  if (!so.contains("include_usage") || so["include_usage"].is_null()) return false;
   return so["include_usage"].get<bool>();
 }
 
@@ -119,6 +129,34 @@ void check_metadata(Api api, const json& body) {
       throw bad_param("metadata." + key + " must be a string of at most 512 bytes", "metadata." + key);
     }
   }
+}
+
+// A string field whose value is one of `values`.
+void check_one_of(const json& body, const char* key, std::initializer_list<std::string_view> values) {
+  if (!is_set(body, key)) return;
+  const json& v = body[key];
+  if (v.is_string() && std::find(values.begin(), values.end(), v.get_ref<const std::string&>()) != values.end()) {
+    return;
+  }
+  std::string list;
+  for (const std::string_view value : values) list += (list.empty() ? "\"" : ", \"") + std::string(value) + "\"";
+  throw bad_param(std::string(key) + " must be one of " + list, key);
+}
+
+// The hints sfcl accepts and ignores still have the types and values each API documents: a wrong
+// one is a client's bug, which the official APIs answer with 400 as well.
+void check_hints(Api api, const json& body) {
+  if (api == Api::anthropic) {
+    check_one_of(body, "service_tier", {"auto", "standard_only"});
+    return;
+  }
+  check_one_of(body, "service_tier", {"auto", "default", "flex", "scale", "priority"});
+  check_one_of(body, "reasoning_effort", {"none", "minimal", "low", "medium", "high", "xhigh"});
+  if (api == Api::openai_chat) check_one_of(body, "verbosity", {"low", "medium", "high"});
+  for (const char* key : {"user", "prompt_cache_key", "safety_identifier"}) {
+    if (is_set(body, key) && !body[key].is_string()) throw bad_param(std::string(key) + " must be a string", key);
+  }
+  if (is_set(body, "store") && !body["store"].is_boolean()) throw bad_param("store must be a boolean", "store");
 }
 
 // llama-server's samplers sfcl does not have: accepted at the value that turns each off (what
@@ -163,6 +201,7 @@ void refuse_other_samplers(const json& body) {
 void refuse_unsupported(Api api, const json& body) {
   refuse_unknown_fields(api, body);
   check_metadata(api, body);
+  check_hints(api, body);
   refuse_other_samplers(body);
   if (api == Api::anthropic) {
     for (const char* key : {"container", "mcp_servers", "context_management"}) {

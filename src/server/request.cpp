@@ -5,8 +5,8 @@
 
 #include "anchor/anchor.h"
 #include "server/choices.h"
-#include "server/logprobs.h"
 #include "server/json_budget.h"
+#include "server/logprobs.h"
 #include "server/params.h"
 #include "server/tools.h"
 
@@ -207,9 +207,11 @@ void parse_template_options(Api api, const json& body, const ServerOptions& serv
   }
 }
 
-std::vector<std::string> stops_of(const json& v, const char* key, size_t max_n) {
+// OpenAI's `stop` may be one string; Anthropic's `stop_sequences` is always an array.
+std::vector<std::string> stops_of(const json& v, const char* key, size_t max_n, bool one_string_ok = true) {
   std::vector<std::string> out;
   if (v.is_null()) return out;
+  if (!one_string_ok && !v.is_array()) throw bad(std::string(key) + " must be an array of strings", key);
   if (v.is_string()) {
     out.push_back(v.get<std::string>());
     return out;
@@ -325,7 +327,7 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
     check_model(body, model, r, false);
     r.options.max_tokens = cap(max_tokens_of(body, "max_tokens", server, true, 0));
     anthropic_messages(body, server, r);
-    if (body.contains("stop_sequences")) r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", 16);
+    if (body.contains("stop_sequences")) r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", 16, false);
     return r;
   }
   check_model(body, model, r, false);

@@ -110,6 +110,24 @@ TEST(RequestParams, UnsupportedParametersAreRefusedByName) {
       {Api::anthropic, {{"metadata", {{"session", "s"}}}}, "metadata.session"},
       {Api::anthropic, {{"metadata", {{"user_id", 5}}}}, "metadata.user_id"},
       {Api::anthropic, {{"mcp_servers", json::array()}}, "mcp_servers"},
+      // Hints accepted and ignored, with the types and values each API documents.
+      {Api::openai_chat, {{"reasoning_effort", "x"}}, "reasoning_effort"},
+      {Api::openai_chat, {{"reasoning_effort", 2}}, "reasoning_effort"},
+      {Api::openai_completions, {{"reasoning_effort", "max"}}, "reasoning_effort"},
+      {Api::openai_chat, {{"user", 5}}, "user"},
+      {Api::openai_completions, {{"user", {{"id", "u"}}}}, "user"},
+      {Api::openai_chat, {{"prompt_cache_key", true}}, "prompt_cache_key"},
+      {Api::openai_chat, {{"safety_identifier", 1}}, "safety_identifier"},
+      {Api::openai_chat, {{"store", "yes"}}, "store"},
+      {Api::openai_chat, {{"service_tier", "fast"}}, "service_tier"},
+      {Api::openai_chat, {{"verbosity", "loud"}}, "verbosity"},
+      {Api::anthropic, {{"service_tier", "default"}}, "service_tier"},
+      {Api::anthropic, {{"stop_sequences", "END"}}, "stop_sequences"},
+      {Api::anthropic, {{"stop_sequences", {"END", 3}}}, "stop_sequences"},
+      {Api::openai_chat, {{"stream_options", {{"a", 1}}}}, "stream_options.a"},
+      {Api::openai_completions,
+       {{"stream_options", {{"include_obfuscation", "no"}}}},
+       "stream_options.include_obfuscation"},
   };
   for (const auto& c : cases) {
     json body = chat({{"max_tokens", 4}});
@@ -124,11 +142,28 @@ TEST(RequestParams, UnsupportedParametersAreRefusedByName) {
     EXPECT_NE(std::string(e.what()).find(c.param), std::string::npos) << e.what();
   }
   // What a client sends by habit and that changes nothing passes.
-  const json harmless = {{"user", "u1"},      {"store", false},        {"service_tier", "auto"},   {"echo", false},
-                         {"logprobs", false}, {"presence_penalty", 0}, {"metadata", {{"k", "v"}}}, {"n", 1}};
+  const json harmless = {{"user", "u1"},
+                         {"store", false},
+                         {"service_tier", "auto"},
+                         {"echo", false},
+                         {"logprobs", false},
+                         {"presence_penalty", 0},
+                         {"metadata", {{"k", "v"}}},
+                         {"n", 1},
+                         {"reasoning_effort", "low"},
+                         {"verbosity", "medium"},
+                         {"prompt_cache_key", "doc-7"},
+                         {"safety_identifier", "h1"},
+                         {"stream_options", {{"include_usage", true}, {"include_obfuscation", false}}}};
   EXPECT_NO_THROW((void)parse_request(Api::openai_chat, chat(harmless), options()));
-  json anth = chat({{"max_tokens", 4}, {"metadata", {{"user_id", "abc"}}}});
+  json anth = chat({{"max_tokens", 4},
+                    {"metadata", {{"user_id", "abc"}}},
+                    {"service_tier", "standard_only"},
+                    {"stop_sequences", {"END"}}});
   EXPECT_NO_THROW((void)parse_request(Api::anthropic, anth, options()));
+  // OpenAI's stop may be a single string.
+  EXPECT_EQ(parse_request(Api::openai_chat, chat({{"stop", "END"}}), options()).options.stop,
+            std::vector<std::string>{"END"});
 }
 
 TEST(RequestParams, UnknownFieldsAreRefusedNamingTheFieldAndTheNearestKnownOne) {
