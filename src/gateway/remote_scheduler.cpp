@@ -189,8 +189,6 @@ bool RemoteScheduler::submit(const std::shared_ptr<Job>& job) {
     server::drop_cancelled(queue_);
     const int32_t free_workers = static_cast<int32_t>(workers_.size()) - busy_.load();
     if (static_cast<int32_t>(queue_.size()) >= options_.queue_limit + std::max(0, free_workers)) return false;
-    // Each answer has a thread of its own here: it writes its stream's events as they come.
-    job->channel.allow_direct();
     queue_.push_back(job);
   }
   cv_.notify_one();

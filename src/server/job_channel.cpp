@@ -12,24 +12,6 @@ void JobChannel::mark_admitted(int32_t cached_tokens) {
 }
 
 void JobChannel::push_event(JobEvent event) {
-  if (direct_.load(std::memory_order_relaxed)) {
-    const std::lock_guard<std::mutex> dl(deliver_mu_);
-    if (consumer_) {
-      if (is_finished()) return;
-      direct_batch_.events.clear();
-      direct_batch_.events.push_back(std::move(event));
-      if (!consumer_(direct_batch_)) cancel();
-      return;
-    }
-    // Not attached yet: queued below, still under deliver_mu_, so attach() takes it in order.
-    {
-      std::lock_guard<std::mutex> lk(mu_);
-      if (finished_) return;
-      events_.push_back(std::move(event));
-    }
-    cv_.notify_all();
-    return;
-  }
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (finished_) return;
@@ -39,20 +21,12 @@ void JobChannel::push_event(JobEvent event) {
 }
 
 void JobChannel::end(JobOutcome outcome) {
-  std::unique_lock<std::mutex> dl(deliver_mu_, std::defer_lock);
-  if (direct_.load(std::memory_order_relaxed)) dl.lock();
   {
     std::lock_guard<std::mutex> lk(mu_);
     if (finished_) return;
     outcome.cancelled = cancelled();
     outcome_ = std::move(outcome);
     finished_ = true;
-  }
-  if (consumer_) {
-    // The stream's close is written before the HTTP thread, woken below, looks at the sink.
-    Batch b;
-    b.outcome = &outcome_;
-    if (!consumer_(b)) cancel();
   }
   cv_.notify_all();
 }
@@ -74,20 +48,6 @@ int32_t JobChannel::wait_admitted() {
   std::unique_lock<std::mutex> lk(mu_);
   cv_.wait(lk, [&] { return admitted_ || finished_; });
   return cached_tokens_;
-}
-
-bool JobChannel::attach(Consumer consumer) {
-  if (!direct_.load(std::memory_order_relaxed)) return false;
-  const std::lock_guard<std::mutex> dl(deliver_mu_);
-  Batch b;
-  {
-    std::lock_guard<std::mutex> lk(mu_);
-    b.events.swap(events_);
-    if (finished_) b.outcome = &outcome_;
-  }
-  if ((!b.events.empty() || b.outcome != nullptr) && !consumer(b)) cancel();
-  if (b.outcome == nullptr) consumer_ = std::move(consumer);
-  return true;
 }
 
 JobChannel::Batch JobChannel::wait_events(std::chrono::milliseconds timeout) {

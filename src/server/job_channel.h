@@ -6,7 +6,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -35,19 +34,7 @@ struct JobOutcome {
 
 class JobChannel {
  public:
-  struct Batch {
-    std::vector<JobEvent> events;
-    const JobOutcome* outcome = nullptr;  // set once the job has ended (after these events)
-  };
-  // Writes a batch to the client; false when the client is gone.
-  using Consumer = std::function<bool(Batch&)>;
-
   // --- decode thread ---
-  // Before the job is queued: the thread that runs it may write the client's stream itself
-  // (attach()), so an event reaches the client without a hand-off to the HTTP thread. The gateway
-  // allows it (one thread per answer); the local scheduler does not, since its decode thread
-  // serves every slot and must not wait on one client's socket.
-  void allow_direct() { direct_.store(true, std::memory_order_relaxed); }
   // A slot took the job; `cached_tokens` prompt tokens were reused from its KV cache.
   void mark_admitted(int32_t cached_tokens);
   void push_event(JobEvent event);
@@ -61,14 +48,10 @@ class JobChannel {
 
   // Blocks until a slot took the job (or it ended first); returns the reused prompt tokens.
   int32_t wait_admitted();
-  // When allow_direct() was called: the events so far (and the outcome, if the job ended) go to
-  // `consumer` now, on this thread, and every later one on the decode thread as it is pushed;
-  // false (nothing done) otherwise. A consumer that returns false cancels the job.
-  bool attach(Consumer consumer);
-  // Holds off deliveries while the HTTP thread writes (a ping) or looks at what they wrote.
-  [[nodiscard]] std::unique_lock<std::mutex> hold_deliveries() { return std::unique_lock<std::mutex>(deliver_mu_); }
-  // With hold_deliveries()' lock held: the consumer is never called again (its sink may go).
-  void detach() { consumer_ = nullptr; }
+  struct Batch {
+    std::vector<JobEvent> events;
+    const JobOutcome* outcome = nullptr;  // set once the job has ended (after these events)
+  };
   // Blocks until there are events or the job ended, at most `timeout`; takes what is there.
   Batch wait_events(std::chrono::milliseconds timeout);
   // Blocks until the job ended.
@@ -81,11 +64,6 @@ class JobChannel {
  private:
   void end(JobOutcome outcome);
 
-  // Taken before mu_ and held while a consumer writes: one delivery at a time, in order.
-  std::mutex deliver_mu_;
-  Consumer consumer_;   // under deliver_mu_
-  Batch direct_batch_;  // under deliver_mu_: one event's batch, its capacity kept
-  std::atomic<bool> direct_{false};
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::vector<JobEvent> events_;

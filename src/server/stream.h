@@ -26,10 +26,6 @@ struct Stream {
   int ping_ms = 10000;
   const SigningKey* key = nullptr;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
-  // The job's thread writes the events itself (JobChannel::attach): this thread only pings.
-  bool direct = false;
-  std::chrono::steady_clock::time_point last_write{};  // direct: the last chunk written
-  bool gone = false;                                   // a write failed: the client went away
 };
 
 // Writes the stream's next piece; false when the stream is over or the client went away (then

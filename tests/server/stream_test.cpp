@@ -1,37 +1,30 @@
-// A streamed answer's SSE as stream_step writes it, driven by a real decode-side thread: the HTTP
-// thread writing the events it is handed (the local scheduler), and the job's own thread writing
-// them (the gateway, JobChannel::allow_direct). Both keep an idle stream alive with pings.
+// A streamed answer's SSE as stream_step writes it, driven by a real decode-side thread: pings
+// keep an idle stream alive, then the text and the close; a client that is gone cancels the job.
 #include "server/stream.h"
 
 #include <gtest/gtest.h>
 
-#include <mutex>
 #include <string>
 #include <thread>
 
 namespace sfcl::server {
 namespace {
 
-// What the transport would send, kept. Written only by whichever thread holds the stream.
+// What the transport would send, kept (written by the HTTP thread only).
 class KeptSink : public http::StreamSink {
  public:
   bool write(const char* data, size_t size) override {
     if (fail_after_ >= 0 && writes_ >= fail_after_) return false;
     ++writes_;
-    const std::lock_guard<std::mutex> lk(mu_);
     text_.append(data, size);
     return true;
   }
   void done() override { done_ = true; }
-  [[nodiscard]] std::string text() const {
-    const std::lock_guard<std::mutex> lk(mu_);
-    return text_;
-  }
+  [[nodiscard]] const std::string& text() const { return text_; }
   [[nodiscard]] bool finished() const { return done_; }
   void fail_after(int writes) { fail_after_ = writes; }
 
  private:
-  mutable std::mutex mu_;
   std::string text_;
   int writes_ = 0;
   int fail_after_ = -1;
@@ -44,11 +37,10 @@ size_t count(const std::string& s, const std::string& what) {
   return n;
 }
 
-std::shared_ptr<Stream> make_stream(bool direct) {
+std::shared_ptr<Stream> make_stream() {
   auto s = std::make_shared<Stream>();
   s->job = std::make_shared<Job>();
   s->job->prompt = {1, 2, 3};
-  if (direct) s->job->channel.allow_direct();
   s->dialect = &anthropic_dialect();
   s->info = ResponseInfo{"msg_test", "demo", 0, false};
   s->ping_ms = 40;
@@ -67,10 +59,8 @@ void drive(Stream& s, KeptSink& sink) {
   }
 }
 
-class ServerStream : public ::testing::TestWithParam<bool> {};
-
-TEST_P(ServerStream, AnIdleStreamIsPingedThenGetsItsTextAndClose) {
-  auto s = make_stream(GetParam());
+TEST(ServerStream, AnIdleStreamIsPingedThenGetsItsTextAndClose) {
+  auto s = make_stream();
   KeptSink sink;
   std::thread decode([job = s->job] {
     job->channel.mark_admitted(0);
@@ -84,7 +74,6 @@ TEST_P(ServerStream, AnIdleStreamIsPingedThenGetsItsTextAndClose) {
   drive(*s, sink);
   decode.join();
   const std::string out = sink.text();
-  EXPECT_EQ(s->direct, GetParam());
   EXPECT_TRUE(sink.finished());
   EXPECT_EQ(s->phase, StreamPhase::done);
   EXPECT_GE(count(out, "event: ping"), 2U) << out;
@@ -96,8 +85,8 @@ TEST_P(ServerStream, AnIdleStreamIsPingedThenGetsItsTextAndClose) {
   EXPECT_EQ(count(out, "event: message_stop"), 1U);
 }
 
-TEST_P(ServerStream, AClientThatIsGoneCancelsTheJob) {
-  auto s = make_stream(GetParam());
+TEST(ServerStream, AClientThatIsGoneCancelsTheJob) {
+  auto s = make_stream();
   KeptSink sink;
   sink.fail_after(2);  // the head and one delta go out, then the client is gone
   std::thread decode([job = s->job] {
@@ -114,9 +103,6 @@ TEST_P(ServerStream, AClientThatIsGoneCancelsTheJob) {
   EXPECT_TRUE(s->job->channel.cancelled());
   EXPECT_TRUE(s->job->channel.wait_finished().cancelled);
 }
-
-INSTANTIATE_TEST_SUITE_P(Delivery, ServerStream, ::testing::Values(false, true),
-                         [](const auto& info) { return info.param ? "ByTheJobsThread" : "ByTheHttpThread"; });
 
 }  // namespace
 }  // namespace sfcl::server
