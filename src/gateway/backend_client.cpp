@@ -232,9 +232,12 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
         cancelled = true;
         return false;
       }
-    } else if (event.cached >= 0 && !event.stop && !on_event(event)) {  // a progress event: the prompt's cached tokens
-      cancelled = true;
-      return false;
+    } else if (event.cached >= 0 || event.evaluated >= 0) {
+      // A progress event (the prompt's cached tokens), or the last one (what the prompt cost).
+      if (!on_event(event) && !event.stop) {
+        cancelled = true;
+        return false;
+      }
     }
     if (event.stop) stopped = true;
     return true;

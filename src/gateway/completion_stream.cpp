@@ -170,6 +170,8 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
       c.object([&](std::string_view k) {
         if ((progress && k == "cache") || (!progress && k == "cache_n" && out.cached < 0)) {
           out.cached = c.number<int32_t>();
+        } else if (!progress && k == "prompt_n") {
+          out.evaluated = c.number<int32_t>();
         } else {
           c.skip();
         }

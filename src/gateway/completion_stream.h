@@ -50,6 +50,9 @@ struct CompletionEvent {
   // Prompt tokens the backend reused from its cache: `prompt_progress.cache` of a progress event
   // (which carries no token) or `timings.cache_n` of a call's last event; -1 when not sent.
   int32_t cached = -1;
+  // Prompt tokens the backend evaluated, not taken from its cache: `timings.prompt_n` of a call's
+  // last event (llama-server's); -1 when not sent.
+  int32_t evaluated = -1;
 };
 
 // Every position an event reports log-probabilities for, in order, and the top-N lists they index

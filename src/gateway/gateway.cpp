@@ -99,6 +99,8 @@ nlohmann::json backends_json(const Pool& pool, const RemoteScheduler& sched) {
           {"rewinds", c.rewinds},
           {"rewind_calls", c.rewind_calls},
           {"rewind_ms_total", static_cast<double>(c.rewind_ns) / 1e6},
+          {"rewind_prompt_evaluated", c.rewind_prompt_evaluated},
+          {"rewind_calls_reported", c.rewind_calls_reported},
           {"failovers", c.failovers},
           {"tokens", c.tokens},
           {"local_tokens", c.local_tokens},

@@ -228,6 +228,8 @@ GatewayCounters RemoteScheduler::counters() const {
   c.rewind_calls = counters_.rewind_calls.load();
   c.rewinds = counters_.rewinds.load();
   c.rewind_ns = counters_.rewind_ns.load();
+  c.rewind_prompt_evaluated = counters_.rewind_prompt_evaluated.load();
+  c.rewind_calls_reported = counters_.rewind_calls_reported.load();
   c.failovers = counters_.failovers.load();
   c.tokens = counters_.tokens.load();
   c.local_tokens = counters_.local_tokens.load();
@@ -516,10 +518,12 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     if (single) ++counters_.constrained_calls;
     if (loose) ++counters_.checked_bans;
     counters_.bias_entries += static_cast<int64_t>(req.bias.size());
-    if (after_rewind) ++counters_.rewind_calls;
+    const bool rewind_call = after_rewind;
+    if (rewind_call) ++counters_.rewind_calls;
     // Takes one streamed token, or what the loop picks there instead; false when the stream no
     // longer continues the loop's output.
     const auto take = [&](Token sampled, std::span<const TopProb> top, double sampled_logprob) {
+      if (seq.done()) return false;
       const size_t pos = seq.output_tokens().size();
       if (!top.empty()) rows.store(pos, top);
       bool diverged = false;
@@ -577,7 +581,10 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
           ++counters_.local_tokens;
         }
         write(t, t == sampled ? sampled_logprob : kUnknownLogprob);
-        if (seq.done() || engine.rewound) return false;
+        if (engine.rewound) return false;
+        // After an end of generation it sampled, the backend ends the stream itself: its last event
+        // (what the call's prompt cost) is read rather than the connection closed.
+        if (seq.done()) return !diverged && t == sampled && model_.is_eog(t);
         if (seq.output_tokens().size() == pos + 1) {
           ++taken;
           return !diverged;  // past a token the backend did not sample, its stream is another answer
@@ -593,6 +600,10 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
     std::optional<CallGuard> guard(std::in_place, pool_, *backend, *clients[*backend]);
     const StreamResult r = clients[*backend]->complete(req, [&](const CompletionEvent& ev) {
       admit(ev.cached);
+      if (rewind_call && ev.evaluated >= 0) {
+        counters_.rewind_prompt_evaluated += ev.evaluated;
+        ++counters_.rewind_calls_reported;
+      }
       if (first && after_rewind) {
         counters_.rewind_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - rewound_at).count();
         after_rewind = false;

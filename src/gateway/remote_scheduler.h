@@ -36,6 +36,10 @@ struct GatewayCounters {
   int64_t rewind_calls = 0;       // calls that continue after a rewind
   int64_t rewinds = 0;
   int64_t rewind_ns = 0;  // from a rewind to the first token of the next stream
+  // What the calls after a rewind cost the backends in prompt: the tokens they evaluated (not
+  // served from cache), over the calls that reported it (llama-server, at a call's end).
+  int64_t rewind_prompt_evaluated = 0;
+  int64_t rewind_calls_reported = 0;
   int64_t failovers = 0;
   int64_t tokens = 0;        // tokens the backends streamed to the loop
   int64_t local_tokens = 0;  // tokens the loop chose from a backend's raw top tokens, without a call
@@ -76,8 +80,9 @@ class RemoteScheduler final : public server::JobRunner {
   std::atomic<int32_t> busy_{0};
   std::atomic<int64_t> prompt_tokens_{0};
   struct AtomicCounters {
-    std::atomic<int64_t> calls{0}, constrained_calls{0}, rewind_calls{0}, rewinds{0}, rewind_ns{0}, failovers{0},
-        tokens{0}, local_tokens{0}, checked_bans{0}, bias_entries{0};
+    std::atomic<int64_t> calls{0}, constrained_calls{0}, rewind_calls{0}, rewinds{0}, rewind_ns{0},
+        rewind_prompt_evaluated{0}, rewind_calls_reported{0}, failovers{0}, tokens{0}, local_tokens{0}, checked_bans{0},
+        bias_entries{0};
   } counters_;
   std::vector<std::thread> workers_;
 };

@@ -167,7 +167,8 @@ TEST(CompletionStream, AnErrorEventIsReportedAsSent) {
 }
 
 // llama-server's progress events (return_progress) carry a placeholder token id, not a sampled
-// token, and the prompt tokens reused from the cache; a last event's timings carry them too.
+// token, and the prompt tokens reused from the cache; a last event's timings carry them too, and
+// the prompt tokens the call evaluated.
 TEST(CompletionStream, ProgressEventsGiveTheCachedPromptTokensAndNoToken) {
   CompletionEventParser parser;
   CompletionEvent ev;
@@ -177,12 +178,15 @@ TEST(CompletionStream, ProgressEventsGiveTheCachedPromptTokensAndNoToken) {
       ev));
   EXPECT_TRUE(ev.tokens.empty());
   EXPECT_EQ(ev.cached, 11);
+  EXPECT_EQ(ev.evaluated, -1);  // a progress event's `processed` is not the call's total
   ASSERT_TRUE(parser.parse(
       R"({"content":"","tokens":[],"stop":true,"timings":{"cache_n":7,"prompt_n":5},"tokens_cached":14})", ev));
   EXPECT_EQ(ev.cached, 7);
+  EXPECT_EQ(ev.evaluated, 5);
   EXPECT_TRUE(ev.stop);
   ASSERT_TRUE(parser.parse(R"({"content":" x","tokens":[5],"stop":false})", ev));
   EXPECT_EQ(ev.cached, -1);
+  EXPECT_EQ(ev.evaluated, -1);
   ASSERT_EQ(ev.tokens.size(), 1U);
   EXPECT_EQ(ev.tokens[0], 5);
 }

@@ -138,6 +138,13 @@ TEST_F(GatewayTest, PositionsDecidedFromRawTopTokensGiveServesAnswers) {
   // 48 answers is a few allow-lists, less than one such ban.
   EXPECT_GT(b["checked_bans"].get<int>(), 0) << b.dump();
   EXPECT_LT(b["bias_entries"].get<int>(), 700) << b.dump();
+  // A call after a rewind that ends with the backend's own end of generation is read to its last
+  // event, which says what its prompt cost: a few tokens each (the ones decided in the gateway and
+  // the one llama-server evaluates again), not whole prompts.
+  const int reported = b["rewind_calls_reported"].get<int>();
+  EXPECT_GT(reported, b["rewind_calls"].get<int>() / 2) << b.dump();
+  EXPECT_GE(b["rewind_prompt_evaluated"].get<int>(), reported) << b.dump();
+  EXPECT_LT(b["rewind_prompt_evaluated"].get<int>(), 20 * reported) << b.dump();
 }
 
 // Sampled answers (temperature 0.7): a position under a ban is drawn in the gateway from the raw top
@@ -276,6 +283,14 @@ TEST_F(GatewayTest, BacktrackGoesThroughTheBackendAndTheWrongValueIsNeverDeliver
   const json b = gw.backends();
   EXPECT_GE(b["rewinds"].get<int>(), 1) << b.dump();
   EXPECT_GE(b["rewind_calls"].get<int>(), 1) << b.dump();
+  // The call after the rewind ended normally and said what its prompt cost: at least the one
+  // token llama-server always evaluates again, and not the whole prompt (its prefix was cached).
+  const int reported = b["rewind_calls_reported"].get<int>();
+  const int evaluated = b["rewind_prompt_evaluated"].get<int>();
+  EXPECT_GE(reported, 1) << b.dump();
+  EXPECT_LE(reported, b["rewind_calls"].get<int>()) << b.dump();
+  EXPECT_GE(evaluated, reported) << b.dump();
+  EXPECT_LT(evaluated, reported * 20) << b.dump();
 }
 
 TEST_F(GatewayTest, AllFullAnswers429) {
