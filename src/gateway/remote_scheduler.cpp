@@ -582,9 +582,13 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
         }
         write(t, t == sampled ? sampled_logprob : kUnknownLogprob);
         if (engine.rewound) return false;
-        // After an end of generation it sampled, the backend ends the stream itself: its last event
-        // (what the call's prompt cost) is read rather than the connection closed.
-        if (seq.done()) return !diverged && t == sampled && model_.is_eog(t);
+        // After an end of generation it sampled, or the call's last token, the backend ends the
+        // stream itself: its last event (what the call's prompt cost) is read rather than the
+        // connection closed.
+        if (seq.done()) {
+          return !diverged && t == sampled &&
+                 (model_.is_eog(t) || received == static_cast<size_t>(std::max(1, req.n_predict)));
+        }
         if (seq.output_tokens().size() == pos + 1) {
           ++taken;
           return !diverged;  // past a token the backend did not sample, its stream is another answer
@@ -634,6 +638,11 @@ void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::uniq
       ++counters_.rewinds;
       after_rewind = true;
       rewound_at = Clock::now();
+    }
+    if (r.end == StreamEnd::failed && seq.done()) {
+      // The answer was complete; only the backend's last event (its report) did not come.
+      std::fprintf(stderr, "sfcl: %s after the answer's last token; the answer is complete\n", r.error.c_str());
+      break;
     }
     if (r.end == StreamEnd::failed) {
       const bool last = failovers + 1 > options_.max_failovers;

@@ -144,7 +144,7 @@ TEST_F(GatewayTest, PositionsDecidedFromRawTopTokensGiveServesAnswers) {
   const int reported = b["rewind_calls_reported"].get<int>();
   EXPECT_GT(reported, b["rewind_calls"].get<int>() / 2) << b.dump();
   EXPECT_GE(b["rewind_prompt_evaluated"].get<int>(), reported) << b.dump();
-  EXPECT_LT(b["rewind_prompt_evaluated"].get<int>(), 20 * reported) << b.dump();
+  EXPECT_LT(b["rewind_prompt_evaluated"].get<int>(), 50 * reported) << b.dump();  // prompts are 70-90
 }
 
 // Sampled answers (temperature 0.7): a position under a ban is drawn in the gateway from the raw top

@@ -113,7 +113,8 @@ TEST(RequestParams, UnsupportedParametersAreRefusedByName) {
       // Hints accepted and ignored, with the types and values each API documents.
       {Api::openai_chat, {{"reasoning_effort", "x"}}, "reasoning_effort"},
       {Api::openai_chat, {{"reasoning_effort", 2}}, "reasoning_effort"},
-      {Api::openai_completions, {{"reasoning_effort", "max"}}, "reasoning_effort"},
+      {Api::openai_completions, {{"service_tier", "fast"}}, "service_tier"},
+      {Api::openai_completions, {{"store", 1}}, "store"},
       {Api::openai_chat, {{"user", 5}}, "user"},
       {Api::openai_completions, {{"user", {{"id", "u"}}}}, "user"},
       {Api::openai_chat, {{"prompt_cache_key", true}}, "prompt_cache_key"},
@@ -156,6 +157,15 @@ TEST(RequestParams, UnsupportedParametersAreRefusedByName) {
                          {"safety_identifier", "h1"},
                          {"stream_options", {{"include_usage", true}, {"include_obfuscation", false}}}};
   EXPECT_NO_THROW((void)parse_request(Api::openai_chat, chat(harmless), options()));
+  // null is absent, as the SDKs send an unset optional field.
+  const json nulls = {{"reasoning_effort", nullptr},
+                      {"service_tier", nullptr},
+                      {"verbosity", nullptr},
+                      {"user", nullptr},
+                      {"store", nullptr},
+                      {"prompt_cache_key", nullptr},
+                      {"stream_options", {{"include_usage", nullptr}, {"include_obfuscation", nullptr}}}};
+  EXPECT_NO_THROW((void)parse_request(Api::openai_chat, chat(nulls), options()));
   json anth = chat({{"max_tokens", 4},
                     {"metadata", {{"user_id", "abc"}}},
                     {"service_tier", "standard_only"},
