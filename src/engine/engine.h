@@ -127,6 +127,14 @@ struct ParsedReply {
 // converter does not support.
 std::string json_schema_grammar(const std::string& schema);
 
+// Refuses a GBNF grammar llama.cpp would take the process's memory or stack to build (throws
+// EngineError saying why): a repetition `{m,n}` with m above n or a bound above kMaxGrammarRepeat
+// (each is expanded into that many rules), or groups nested deeper than kMaxGrammarNesting (parsed
+// by recursion). Says nothing of other syntax: llama.cpp's parser reports that.
+inline constexpr uint64_t kMaxGrammarRepeat = 10000;
+inline constexpr size_t kMaxGrammarNesting = 128;
+void check_grammar_bounds(std::string_view gbnf);
+
 // Where the weights go and how they are read (llama.cpp's llama_model_params). On a build with
 // only the CPU backend the GPU fields have no effect.
 struct ModelOptions {

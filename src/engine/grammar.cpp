@@ -1,9 +1,97 @@
 // The sampler's grammar (llama.cpp's grammar sampler): every sampled token keeps the output valid
 // (checked after the chain, or applied before it: SamplingOptions::grammar_first), and it is rebuilt
 // from the kept tokens after a rewind.
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
 #include "engine/sampler_impl.h"
 
 namespace sfcl::engine {
+
+namespace {
+
+size_t skip_blanks(std::string_view s, size_t i) {
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return i;
+}
+
+// Digits at `i` as a number (saturating); npos-like end when there are none.
+size_t read_count(std::string_view s, size_t i, uint64_t& value, bool& any) {
+  value = 0;
+  any = false;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+    any = true;
+    value = std::min<uint64_t>(value * 10 + static_cast<uint64_t>(s[i] - '0'), uint64_t{1} << 40);
+    ++i;
+  }
+  return i;
+}
+
+}  // namespace
+
+void check_grammar_bounds(std::string_view g) {
+  bool in_string = false;
+  bool in_class = false;
+  size_t nesting = 0;
+  for (size_t i = 0; i < g.size(); ++i) {
+    const char c = g[i];
+    if (in_string || in_class) {
+      if (c == '\\') {
+        ++i;  // an escaped character, whatever it is
+      } else if (in_string && c == '"') {
+        in_string = false;
+      } else if (in_class && c == ']') {
+        in_class = false;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"':
+        in_string = true;
+        break;
+      case '[':
+        in_class = true;
+        break;
+      case '#':
+        while (i + 1 < g.size() && g[i + 1] != '\n') ++i;
+        break;
+      case '(':
+        if (++nesting > kMaxGrammarNesting) {
+          throw EngineError("the grammar nests groups more than " + std::to_string(kMaxGrammarNesting) +
+                            " deep; this server accepts at most that many");
+        }
+        break;
+      case ')':
+        if (nesting > 0) --nesting;
+        break;
+      case '{': {
+        uint64_t low = 0;
+        uint64_t high = 0;
+        bool has_low = false;
+        bool has_high = false;
+        size_t j = read_count(g, skip_blanks(g, i + 1), low, has_low);
+        j = skip_blanks(g, j);
+        const bool range = j < g.size() && g[j] == ',';
+        if (range) j = skip_blanks(g, read_count(g, skip_blanks(g, j + 1), high, has_high));
+        if (!has_low || j >= g.size() || g[j] != '}') break;  // not a repetition: the parser says what
+        const std::string text(g.substr(i, j + 1 - i));
+        if (low > kMaxGrammarRepeat || (has_high && high > kMaxGrammarRepeat)) {
+          throw EngineError("the grammar repeats " + text + ": bounds above " + std::to_string(kMaxGrammarRepeat) +
+                            " are refused (each repetition is a rule of its own)");
+        }
+        if (range && has_high && low > high) {
+          throw EngineError("the grammar repeats " + text + ": the minimum is above the maximum");
+        }
+        i = j;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
 
 void Sampler::set_grammar(const GrammarSpec& grammar) {
   impl_->grammar_spec = grammar;
@@ -25,6 +113,7 @@ void Sampler::build_grammar() {
   const GrammarSpec& g = impl_->grammar_spec;
   impl_->grammar.reset();
   if (g.gbnf.empty()) return;
+  check_grammar_bounds(g.gbnf);
   const llama_vocab* vocab = impl_->model->vocab();
   if (g.lazy) {
     std::vector<const char*> patterns;

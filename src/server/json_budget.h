@@ -11,8 +11,14 @@ namespace sfcl::server {
 // Values (objects, arrays, strings, numbers, literals) a request body may hold.
 inline constexpr size_t kMaxJsonValues = 100000;
 
-// Throws ApiError 413 when `body` holds more than kMaxJsonValues values; says nothing of syntax
-// (the parser that follows reports that).
+// Objects and arrays nested in one another: a tool's JSON schema or a structured output's is
+// turned into a grammar by recursion (llama.cpp's json_schema_to_grammar, whose memory also grows
+// with the square of the depth), and a JSON tree is written back by recursion, so a body nested
+// thousands deep would take the server's stack. Real schemas nest a dozen levels or so.
+inline constexpr size_t kMaxJsonDepth = 64;
+
+// Throws ApiError 413 when `body` holds more than kMaxJsonValues values, 400 when it nests deeper
+// than kMaxJsonDepth; says nothing of syntax (the parser that follows reports that).
 void check_json_values(const std::string& body);
 
 }  // namespace sfcl::server

@@ -411,16 +411,14 @@ json parse_body_json(const std::string& body) {
   check_json_values(body);  // before the tree is built: server/json_budget.h
   try {
     return json::parse(body);
-  } catch (const json::parse_error& e) {
-    // e.what() starts with "[json.exception.parse_error.101] parse error at ...": keep the words
-    // after the library's tag.
+  } catch (const json::exception& e) {
+    // e.what() starts with "[json.exception.parse_error.101] parse error at ..." (or
+    // out_of_range.406 "number overflow parsing '1e309'"): keep the words after the library's tag.
     std::string why = e.what();
     if (const size_t tag = why.find("] "); why.rfind("[json.exception", 0) == 0 && tag != std::string::npos) {
       why = why.substr(tag + 2);
     }
     throw ApiError(400, "invalid_request_error", "the request body is not valid JSON: " + why);
-  } catch (const json::exception&) {
-    throw ApiError(400, "invalid_request_error", "the request body is not valid JSON");
   }
 }
 

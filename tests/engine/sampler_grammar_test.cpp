@@ -180,5 +180,41 @@ TEST(SamplerGrammar, RedrawFollowsTheGrammarRestrictedDistribution) {
   }
 }
 
+// Grammars llama.cpp would spend the process's memory or stack on are refused before it sees them:
+// a repetition whose minimum is above its maximum (it never stops expanding), bounds above
+// kMaxGrammarRepeat, groups nested deeper than kMaxGrammarNesting. Braces inside a string literal
+// (Chinese or not), a character class or a comment are text, not repetitions.
+TEST(SamplerGrammar, BoundsThatWouldExhaustTheProcessAreRefused) {
+  const auto refused = [](const std::string& g) {
+    try {
+      check_grammar_bounds(g);
+    } catch (const EngineError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(refused(R"(root ::= "a"{5,1})").find("minimum is above the maximum"), std::string::npos);
+  EXPECT_NE(refused(R"(root ::= [0-9]{ 3 , 2 } "x")").find("minimum"), std::string::npos);
+  EXPECT_NE(refused(R"(root ::= "a"{0,100000})").find("above 10000"), std::string::npos);
+  EXPECT_NE(refused(R"(root ::= "a"{10001})").find("above 10000"), std::string::npos);
+  EXPECT_NE(refused(R"(root ::= "a"{99999999999999999999,})").find("above 10000"), std::string::npos);
+  EXPECT_NE(refused("root ::= " + std::string(129, '(') + "\"a\"" + std::string(129, ')')).find("nests"),
+            std::string::npos);
+  for (const std::string& ok :
+       std::vector<std::string>{R"(root ::= "a"{2,5} "b"{3} "c"{1,} [a-z]{0,10000})",
+                                R"(root ::= "{5,1}" [{] "\"{9,1}" # a comment {5,1}
+x ::= "数量{5,1}件" | "金额 {0,999999}")",
+                                "root ::= " + std::string(128, '(') + "\"a\"" + std::string(128, ')'),
+                                R"(root ::= "a" {)", R"(root ::= x{y})"}) {
+    EXPECT_EQ(refused(ok), "") << ok;
+  }
+  // The sampler refuses them too, before llama.cpp's parser runs.
+  const auto model = Model::load({test::tiny_model_path()});
+  Sampler s(*model, SamplingOptions{});
+  GrammarSpec g;
+  g.gbnf = R"(root ::= "a"{5,1})";
+  EXPECT_THROW(s.set_grammar(g), EngineError);
+}
+
 }  // namespace
 }  // namespace sfcl::engine

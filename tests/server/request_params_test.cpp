@@ -306,6 +306,25 @@ TEST(RequestParams, InvalidJsonIsExplainedInPlainWords) {
       EXPECT_NE(what.find("not valid JSON"), std::string::npos) << what;
     }
   }
+  // A number too large for a double says which (it used to say only "not valid JSON").
+  try {
+    (void)parse_body_json(R"({"max_tokens":1e309})");
+    ADD_FAILURE() << "1e309 parsed";
+  } catch (const ApiError& e) {
+    EXPECT_NE(std::string(e.what()).find("1e309"), std::string::npos) << e.what();
+  }
+  // Nesting: 64 levels are read, 65 are refused before the tree is built.
+  const auto nested = [](int depth) {
+    return std::string(static_cast<size_t>(depth), '[') + std::string(static_cast<size_t>(depth), ']');
+  };
+  EXPECT_NO_THROW((void)parse_body_json(nested(64)));
+  try {
+    (void)parse_body_json(nested(65));
+    ADD_FAILURE() << "65 levels parsed";
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status, 400);
+    EXPECT_NE(std::string(e.what()).find("64 levels"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -157,6 +157,15 @@ struct BadCase {
   const char* type;
 };
 
+// A Messages request whose one tool's input schema nests `depth` objects.
+std::string deep_tool_schema(int depth) {
+  std::string schema = "{}";
+  for (int i = 0; i < depth; ++i) schema = R"({"type":"object","properties":{"a":)" + schema + "}}";
+  return R"({"max_tokens":5,"messages":[{"role":"user","content":"hi"}],"tool_choice":{"type":"any"},)"
+         R"("tools":[{"name":"get","input_schema":)" +
+         schema + "}]}";
+}
+
 TEST_F(ServerTest, BadInputGetsTheApisErrorShapeAndTheServerKeepsServing) {
   const std::string big(70000, 'x');
   const BadCase cases[] = {
@@ -190,6 +199,16 @@ TEST_F(ServerTest, BadInputGetsTheApisErrorShapeAndTheServerKeepsServing) {
       {"/v1/chat/completions", R"({"messages":[{"role":"user","content":"hi"}],"max_tokens":-1})", 400,
        "invalid_request_error"},
       {"/v1/completions", R"({"prompt":7})", 400, "invalid_request_error"},
+      // What would take the process's memory or stack (a grammar repetition that never stops
+      // expanding, a schema nested thousands deep) is refused before llama.cpp sees it.
+      {"/v1/chat/completions", R"({"messages":[{"role":"user","content":"hi"}],"grammar":"root ::= \"a\"{5,1}"})", 400,
+       "invalid_request_error"},
+      {"/v1/messages",
+       R"({"max_tokens":5,"messages":[{"role":"user","content":"数量"}],)"
+       R"("json_schema":{"type":"string","minLength":5,"maxLength":1}})",
+       400, "invalid_request_error"},
+      {"/v1/messages", deep_tool_schema(70), 400, "invalid_request_error"},
+      {"/v1/completions", R"({"prompt":"hi","max_tokens":1e309})", 400, "invalid_request_error"},
   };
   auto c = server_->client();
   for (const auto& bc : cases) {
@@ -213,6 +232,9 @@ TEST_F(ServerTest, BadInputGetsTheApisErrorShapeAndTheServerKeepsServing) {
   EXPECT_EQ(c.Get("/health")->status, 200);
   auto ok = c.Post("/v1/messages", anthropic("still fine?", 3).dump(), "application/json");
   EXPECT_EQ(ok->status, 200);
+  // A tool schema a dozen levels deep is an ordinary one (the body may nest 64).
+  auto tool = c.Post("/v1/messages", deep_tool_schema(12), "application/json");
+  EXPECT_EQ(tool->status, 200) << tool->body.substr(0, 300);
 }
 
 TEST_F(ServerTest, ConcurrentStreamsMatchTheirSoloRuns) {
