@@ -20,6 +20,9 @@ void require_ready(const State& st) {
 
 const ServedModel& model_of(const State& st, const json& body) {
   require_ready(st);
+  if (body.is_object() && body.contains("model") && !body["model"].is_null() && !body["model"].is_string()) {
+    throw bad_param("model must be a string", "model");
+  }
   return pick_model(st, requested_model(body), Api::openai_chat);
 }
 

@@ -29,6 +29,11 @@ int32_t logprobs_of(Api api, const json& body) {
                           " (the alternatives per token)",
                       "logprobs");
     }
+    // The legacy API has no top_logprobs (logprobs is the count): only its neutral values pass.
+    if (present(body, "top_logprobs") && !(body["top_logprobs"].is_number_integer() && body["top_logprobs"] == 0)) {
+      throw bad_param("top_logprobs is not a completions field; logprobs is the number of alternatives per token",
+                      "top_logprobs");
+    }
     return static_cast<int32_t>(integer_in(body, "logprobs", 0, decode::TokenLogprob::kMaxTop, -1));
   }
   bool on = false;

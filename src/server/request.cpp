@@ -198,10 +198,17 @@ void parse_template_options(Api api, const json& body, const ServerOptions& serv
   }
   if (api == Api::anthropic && has("thinking")) {
     const json& t = body["thinking"];
-    const std::string type = t.is_object() ? t.value("type", "") : "";
+    const std::string type =
+        t.is_object() && t.contains("type") && t["type"].is_string() ? t["type"].get<std::string>() : "";
     if (type != "enabled" && type != "disabled" && type != "adaptive") {
-      throw bad("thinking must be {\"type\": \"enabled\", \"budget_tokens\": N} or {\"type\": \"disabled\"}",
+      throw bad("thinking.type must be \"enabled\" (with \"budget_tokens\": N), \"disabled\" or \"adaptive\"",
                 "thinking.type");
+    }
+    // The budget is the API's contract, not enforced here (the template decides what thinking
+    // is), but it must be one: a positive integer.
+    if (type == "enabled" && (!t.contains("budget_tokens") || !t["budget_tokens"].is_number_integer() ||
+                              t["budget_tokens"].get<int64_t>() < 1)) {
+      throw bad("thinking.budget_tokens must be a positive integer when thinking is enabled", "thinking.budget_tokens");
     }
     r.enable_thinking = type != "disabled";
   }

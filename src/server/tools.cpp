@@ -3,6 +3,7 @@
 #include "server/tools.h"
 
 #include "anchor/anchor.h"
+#include "server/params.h"
 
 namespace sfcl::server {
 
@@ -20,6 +21,7 @@ std::string string_field(const json& o, const char* key, const std::string& wher
     return {};
   }
   if (!o[key].is_string()) throw bad(where + "." + key + " must be a string", where + "." + key);
+  check_text(o[key].get_ref<const std::string&>(), where + "." + key);
   return o[key].get<std::string>();
 }
 
@@ -32,7 +34,10 @@ std::string schema_text(const json& schema, const std::string& where) {
 // Tool results and text blocks are plain text; images and documents are not supported.
 std::string blocks_text(const json& content, const std::string& where) {
   if (content.is_null()) return {};
-  if (content.is_string()) return content.get<std::string>();
+  if (content.is_string()) {
+    check_text(content.get_ref<const std::string&>(), where);
+    return content.get<std::string>();
+  }
   if (!content.is_array()) throw bad(where + " must be a string or an array of text blocks", where);
   std::string out;
   for (const auto& b : content) {
@@ -41,6 +46,7 @@ std::string blocks_text(const json& content, const std::string& where) {
     }
     out += b["text"].get<std::string>();
   }
+  check_text(out, where);
   return out;
 }
 

@@ -179,6 +179,8 @@ TEST_F(ApiConventions, TokenizeDetokenizeApplyTemplateAndProps) {
   EXPECT_EQ(post_json(c, "/detokenize", {{"tokens", {99999999}}})["error"]["param"], "tokens[0]");
   EXPECT_EQ(post_json(c, "/tokenize", {{"text", "x"}})["error"]["param"], "text");  // unknown field
   EXPECT_EQ(post_json(c, "/tokenize", {{"content", 5}})["error"]["param"], "content");
+  EXPECT_EQ(post_json(c, "/tokenize", {{"content", "x"}, {"model", 5}})["error"]["param"], "model");
+  EXPECT_EQ(post_json(c, "/detokenize", {{"tokens", {1}}, {"model", json::array()}})["error"]["param"], "model");
   const json tpl = post_json(c, "/apply-template", {{"messages", {{{"role", "user"}, {"content", "what is up"}}}}});
   ASSERT_EQ(tpl["_status"], 200) << tpl.dump();
   const std::string prompt = tpl["prompt"];

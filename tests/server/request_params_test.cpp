@@ -114,6 +114,12 @@ TEST(RequestParams, UnsupportedParametersAreRefusedByName) {
       {Api::openai_chat, {{"reasoning_effort", "x"}}, "reasoning_effort"},
       {Api::openai_chat, {{"reasoning_effort", 2}}, "reasoning_effort"},
       {Api::openai_completions, {{"service_tier", "fast"}}, "service_tier"},
+      {Api::openai_completions, {{"top_logprobs", "5"}}, "top_logprobs"},
+      {Api::openai_completions, {{"top_logprobs", 3}}, "top_logprobs"},
+      {Api::anthropic, {{"thinking", {{"type", "enabled"}}}}, "thinking.budget_tokens"},
+      {Api::anthropic, {{"thinking", {{"type", "enabled"}, {"budget_tokens", "x"}}}}, "thinking.budget_tokens"},
+      {Api::anthropic, {{"thinking", {{"type", "enabled"}, {"budget_tokens", 1.5}}}}, "thinking.budget_tokens"},
+      {Api::anthropic, {{"thinking", {{"type", 5}}}}, "thinking.type"},
       {Api::openai_completions, {{"store", 1}}, "store"},
       {Api::openai_chat, {{"user", 5}}, "user"},
       {Api::openai_completions, {{"user", {{"id", "u"}}}}, "user"},
@@ -166,6 +172,9 @@ TEST(RequestParams, UnsupportedParametersAreRefusedByName) {
                       {"prompt_cache_key", nullptr},
                       {"stream_options", {{"include_usage", nullptr}, {"include_obfuscation", nullptr}}}};
   EXPECT_NO_THROW((void)parse_request(Api::openai_chat, chat(nulls), options()));
+  EXPECT_NO_THROW((void)parse_request(
+      Api::anthropic, chat({{"max_tokens", 4}, {"thinking", {{"type", "enabled"}, {"budget_tokens", 2048}}}}),
+      options()));
   json anth = chat({{"max_tokens", 4},
                     {"metadata", {{"user_id", "abc"}}},
                     {"service_tier", "standard_only"},
@@ -255,6 +264,9 @@ TEST(RequestParams, NulInTextIs400NamingWhere) {
                chat({{"messages", {{{"role", "system"}, {"content", nul}}, {{"role", "user"}, {"content", "hi"}}}}}))
           .param,
       "messages[0].content");
+  EXPECT_NO_THROW((void)parse_request(
+      Api::anthropic, chat({{"max_tokens", 4}, {"thinking", {{"type", "enabled"}, {"budget_tokens", 2048}}}}),
+      options()));
   json anth = chat({{"max_tokens", 4}, {"system", nul}});
   EXPECT_EQ(error_of(Api::anthropic, anth).param, "system");
   json blocks = chat({{"max_tokens", 4}});

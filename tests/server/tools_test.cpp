@@ -88,6 +88,17 @@ TEST(ServerTools, AnthropicHistoryWithToolUseResultAndThinking) {
   EXPECT_EQ(r.messages[2].tool_name, "get_weather");
   EXPECT_EQ(r.messages[2].content, "Error: timeout");
   EXPECT_TRUE(r.prefill.empty());
+  // A NUL character is refused in tool content as in any text (the model and the checker must
+  // read the same bytes), in English or Chinese, string or blocks.
+  json nul = history;
+  nul[2]["content"][0]["content"] = std::string("超时\0了", 7);
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(nul, {{"tools", kAnthropicTools}})), "messages.2.content.0.content");
+  nul = history;
+  nul[2]["content"][0]["content"][0]["text"] = std::string("time\0out", 8);
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(nul, {{"tools", kAnthropicTools}})), "messages.2.content.0.content");
+  nul = history;
+  nul[1]["content"][1]["text"] = std::string("Let\0me", 6);
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(nul, {{"tools", kAnthropicTools}})), "messages.1.content.1.text");
 }
 
 TEST(ServerTools, OpenAIToolCallsAndToolRole) {
@@ -112,6 +123,12 @@ TEST(ServerTools, OpenAIToolCallsAndToolRole) {
   bad_args[1]["tool_calls"][0]["function"]["arguments"] = "{nope";
   EXPECT_EQ(param_of(Api::openai_chat, openai(bad_args)), "messages[1].tool_calls[0].function.arguments");
   EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"tool_choice", "sometimes"}})), "tool_choice");
+  json nul = history;
+  nul[2]["content"] = std::string("晴\0天", 7);
+  EXPECT_EQ(param_of(Api::openai_chat, openai(nul)), "messages[2].content");
+  nul = history;
+  nul[1]["content"] = std::string("a\0b", 3);
+  EXPECT_EQ(param_of(Api::openai_chat, openai(nul)), "messages[1].content");
   EXPECT_EQ(param_of(Api::openai_completions, json{{"prompt", "x"}, {"tools", kOpenAITools}}), "tools");
 }
 
