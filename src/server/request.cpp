@@ -279,17 +279,6 @@ void anthropic_messages(const json& body, const ServerOptions& server, Generatio
 }
 }  // namespace
 
-GenerationRequest parse_count_tokens(const json& body, const ServerOptions& server, const ModelSpec& model) {
-  if (!body.is_object()) throw bad("the request body must be a JSON object");
-  refuse_unknown_fields(Api::anthropic, body);
-  GenerationRequest r;
-  check_model(body, model, r, false);
-  anthropic_messages(body, server, r);
-  parse_tools(Api::anthropic, body, r);  // the tools' text is part of the prompt the request would make
-  parse_template_options(Api::anthropic, body, server, r);
-  return r;
-}
-
 namespace {
 // The server's sampling defaults (llama.cpp's chain unless --temp, --top-k, ... say otherwise),
 // overridden by what the request sets. top_k and min_p are llama-server's extensions.
@@ -304,7 +293,10 @@ void sampling_of(const json& body, const ServerOptions& server, engine::Sampling
   s.seed = seed < 0 ? 0xFFFFFFFFU : static_cast<uint32_t>(seed);
 }
 
-GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& server, const ModelSpec& model) {
+// `count_only`: /v1/messages/count_tokens, whose body is a Messages request that may leave out
+// max_tokens; every other field is checked as the request would be.
+GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& server, const ModelSpec& model,
+                               bool count_only = false) {
   if (!body.is_object()) throw bad("the request body must be a JSON object");
   GenerationRequest r;
   parse_sfcl(body, server, model, r);
@@ -332,7 +324,7 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   };
   if (api == Api::anthropic) {
     check_model(body, model, r, false);
-    r.options.max_tokens = cap(max_tokens_of(body, "max_tokens", server, true, 0));
+    r.options.max_tokens = cap(max_tokens_of(body, "max_tokens", server, !count_only, 1));
     anthropic_messages(body, server, r);
     if (body.contains("stop_sequences")) r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", 16, false);
     return r;
@@ -401,6 +393,12 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
 }
 
 }  // namespace
+
+GenerationRequest parse_count_tokens(const json& body, const ServerOptions& server, const ModelSpec& model) {
+  // The tools' text is part of the prompt the request would make; a body that counts is one that
+  // would run (its sampling, sfcl options and structured output are checked too).
+  return parse_fields(Api::anthropic, body, server, model, true);
+}
 
 GenerationRequest parse_request(Api api, const json& body, const ServerOptions& server, const ModelSpec& model) {
   GenerationRequest r = parse_fields(api, body, server, model);

@@ -48,6 +48,20 @@ TEST_F(ServerTest, HealthModelsAndCountTokens) {
                      {{"model", id}, {"messages", json::array({{{"role", "user"}, {"content", "hello there"}}})}});
   EXPECT_EQ(t["_status"], 200);
   EXPECT_GT(t["input_tokens"].get<int>(), 11);
+  // A body that counts is one that would run: its other fields are checked as /v1/messages does,
+  // max_tokens aside (optional here).
+  const json msgs = json::array({{{"role", "user"}, {"content", "你好"}}});
+  for (const json& bad : {json{{"temperature", "hot"}}, json{{"max_tokens", -5}}, json{{"sfcl", {{"mode", "bogus"}}}},
+                          json{{"stop_sequences", 5}}, json{{"mcp_servers", json::array()}}}) {
+    json body = {{"model", id}, {"messages", msgs}};
+    body.update(bad);
+    const json r = post_json(c, "/v1/messages/count_tokens", body);
+    EXPECT_EQ(r["_status"], 400) << body.dump();
+    EXPECT_EQ(r["type"], "error") << r.dump();
+  }
+  const json counted = post_json(c, "/v1/messages/count_tokens",
+                                 {{"model", id}, {"messages", msgs}, {"max_tokens", 16}, {"temperature", 0.2}});
+  EXPECT_EQ(counted["_status"], 200) << counted.dump();
 }
 
 TEST_F(ServerTest, CountTokensCountsTheToolsAsTheRequestWouldRenderThem) {
