@@ -81,6 +81,12 @@ std::vector<std::pair<engine::Token, float>> logit_bias_of(const json& value) {
   return out;
 }
 
+std::string type_of(const json& o, const std::string& where) {
+  if (!o.is_object() || !o.contains("type") || o["type"].is_null()) return {};
+  if (!o["type"].is_string()) throw bad_param(where + ".type must be a string", where + ".type");
+  return o["type"].get<std::string>();
+}
+
 bool include_usage_of(const json& body) {
   if (!body.contains("stream_options") || body["stream_options"].is_null()) return false;
   const json& so = body["stream_options"];

@@ -21,6 +21,10 @@ ApiError bad_param(const std::string& message, const std::string& param = {});
 int64_t integer_in(const nlohmann::json& body, const char* key, int64_t lo, int64_t hi, int64_t fallback,
                    const std::string& prefix = {});
 
+// o["type"] when it is a string; "" when `o` is not an object or has no type (or null); a 400 naming
+// where + ".type" when it is another JSON type.
+std::string type_of(const nlohmann::json& o, const std::string& where);
+
 // Refuses text the model and the checker would read differently: a NUL cuts the C string the chat
 // template sees, while the checker would index what follows it.
 void check_text(const std::string& text, const std::string& where);

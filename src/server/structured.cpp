@@ -1,6 +1,7 @@
 // Structured output: OpenAI's response_format and llama-server's json_schema and grammar fields.
 // The reply is valid by construction (the grammar is in the sampler), and SFCL checks the values
 // inside it like prose.
+#include "server/params.h"
 #include "server/tools.h"
 
 namespace sfcl::server {
@@ -18,7 +19,7 @@ void parse_structured_output(Api api, const json& body, GenerationRequest& r) {
   if (present(body, "response_format")) {
     if (api == Api::anthropic) throw bad("response_format is an OpenAI field; use json_schema", "response_format");
     const json& f = body["response_format"];
-    const std::string type = f.is_object() ? f.value("type", "") : "";
+    const std::string type = type_of(f, "response_format");
     if (type == "json_object") {
       r.json_schema = R"({"type":"object"})";
     } else if (type == "json_schema") {

@@ -41,7 +41,7 @@ std::string blocks_text(const json& content, const std::string& where) {
   if (!content.is_array()) throw bad(where + " must be a string or an array of text blocks", where);
   std::string out;
   for (const auto& b : content) {
-    if (!b.is_object() || b.value("type", "") != "text" || !b.contains("text") || !b["text"].is_string()) {
+    if (!b.is_object() || type_of(b, where) != "text" || !b.contains("text") || !b["text"].is_string()) {
       throw bad(where + ": only text blocks are supported", where);
     }
     out += b["text"].get<std::string>();
@@ -86,7 +86,7 @@ void anthropic_tools(const json& body, GenerationRequest& r) {
   }
   if (!body.contains("tool_choice") || body["tool_choice"].is_null()) return;
   const json& c = body["tool_choice"];
-  const std::string type = c.is_object() ? c.value("type", "") : "";
+  const std::string type = type_of(c, "tool_choice");
   if (type == "auto") {
     r.tool_choice = engine::ToolChoice::automatic;
   } else if (type == "any") {
@@ -109,8 +109,7 @@ void openai_tools(const json& body, GenerationRequest& r) {
     for (size_t i = 0; i < body["tools"].size(); ++i) {
       const json& t = body["tools"][i];
       const std::string where = "tools[" + std::to_string(i) + "]";
-      if (!t.is_object() || t.value("type", "") != "function" || !t.contains("function") ||
-          !t["function"].is_object()) {
+      if (!t.is_object() || type_of(t, where) != "function" || !t.contains("function") || !t["function"].is_object()) {
         throw bad(where + " must be {\"type\": \"function\", \"function\": {...}}", where);
       }
       const json& f = t["function"];
@@ -136,7 +135,7 @@ void openai_tools(const json& body, GenerationRequest& r) {
     r.tool_choice = engine::ToolChoice::required;
   } else if (c == "none") {
     r.tool_choice = engine::ToolChoice::none;
-  } else if (c.is_object() && c.value("type", "") == "function" && c.contains("function") &&
+  } else if (c.is_object() && type_of(c, "tool_choice") == "function" && c.contains("function") &&
              c["function"].is_object()) {
     filter_to(r, string_field(c["function"], "name", "tool_choice.function", true), "tool_choice.function.name");
   } else {
@@ -166,8 +165,8 @@ void parse_tools(Api api, const json& body, GenerationRequest& r) {
 bool has_tool_blocks(const json& content) {
   if (!content.is_array()) return false;
   for (const auto& b : content) {
-    if (!b.is_object()) continue;
-    const std::string type = b.value("type", "");
+    if (!b.is_object() || !b.contains("type") || !b["type"].is_string()) continue;  // text_of says why
+    const std::string type = b["type"].get<std::string>();
     if (type == "tool_use" || type == "tool_result" || type == "thinking" || type == "redacted_thinking") return true;
   }
   return false;
@@ -182,7 +181,7 @@ std::vector<engine::ChatMessage> anthropic_tool_messages(const std::string& role
     const json& b = content[i];
     const std::string at = where + "." + std::to_string(i);
     if (!b.is_object()) throw bad(at + " must be a content block", at);
-    const std::string type = b.value("type", "");
+    const std::string type = type_of(b, at);
     if (type == "text") {
       own.content += string_field(b, "text", at, true);
     } else if (type == "thinking" || type == "redacted_thinking") {
