@@ -131,14 +131,24 @@ void parse_sfcl(const json& body, const ServerOptions& server, const ModelSpec& 
     const auto valid = [](const json& v) {
       return v.is_string() && !v.get<std::string>().empty() && v.get<std::string>().size() <= 200;
     };
+    // {"en": ..., "zh": ...}: one or both of those keys, nothing else.
+    const auto per_language = [&] {
+      if (!m.is_object() || m.empty()) return false;
+      for (const auto& [language, marker] : m.items()) {
+        if ((language != "en" && language != "zh") || !valid(marker)) return false;
+      }
+      return true;
+    };
     if (valid(m)) {
       r.options.abstain_marker = r.options.abstain_marker_zh = m.get<std::string>();
-    } else if (m.is_object() && (!m.contains("en") || valid(m["en"])) && (!m.contains("zh") || valid(m["zh"]))) {
+    } else if (per_language()) {
       if (m.contains("en")) r.options.abstain_marker = m["en"].get<std::string>();
       if (m.contains("zh")) r.options.abstain_marker_zh = m["zh"].get<std::string>();
     } else {
-      throw bad("sfcl.abstain_marker must be a non-empty string of at most 200 bytes, or {\"en\": ..., \"zh\": ...}",
-                "sfcl.abstain_marker");
+      throw bad(
+          "sfcl.abstain_marker must be a non-empty string of at most 200 bytes, or {\"en\": ..., \"zh\": ...} "
+          "with one or both of those keys",
+          "sfcl.abstain_marker");
     }
   }
   if (has(s, "sources")) {

@@ -92,6 +92,9 @@ TEST(ServerRequest, ErrorsNameTheParameter) {
       {Api::anthropic, {{"sfcl", {{"fallback", 1}}}}, "sfcl.fallback"},
       {Api::anthropic, {{"sfcl", {{"sources", "doc"}}}}, "sfcl.sources"},
       {Api::anthropic, {{"sfcl", 3}}, "sfcl"},
+      {Api::anthropic, {{"sfcl", {{"abstain_marker", {{"fr", "x"}}}}}}, "sfcl.abstain_marker"},
+      {Api::anthropic, {{"sfcl", {{"abstain_marker", json::object()}}}}, "sfcl.abstain_marker"},
+      {Api::openai_chat, {{"sfcl", {{"abstain_marker", {{"zh", "无依据"}, {"foo", "y"}}}}}}, "sfcl.abstain_marker"},
       {Api::anthropic, {{"messages", json::array({{{"role", "robot"}, {"content", "x"}}})}}, "messages.0.role"},
       {Api::openai_chat, {{"messages", json::array({{{"role", "wizard"}, {"content", "x"}}})}}, "messages[0].role"},
       {Api::openai_chat, {{"n", 200}}, "n"},
@@ -112,6 +115,11 @@ TEST(ServerRequest, ErrorsNameTheParameter) {
     EXPECT_EQ(e.param, c.param) << body.dump() << ": " << e.what();
     EXPECT_NE(std::string(e.what()).find(c.param), std::string::npos) << e.what();
   }
+  // Per language, one or both: each writes its own marker.
+  json body = anthropic_body();
+  body["sfcl"] = {{"abstain_marker", {{"zh", "[无依据]"}}}};
+  const GenerationRequest r = parse_request(Api::anthropic, body, server_options());
+  EXPECT_EQ(r.options.abstain_marker_zh, "[无依据]");
 }
 
 TEST(ServerRequest, TheResponseNamesTheModelThatAnswers) {
