@@ -200,6 +200,10 @@ std::vector<engine::ChatMessage> anthropic_tool_messages(const std::string& role
       engine::ChatMessage result{"tool", {}, {}, {}, {}};
       result.tool_call_id = string_field(b, "tool_use_id", at, true);
       result.tool_name = name_of_call(history, result.tool_call_id);
+      if (result.tool_name.empty()) {
+        throw bad(at + ".tool_use_id \"" + result.tool_call_id + "\" answers no tool_use block of an earlier message",
+                  at + ".tool_use_id");
+      }
       result.content = blocks_text(b.contains("content") ? b["content"] : json(nullptr), at + ".content");
       if (b.contains("is_error") && !b["is_error"].is_null()) {
         if (!b["is_error"].is_boolean()) throw bad(at + ".is_error must be a boolean", at + ".is_error");
@@ -226,6 +230,10 @@ engine::ChatMessage openai_tool_message(const json& m, const std::string& where,
   if (out.role == "tool") {
     out.tool_call_id = string_field(m, "tool_call_id", where, true);
     out.tool_name = name_of_call(history, out.tool_call_id);
+    if (out.tool_name.empty()) {
+      throw bad(where + ".tool_call_id \"" + out.tool_call_id + "\" answers no tool_calls entry of an earlier message",
+                where + ".tool_call_id");
+    }
     return out;
   }
   const json& calls = m["tool_calls"];

@@ -90,6 +90,10 @@ TEST(ServerTools, AnthropicHistoryWithToolUseResultAndThinking) {
   EXPECT_TRUE(r.prefill.empty());
   // A NUL character is refused in tool content as in any text (the model and the checker must
   // read the same bytes), in English or Chinese, string or blocks.
+  json orphan = history;
+  orphan[2]["content"][0]["tool_use_id"] = "toolu_9";
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(orphan, {{"tools", kAnthropicTools}})),
+            "messages.2.content.0.tool_use_id");
   json nul = history;
   nul[2]["content"][0]["content"] = std::string("超时\0了", 7);
   EXPECT_EQ(param_of(Api::anthropic, anthropic(nul, {{"tools", kAnthropicTools}})), "messages.2.content.0.content");
@@ -123,6 +127,13 @@ TEST(ServerTools, OpenAIToolCallsAndToolRole) {
   bad_args[1]["tool_calls"][0]["function"]["arguments"] = "{nope";
   EXPECT_EQ(param_of(Api::openai_chat, openai(bad_args)), "messages[1].tool_calls[0].function.arguments");
   EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"tool_choice", "sometimes"}})), "tool_choice");
+  // A tool message must answer a call of an earlier message.
+  json orphan = history;
+  orphan[2]["tool_call_id"] = "call_9";
+  EXPECT_EQ(param_of(Api::openai_chat, openai(orphan)), "messages[2].tool_call_id");
+  EXPECT_EQ(
+      param_of(Api::openai_chat, openai({kUser, {{"role", "tool"}, {"tool_call_id", "call_1"}, {"content", "晴"}}})),
+      "messages[1].tool_call_id");
   json nul = history;
   nul[2]["content"] = std::string("晴\0天", 7);
   EXPECT_EQ(param_of(Api::openai_chat, openai(nul)), "messages[2].content");
