@@ -377,6 +377,9 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
     if (!m.is_object() || !m.contains("role") || !m["role"].is_string()) {
       throw bad(where + ": each message needs a string \"role\"", where);
     }
+    if (m.contains("name") && !m["name"].is_null() && !m["name"].is_string()) {
+      throw bad(where + ".name must be a string", where + ".name");
+    }
     if (is_openai_tool_message(m)) {  // role "tool", assistant tool_calls: server/tools.cpp
       engine::ChatMessage tm = openai_tool_message(m, where, r.messages);
       tm.content = clean(tm.content, server);

@@ -87,6 +87,10 @@ void anthropic_tools(const json& body, GenerationRequest& r) {
   if (!body.contains("tool_choice") || body["tool_choice"].is_null()) return;
   const json& c = body["tool_choice"];
   const std::string type = type_of(c, "tool_choice");
+  if (c.is_object() && c.contains("disable_parallel_tool_use") && !c["disable_parallel_tool_use"].is_null() &&
+      !c["disable_parallel_tool_use"].is_boolean()) {
+    throw bad("tool_choice.disable_parallel_tool_use must be a boolean", "tool_choice.disable_parallel_tool_use");
+  }
   if (type == "auto") {
     r.tool_choice = engine::ToolChoice::automatic;
   } else if (type == "any") {
@@ -241,7 +245,8 @@ engine::ChatMessage openai_tool_message(const json& m, const std::string& where,
   for (size_t i = 0; i < calls.size(); ++i) {
     const std::string at = where + ".tool_calls[" + std::to_string(i) + "]";
     const json& c = calls[i];
-    if (!c.is_object() || !c.contains("function") || !c["function"].is_object()) {
+    if (!c.is_object() || !c.contains("function") || !c["function"].is_object() ||
+        !(type_of(c, at).empty() || type_of(c, at) == "function")) {
       throw bad(at + " must be {\"id\", \"type\": \"function\", \"function\": {...}}", at);
     }
     engine::ToolCall call;
@@ -249,7 +254,7 @@ engine::ChatMessage openai_tool_message(const json& m, const std::string& where,
     call.name = string_field(c["function"], "name", at + ".function", true);
     call.arguments = string_field(c["function"], "arguments", at + ".function", false);
     if (call.arguments.empty()) call.arguments = "{}";
-    if (!json::accept(call.arguments)) {
+    if (const json args = json::parse(call.arguments, nullptr, false); !args.is_object()) {
       throw bad(at + ".function.arguments must be a JSON object's text", at + ".function.arguments");
     }
     out.tool_calls.push_back(std::move(call));

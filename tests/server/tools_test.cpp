@@ -127,6 +127,15 @@ TEST(ServerTools, OpenAIToolCallsAndToolRole) {
   bad_args[1]["tool_calls"][0]["function"]["arguments"] = "{nope";
   EXPECT_EQ(param_of(Api::openai_chat, openai(bad_args)), "messages[1].tool_calls[0].function.arguments");
   EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"tool_choice", "sometimes"}})), "tool_choice");
+  json args = history;
+  args[1]["tool_calls"][0]["function"]["arguments"] = "[1]";  // JSON, not an object
+  EXPECT_EQ(param_of(Api::openai_chat, openai(args)), "messages[1].tool_calls[0].function.arguments");
+  json typed = history;
+  typed[1]["tool_calls"][0]["type"] = "bogus";
+  EXPECT_EQ(param_of(Api::openai_chat, openai(typed)), "messages[1].tool_calls[0]");
+  json named = history;
+  named[0]["name"] = 5;
+  EXPECT_EQ(param_of(Api::openai_chat, openai(named)), "messages[0].name");
   // A tool message must answer a call of an earlier message.
   json orphan = history;
   orphan[2]["tool_call_id"] = "call_9";
