@@ -255,6 +255,19 @@ void anthropic_messages(const json& body, const ServerOptions& server, Generatio
   if (!msgs.is_array()) throw bad("messages must be an array", "messages");
   if (msgs.empty()) throw bad("messages: at least one message is required", "messages");
   std::string expect = "user";
+  // The tool_use ids of the last assistant message: the next message answers each with a
+  // tool_result (as the Messages API requires).
+  std::vector<std::string> unanswered;
+  const auto block_ids = [](const json& content, const char* type, const char* key) {
+    std::vector<std::string> ids;
+    if (!content.is_array()) return ids;
+    for (const auto& b : content) {
+      if (b.is_object() && b.contains("type") && b["type"] == type && b.contains(key) && b[key].is_string()) {
+        ids.push_back(b[key].get<std::string>());
+      }
+    }
+    return ids;
+  };
   for (size_t i = 0; i < msgs.size(); ++i) {
     const std::string where = "messages." + std::to_string(i);
     const json& m = msgs[i];
@@ -262,6 +275,18 @@ void anthropic_messages(const json& body, const ServerOptions& server, Generatio
       throw bad(where + ": each message needs a string \"role\"", where);
     }
     const std::string role = m["role"].get<std::string>();
+    if (!unanswered.empty() && m.contains("content")) {
+      const std::vector<std::string> results = block_ids(m["content"], "tool_result", "tool_use_id");
+      for (const std::string& id : unanswered) {
+        if (std::find(results.begin(), results.end(), id) == results.end()) {
+          throw bad(where + ".content: no tool_result answers tool_use \"" + id + "\" of messages." +
+                        std::to_string(i - 1) + " (each tool_use needs one in the next message)",
+                    where + ".content");
+        }
+      }
+    }
+    unanswered = role == "assistant" && m.contains("content") ? block_ids(m["content"], "tool_use", "id")
+                                                              : std::vector<std::string>{};
     if (role != "user" && role != "assistant") {
       throw bad(where + ".role: must be \"user\" or \"assistant\" (system goes in the top-level system field)",
                 where + ".role");

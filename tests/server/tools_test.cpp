@@ -88,12 +88,16 @@ TEST(ServerTools, AnthropicHistoryWithToolUseResultAndThinking) {
   EXPECT_EQ(r.messages[2].tool_name, "get_weather");
   EXPECT_EQ(r.messages[2].content, "Error: timeout");
   EXPECT_TRUE(r.prefill.empty());
+  // Every tool_use is answered in the next message, and every tool_result answers a tool_use.
+  json unanswered = history;
+  unanswered[2]["content"][0]["tool_use_id"] = "toolu_9";
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(unanswered, {{"tools", kAnthropicTools}})), "messages.2.content");
+  json orphan = history;
+  orphan[2]["content"].push_back({{"type", "tool_result"}, {"tool_use_id", "toolu_9"}, {"content", "晴"}});
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(orphan, {{"tools", kAnthropicTools}})),
+            "messages.2.content.1.tool_use_id");
   // A NUL character is refused in tool content as in any text (the model and the checker must
   // read the same bytes), in English or Chinese, string or blocks.
-  json orphan = history;
-  orphan[2]["content"][0]["tool_use_id"] = "toolu_9";
-  EXPECT_EQ(param_of(Api::anthropic, anthropic(orphan, {{"tools", kAnthropicTools}})),
-            "messages.2.content.0.tool_use_id");
   json nul = history;
   nul[2]["content"][0]["content"] = std::string("超时\0了", 7);
   EXPECT_EQ(param_of(Api::anthropic, anthropic(nul, {{"tools", kAnthropicTools}})), "messages.2.content.0.content");
