@@ -396,6 +396,7 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   const json& msgs = body["messages"];
   if (!msgs.is_array()) throw bad("messages must be an array", "messages");
   if (msgs.empty()) throw bad("messages: at least one message is required", "messages");
+  std::vector<std::string> unanswered;  // the last assistant message's tool call ids
   for (size_t i = 0; i < msgs.size(); ++i) {
     const std::string where = "messages[" + std::to_string(i) + "]";
     const json& m = msgs[i];
@@ -405,8 +406,20 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
     if (m.contains("name") && !m["name"].is_null() && !m["name"].is_string()) {
       throw bad(where + ".name must be a string", where + ".name");
     }
+    // An assistant message's tool_calls are answered by the role "tool" messages right after it.
+    if (!unanswered.empty() && m["role"] != "tool") {
+      throw bad(where + ": no role \"tool\" message answers tool call \"" + unanswered.front() +
+                    "\" before it (each tool call needs one)",
+                where);
+    }
     if (is_openai_tool_message(m)) {  // role "tool", assistant tool_calls: server/tools.cpp
       engine::ChatMessage tm = openai_tool_message(m, where, r.messages);
+      if (tm.role == "tool") {
+        std::erase(unanswered, tm.tool_call_id);
+      } else {
+        unanswered.clear();
+        for (const auto& call : tm.tool_calls) unanswered.push_back(call.id);
+      }
       tm.content = clean(tm.content, server);
       r.messages.push_back(std::move(tm));
       continue;

@@ -140,6 +140,10 @@ TEST(ServerTools, OpenAIToolCallsAndToolRole) {
   json named = history;
   named[0]["name"] = 5;
   EXPECT_EQ(param_of(Api::openai_chat, openai(named)), "messages[0].name");
+  // Each tool call is answered by a tool message before the conversation goes on.
+  json skipped = history;
+  skipped[2] = {{"role", "user"}, {"content", "天气如何?"}};
+  EXPECT_EQ(param_of(Api::openai_chat, openai(skipped)), "messages[2]");
   // A tool message must answer a call of an earlier message.
   json orphan = history;
   orphan[2]["tool_call_id"] = "call_9";
