@@ -17,7 +17,7 @@ size_t skip_blanks(std::string_view s, size_t i) {
   return i;
 }
 
-// Digits at `i` as a number (saturating); npos-like end when there are none.
+// The digits at `i` as a number (saturating) in `value`; returns where they end.
 size_t read_count(std::string_view s, size_t i, uint64_t& value, bool& any) {
   value = 0;
   any = false;
@@ -94,6 +94,7 @@ void check_grammar_bounds(std::string_view g) {
 }
 
 void Sampler::set_grammar(const GrammarSpec& grammar) {
+  check_grammar_bounds(grammar.gbnf);  // once: a rewind rebuilds the same grammar
   impl_->grammar_spec = grammar;
   impl_->prefix.clear();
   if (!grammar.prefix.empty()) {
@@ -113,7 +114,6 @@ void Sampler::build_grammar() {
   const GrammarSpec& g = impl_->grammar_spec;
   impl_->grammar.reset();
   if (g.gbnf.empty()) return;
-  check_grammar_bounds(g.gbnf);
   const llama_vocab* vocab = impl_->model->vocab();
   if (g.lazy) {
     std::vector<const char*> patterns;

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <initializer_list>
-#include <string_view>
-
 #include <limits>
+#include <string_view>
 
 namespace sfcl::server {
 

@@ -208,8 +208,7 @@ void parse_template_options(Api api, const json& body, const ServerOptions& serv
   }
   if (api == Api::anthropic && has("thinking")) {
     const json& t = body["thinking"];
-    const std::string type =
-        t.is_object() && t.contains("type") && t["type"].is_string() ? t["type"].get<std::string>() : "";
+    const std::string type = type_of(t, "thinking");
     if (type != "enabled" && type != "disabled" && type != "adaptive") {
       throw bad("thinking.type must be \"enabled\" (with \"budget_tokens\": N), \"disabled\" or \"adaptive\"",
                 "thinking.type");
