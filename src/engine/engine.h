@@ -162,7 +162,7 @@ struct ModelOptions {
   bool reuse_template_analysis = true;
   // Jinja: the renders of this many conversation shapes are kept (roles, tools, tool calls, flags;
   // every message's content is a placeholder when the template runs), so a request shaped like a
-  // recent one skips the template (docs/DESIGN.md, 'Render cache'). 0 = every request renders.
+  // recent one skips the template (docs/DESIGN.md, 'Tools and structured output'). 0 = every request renders.
   size_t template_render_cache = 64;
 };
 

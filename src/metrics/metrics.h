@@ -1,7 +1,7 @@
 // sfcl::metrics — Prometheus metrics of the server (prometheus-cpp), including the SFCL gauges:
 // AAR, AAI and BRS over a sliding window of the last kWindow requests, and the confidence drift:
 // how far the mean confidence of the last kDriftWindow checked anchors fell below that of the
-// kDriftBaselineWindow anchors before them (docs/DESIGN.md, "Drift").
+// kDriftBaselineWindow anchors before them (docs/DESIGN.md, "Serving").
 #pragma once
 #include <cstdint>
 #include <deque>

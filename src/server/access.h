@@ -1,6 +1,6 @@
 // Who may use the server and how a request must be framed, decided from the headers alone
 // (before the body is read or `100 Continue` is sent): Content-Encoding, Host (DNS rebinding),
-// Origin (CORS), API key, Content-Type. docs/OPERATIONS.md, "Browsers and hosts".
+// Origin (CORS), API key, Content-Type. docs/OPERATIONS.md, "Requests".
 #pragma once
 #include "server/http/message.h"
 #include "server/state.h"

@@ -76,7 +76,7 @@ struct ServerOptions {
   int32_t max_decision_points = 0;
   int32_t max_prompt_tokens = 0;
   // Bytes of request text the prompt is rendered from; larger requests get 413 before they are
-  // tokenised (docs/OPERATIONS.md, 'Request limits'); 0 = off.
+  // tokenised (docs/OPERATIONS.md, 'Requests'); 0 = off.
   size_t max_prompt_bytes = 1U << 20;
   // Anchor density of a request above which it is refused as anchor spam (400); 0 = off. Tables of
   // figures stay below it (a quarterly table with amounts, percents and dates: about 110 per KB).

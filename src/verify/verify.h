@@ -14,7 +14,7 @@
 
 namespace sfcl::verify {
 
-// derived: equal to a one-step computation over source values (docs/ANCHORS.md, "Derived values").
+// derived: equal to a one-step computation over source values (docs/ANCHORS.md, "Checking").
 enum class Verdict : uint8_t { confirmed, unsupported, unverifiable, derived };
 inline constexpr size_t kVerdictCount = 4;
 std::string_view verdict_name(Verdict v);
