@@ -35,8 +35,9 @@ enum class Type : uint8_t {
   quantity,  // a number with its unit or measure word, or an ordinal: "6 units", "6台", "12th", "第12位", "3.1万吨"
   score,     // two whole numbers read as one value: "27-24", "3比1", "17胜6负"
   title,     // a title in 《》 that names no venue or year: 《中华人民共和国行政强制法》
+  time,      // a time of day: "9:30 pm", "14:00", "8 PM" (norm "HH:MM", 24-hour)
 };
-inline constexpr int kTypeCount = 16;
+inline constexpr int kTypeCount = 17;
 
 Kind kind_of(Type type);
 std::string_view type_name(Type type);
@@ -154,6 +155,11 @@ struct KnowledgeEntry {
 
 // Loads a JSONL knowledge file; throws std::runtime_error with file:line on a bad line.
 std::vector<KnowledgeEntry> load_knowledge(const std::filesystem::path& path);
+
+// A tokenised or escaped source ("28 , 1972", "world 's", "( born", "``", a written-out "\\n") with each
+// piece put back where prose has it, the same length byte for byte (offsets still cite the source);
+// empty when nothing changes. SourceIndex::add_source reads sources through it.
+std::string untokenise(std::string_view text);
 
 // ---- fields ----
 

@@ -227,6 +227,12 @@ std::string number_norm(std::string_view raw, int shift, bool& ok);
 size_t digits_end(Src& src, size_t p);
 size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 
+// Times of day and list markers (lexer_times.cpp).
+size_t scan_time(Src& src, size_t p, Anchor& a);  // "9:30 pm", "14:00", "8 PM" at the digit p
+bool list_marker(Src& src, size_t p);              // "6. " opening a line: no anchor at p
+// "25日" as the day of the month (the number at p ends at j): a date "---25", or 0.
+size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a);
+
 // Quantities, ordinals and scores (lexer_quantities.cpp).
 // A unit or measure word right after a number ending at j (" units", "台", "万吨" after the
 // multiplier): its end and canonical unit, or 0.

@@ -2,6 +2,7 @@
 // percent suffixes; ASCII identifiers.
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "anchor/anchor.h"
 #include "anchor/lexer_internal.h"
@@ -20,6 +21,11 @@ Multiplier multiplier(Src& src, size_t j) {
   }
   for (const auto& [w, shift] : kAttachedMultipliers) {
     if (src.match(j, w) && src.word_end(j + w.size())) return {j + w.size(), shift};
+  }
+  // Compound magnitudes first: "3千亿元" is 3×10^11 yuan, not 3千 followed by a lone "亿元".
+  for (const auto& [w, shift] : {std::pair<std::string_view, int>{"千亿", 11}, {"万亿", 12}, {"百亿", 10},
+                                 {"千万", 7}, {"百万", 6}}) {
+    if (src.match(j, w)) return {j + w.size(), shift};
   }
   if (src.match(j, "亿")) return {j + 3, 8};
   if (src.match(j, "万")) return {j + 3, 4};
@@ -143,7 +149,9 @@ size_t digits_end(Src& src, size_t p) {
 }
 
 size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) {
+  if (list_marker(src, p)) return 0;
   if (size_t e = scan_numeric_date(src, p, a, opt)) return e;
+  if (size_t e = scan_time(src, p, a)) return e;
   if (size_t e = scan_day_first(src, p, a)) return e;
   if (size_t e = scan_score(src, p, a)) return e;
   const size_t j = digits_end(src, p);
@@ -161,6 +169,18 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
         a.norm += ' ';
         a.norm += unit;
         return e;
+      }
+    }
+    if (src.at(mult.end) == '-' && mult.shift == 0) {  // "4-star rating", "a 26-point lead"
+      if (size_t e = quantity_suffix(src, mult.end, unit)) {
+        a.norm = number_norm(raw, 0, ok);
+        if (ok) {
+          a.type = Type::quantity;
+          a.value = to_value(a.norm);
+          a.norm += ' ';
+          a.norm += unit;
+          return e;
+        }
       }
     }
     const size_t o = ordinal_suffix(src, j);
@@ -202,6 +222,10 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
   }
   std::string_view unit;
   if (mult.shift == 0) {
+    if (size_t e = scan_cn_day(src, p, j, a)) {
+      a.value = std::numeric_limits<double>::quiet_NaN();
+      return e;
+    }
     if (size_t e = duration_suffix(src, j, unit, a.value < 1000)) {
       a.type = Type::duration;
       a.norm += ' ';

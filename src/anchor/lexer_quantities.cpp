@@ -39,8 +39,8 @@ constexpr std::array<char32_t, kQuantityUnitsZh.size()> kZhFirst = [] {
 
 size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
   const int c = src.at(j);
-  if (c == ' ') {
-    const size_t k = src.skip_spaces(j);
+  if (c == ' ' || c == '-') {  // "4 stars", and the compound "4-star", "26-point"
+    const size_t k = c == ' ' ? src.skip_spaces(j) : j + 1;
     const int l = src.at(k);
     if (!is_alpha(l)) return 0;
     const EnMask& mask = kEnFirst[static_cast<size_t>(to_lower(l) - 'a')];

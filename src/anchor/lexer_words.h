@@ -77,7 +77,7 @@ inline constexpr std::array<CurrencyWord, 7> kCurrencyWords = {{{"dollars", "USD
                                                                 {"yuan", "CNY"},
                                                                 {"yen", "JPY"}}};
 // Duration units after a number: English after a space or '-', Chinese attached.
-inline constexpr std::array<DurationUnit, 12> kDurationUnitsEn = {{{"business days", "day"},
+inline constexpr std::array<DurationUnit, 13> kDurationUnitsEn = {{{"business days", "day"},
                                                                    {"calendar days", "day"},
                                                                    {"working days", "day"},
                                                                    {"days", "day"},
@@ -88,7 +88,8 @@ inline constexpr std::array<DurationUnit, 12> kDurationUnitsEn = {{{"business da
                                                                    {"month", "month"},
                                                                    {"years", "year"},
                                                                    {"year", "year"},
-                                                                   {"hours", "hour"}}};
+                                                                   {"hours", "hour"},
+                                                                   {"hour", "hour"}}};
 inline constexpr std::array<DurationUnit, 8> kDurationUnitsZh = {{{"个工作日", "day"},
                                                                   {"工作日", "day"},
                                                                   {"天", "day"},
@@ -118,7 +119,9 @@ inline constexpr std::array<QuantityUnit, 58> kQuantityUnitsZh = {
      {"册", "册"},       {"本", "本"},      {"级", "级"},     {"米", "m"}}};
 // Nouns and units after an English number and a space (any case): what is counted is part of the
 // value ("6 units" is not "6 stores").
-inline constexpr std::array<QuantityUnit, 100> kQuantityUnitsEn = {{{"units", "unit"},
+inline constexpr std::array<QuantityUnit, 102> kQuantityUnitsEn = {{{"units", "unit"},
+                                                                    {"stars", "star"},
+                                                                    {"star", "star"},
                                                                     {"unit", "unit"},
                                                                     {"points", "point"},
                                                                     {"point", "point"},

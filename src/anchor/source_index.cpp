@@ -102,6 +102,29 @@ bool year_of_date(const Anchor& date, Anchor& year) {
 }
 }  // namespace
 
+// A person's age written as news writes it, "Burns, 64, died" or "Smith (21)", is the duration an
+// answer writes as "64 years old" or "a 21-year-old": indexed as that duration too (a part, never a
+// value the constrain fallback writes). Only right after a capitalised word, so a list of numbers
+// ("3, 4, 5") states no ages.
+namespace {
+bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
+  if (a.type != Type::number || !(a.value >= 1 && a.value <= 120) || a.value != static_cast<int>(a.value)) return false;
+  if (a.start < 3 || a.end >= text.size()) return false;
+  const bool comma = text.substr(a.start - 2, 2) == ", " && (text[a.end] == ',' || text.substr(a.end, 2) == " ,");
+  const bool paren = text[a.start - 1] == '(' && text[a.end] == ')';
+  if (!comma && !paren) return false;
+  size_t k = a.start - (comma ? 2 : 1);
+  while (k > 0 && text[k - 1] == ' ') --k;
+  size_t w = k;
+  while (w > 0 && is_alpha(static_cast<unsigned char>(text[w - 1]))) --w;
+  if (w == k || !is_upper(static_cast<unsigned char>(text[w]))) return false;
+  age = a;
+  age.type = Type::duration;
+  age.norm += " year";
+  return true;
+}
+}  // namespace
+
 // Each side of a score supports the number written alone ("won by 27 points" for "27-24"); like a
 // date's year, it is never a value the constrain fallback writes.
 void SourceIndex::add_score_sides(const Anchor& score, int32_t source, std::string_view text, std::string_view field) {
@@ -126,8 +149,10 @@ void SourceIndex::add_score_sides(const Anchor& score, int32_t source, std::stri
   }
 }
 
-int32_t SourceIndex::add_source(std::string_view text) {
+int32_t SourceIndex::add_source(std::string_view given) {
   const int32_t id = n_sources_++;
+  const std::string untokenised = untokenise(given);
+  const std::string_view text = untokenised.empty() ? given : std::string_view(untokenised);
   if (text.find_first_not_of(" \t\r\n") != std::string_view::npos) add_text(text);
   std::vector<Anchor> found;
   extract_into(text, found, options_);
@@ -138,6 +163,7 @@ int32_t SourceIndex::add_source(std::string_view text) {
     add(a, id, text.substr(a.start, a.end - a.start), field);
     if (a.type == Type::name) add_name_parts(a, id, text, field);
     if (a.type == Type::score) add_score_sides(a, id, text, field);
+    if (Anchor age; age_apposition(text, a, age)) add(age, id, text.substr(a.start, a.end - a.start), field, true);
     if (a.type == Type::date && a.norm.size() > 4 && year_of_date(a, year)) {
       // Cited and offered to the constrain fallback as the year's own digits, never the whole date.
       const size_t at = text.substr(a.start, a.end - a.start).find(year.norm);

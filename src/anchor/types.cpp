@@ -8,7 +8,7 @@ namespace sfcl::anchor {
 namespace {
 constexpr std::array<std::string_view, kTypeCount> kNames = {
     "number",         "amount", "percent", "date",  "duration", "identifier", "clause", "name",
-    "code_signature", "json",   "xml",     "logic", "citation", "quantity",   "score",  "title"};
+    "code_signature", "json",   "xml",     "logic", "citation", "quantity",   "score",  "title", "time"};
 }
 
 Kind kind_of(Type type) {

@@ -262,7 +262,8 @@ void Sequence::State::fallback_event(const Anchor& a, Fallback policy, std::stri
 
 verify::CheckResult Sequence::State::timed_check(const Anchor& a) {
   const auto t0 = Clock::now();
-  verify::CheckResult r = checker.check(a, anchor::field_label(output.text(), a.start), text_of(a));
+  const std::string_view before = std::string_view(output.text()).substr(0, a.start);
+  verify::CheckResult r = checker.check(a, anchor::field_label(output.text(), a.start), text_of(a), before);
   const int64_t ns = elapsed_ns(t0);
   res.stats.checks += 1;
   res.stats.check_ns_total += ns;

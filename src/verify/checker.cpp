@@ -52,11 +52,17 @@ bool is_checkable(const Anchor& a) {
 namespace {
 // Confidence of a partial date that agrees with a fuller one ("2024-06" within "2024-06-15").
 constexpr float kPartialDate = 0.9F;
+// Confidence of a name confirmed by its parts (name_parts.cpp), not as written.
+constexpr float kByParts = 0.9F;
 
 bool date_compatible(std::string_view out, std::string_view src) {
   if (src.size() > out.size() && src.substr(0, out.size()) == out && src[out.size()] == '-') return true;
   // "--06-15" (no year) inside "2024-06-15"
   if (out.size() >= 4 && out.substr(0, 2) == "--" && src.size() == 10 && src.substr(4) == out.substr(1)) return true;
+  // "---25" (the day of a month, "25日") on the day of a full date or a month and day
+  if (out.size() == 5 && out.starts_with("---") && (src.size() == 10 || (src.size() == 7 && src.starts_with("--")))) {
+    return src.substr(src.size() - 3) == out.substr(2);
+  }
   return false;
 }
 
@@ -263,14 +269,14 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
   for (uint32_t i : numeric_) {
     const auto& s = all[i];
     if (s.anchor.value != a.value) continue;
-    if (s.anchor.type == Type::quantity && !s.anchor.norm.starts_with('#')) return false;
+    if (s.anchor.type == a.type && !s.anchor.norm.starts_with('#')) return false;  // another unit
     if (s.anchor.type == Type::number && plain < 0) plain = i;  // a score's side too ("27 points", "27-24")
   }
   support = plain;
   return plain >= 0;
 }
 
-CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_view surface) {
+CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_view surface, std::string_view before) {
   CheckResult r;
   query_ready_ = false;
   if (!is_checkable(a)) return r;
@@ -363,10 +369,18 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
       if (!field.empty()) bind_to_field(a, field, r);
       return r;
     }
+    if (a.type == Type::name && name_by_parts(folded_, r.span)) {
+      // Each part is the sources', the whole is not written there: confirmed below certainty.
+      r.verdict = Verdict::confirmed;
+      r.confidence = kByParts;
+      r.support = -1;
+      if (!field.empty()) bind_to_field(a, field, r);
+      return r;
+    }
   }
   // 3. A one-step computation over source values.
   Derived d;
-  if (derived_ && derived_->find(a, d)) {
+  if (derived_ && derived_->find(a, d) && (before.data() == nullptr || derivation_cued(d.kind, before))) {
     r.verdict = Verdict::derived;
     r.confidence = 1.0F;
     r.derivation = d.kind;

@@ -80,7 +80,11 @@ class Checker {
   // of the output), or empty. When the sources state values of the anchor's type under that same
   // label, the anchor must match one of them; otherwise any same-type source value supports it.
   // `surface`: the anchor as written (for the verbatim rule); empty skips that rule.
-  CheckResult check(const anchor::Anchor& a, std::string_view field = {}, std::string_view surface = {});
+  // `before`: the text written before the anchor (the output so far). A value equal to a computation
+  // over source values is `derived` only where its clause names the computation ("total", "合计",
+  // "more than"; derivation_cues.cpp); a null `before` (data() == nullptr) skips that test.
+  CheckResult check(const anchor::Anchor& a, std::string_view field = {}, std::string_view surface = {},
+                    std::string_view before = {});
   [[nodiscard]] const anchor::SourceIndex& index() const { return index_; }
   [[nodiscard]] const CheckerOptions& options() const { return options_; }
 
@@ -96,6 +100,12 @@ class Checker {
   bool find_written(const anchor::Anchor& a, anchor::TextSpan& span) const;
   bool affiliation_written(std::string_view surface, anchor::TextSpan& span) const;
   void cite(CheckResult& r) const;
+  // A name checked by its parts (name_parts.cpp): `folded` is fold_for_match of what was written.
+  bool name_by_parts(std::string_view folded, anchor::TextSpan& span) const;
+  bool name_by_parts_words(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  [[nodiscard]] bool source_word(std::string_view w) const;
+  bool derivation_cued(Derivation d, std::string_view before);
 
   const anchor::SourceIndex& index_;
   CheckerOptions options_;
@@ -106,6 +116,9 @@ class Checker {
   std::vector<uint32_t> query_;  // scratch: trigrams of the checked name
   bool query_ready_ = false;     // query_ holds the trigrams of this check's anchor
   std::string folded_;           // scratch: the checked anchor's text, folded for the verbatim rule
+  mutable std::string scratch_;  // scratch: a run of a name's words (name_parts.cpp)
+  mutable bool single_word_core_ = false;  // name_parts.cpp: a one-word core behind titles only
+  std::string cue_scratch_;      // scratch: the clause before a derived value, case-folded
   std::unique_ptr<DerivedValues> derived_;
 };
 

@@ -1,0 +1,97 @@
+// Whether the words before a value say it was computed (docs/ANCHORS.md, "Checking"): "47960元" that
+// happens to be the sum of two source amounts is a miscopy unless the answer speaks of a total. A
+// computed value follows the word that names the computation in its clause, in either language:
+// "the total is $3,000", "a difference of 12 days", "合计3000元", "比去年增加了20万元". The check runs when
+// the value completes, so only what comes before it counts (the stream has nothing after it yet).
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+namespace {
+
+constexpr size_t kClauseReach = 160;  // bytes looked back for the clause
+
+constexpr std::array<std::string_view, 22> kSumEn = {
+    "total", "sum",     "combined", "altogether", "overall", "in all", "together", "aggregate",
+    "add",   "plus",    "amount to", "amounts to", "comes to", "come to", "totaling", "totalling",
+    "grand", "whole",   "entire",   "cumulative", "including", "inclusive"};
+constexpr std::array<std::string_view, 11> kSumZh = {"合计", "共", "总", "累计", "合共", "加上", "总额", "总计", "含", "包括",
+                                                     "全部"};
+constexpr std::array<std::string_view, 30> kDiffEn = {
+    "more",     "less",    "fewer",   "increase", "decrease", "rose",      "fell",     "grew",
+    "dropped",  "drop",    "differ",  "remain",   "balance",  "left",      "higher",   "lower",
+    "saving",   "saved",   "save",    "discount", "net",      "minus",     "reduc",    "deduct",
+    "outstanding", "rest",  "gap",    "exceed",   "up by",    "down by"};
+constexpr std::array<std::string_view, 14> kDiffZh = {"差", "增", "减", "多", "少", "剩", "余", "比", "降", "涨", "升",
+                                                      "扣", "优惠", "节省"};
+constexpr std::array<std::string_view, 16> kPercentEn = {"%",     "percent", "per cent", "tax",     "vat",
+                                                         "discount", "fee",  "interest", "commission", "deposit",
+                                                         "rate",  "share",   "portion",  "of",       "tip",
+                                                         "surcharge"};
+constexpr std::array<std::string_view, 10> kPercentZh = {"%", "％", "百分之", "税", "折", "利息", "佣金", "定金", "比例",
+                                                         "费"};
+constexpr std::array<std::string_view, 20> kDateDiffEn = {
+    "between", "after",  "before", "later",  "earlier", "from",  "since",   "until",   "till",  "within",
+    "apart",   "period", "term",   "lasted", "took",    "span",  "elapsed", "duration", "passed", "ago"};
+constexpr std::array<std::string_view, 10> kDateDiffZh = {"间", "后", "前", "内", "相隔", "距", "历时", "期", "经过", "起"};
+constexpr std::array<std::string_view, 7> kRatioEn = {"times", "twice", "ratio", "per", "fold", "double", "triple"};
+constexpr std::array<std::string_view, 2> kRatioZh = {"倍", "比"};
+
+// The clause the value is written in: from the last sentence end (". ", "\n", "。", "；", "!", "?")
+// within kClauseReach bytes.
+std::string_view clause_of(std::string_view before) {
+  if (before.size() > kClauseReach) before.remove_prefix(before.size() - kClauseReach);
+  size_t from = 0;
+  for (std::string_view end : {". ", "\n", "。", "；", "! ", "? ", "; "}) {
+    const size_t i = before.rfind(end);
+    if (i != std::string_view::npos) from = std::max(from, i + end.size());
+  }
+  return before.substr(from);
+}
+
+bool has_word(std::string_view clause, std::string_view w) {
+  for (size_t i = clause.find(w); i != std::string_view::npos; i = clause.find(w, i + 1)) {
+    // English cues start a word (ASCII case folded by the caller); stems may end inside one.
+    if (static_cast<unsigned char>(w[0]) >= 0x80 || w[0] == '%' || i == 0 ||
+        !std::isalpha(static_cast<unsigned char>(clause[i - 1]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+template <size_t N, size_t M>
+bool any_cue(std::string_view clause, const std::array<std::string_view, N>& en, const std::array<std::string_view, M>& zh) {
+  return std::any_of(en.begin(), en.end(), [&](std::string_view w) { return has_word(clause, w); }) ||
+         std::any_of(zh.begin(), zh.end(), [&](std::string_view w) { return has_word(clause, w); });
+}
+
+}  // namespace
+
+bool Checker::derivation_cued(Derivation d, std::string_view before) {
+  std::string_view clause = clause_of(before);
+  cue_scratch_.assign(clause);
+  for (char& c : cue_scratch_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  clause = cue_scratch_;
+  switch (d) {
+    case Derivation::sum:
+      return any_cue(clause, kSumEn, kSumZh);
+    case Derivation::difference:
+      return any_cue(clause, kDiffEn, kDiffZh) || any_cue(clause, kSumEn, kSumZh);
+    case Derivation::percent_of:
+      return any_cue(clause, kPercentEn, kPercentZh);
+    case Derivation::date_difference:
+      return any_cue(clause, kDateDiffEn, kDateDiffZh);
+    case Derivation::ratio:
+      return any_cue(clause, kRatioEn, kRatioZh);
+    case Derivation::list_count:
+    case Derivation::none:
+      return true;
+  }
+  return true;
+}
+
+}  // namespace sfcl::verify

@@ -1,0 +1,248 @@
+// A name the answer wrote around what the sources write (docs/ANCHORS.md, "Checking"): real model
+// output puts a sentence's first word, a title or a second name next to a source's name, and the
+// lexer reads them as one name. Each of these is checked by its parts, never by similarity alone:
+//   coordination      "Fridays and Saturdays", "Scotland and Sweden": every side is in the sources;
+//   words around it   "Indiana Governor Mike Pence", "After Gloucester's Josh Hohneck": the longest
+//                     run the sources write is the name's core, and every other word is a word of the
+//                     sources (or its abbreviation, plural or singular) or opens a sentence;
+//   word order        "Department of Justice" for "Justice Department's ...": the words of one
+//                     source name, in another order.
+// A part that is nowhere in the sources keeps the whole unsupported ("King of Spain Charles V" with
+// no Charles in the sources).
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+namespace {
+
+constexpr size_t kMaxWords = 12;
+
+// Words that open a sentence or a clause and are capitalised there ("While UVA ...", "Despite
+// Arbroath's ..."); never part of a name.
+constexpr std::array<std::string_view, 44> kOpeners = {
+    "after",  "despite", "while",   "when",     "although", "though", "since",     "but",    "and",
+    "as",     "if",      "unlike",  "like",     "with",     "for",    "meanwhile", "however", "then",
+    "also",   "both",    "the",     "a",        "an",       "in",     "on",        "at",     "by",
+    "from",   "to",      "under",   "before",   "during",   "following", "according", "because", "once",
+    "now",    "today",   "yesterday", "former", "meet",     "featuring", "including", "whereas"};
+
+// Title words and their abbreviations ("Governor" for "Gov."): either spelling is the source's word.
+constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kAbbreviations = {{{"governor", "gov"},
+                                                                                          {"senator", "sen"},
+                                                                                          {"representative", "rep"},
+                                                                                          {"president", "pres"},
+                                                                                          {"general", "gen"},
+                                                                                          {"lieutenant", "lt"},
+                                                                                          {"colonel", "col"},
+                                                                                          {"sergeant", "sgt"},
+                                                                                          {"professor", "prof"},
+                                                                                          {"doctor", "dr"},
+                                                                                          {"attorney", "atty"},
+                                                                                          {"department", "dept"},
+                                                                                          {"saint", "st"},
+                                                                                          {"mount", "mt"}}};
+
+// What a person is rather than who ("Governor", "Actress", "Senator"): before a name they are the
+// answer's description of it, and a source that uses the word at all has given it.
+constexpr std::array<std::string_view, 48> kTitles = {
+    "president", "senator",  "governor",  "representative", "congressman", "congresswoman", "mayor",
+    "judge",     "juror",    "actress",   "actor",          "singer",      "rapper",        "coach",
+    "manager",   "chairman", "chairwoman", "ceo",           "minister",    "secretary",     "commissioner",
+    "chief",     "officer",  "detective", "sergeant",       "captain",     "general",       "director",
+    "founder",   "professor", "doctor",   "survivor",       "victim",      "star",          "former",
+    "republican", "democrat", "democratic", "us",           "u.s",         "uk",            "prince",
+    "princess",  "king",     "queen",     "pope",           "sen",         "gov"};
+
+bool is_title(std::string_view w) { return std::find(kTitles.begin(), kTitles.end(), w) != kTitles.end(); }
+
+std::string_view trim_word(std::string_view w) {
+  while (!w.empty() && (w.back() == '.' || w.back() == ',' || w.back() == ':' || w.back() == ';')) w.remove_suffix(1);
+  for (std::string_view p : {"'s", "'"}) {
+    if (w.size() > p.size() + 1 && w.ends_with(p)) {
+      w.remove_suffix(p.size());
+      break;
+    }
+  }
+  return w;
+}
+
+bool is_opener(std::string_view w) { return std::find(kOpeners.begin(), kOpeners.end(), w) != kOpeners.end(); }
+
+// Up to kMaxWords folded words of `folded` (split at spaces, trimmed of punctuation and "'s").
+size_t split_words(std::string_view folded, std::array<std::string_view, kMaxWords>& out) {
+  size_t n = 0;
+  size_t i = 0;
+  while (i < folded.size()) {
+    const size_t j = std::min(folded.find(' ', i), folded.size());
+    const std::string_view w = trim_word(folded.substr(i, j - i));
+    if (!w.empty()) {
+      if (n == kMaxWords) return 0;  // too long to be a name the parts can decide
+      out[n++] = w;
+    }
+    i = j + 1;
+  }
+  return n;
+}
+
+}  // namespace
+
+// Whether `w` (folded) is a word of the sources, as written, singular or plural, or spelled out
+// or abbreviated.
+bool Checker::source_word(std::string_view w) const {
+  anchor::TextSpan span;
+  if (index_.find_verbatim(w, span)) return true;
+  scratch_.assign(w);
+  if (w.size() > 3 && w.back() == 's') {
+    scratch_.pop_back();
+    if (index_.find_verbatim(scratch_, span)) return true;
+    scratch_.push_back('s');
+  }
+  scratch_.push_back('s');
+  if (index_.find_verbatim(scratch_, span)) return true;
+  for (const auto& [full, abbr] : kAbbreviations) {
+    if (w == full && (index_.find_verbatim(abbr, span) || index_.find_verbatim(std::string(abbr) + ".", span))) {
+      return true;
+    }
+    if (w == abbr && index_.find_verbatim(full, span)) return true;
+  }
+  return false;
+}
+
+// A run of the answer's words that the sources write as a name, or verbatim (plural folded).
+bool Checker::source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const {
+  scratch_.clear();
+  for (const auto w : words) {
+    if (!scratch_.empty()) scratch_.push_back(' ');
+    scratch_.append(w);
+  }
+  if (words.size() == 1) {
+    // One word is a name only where the sources read it as one ("Gloucester"), not any word.
+    const int64_t hit = index_.find_exact(anchor::Type::name, scratch_);
+    if (hit < 0) return index_.find_verbatim(scratch_, span) && !is_title(scratch_) && !is_opener(scratch_) &&
+                        scratch_.size() >= 3 && single_word_core_;
+    const auto& s = index_.anchors()[static_cast<size_t>(hit)];
+    span = {s.source, s.anchor.start, s.anchor.end};
+    return true;
+  }
+  if (index_.find_verbatim(scratch_, span)) return true;
+  if (scratch_.size() > 3 && scratch_.back() == 's') {
+    scratch_.pop_back();
+    return index_.find_verbatim(scratch_, span);
+  }
+  return false;
+}
+
+bool Checker::name_by_parts(std::string_view folded, anchor::TextSpan& span) const {
+  std::array<std::string_view, kMaxWords> words{};
+  const size_t n = split_words(folded, words);
+  if (n < 2) return false;
+  const std::span<const std::string_view> all(words.data(), n);
+  // Coordination: each side of "and" / "&" on its own.
+  for (size_t k = 1; k + 1 < n; ++k) {
+    if (all[k] != "and" && all[k] != "&") continue;
+    const auto left = all.subspan(0, k);
+    const auto right = all.subspan(k + 1);
+    anchor::TextSpan l;
+    anchor::TextSpan r;
+    const bool left_ok = source_run(left, l) || name_by_parts_words(left, l);
+    if (left_ok && (source_run(right, r) || name_by_parts_words(right, r))) {
+      span = l;
+      return true;
+    }
+  }
+  return name_by_parts_words(all, span);
+}
+
+bool Checker::name_by_parts_words(std::span<const std::string_view> words, anchor::TextSpan& span) const {
+  const size_t n = words.size();
+  if (n == 1) {
+    // A single word beside a coordination: a word of the sources ("Burgers and Restaurants").
+    return source_word(words[0]) && (span = {}, true);
+  }
+  // Titles alone ("Republican Senator", "Kentucky Senator" has a place too): a description, not a
+  // name; the sources' own words.
+  if (std::all_of(words.begin(), words.end(), [&](std::string_view w) {
+        return anchor::is_name_filler(w) || ((is_title(w) || is_opener(w)) && source_word(w));
+      })) {
+    span = {};
+    return true;
+  }
+  // The longest run the sources write; then every other word must be theirs too. A one-word core
+  // that the sources never read as a name ("Obama" of "Mr. Obama said") is accepted behind titles
+  // and openers only: behind another source word it may be a different person ("Sheryl Ralph").
+  for (size_t len = n; len >= 1; --len) {
+    for (size_t i = 0; i + len <= n; ++i) {
+      anchor::TextSpan core;
+      single_word_core_ = len == 1 && std::all_of(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(i),
+                                                  [](std::string_view w) {
+                                                    return is_title(w) || is_opener(w) || anchor::is_name_filler(w);
+                                                  });
+      const bool found = source_run(words.subspan(i, len), core);
+      single_word_core_ = false;
+      if (!found) continue;
+      // Before the core, a connector ("of", "at") makes the words before it a name of their own
+      // ("Professor Hwang of Uppsala University" is a person and a place): allowed only when they
+      // are titles ("CEO of News Corporation").
+      bool descriptive = true;
+      bool connector = false;
+      for (size_t k = 0; k < i; ++k) {
+        const std::string_view w = words[k];
+        connector = connector || w == "of" || w == "at" || w == "de" || w == "van" || w == "von" || w == "from";
+        descriptive = descriptive && (is_title(w) || is_opener(w) || anchor::is_name_filler(w));
+      }
+      if (connector && !descriptive) continue;
+      bool rest = true;
+      for (size_t k = 0; k < n && rest; ++k) {
+        if (k >= i && k < i + len) continue;
+        const std::string_view w = words[k];
+        // Words after the core are a claim of their own ("Keonna Thomas of Philadelphia": an
+        // affiliation; the checker's affiliation rule decides it), except a company form.
+        rest = anchor::is_name_filler(w) || (k < i && (is_opener(w) || source_word(w)));
+      }
+      if (rest) {
+        span = core;
+        return true;
+      }
+    }
+  }
+  // The words of one source name in another order ("Department of Justice" for "Justice
+  // Department's National Security Division"): the answer's content words are the first words of
+  // the source name, reordered. Any subset would let a name drop its middle ("Sheryl Ralph" for
+  // "Sheryl Lee Ralph" is another person).
+  size_t content = 0;
+  for (const auto w : words) content += anchor::is_name_filler(w) ? 0 : 1;
+  if (content < 2) return false;
+  const auto all = index_.anchors();
+  for (uint32_t idx : names_) {
+    const std::string_view source_name = all[idx].anchor.norm;
+    std::array<std::string_view, kMaxWords> lead{};
+    size_t n_lead = 0;
+    for (size_t i = 0; i < source_name.size() && n_lead < content;) {
+      const size_t j = std::min(source_name.find(' ', i), source_name.size());
+      const std::string_view w = trim_word(source_name.substr(i, j - i));
+      if (!w.empty() && !anchor::is_name_filler(w)) lead[n_lead++] = w;
+      i = j + 1;
+    }
+    if (n_lead < content) continue;
+    bool every = true;
+    for (const auto w : words) {
+      if (!every) break;
+      if (anchor::is_name_filler(w)) continue;
+      every = std::find(lead.begin(), lead.begin() + static_cast<std::ptrdiff_t>(n_lead), w) !=
+              lead.begin() + static_cast<std::ptrdiff_t>(n_lead);
+    }
+    if (every) {
+      const auto& s = all[idx];
+      span = {s.source, s.anchor.start, s.anchor.end};
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace sfcl::verify
