@@ -19,4 +19,4 @@ add_custom_command(
   DEPENDS ${sfcl_ui_deps} "${PROJECT_SOURCE_DIR}/cmake/SfclEmbed.cmake"
   COMMENT "Embedding the playground (web/, clients/js/)"
   VERBATIM)
-target_sources(sfcl_server PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/server/ui.cpp" "${sfcl_ui_cpp}")
+target_sources(sfcl_server PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/server/app/ui.cpp" "${sfcl_ui_cpp}")

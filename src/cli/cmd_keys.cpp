@@ -6,9 +6,9 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "server/request.h"
-#include "server/signed_response.h"
-#include "server/signing.h"
+#include "server/api/request.h"
+#include "server/api/signing.h"
+#include "server/app/signed_response.h"
 
 namespace sfcl::cli {
 

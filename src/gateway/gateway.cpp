@@ -1,4 +1,4 @@
-// Process lifecycle of `sfcl gateway`: as `sfcl serve` (what both share is in server/process.h),
+// Process lifecycle of `sfcl gateway`: as `sfcl serve` (what both share is in server/app/process.h),
 // with the backends learnt and checked instead of a model loaded.
 #include "gateway/gateway.h"
 
@@ -9,10 +9,10 @@
 #include <thread>
 
 #include "gateway/tokenizer_source.h"
+#include "server/app/process.h"
+#include "server/app/routes.h"
+#include "server/app/state.h"
 #include "server/http/server.h"
-#include "server/process.h"
-#include "server/routes.h"
-#include "server/state.h"
 
 namespace sfcl::gateway {
 
@@ -24,7 +24,7 @@ namespace {
 using server::State;
 using Clock = std::chrono::steady_clock;
 
-// HTTP worker threads at most (server/process.h, http_limits): more than `sfcl serve`'s, as a
+// HTTP worker threads at most (server/app/process.h, http_limits): more than `sfcl serve`'s, as a
 // gateway holds many more streams than one engine's slots (docs/SCALING.md, "Sizing").
 constexpr int32_t kMaxWorkers = 1024;
 

@@ -79,7 +79,7 @@ std::optional<Token> script_token(const std::vector<Token>* script, std::span<co
 // lifts the allowed tokens above every other, which keeps their order: greedy picks what the local
 // loop would, and sampling sees their relative probabilities unchanged.
 constexpr float kAllowBias = 100.0F;
-constexpr float kScriptBias = 1000.0F;  // as the local test hook (server/admission.cpp)
+constexpr float kScriptBias = 1000.0F;  // as the local test hook (server/app/admission.cpp)
 constexpr float kProbeBias = 1000.0F;   // outweighs every logit: a probe call's token is the end of generation
 constexpr float kBanned = -std::numeric_limits<float>::infinity();
 // Streams that end with no token before the job fails (a backend that stops at once).

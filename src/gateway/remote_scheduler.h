@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "gateway/pool.h"
-#include "server/scheduler.h"
+#include "server/runtime/scheduler.h"
 
 namespace sfcl::gateway {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "decode/decode.h"
-#include "server/scheduler.h"
+#include "server/runtime/scheduler.h"
 
 namespace sfcl::server {
 

@@ -1,5 +1,5 @@
 // The HTTP<->scheduler protocol, driven from two real threads (run under TSan by .ci/run).
-#include "server/job_channel.h"
+#include "server/runtime/job_channel.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "server/request.h"
+#include "server/api/request.h"
 
 namespace sfcl::server {
 namespace {

@@ -1,5 +1,5 @@
 // Request parsing: defaults, overrides, and errors that name the parameter.
-#include "server/request.h"
+#include "server/api/request.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The scheduler on a real (tiny, project-made) model and an injected context.
-#include "server/scheduler.h"
+#include "server/runtime/scheduler.h"
 
 #include <gtest/gtest.h>
 

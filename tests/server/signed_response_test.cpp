@@ -1,14 +1,14 @@
 // Signed responses end to end: a real server with --sign-key, then check_signed_response (what
 // `sfcl verify` runs) on the response as saved, tampered with, re-serialised, and streamed.
-#include "server/signed_response.h"
+#include "server/app/signed_response.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
+#include "server/api/signing.h"
 #include "server/server_process.h"
-#include "server/signing.h"
 
 namespace sfcl::test {
 namespace {

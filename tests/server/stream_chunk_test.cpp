@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/dialect.h"
-#include "server/http_util.h"
+#include "server/api/dialect.h"
+#include "server/http/http_util.h"
 
 namespace sfcl::server {
 namespace {

@@ -1,6 +1,6 @@
 // A streamed answer's SSE as stream_step writes it, driven by a real decode-side thread: pings
 // keep an idle stream alive, then the text and the close; a client that is gone cancels the job.
-#include "server/stream.h"
+#include "server/api/stream.h"
 
 #include <gtest/gtest.h>
 

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/engine.h"
+#include "server/api/tool_stream.h"
 #include "server/server_process.h"
-#include "server/tool_stream.h"
 #include "support/test_model.h"
 
 namespace sfcl::server {

@@ -1,7 +1,7 @@
 // Tools and structured output in requests: what each field becomes, and errors naming the parameter.
 #include <gtest/gtest.h>
 
-#include "server/request.h"
+#include "server/api/request.h"
 
 namespace sfcl::server {
 namespace {

@@ -1,5 +1,5 @@
 // The playground's files as the binary holds them (generated from web/ and clients/js/ at build time).
-#include "server/ui.h"
+#include "server/app/ui.h"
 
 #include <gtest/gtest.h>
 
