@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "server/server.h"
+#include "server/api/options.h"
 
 namespace sfcl::cli {
 

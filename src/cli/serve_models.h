@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "server/server.h"
+#include "server/api/options.h"
 
 namespace sfcl::cli {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "decode/decode.h"
-#include "server/api/request.h"
+#include "server/api/types.h"
 
 namespace sfcl::server {
 

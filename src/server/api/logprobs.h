@@ -6,7 +6,7 @@
 #include <span>
 
 #include "decode/decode.h"
-#include "server/api/request.h"
+#include "server/api/types.h"
 
 namespace sfcl::server {
 

@@ -227,4 +227,20 @@ void refuse_unsupported(Api api, const json& body) {
   if (is_set(body, "modalities") && body["modalities"] != json::array({"text"})) refuse("modalities", " (text only)");
 }
 
+namespace {
+constexpr int32_t kMaxChoices = 128;
+}  // namespace
+
+int32_t choices_of(const json& body, const ServerOptions& server) {
+  const int32_t cap = std::clamp(server.scheduler.n_parallel * kChoicesPerSlot, 1, kMaxChoices);
+  const int64_t n = integer_in(body, "n", 1, kMaxChoices, 1);
+  if (n > cap) {
+    throw bad_param("n: at most " + std::to_string(cap) + " choices per request on this server (" +
+                        std::to_string(server.scheduler.n_parallel) + " slots x " + std::to_string(kChoicesPerSlot) +
+                        ")",
+                    "n");
+  }
+  return static_cast<int32_t>(n);
+}
+
 }  // namespace sfcl::server

@@ -9,7 +9,8 @@
 #include <vector>
 
 #include "engine/engine.h"
-#include "server/api/request.h"
+#include "server/api/options.h"
+#include "server/api/types.h"
 
 namespace sfcl::server {
 
@@ -31,6 +32,12 @@ void check_text(const std::string& text, const std::string& where);
 
 // OpenAI's {"token id": bias} or llama-server's [[id, bias], ...]; a bias of false bans the token.
 std::vector<std::pair<engine::Token, float>> logit_bias_of(const nlohmann::json& value);
+
+// Choices a request may ask for per slot of the server: more would only queue behind each other.
+inline constexpr int32_t kChoicesPerSlot = 4;
+
+// OpenAI n: the request's `n` (1 when absent); a 400 naming `n` outside 1..slots x kChoicesPerSlot.
+int32_t choices_of(const nlohmann::json& body, const ServerOptions& server);
 
 // stream_options.include_usage (false when absent).
 bool include_usage_of(const nlohmann::json& body);

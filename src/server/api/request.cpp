@@ -8,7 +8,6 @@
 #include "server/api/logprobs.h"
 #include "server/api/params.h"
 #include "server/api/tools.h"
-#include "server/app/choices.h"
 
 namespace sfcl::server {
 

@@ -7,7 +7,7 @@
 
 #include "server/api/dialect.h"
 #include "server/api/signing.h"
-#include "server/runtime/scheduler.h"
+#include "server/runtime/job.h"
 
 namespace sfcl::server {
 

@@ -9,9 +9,9 @@
 
 #include "engine/engine.h"
 #include "server/api/dialect.h"
-#include "server/api/request.h"
 #include "server/api/tool_stream.h"
-#include "server/runtime/scheduler.h"
+#include "server/api/types.h"
+#include "server/runtime/job.h"
 
 namespace sfcl::server {
 

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "decode/decode.h"
-#include "server/api/request.h"
 #include "server/api/signing.h"
+#include "server/api/types.h"
 
 namespace sfcl::server {
 

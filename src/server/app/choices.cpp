@@ -18,7 +18,6 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int32_t kMaxChoices = 128;
 // How long a stream waits on one choice before looking at the others again.
 constexpr std::chrono::milliseconds kPollInterval{20};
 
@@ -204,18 +203,6 @@ void start_choices_stream(State& st, const Dialect& dialect, const Admitted& a, 
 }
 
 }  // namespace
-
-int32_t choices_of(const json& body, const ServerOptions& server) {
-  const int32_t cap = std::clamp(server.scheduler.n_parallel * kChoicesPerSlot, 1, kMaxChoices);
-  const int64_t n = integer_in(body, "n", 1, kMaxChoices, 1);
-  if (n > cap) {
-    throw bad_param("n: at most " + std::to_string(cap) + " choices per request on this server (" +
-                        std::to_string(server.scheduler.n_parallel) + " slots x " + std::to_string(kChoicesPerSlot) +
-                        ")",
-                    "n");
-  }
-  return static_cast<int32_t>(n);
-}
 
 ApiError outcome_error(const Dialect& dialect, const JobOutcome& outcome) {
   const bool unavailable = outcome.status == 503;

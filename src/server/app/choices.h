@@ -13,11 +13,7 @@
 
 namespace sfcl::server {
 
-// Choices a request may ask for per slot of the server: more would only queue behind each other.
-inline constexpr int32_t kChoicesPerSlot = 4;
-
-// The request's `n` (1 when absent); a 400 naming `n` outside 1..slots x kChoicesPerSlot.
-int32_t choices_of(const nlohmann::json& body, const ServerOptions& server);
+// The request's `n` is read by choices_of (server/api/params.h).
 
 // Submits the request's n jobs and answers (or starts the stream). Throws ApiError: 429 when the
 // queue cannot take them all (none is left running then), 500 when a choice failed.

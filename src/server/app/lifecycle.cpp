@@ -9,11 +9,11 @@
 #include <fstream>
 #include <thread>
 
+#include "server/app/app.h"
 #include "server/app/process.h"
 #include "server/app/routes.h"
 #include "server/app/state.h"
 #include "server/http/server.h"
-#include "server/server.h"
 
 namespace sfcl::server {
 

@@ -11,10 +11,10 @@
 
 #include "anchor/anchor.h"
 #include "metrics/metrics.h"
+#include "server/api/options.h"
 #include "server/api/request.h"
 #include "server/api/signing.h"
 #include "server/runtime/scheduler.h"
-#include "server/server.h"
 
 namespace sfcl::server {
 

@@ -15,60 +15,12 @@
 
 #include "decode/decode.h"
 #include "metrics/metrics.h"
-#include "server/runtime/job_channel.h"
+#include "server/runtime/job.h"
 #include "server/runtime/job_runner.h"
+#include "server/runtime/options.h"
 #include "server/runtime/prompt_cache.h"
 
 namespace sfcl::server {
-
-struct ReplyShape;
-
-struct Job {
-  // Input, set before submit and read-only afterwards.
-  std::vector<engine::Token> prompt;
-  decode::Options options;
-  std::shared_ptr<anchor::SourceIndex> sources;
-  bool want_events = false;
-  std::string request_sha256;               // what a signature says of the request (server/api/signing.h); "" unsigned
-  metrics::Metrics* metrics = nullptr;      // optional
-  std::shared_ptr<const ReplyShape> shape;  // tools: how the reply is split into blocks (server/api/tools.h)
-  // The request's logit_bias for engines that sample themselves (the gateway); the local loop
-  // applies it through options.logit_hook.
-  std::vector<std::pair<engine::Token, float>> logit_bias;
-  std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
-  // Decode thread only.
-  std::chrono::steady_clock::time_point last_text{};
-  // Everything the two threads share.
-  JobChannel channel;
-};
-
-// What a job's sequence reports, as the job's channel carries it: text chunks always, the check
-// events when the request asked for them, and the latency metrics (both schedulers use it).
-decode::EventSink job_event_sink(const std::shared_ptr<Job>& job);
-
-// Ends and removes the queued jobs whose client went away, so they hold no place in the queue (a
-// live request would get 429 behind them). Both schedulers call it under their queue's lock.
-void drop_cancelled(std::deque<std::shared_ptr<Job>>& queue);
-
-struct SchedulerOptions {
-  int32_t n_parallel = 4;
-  uint32_t n_ctx_per_slot = 4096;
-  uint32_t n_batch = 512;
-  int32_t n_threads = 0;
-  int32_t queue_limit = 64;
-  // KV cache types, flash attention, ubatch, batch threads; the sizes and slot count above win.
-  engine::ContextOptions context;
-  // Host-memory prompt cache (--cache-ram): MiB of KV states kept for prompts no slot holds any
-  // more; 0 = off.
-  uint32_t cache_ram_mib = 2048;
-  // Slots with fewer cached tokens are not saved: processing them again costs about as little.
-  uint32_t cache_min_tokens = 64;
-  // true: one KV cache all slots share (llama.cpp's kv_unified, as llama-server's default), so any
-  // set of slots decodes in one pass over the weights; false (--no-kv-unified): a KV stream per
-  // slot, whose attention spans only its own cells but which llama.cpp batches in one pass only
-  // when the slots' sequence ids are consecutive (docs/DESIGN.md, "Serving").
-  bool kv_unified = true;
-};
 
 // One step's share of the batch for one slot.
 struct SlotTake {

@@ -1,5 +1,5 @@
-// sfcl::server — `sfcl serve`: Anthropic Messages and OpenAI APIs over the check loop.
-// Never includes llama.h: it talks to the model through engine/ and decode/.
+// The options of `sfcl serve` (and `sfcl gateway`): the models served, transport limits, scheduler
+// options, and the SFCL and sampling defaults the request parsers start from.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "decode/decode.h"
-#include "server/runtime/scheduler.h"
+#include "engine/engine.h"
+#include "server/runtime/options.h"
 
 namespace sfcl::server {
 
@@ -96,8 +97,5 @@ struct ServerOptions {
 inline decode::Mode mode_of(const ServerOptions& server, const ModelSpec& model) {
   return model.mode.value_or(server.mode);
 }
-
-// Loads the models, listens and serves until SIGTERM/SIGINT; returns the process exit code.
-int serve(const ServerOptions& options);
 
 }  // namespace sfcl::server
