@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "server/api/options.h"
+#include "server/api/api.h"
 
 namespace sfcl::cli {
 

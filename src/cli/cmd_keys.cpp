@@ -6,9 +6,8 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "server/api/request.h"
-#include "server/api/signing.h"
-#include "server/app/signed_response.h"
+#include "server/api/api.h"
+#include "server/app/app.h"
 
 namespace sfcl::cli {
 

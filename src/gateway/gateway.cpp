@@ -9,10 +9,8 @@
 #include <thread>
 
 #include "gateway/tokenizer_source.h"
-#include "server/app/process.h"
-#include "server/app/routes.h"
-#include "server/app/state.h"
-#include "server/http/server.h"
+#include "server/app/app.h"
+#include "server/http/http.h"
 
 namespace sfcl::gateway {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "gateway/pool.h"
-#include "server/runtime/scheduler.h"
+#include "server/runtime/runtime.h"
 
 namespace sfcl::gateway {
 
