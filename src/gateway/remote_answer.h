@@ -153,7 +153,8 @@ class RemoteScheduler::Answer {
   // under a ban does not send it either; the loop draws that position itself from the raw top
   // tokens the backend reports there, with a sampler of its own built as `sfcl serve`'s
   // (docs/SCALING.md, "Calls"). Not with logprobs asked (a drawn token past the 20 kept per
-  // position would have none) nor on the OpenAI protocol (vLLM caps logprobs at 20 by default).
+  // position would have none) nor on a protocol that reports fewer top tokens than a draw asks
+  // for (BackendProtocol::reports_wide_top: vLLM caps logprobs at 20 by default).
   int32_t top_k_;
   bool draw_ok_;
   uint64_t calls_made_ = 0;                // this answer's calls so far (their seeds)

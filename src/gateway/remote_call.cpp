@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gateway/backend_protocol.h"
 #include "gateway/remote_answer.h"
 
 namespace sfcl::gateway {
@@ -81,7 +82,7 @@ RemoteScheduler::Answer::Call RemoteScheduler::Answer::plan_call(const decode::N
   // (A position whose row is known was not decided from it: the call there carries the ban.)
   // Sampled, the same holds with the position drawn in the gateway from that call's raw top tokens.
   c.drawn = draw_ok_ && next.temperature > 0.0F && next.allowed.empty() && !next.banned.empty() && !scripted &&
-            loose_refused_at_ != c.at && s_.pool_.address(*backend_).api == BackendApi::llama;
+            loose_refused_at_ != c.at && clients_[*backend_]->protocol().reports_wide_top();
   c.loose = c.drawn || (c.raw && next.allowed.empty() && !next.banned.empty() && !scripted && rows_.at(c.at).empty() &&
                         loose_refused_at_ != c.at);
   req_.bias.assign(job_->logit_bias.begin(), job_->logit_bias.end());  // the request's own, at every position
@@ -118,7 +119,7 @@ StreamResult RemoteScheduler::Answer::call(Call& c) {
   req_.progress = !admitted_;
   // Only a streamed llama-server call reports its cache before the prompt is processed: before any
   // other the answer is admitted now, so the stream's head and pings do not wait for the prompt.
-  if (!admitted_ && !(s_.pool_.address(*backend_).api == BackendApi::llama && req_.n_predict > 1 && !req_.whole)) {
+  if (!admitted_ && !(clients_[*backend_]->protocol().reports_progress() && req_.n_predict > 1 && !req_.whole)) {
     admit(0);
   }
   const CallGuard guard(s_.pool_, *backend_, *clients_[*backend_]);
