@@ -123,12 +123,9 @@ void write_completion_body(const CompletionRequest& req, std::string& out) {
   out += "]}";
 }
 
-StreamResult LlamaProtocol::complete(BackendClient& c, const CompletionRequest& req,
-                                     const std::function<bool(const CompletionEvent&)>& on_event) {
-  write_completion_body(req, body_);
-  const bool streamed = req.n_predict > 1 && !req.whole;  // as write_completion_body asks
-  sse_.clear();
-  c.held_.clear();
+// What one /completion call saw, as its handlers fill it in.
+struct LlamaProtocol::Call {
+  bool streamed = false;  // as write_completion_body asks
   StreamResult out;
   int status = 0;
   std::string error_body;
@@ -138,97 +135,115 @@ StreamResult LlamaProtocol::complete(BackendClient& c, const CompletionRequest& 
   bool received = false;
   int64_t predicted = -1;
   CompletionEvent event;
-  const auto on_payload = [&](std::string_view payload) {
-    if (!events_.parse(payload, event)) return true;  // not JSON: skipped, as before
-    if (!event.error.empty()) {
-      error_body.assign(event.error);
-      stopped = true;
-      return false;
-    }
-    if (event.predicted >= 0) predicted = event.predicted;
-    if (!event.tokens.empty()) {
-      // A stream's event names only its last token; those it held before it come back first.
-      if (streamed && !c.held_.expand(event.tokens, event.text, event.predicted)) {
-        out.lost = true;
-        cancelled = true;
-        return false;
-      }
-      if (streamed) event.tokens = c.held_.ids();
-      // Not streamed, the top tokens are the last position's only when every token has its row
-      // (a token held inside a character has none).
-      if (!streamed && event.positions.size() != event.tokens.size()) {
-        event.top = {};
-        event.logprob = std::numeric_limits<double>::quiet_NaN();
-      }
-      if (!on_event(event)) {
-        cancelled = true;
-        return false;
-      }
-    } else if (event.cached >= 0 || event.evaluated >= 0) {
-      // A progress event (the prompt's cached tokens), or the last one (what the prompt cost).
-      if (!on_event(event) && !event.stop) {
-        cancelled = true;
-        return false;
-      }
-    }
-    if (event.stop) stopped = true;
-    return true;
-  };
+};
+
+StreamResult LlamaProtocol::complete(BackendClient& c, const CompletionRequest& req,
+                                     const std::function<bool(const CompletionEvent&)>& on_event) {
+  write_completion_body(req, body_);
+  Call call;
+  call.streamed = req.n_predict > 1 && !req.whole;
+  sse_.clear();
+  c.held_.clear();
+  const auto on_payload = [&](std::string_view payload) { return this->on_payload(c, call, payload, on_event); };
   httplib::Request hreq;
   hreq.method = "POST";
   hreq.path = "/completion";
   hreq.body = std::move(body_);
   hreq.set_header("Content-Type", "application/json");
   hreq.response_handler = [&](const httplib::Response& res) {
-    status = res.status;
+    call.status = res.status;
     return true;
   };
   hreq.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
-    received = true;
-    if (status != 200) {
-      error_body.append(data, len);
+    call.received = true;
+    if (call.status != 200) {
+      call.error_body.append(data, len);
       return true;
     }
-    if (!streamed) {
-      unstreamed.append(data, len);
+    if (!call.streamed) {
+      call.unstreamed.append(data, len);
       return true;
     }
     return sse_.feed(std::string_view(data, len), on_payload);
   };
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
-  const bool ok = c.send(hreq, res, err, [&] { return !received && status == 0; });
+  const bool ok = c.send(hreq, res, err, [&] { return !call.received && call.status == 0; });
   body_ = std::move(hreq.body);  // its capacity serves the next call
-  if (ok && status == 200 && !streamed) on_payload(unstreamed);
-  if (cancelled) {
-    if (streamed) c.drop_client();  // the connection is closed, so the backend stops generating
+  if (ok && call.status == 200 && !call.streamed) on_payload(call.unstreamed);
+  return end_of(c, call, ok, err);
+}
+
+bool LlamaProtocol::on_payload(BackendClient& c, Call& call, std::string_view payload,
+                               const std::function<bool(const CompletionEvent&)>& on_event) {
+  CompletionEvent& event = call.event;
+  if (!events_.parse(payload, event)) return true;  // not JSON: skipped, as before
+  if (!event.error.empty()) {
+    call.error_body.assign(event.error);
+    call.stopped = true;
+    return false;
+  }
+  if (event.predicted >= 0) call.predicted = event.predicted;
+  if (!event.tokens.empty()) {
+    // A stream's event names only its last token; those it held before it come back first.
+    if (call.streamed && !c.held_.expand(event.tokens, event.text, event.predicted)) {
+      call.out.lost = true;
+      call.cancelled = true;
+      return false;
+    }
+    if (call.streamed) event.tokens = c.held_.ids();
+    // Not streamed, the top tokens are the last position's only when every token has its row
+    // (a token held inside a character has none).
+    if (!call.streamed && event.positions.size() != event.tokens.size()) {
+      event.top = {};
+      event.logprob = std::numeric_limits<double>::quiet_NaN();
+    }
+    if (!on_event(event)) {
+      call.cancelled = true;
+      return false;
+    }
+  } else if (event.cached >= 0 || event.evaluated >= 0) {
+    // A progress event (the prompt's cached tokens), or the last one (what the prompt cost).
+    if (!on_event(event) && !event.stop) {
+      call.cancelled = true;
+      return false;
+    }
+  }
+  if (event.stop) call.stopped = true;
+  return true;
+}
+
+StreamResult LlamaProtocol::end_of(BackendClient& c, const Call& call, bool ok, httplib::Error err) {
+  StreamResult out = call.out;
+  if (call.cancelled) {
+    if (call.streamed) c.drop_client();  // the connection is closed, so the backend stops generating
     out.end = StreamEnd::cancelled;
     return out;
   }
-  if (!ok && !(stopped && status == 200)) {
+  if (!ok && !(call.stopped && call.status == 200)) {
     c.drop_client();
     out.end = StreamEnd::failed;
     out.error = "backend " + c.address_.url + ": " + httplib::to_string(err);
     return out;
   }
-  if (status != 200) {
-    out.end = status >= 500 ? StreamEnd::failed : StreamEnd::rejected;
-    out.error = "backend " + c.address_.url + ": HTTP " + std::to_string(status) + " " + error_body;
+  if (call.status != 200) {
+    out.end = call.status >= 500 ? StreamEnd::failed : StreamEnd::rejected;
+    out.error = "backend " + c.address_.url + ": HTTP " + std::to_string(call.status) + " " + call.error_body;
     return out;
   }
-  if (!stopped) {
+  if (!call.stopped) {
     // The body ended without the final event: the backend died mid-answer.
     c.drop_client();
     out.end = StreamEnd::failed;
     out.error = "backend " + c.address_.url + ": the stream ended early";
     return out;
   }
-  if (!error_body.empty()) {
+  if (!call.error_body.empty()) {
     out.end = StreamEnd::failed;
-    out.error = "backend " + c.address_.url + ": " + error_body;
+    out.error = "backend " + c.address_.url + ": " + call.error_body;
   }
   // The stream ended inside a character: its last tokens were sampled and never sent.
-  if (streamed && c.held_.lost(predicted)) out.lost = true;
+  if (call.streamed && c.held_.lost(call.predicted)) out.lost = true;
   return out;
 }
 

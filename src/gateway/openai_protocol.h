@@ -70,6 +70,12 @@ class OpenAIProtocol final : public BackendProtocol {
   [[nodiscard]] bool reports_wide_top() const override { return false; }
 
  private:
+  struct Call;  // what one call saw (openai_protocol.cpp)
+  // One SSE event of the call's stream; false ends the call.
+  bool on_sse_event(BackendClient& c, Call& call, std::string_view event,
+                    const std::function<bool(const CompletionEvent&)>& on_event);
+  // What the call's end was, once the transport returned `ok` (else `err`).
+  StreamResult end_of(BackendClient& c, const Call& call, bool ok, httplib::Error err);
   // Whether the backend also serves llama-server's native API (asked once).
   bool serves_native(BackendClient& c);
   LlamaProtocol native_;  // the calls not streamed, where the backend serves it (serves_native)
