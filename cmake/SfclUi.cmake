@@ -1,5 +1,5 @@
 # The playground (web/) and the AnchorStream client it uses (clients/js/), embedded into
-# sfcl_server at build time: `sfcl serve` serves them at / and /ui/ (off with --no-ui).
+# sfcl_server_app at build time: `sfcl serve` serves them at / and /ui/ (off with --no-ui).
 set(SFCL_UI_FILES
   "/=${PROJECT_SOURCE_DIR}/web/index.html"
   "/ui/playground.css=${PROJECT_SOURCE_DIR}/web/playground.css"
@@ -19,4 +19,4 @@ add_custom_command(
   DEPENDS ${sfcl_ui_deps} "${PROJECT_SOURCE_DIR}/cmake/SfclEmbed.cmake"
   COMMENT "Embedding the playground (web/, clients/js/)"
   VERBATIM)
-target_sources(sfcl_server PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/server/ui.cpp" "${sfcl_ui_cpp}")
+target_sources(sfcl_server_app PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/app/ui.cpp" "${sfcl_ui_cpp}")

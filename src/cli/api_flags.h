@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "server/server.h"
+#include "server/api/api.h"
 
 namespace sfcl::cli {
 

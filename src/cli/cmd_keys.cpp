@@ -6,9 +6,8 @@
 #include <sstream>
 
 #include "cli/commands.h"
-#include "server/request.h"
-#include "server/signed_response.h"
-#include "server/signing.h"
+#include "server/api/api.h"
+#include "server/app/app.h"
 
 namespace sfcl::cli {
 

@@ -8,7 +8,7 @@
 #include "cli/engine_flags.h"
 #include "cli/load_progress.h"
 #include "cli/serve_models.h"
-#include "server/server.h"
+#include "server/app/app.h"
 
 namespace sfcl::cli {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "server/server.h"
+#include "server/api/api.h"
 
 namespace sfcl::cli {
 

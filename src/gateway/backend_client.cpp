@@ -1,14 +1,11 @@
 #include "gateway/backend_client.h"
 
-#include <charconv>
-#include <cmath>
-#include <limits>
-#include <nlohmann/json.hpp>
 #include <stdexcept>
 
-namespace sfcl::gateway {
+#include "gateway/llama_protocol.h"
+#include "gateway/openai_protocol.h"
 
-using nlohmann::json;
+namespace sfcl::gateway {
 
 BackendAddress parse_backend_url(const std::string& url) {
   std::string rest = url;
@@ -31,8 +28,24 @@ BackendAddress parse_backend_url(const std::string& url) {
   return a;
 }
 
+std::unique_ptr<BackendProtocol> make_protocol(BackendApi api) {
+  if (api == BackendApi::openai) return std::make_unique<OpenAIProtocol>();
+  return std::make_unique<LlamaProtocol>();
+}
+
 BackendClient::BackendClient(BackendAddress address, double timeout_s)
-    : address_(std::move(address)), timeout_s_(timeout_s) {}
+    : address_(std::move(address)), timeout_s_(timeout_s), protocol_(make_protocol(address_.api)) {}
+
+BackendClient::~BackendClient() = default;
+
+BackendInfo BackendClient::props() { return protocol_->props(*this); }
+
+std::vector<Token> BackendClient::tokenize(std::string_view text) { return protocol_->tokenize(*this, text); }
+
+StreamResult BackendClient::complete(const CompletionRequest& req,
+                                     const std::function<bool(const CompletionEvent&)>& on_event) {
+  return protocol_->complete(*this, req, on_event);
+}
 
 void BackendClient::drop_client() {
   const std::lock_guard<std::mutex> lk(client_mu_);
@@ -69,235 +82,10 @@ httplib::Client& BackendClient::client() {
   return *client_;
 }
 
-BackendInfo BackendClient::props() {
-  if (address_.api == BackendApi::openai) return openai_props();
-  auto r = client().Get("/props");
-  if (!r || r->status != 200) {
-    drop_client();
-    throw std::runtime_error("backend " + address_.url + " did not answer GET /props" +
-                             (r ? " (HTTP " + std::to_string(r->status) + ")" : ""));
-  }
-  const json j = json::parse(r->body, nullptr, false);
-  if (!j.is_object()) throw std::runtime_error("backend " + address_.url + ": /props is not JSON");
-  BackendInfo info;
-  info.model = j.value("model_alias", j.value("model_path", std::string()));
-  info.model_path = j.value("model_path", std::string());
-  info.chat_template = j.value("chat_template", std::string());
-  info.total_slots = j.value("total_slots", 1);
-  if (j.contains("default_generation_settings")) info.n_ctx = j["default_generation_settings"].value("n_ctx", 0);
-  return info;
-}
-
-std::vector<Token> BackendClient::tokenize(std::string_view text) {
-  if (address_.api == BackendApi::openai) return openai_tokenize(text);
-  const json body = {{"content", text}, {"add_special", false}, {"parse_special", false}};
-  auto r = client().Post("/tokenize", body.dump(), "application/json");
-  if (!r || r->status != 200) {
-    drop_client();
-    throw std::runtime_error("backend " + address_.url + " did not answer POST /tokenize");
-  }
-  const json j = json::parse(r->body, nullptr, false);
-  std::vector<Token> out;
-  if (j.is_object() && j.contains("tokens")) {
-    for (const auto& t : j["tokens"]) out.push_back(t.is_object() ? t.value("id", -1) : t.get<Token>());
-  }
-  return out;
-}
-
 bool BackendClient::healthy() {
   auto r = client().Get("/health");
   if (!r) drop_client();
   return r && r->status == 200;
-}
-
-namespace {
-
-void append_number(std::string& out, auto value) {
-  char buf[32];
-  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value);
-  out.append(buf, ec == std::errc() ? end : buf);
-}
-
-}  // namespace
-
-void write_completion_body(const CompletionRequest& req, std::string& out) {
-  out.clear();
-  out.reserve(64 + 8 * (req.prompt.size() + req.prompt_tail.size()) + 16 * req.bias.size());
-  out += R"({"prompt":[)";
-  bool first = true;
-  for (const auto part : {req.prompt, req.prompt_tail}) {
-    for (const Token t : part) {
-      if (!first) out += ',';
-      first = false;
-      append_number(out, t);
-    }
-  }
-  out += R"(],"n_predict":)";
-  append_number(out, req.n_predict);
-  const bool streamed = req.n_predict > 1 && !req.whole;
-  out += streamed ? R"(,"stream":true)" : R"(,"stream":false)";
-  if (streamed && req.progress) out += R"(,"return_progress":true)";
-  out += R"(,"return_tokens":true,"cache_prompt":true,"temperature":)";
-  append_number(out, req.sampling.temperature);
-  out += R"(,"top_k":)";
-  append_number(out, req.sampling.top_k);
-  out += R"(,"top_p":)";
-  append_number(out, req.sampling.top_p);
-  out += R"(,"min_p":)";
-  append_number(out, req.sampling.min_p);
-  out += R"(,"seed":)";
-  append_number(out, req.sampling.seed);
-  // The chain is named, so a backend started with other sampling defaults (penalties, DRY, XTC,
-  // mirostat, dynamic temperature) samples as the check loop's sampler does: top_k, top_p, min_p,
-  // temperature, then the draw. Greedy, the temperature sampler alone keeps the first of the
-  // highest logits in token order, as the loop's greedy sampler does on a tie.
-  out += req.sampling.temperature > 0.0F ? R"(,"samplers":["top_k","top_p","min_p","temperature"])"
-                                         : R"(,"samplers":["temperature"])";
-  out += R"(,"mirostat":0,"dynatemp_range":0,"min_keep":1,"backend_sampling":false)";
-  {
-    // Always: a call's output may hold bytes that are not UTF-8 anywhere (a character cut at
-    // either end, or byte tokens that make none), on which the default parser fails.
-    out += R"(,"chat_parser":")";
-    for (const char c : kRawTextParser) {
-      if (c == '"') out += '\\';
-      out += c;
-    }
-    out += '"';
-  }
-  if (req.n_probs > 0) {
-    // post_sampling_probs false: the softmax of the raw logits, before logit_bias and temperature.
-    out += R"(,"n_probs":)";
-    append_number(out, req.n_probs);
-    out += R"(,"post_sampling_probs":false)";
-  }
-  out += R"(,"logit_bias":[)";
-  first = true;
-  for (const auto& [tok, b] : req.bias) {
-    if (!first) out += ',';
-    first = false;
-    out += '[';
-    append_number(out, tok);
-    out += ',';
-    if (std::isinf(b) && b < 0) {
-      out += "false";  // banned
-    } else if (std::isfinite(b)) {
-      append_number(out, b);
-    } else {
-      out += '0';
-    }
-    out += ']';
-  }
-  out += "]}";
-}
-
-StreamResult BackendClient::complete(const CompletionRequest& req,
-                                     const std::function<bool(const CompletionEvent&)>& on_event) {
-  if (address_.api == BackendApi::openai && !(req.whole && serves_native())) return openai_complete(req, on_event);
-  write_completion_body(req, body_);
-  const bool streamed = req.n_predict > 1 && !req.whole;  // as write_completion_body asks
-  sse_.clear();
-  held_.clear();
-  StreamResult out;
-  int status = 0;
-  std::string error_body;
-  std::string unstreamed;  // the one JSON answer of a call not streamed
-  bool cancelled = false;
-  bool stopped = false;
-  bool received = false;
-  int64_t predicted = -1;
-  CompletionEvent event;
-  const auto on_payload = [&](std::string_view payload) {
-    if (!events_.parse(payload, event)) return true;  // not JSON: skipped, as before
-    if (!event.error.empty()) {
-      error_body.assign(event.error);
-      stopped = true;
-      return false;
-    }
-    if (event.predicted >= 0) predicted = event.predicted;
-    if (!event.tokens.empty()) {
-      // A stream's event names only its last token; those it held before it come back first.
-      if (streamed && !held_.expand(event.tokens, event.text, event.predicted)) {
-        out.lost = true;
-        cancelled = true;
-        return false;
-      }
-      if (streamed) event.tokens = held_.ids();
-      // Not streamed, the top tokens are the last position's only when every token has its row
-      // (a token held inside a character has none).
-      if (!streamed && event.positions.size() != event.tokens.size()) {
-        event.top = {};
-        event.logprob = std::numeric_limits<double>::quiet_NaN();
-      }
-      if (!on_event(event)) {
-        cancelled = true;
-        return false;
-      }
-    } else if (event.cached >= 0 || event.evaluated >= 0) {
-      // A progress event (the prompt's cached tokens), or the last one (what the prompt cost).
-      if (!on_event(event) && !event.stop) {
-        cancelled = true;
-        return false;
-      }
-    }
-    if (event.stop) stopped = true;
-    return true;
-  };
-  httplib::Request hreq;
-  hreq.method = "POST";
-  hreq.path = "/completion";
-  hreq.body = std::move(body_);
-  hreq.set_header("Content-Type", "application/json");
-  hreq.response_handler = [&](const httplib::Response& res) {
-    status = res.status;
-    return true;
-  };
-  hreq.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
-    received = true;
-    if (status != 200) {
-      error_body.append(data, len);
-      return true;
-    }
-    if (!streamed) {
-      unstreamed.append(data, len);
-      return true;
-    }
-    return sse_.feed(std::string_view(data, len), on_payload);
-  };
-  httplib::Response res;
-  httplib::Error err = httplib::Error::Success;
-  const bool ok = send(hreq, res, err, [&] { return !received && status == 0; });
-  body_ = std::move(hreq.body);  // its capacity serves the next call
-  if (ok && status == 200 && !streamed) on_payload(unstreamed);
-  if (cancelled) {
-    if (streamed) drop_client();  // the connection is closed, so the backend stops generating
-    out.end = StreamEnd::cancelled;
-    return out;
-  }
-  if (!ok && !(stopped && status == 200)) {
-    drop_client();
-    out.end = StreamEnd::failed;
-    out.error = "backend " + address_.url + ": " + httplib::to_string(err);
-    return out;
-  }
-  if (status != 200) {
-    out.end = status >= 500 ? StreamEnd::failed : StreamEnd::rejected;
-    out.error = "backend " + address_.url + ": HTTP " + std::to_string(status) + " " + error_body;
-    return out;
-  }
-  if (!stopped) {
-    // The body ended without the final event: the backend died mid-answer.
-    drop_client();
-    out.end = StreamEnd::failed;
-    out.error = "backend " + address_.url + ": the stream ended early";
-    return out;
-  }
-  if (!error_body.empty()) {
-    out.end = StreamEnd::failed;
-    out.error = "backend " + address_.url + ": " + error_body;
-  }
-  // The stream ended inside a character: its last tokens were sampled and never sent.
-  if (streamed && held_.lost(predicted)) out.lost = true;
-  return out;
 }
 
 bool BackendClient::send(httplib::Request& req, httplib::Response& res, httplib::Error& err,
@@ -311,22 +99,6 @@ bool BackendClient::send(httplib::Request& req, httplib::Response& res, httplib:
     ok = client().send(req, res, err);
   }
   return ok;
-}
-
-bool BackendClient::serves_native() {
-  if (native_ < 0) {
-    auto r = client().Get("/props");
-    if (!r) {  // a kept-alive connection the backend closed meanwhile: once more on a new one
-      drop_client();
-      r = client().Get("/props");
-    }
-    if (!r) {  // asked again next time
-      drop_client();
-      return false;
-    }
-    native_ = r->status == 200 ? 1 : 0;
-  }
-  return native_ == 1;
 }
 
 }  // namespace sfcl::gateway

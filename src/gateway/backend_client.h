@@ -1,7 +1,7 @@
 // One engine behind the gateway, over HTTP: what it serves (/props), how it tokenises (/tokenize),
-// and a token stream for a raw token prompt (llama-server's /completion with return_tokens, or the
-// OpenAI /v1/completions of openai_protocol.h) that the caller may cancel at any token. Not
-// thread-safe: one per thread.
+// and a token stream for a raw token prompt (llama-server's /completion with return_tokens of
+// llama_protocol.h, or the OpenAI /v1/completions of openai_protocol.h) that the caller may cancel
+// at any token. Not thread-safe: one per thread.
 #pragma once
 #include <httplib.h>
 
@@ -25,7 +25,8 @@ namespace sfcl::gateway {
 using engine::Token;
 
 // How a backend is spoken to: llama-server's native API, or the OpenAI-compatible completions API
-// as vLLM serves it (docs/SCALING.md, "Backend protocols").
+// as vLLM serves it (docs/SCALING.md, "Backend protocols"); each is a BackendProtocol
+// (backend_protocol.h, llama_protocol.h, openai_protocol.h), which make_protocol picks.
 enum class BackendApi : uint8_t { llama, openai };
 
 struct BackendAddress {
@@ -96,9 +97,14 @@ struct StreamResult {
   bool lost = false;
 };
 
+class BackendProtocol;
+
 class BackendClient {
  public:
   BackendClient(BackendAddress address, double timeout_s);
+  ~BackendClient();
+  BackendClient(const BackendClient&) = delete;
+  BackendClient& operator=(const BackendClient&) = delete;
 
   // Throws std::runtime_error naming the backend when it does not answer as llama-server does.
   BackendInfo props();
@@ -116,40 +122,29 @@ class BackendClient {
   void arm();
 
   [[nodiscard]] const BackendAddress& address() const { return address_; }
+  // What the backend's protocol can do (backend_protocol.h).
+  [[nodiscard]] const BackendProtocol& protocol() const { return *protocol_; }
   // The vocabulary that reads back tokens a stream held inside a UTF-8 character (held_tokens.h);
   // without one such tokens are lost (StreamResult::lost). Must outlive this client.
   void set_pieces(const PartialPieces* pieces) { held_ = HeldTokens(pieces); }
 
  private:
+  // How this backend is spoken to: the protocols send through the connection below.
+  friend class LlamaProtocol;
+  friend class OpenAIProtocol;
   httplib::Client& client();
   void drop_client();  // the connection is closed; the next call opens another
   // Sends `req` on the kept-alive connection, and once more on a new one when that fails while
   // `nothing_arrived()` (the backend had closed it meanwhile).
   bool send(httplib::Request& req, httplib::Response& res, httplib::Error& err,
             const std::function<bool()>& nothing_arrived);
-  // The OpenAI-compatible protocol (openai_protocol.cpp), chosen by address_.api.
-  BackendInfo openai_props();
-  std::vector<Token> openai_tokenize(std::string_view text);
-  StreamResult openai_complete(const CompletionRequest& req,
-                               const std::function<bool(const CompletionEvent&)>& on_event);
-  // Whether the backend also serves llama-server's native API (asked once).
-  bool serves_native();
   BackendAddress address_;
   double timeout_s_;
   std::unique_ptr<httplib::Client> client_;  // replaced only under client_mu_, which abort() holds
   std::mutex client_mu_;
   std::atomic<bool> aborted_{false};  // abort() ran during this call: no retry on a new connection
-  std::string body_;                  // request body, reused
-  SseSplitter sse_;
-  CompletionEventParser events_;
-  std::string openai_model_;  // the model id the OpenAI API names (/v1/models)
-  std::string openai_body_;
-  SseSplitter openai_sse_;
-  std::vector<Token> openai_tokens_;
-  std::vector<TopProb> openai_top_;
-  PositionRows openai_rows_;
   HeldTokens held_{nullptr};
-  int native_ = -1;  // serves_native(): -1 not asked yet
+  std::unique_ptr<BackendProtocol> protocol_;  // chosen by address_.api (make_protocol)
 };
 
 }  // namespace sfcl::gateway

@@ -1,4 +1,4 @@
-// Process lifecycle of `sfcl gateway`: as `sfcl serve` (what both share is in server/process.h),
+// Process lifecycle of `sfcl gateway`: as `sfcl serve` (what both share is in server/app/process.h),
 // with the backends learnt and checked instead of a model loaded.
 #include "gateway/gateway.h"
 
@@ -9,10 +9,8 @@
 #include <thread>
 
 #include "gateway/tokenizer_source.h"
-#include "server/http/server.h"
-#include "server/process.h"
-#include "server/routes.h"
-#include "server/state.h"
+#include "server/app/app.h"
+#include "server/http/http.h"
 
 namespace sfcl::gateway {
 
@@ -24,7 +22,7 @@ namespace {
 using server::State;
 using Clock = std::chrono::steady_clock;
 
-// HTTP worker threads at most (server/process.h, http_limits): more than `sfcl serve`'s, as a
+// HTTP worker threads at most (server/app/process.h, http_limits): more than `sfcl serve`'s, as a
 // gateway holds many more streams than one engine's slots (docs/SCALING.md, "Sizing").
 constexpr int32_t kMaxWorkers = 1024;
 
@@ -108,6 +106,57 @@ nlohmann::json backends_json(const Pool& pool, const RemoteScheduler& sched) {
           {"bias_entries", c.bias_entries}};
 }
 
+// The one model the gateway serves, as st.opt names it (the backends' model id unless one is
+// given) with the tokenizer's vocabulary; its weights and scheduler come once the server listens.
+server::ServedModel& plan_model(State& st, const BackendInfo& info, const TokenizerSource& vocab) {
+  if (st.opt.models.empty()) st.opt.models.emplace_back();
+  auto planned = std::make_unique<server::ServedModel>();
+  planned->spec = st.opt.models.front();
+  planned->spec.path = vocab.path;
+  if (planned->spec.id.empty()) {
+    planned->spec.id = model_id_of(info.model.empty() ? vocab.path : info.model);
+  }
+  planned->mode = server::mode_of(st.opt, planned->spec);
+  server::ServedModel& served = *planned;
+  st.models.push_back(std::move(planned));
+  return served;
+}
+
+// Loads the vocabulary, checks the backends' tokenizers against it, and starts the pool and the
+// remote scheduler (`pool`, `remote`); then st is ready. Throws what fails.
+void start_remote(State& st, server::ServedModel& served, const GatewayOptions& options, const BackendInfo& info,
+                  const TokenizerSource& vocab, const std::vector<BackendAddress>& addresses,
+                  std::unique_ptr<Pool>& pool, RemoteScheduler*& remote) {
+  engine::ModelOptions mo;
+  mo.path = vocab.path;
+  mo.vocab_only = true;
+  // The backend's own template unless one is given (llama-server's /props chat_template).
+  mo.chat_template = !st.opt.chat_template.empty() ? st.opt.chat_template : info.chat_template;
+  served.model = engine::Model::load(mo);
+  check_tokenizers(*served.model, vocab.path, addresses, options.pool.timeout_s);
+  RemoteOptions ro = options.remote;
+  if (info.n_ctx > 0) ro.n_ctx = info.n_ctx;
+  st.opt.scheduler.n_ctx_per_slot = static_cast<uint32_t>(ro.n_ctx);
+  std::shared_ptr<const std::vector<Token>> script;
+  if (!st.opt.test_script.empty()) {
+    auto toks = std::make_shared<std::vector<Token>>(served.model->tokenize(st.opt.test_script, false, false));
+    served.script = toks;
+    script = toks;
+  }
+  // Backends down at startup, and any that comes back after a failure, are checked by the pool.
+  PoolOptions po = options.pool;
+  po.probe_text = kTokenizerProbe;
+  po.probe_tokens = served.model->tokenize(kTokenizerProbe, false, false);
+  pool = std::make_unique<Pool>(addresses, po);
+  auto sched = std::make_unique<RemoteScheduler>(*served.model, *pool, ro, script);
+  remote = sched.get();
+  served.scheduler = std::move(sched);
+  st.ready = true;
+  std::fprintf(stderr, "sfcl: ready: %s via %zu backends x %d slots x %d tokens, sfcl mode %s\n",
+               served.spec.id.c_str(), addresses.size(), options.pool.slots_per_backend, ro.n_ctx,
+               std::string(decode::mode_name(st.opt.mode)).c_str());
+}
+
 }  // namespace
 
 int run_gateway(const GatewayOptions& options) {
@@ -134,16 +183,7 @@ int run_gateway(const GatewayOptions& options) {
 
   State st;
   st.opt = options.server;
-  if (st.opt.models.empty()) st.opt.models.emplace_back();
-  auto planned = std::make_unique<server::ServedModel>();
-  planned->spec = st.opt.models.front();
-  planned->spec.path = vocab.path;
-  if (planned->spec.id.empty()) {
-    planned->spec.id = model_id_of(info.model.empty() ? vocab.path : info.model);
-  }
-  planned->mode = server::mode_of(st.opt, planned->spec);
-  server::ServedModel& served = *planned;
-  st.models.push_back(std::move(planned));
+  server::ServedModel& served = plan_model(st, info, vocab);
   server::start_services(st);
   st.opt.scheduler.n_parallel = static_cast<int32_t>(addresses.size()) * options.pool.slots_per_backend;
   st.opt.scheduler.queue_limit = options.remote.queue_limit;
@@ -178,34 +218,7 @@ int run_gateway(const GatewayOptions& options) {
   signals.start(st, svr);
 
   try {
-    engine::ModelOptions mo;
-    mo.path = vocab.path;
-    mo.vocab_only = true;
-    // The backend's own template unless one is given (llama-server's /props chat_template).
-    mo.chat_template = !st.opt.chat_template.empty() ? st.opt.chat_template : info.chat_template;
-    served.model = engine::Model::load(mo);
-    check_tokenizers(*served.model, vocab.path, addresses, options.pool.timeout_s);
-    RemoteOptions ro = options.remote;
-    if (info.n_ctx > 0) ro.n_ctx = info.n_ctx;
-    st.opt.scheduler.n_ctx_per_slot = static_cast<uint32_t>(ro.n_ctx);
-    std::shared_ptr<const std::vector<Token>> script;
-    if (!st.opt.test_script.empty()) {
-      auto toks = std::make_shared<std::vector<Token>>(served.model->tokenize(st.opt.test_script, false, false));
-      served.script = toks;
-      script = toks;
-    }
-    // Backends down at startup, and any that comes back after a failure, are checked by the pool.
-    PoolOptions po = options.pool;
-    po.probe_text = kTokenizerProbe;
-    po.probe_tokens = served.model->tokenize(kTokenizerProbe, false, false);
-    pool = std::make_unique<Pool>(addresses, po);
-    auto sched = std::make_unique<RemoteScheduler>(*served.model, *pool, ro, script);
-    remote = sched.get();
-    served.scheduler = std::move(sched);
-    st.ready = true;
-    std::fprintf(stderr, "sfcl: ready: %s via %zu backends x %d slots x %d tokens, sfcl mode %s\n",
-                 served.spec.id.c_str(), addresses.size(), options.pool.slots_per_backend, ro.n_ctx,
-                 std::string(decode::mode_name(st.opt.mode)).c_str());
+    start_remote(st, served, options, info, vocab, addresses, pool, remote);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
     signals.abort();

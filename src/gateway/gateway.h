@@ -7,7 +7,7 @@
 
 #include "gateway/pool.h"
 #include "gateway/remote_scheduler.h"
-#include "server/server.h"
+#include "server/api/api.h"
 
 namespace sfcl::gateway {
 

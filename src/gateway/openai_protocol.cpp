@@ -283,26 +283,26 @@ std::string listed_model(httplib::Client& c) {
 
 }  // namespace
 
-BackendInfo BackendClient::openai_props() {
-  auto r = client().Get("/v1/models");
+BackendInfo OpenAIProtocol::props(BackendClient& c) {
+  auto r = c.client().Get("/v1/models");
   if (!r || r->status != 200) {
-    drop_client();
-    throw std::runtime_error("backend " + address_.url + " did not answer GET /v1/models" +
+    c.drop_client();
+    throw std::runtime_error("backend " + c.address_.url + " did not answer GET /v1/models" +
                              (r ? " (HTTP " + std::to_string(r->status) + ")" : ""));
   }
   BackendInfo info;
   try {
     openai::read_models(r->body, info);
   } catch (const std::exception& e) {
-    throw std::runtime_error("backend " + address_.url + ": " + e.what());
+    throw std::runtime_error("backend " + c.address_.url + ": " + e.what());
   }
-  openai_model_ = info.model;
+  model_ = info.model;
   // llama-server serves its native /props beside the OpenAI API: the template, the context per
   // slot and the GGUF it loaded. vLLM has none (404), and what /v1/models said stands.
-  BackendAddress native = address_;
+  BackendAddress native = c.address_;
   native.api = BackendApi::llama;
   try {
-    const BackendInfo p = BackendClient(native, timeout_s_).props();
+    const BackendInfo p = BackendClient(native, c.timeout_s_).props();
     info.chat_template = p.chat_template;
     info.model_path = p.model_path.empty() ? info.model_path : p.model_path;
     info.total_slots = p.total_slots;
@@ -312,36 +312,31 @@ BackendInfo BackendClient::openai_props() {
   return info;
 }
 
-std::vector<Token> BackendClient::openai_tokenize(std::string_view text) {
-  if (openai_model_.empty()) openai_model_ = listed_model(client());
+std::vector<Token> OpenAIProtocol::tokenize(BackendClient& c, std::string_view text) {
+  if (model_.empty()) model_ = listed_model(c.client());
   json body = {{"prompt", text}, {"add_special_tokens", false}};
-  if (!openai_model_.empty()) body["model"] = openai_model_;
-  auto r = client().Post("/tokenize", body.dump(), "application/json");
+  if (!model_.empty()) body["model"] = model_;
+  auto r = c.client().Post("/tokenize", body.dump(), "application/json");
   if (!r) {
-    drop_client();
-    throw std::runtime_error("backend " + address_.url + " did not answer POST /tokenize");
+    c.drop_client();
+    throw std::runtime_error("backend " + c.address_.url + " did not answer POST /tokenize");
   }
   std::vector<Token> out = r->status == 200 ? openai::read_tokens(r->body) : std::vector<Token>{};
   if (!out.empty() || text.empty()) return out;
   // llama-server names the fields differently (and answers vLLM's with no tokens).
-  BackendAddress native = address_;
+  BackendAddress native = c.address_;
   native.api = BackendApi::llama;
-  return BackendClient(native, timeout_s_).tokenize(text);
+  return BackendClient(native, c.timeout_s_).tokenize(text);
 }
 
-StreamResult BackendClient::openai_complete(const CompletionRequest& req,
-                                            const std::function<bool(const CompletionEvent&)>& on_event) {
-  if (openai_model_.empty()) openai_model_ = listed_model(client());
-  openai::completion_body(req, openai_model_, openai_body_);
+// What one /v1/completions call saw, as its handlers fill it in.
+struct OpenAIProtocol::Call {
   // A backend whose bias cannot outweigh the logits would sample a banned token: refused rather
   // than written (bans are -100 here, not -inf).
-  std::vector<Token> banned;
-  for (const auto& [tok, b] : req.bias) {
-    if (std::isinf(b) && b < 0) banned.push_back(tok);
-  }
-  std::sort(banned.begin(), banned.end());
-  openai_sse_.clear();
-  held_.clear();
+  std::vector<Token> banned;  // sorted
+  // The OpenAI API adds the sampled token to a position's list when it is not among the top n
+  // asked for: that entry is not the (n+1)-th most likely, so no list goes past n.
+  uint32_t n_top = 1;
   int64_t sampled = -1;
   StreamResult out;
   int status = 0;
@@ -350,96 +345,135 @@ StreamResult BackendClient::openai_complete(const CompletionRequest& req,
   bool finished = false;
   bool refused = false;
   bool received = false;
+};
+
+StreamResult OpenAIProtocol::complete(BackendClient& c, const CompletionRequest& req,
+                                      const std::function<bool(const CompletionEvent&)>& on_event) {
+  // A call not streamed goes to llama-server's native /completion where the backend serves it too:
+  // its answer names every token.
+  if (req.whole && serves_native(c)) return native_.complete(c, req, on_event);
+  if (model_.empty()) model_ = listed_model(c.client());
+  openai::completion_body(req, model_, body_);
+  Call call;
+  for (const auto& [tok, b] : req.bias) {
+    if (std::isinf(b) && b < 0) call.banned.push_back(tok);
+  }
+  std::sort(call.banned.begin(), call.banned.end());
+  call.n_top = static_cast<uint32_t>(std::max(1, req.n_probs));
+  sse_.clear();
+  c.held_.clear();
   httplib::Request hreq;
   hreq.method = "POST";
   hreq.path = "/v1/completions";
-  hreq.body = openai_body_;
+  hreq.body = body_;
   hreq.set_header("Content-Type", "application/json");
   hreq.response_handler = [&](const httplib::Response& res) {
-    status = res.status;
+    call.status = res.status;
     return true;
   };
   hreq.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
-    received = true;
-    if (status != 200) {
-      error_body.append(data, len);
+    call.received = true;
+    if (call.status != 200) {
+      call.error_body.append(data, len);
       return true;
     }
-    return openai_sse_.feed(std::string_view(data, len), [&](std::string_view event) {
-      openai_tokens_.clear();
-      const openai::StreamEvent ev = openai::read_event(event, openai_tokens_, &openai_top_, &openai_rows_);
-      // The OpenAI API adds the sampled token to a position's list when it is not among the top n
-      // asked for: that entry is not the (n+1)-th most likely, so no list goes past n.
-      const auto n_top = static_cast<uint32_t>(std::max(1, req.n_probs));
-      for (PositionProbs& p : openai_rows_.positions) p.top_end = std::min(p.top_end, p.top_begin + n_top);
-      if (openai_top_.size() > n_top) openai_top_.resize(n_top);
-      if (ev.failed || ev.no_ids) {
-        error_body = ev.error;
-        refused = ev.no_ids;
-        finished = ev.failed;
-        return false;
-      }
-      if (ev.sampled >= 0) sampled = ev.sampled;
-      if (openai_tokens_.empty()) {
-        if (ev.finished) finished = true;
-        return true;
-      }
-      // llama-server names only an event's last token; those it held before it come back first.
-      if (!held_.expand(openai_tokens_, ev.text, -1)) {
-        out.lost = true;
-        cancelled = true;
-        return false;
-      }
-      for (Token t : held_.ids()) {
-        if (std::binary_search(banned.begin(), banned.end(), t)) {
-          error_body = "the backend sampled banned token " + std::to_string(t) + " (its logit_bias is too weak)";
-          refused = true;
-          return false;
-        }
-      }
-      CompletionEvent delivered;
-      delivered.tokens = held_.ids();
-      delivered.top = openai_top_;  // those of the last token
-      delivered.logprob = ev.logprob;
-      delivered.positions = openai_rows_.positions;
-      delivered.all_top = openai_rows_.top;
-      if (!on_event(delivered)) {
-        cancelled = true;
-        return false;
-      }
-      if (ev.finished) finished = true;
-      return true;
-    });
+    return sse_.feed(std::string_view(data, len),
+                     [&](std::string_view event) { return on_sse_event(c, call, event, on_event); });
   };
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
-  const bool ok = send(hreq, res, err, [&] { return !received && status == 0; });
-  const std::string who = "backend " + address_.url + ": ";
-  if (cancelled || refused) {
-    drop_client();  // closing the connection stops the backend's generation
-    out.end = cancelled ? StreamEnd::cancelled : StreamEnd::rejected;
-    if (refused) out.error = who + error_body;
+  const bool ok = c.send(hreq, res, err, [&] { return !call.received && call.status == 0; });
+  return end_of(c, call, ok, err);
+}
+
+bool OpenAIProtocol::on_sse_event(BackendClient& c, Call& call, std::string_view event,
+                                  const std::function<bool(const CompletionEvent&)>& on_event) {
+  tokens_.clear();
+  const openai::StreamEvent ev = openai::read_event(event, tokens_, &top_, &rows_);
+  for (PositionProbs& p : rows_.positions) p.top_end = std::min(p.top_end, p.top_begin + call.n_top);
+  if (top_.size() > call.n_top) top_.resize(call.n_top);
+  if (ev.failed || ev.no_ids) {
+    call.error_body = ev.error;
+    call.refused = ev.no_ids;
+    call.finished = ev.failed;
+    return false;
+  }
+  if (ev.sampled >= 0) call.sampled = ev.sampled;
+  if (tokens_.empty()) {
+    if (ev.finished) call.finished = true;
+    return true;
+  }
+  // llama-server names only an event's last token; those it held before it come back first.
+  if (!c.held_.expand(tokens_, ev.text, -1)) {
+    call.out.lost = true;
+    call.cancelled = true;
+    return false;
+  }
+  for (Token t : c.held_.ids()) {
+    if (std::binary_search(call.banned.begin(), call.banned.end(), t)) {
+      call.error_body = "the backend sampled banned token " + std::to_string(t) + " (its logit_bias is too weak)";
+      call.refused = true;
+      return false;
+    }
+  }
+  CompletionEvent delivered;
+  delivered.tokens = c.held_.ids();
+  delivered.top = top_;  // those of the last token
+  delivered.logprob = ev.logprob;
+  delivered.positions = rows_.positions;
+  delivered.all_top = rows_.top;
+  if (!on_event(delivered)) {
+    call.cancelled = true;
+    return false;
+  }
+  if (ev.finished) call.finished = true;
+  return true;
+}
+
+StreamResult OpenAIProtocol::end_of(BackendClient& c, const Call& call, bool ok, httplib::Error err) {
+  StreamResult out = call.out;
+  const std::string who = "backend " + c.address_.url + ": ";
+  if (call.cancelled || call.refused) {
+    c.drop_client();  // closing the connection stops the backend's generation
+    out.end = call.cancelled ? StreamEnd::cancelled : StreamEnd::rejected;
+    if (call.refused) out.error = who + call.error_body;
     return out;
   }
-  if (status != 200 && status != 0) {
-    out.end = status >= 500 ? StreamEnd::failed : StreamEnd::rejected;
-    out.error = who + "HTTP " + std::to_string(status) + " " + error_body;
+  if (call.status != 200 && call.status != 0) {
+    out.end = call.status >= 500 ? StreamEnd::failed : StreamEnd::rejected;
+    out.error = who + "HTTP " + std::to_string(call.status) + " " + call.error_body;
     return out;
   }
-  if (!finished) {  // refused, reset, timed out, or the body ended before the last chunk
-    drop_client();
+  if (!call.finished) {  // refused, reset, timed out, or the body ended before the last chunk
+    c.drop_client();
     out.end = StreamEnd::failed;
     out.error = who + (ok ? "the stream ended early" : httplib::to_string(err));
     return out;
   }
-  if (!error_body.empty()) {
-    drop_client();
+  if (!call.error_body.empty()) {
+    c.drop_client();
     out.end = StreamEnd::failed;
-    out.error = who + error_body;
+    out.error = who + call.error_body;
   }
   // The stream ended inside a character: its last tokens were sampled and never sent.
-  if (held_.lost(sampled)) out.lost = true;
+  if (c.held_.lost(call.sampled)) out.lost = true;
   return out;
+}
+
+bool OpenAIProtocol::serves_native(BackendClient& c) {
+  if (native_answers_ < 0) {
+    auto r = c.client().Get("/props");
+    if (!r) {  // a kept-alive connection the backend closed meanwhile: once more on a new one
+      c.drop_client();
+      r = c.client().Get("/props");
+    }
+    if (!r) {  // asked again next time
+      c.drop_client();
+      return false;
+    }
+    native_answers_ = r->status == 200 ? 1 : 0;
+  }
+  return native_answers_ == 1;
 }
 
 }  // namespace sfcl::gateway

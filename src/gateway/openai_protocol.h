@@ -1,14 +1,19 @@
 // The OpenAI-compatible completions protocol as vLLM serves it, for `--backend-api openai`: the
 // request body of a streamed POST /v1/completions with a token-id prompt, and the token ids read
 // back from its SSE events in each of the forms the servers use (docs/SCALING.md, "Backend
-// protocols"). BackendClient sends and receives; these functions only build and read.
+// protocols"). OpenAIProtocol sends and receives on a BackendClient's connection; the functions of
+// sfcl::gateway::openai only build and read.
 #pragma once
+#include <functional>
 #include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gateway/backend_client.h"
+#include "gateway/backend_protocol.h"
+#include "gateway/completion_stream.h"
+#include "gateway/llama_protocol.h"
 
 namespace sfcl::gateway::openai {
 
@@ -51,3 +56,36 @@ void read_models(std::string_view body, BackendInfo& info);
 std::vector<Token> read_tokens(std::string_view body);
 
 }  // namespace sfcl::gateway::openai
+
+namespace sfcl::gateway {
+
+class OpenAIProtocol final : public BackendProtocol {
+ public:
+  // GET /v1/models, with llama-server's /props beside it where the backend serves that too.
+  BackendInfo props(BackendClient& c) override;
+  std::vector<Token> tokenize(BackendClient& c, std::string_view text) override;
+  StreamResult complete(BackendClient& c, const CompletionRequest& req,
+                        const std::function<bool(const CompletionEvent&)>& on_event) override;
+  [[nodiscard]] bool reports_progress() const override { return false; }
+  [[nodiscard]] bool reports_wide_top() const override { return false; }
+
+ private:
+  struct Call;  // what one call saw (openai_protocol.cpp)
+  // One SSE event of the call's stream; false ends the call.
+  bool on_sse_event(BackendClient& c, Call& call, std::string_view event,
+                    const std::function<bool(const CompletionEvent&)>& on_event);
+  // What the call's end was, once the transport returned `ok` (else `err`).
+  StreamResult end_of(BackendClient& c, const Call& call, bool ok, httplib::Error err);
+  // Whether the backend also serves llama-server's native API (asked once).
+  bool serves_native(BackendClient& c);
+  LlamaProtocol native_;  // the calls not streamed, where the backend serves it (serves_native)
+  std::string model_;     // the model id the OpenAI API names (/v1/models)
+  std::string body_;      // request body, reused
+  SseSplitter sse_;
+  std::vector<Token> tokens_;
+  std::vector<TopProb> top_;
+  PositionRows rows_;
+  int native_answers_ = -1;  // serves_native(): -1 not asked yet
+};
+
+}  // namespace sfcl::gateway

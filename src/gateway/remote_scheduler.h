@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "gateway/pool.h"
-#include "server/scheduler.h"
+#include "server/runtime/runtime.h"
 
 namespace sfcl::gateway {
 
@@ -64,6 +64,7 @@ class RemoteScheduler final : public server::JobRunner {
   [[nodiscard]] GatewayCounters counters() const;
 
  private:
+  class Answer;  // one job's answer, call by call (remote_answer.cpp)
   void worker();
   void run(const std::shared_ptr<server::Job>& job, std::vector<std::unique_ptr<BackendClient>>& clients);
 

@@ -1,0 +1,81 @@
+// One API dialect (Anthropic Messages, OpenAI chat, OpenAI completions): how its responses,
+// stream chunks, usage and errors look. Everything API-specific the routes need goes through it.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+
+#include "decode/decode.h"
+#include "server/api/types.h"
+
+namespace sfcl::server {
+
+struct ReplyShape;
+struct ToolStream;
+
+// What identifies one response across its stream chunks.
+struct ResponseInfo {
+  std::string id;
+  std::string model;
+  int64_t created = 0;
+  bool include_usage = false;                 // OpenAI streams: a final usage chunk (stream_options.include_usage)
+  std::shared_ptr<const ReplyShape> shape{};  // set for tools: text and tool calls as blocks (server/api/tools.h)
+  int32_t choice = 0;                         // OpenAI n > 1: this choice's index (server/app/choices.h)
+  bool more_choices = false;                  // n > 1: stream_close leaves the stream's end to stream_end
+  std::shared_ptr<ToolStream> tool_stream{};  // streams with tools: what went out (server/api/tool_stream.h)
+};
+
+// Which error type each situation gets in the dialect's error shape.
+struct ErrorTypes {
+  const char* server;       // the engine failed (500)
+  const char* unavailable;  // loading or draining (503)
+  const char* auth;         // missing or wrong API key (401)
+  const char* too_large;    // body over --max-body (413)
+};
+
+class Dialect {
+ public:
+  virtual ~Dialect() = default;
+  [[nodiscard]] virtual const char* id_prefix() const = 0;
+  [[nodiscard]] virtual const ErrorTypes& errors() const = 0;
+  [[nodiscard]] virtual nlohmann::json error_body(const ApiError& e) const = 0;
+  [[nodiscard]] virtual nlohmann::json usage(const decode::Result& r, int32_t cached_tokens) const = 0;
+  // The non-stream response, without its "sfcl" object.
+  [[nodiscard]] virtual nlohmann::json response(const ResponseInfo& info, const decode::Result& r,
+                                                int32_t cached_tokens) const = 0;
+  // Stream pieces, each one or more complete SSE messages.
+  [[nodiscard]] virtual std::string stream_open(const ResponseInfo& info, int32_t prompt_tokens,
+                                                int32_t cached_tokens) const = 0;
+  [[nodiscard]] virtual std::string stream_text(const ResponseInfo& info, const std::string& text) const = 0;
+  // Text with its tokens' log-probabilities (decode::Options::logprobs); dialects without them
+  // send the text alone.
+  [[nodiscard]] virtual std::string stream_tokens(const ResponseInfo& info, const std::string& text,
+                                                  std::span<const decode::TokenLogprob> /*logprobs*/) const {
+    return stream_text(info, text);
+  }
+  // `event`: report::event_json (it carries "event": its name).
+  [[nodiscard]] virtual std::string stream_event(const ResponseInfo& info, const nlohmann::json& event) const = 0;
+  [[nodiscard]] virtual std::string stream_ping() const = 0;
+  [[nodiscard]] virtual std::string stream_close(const ResponseInfo& info, const decode::Result& r,
+                                                 int32_t cached_tokens, nlohmann::json sfcl) const = 0;
+  [[nodiscard]] virtual std::string stream_error(const std::string& message) const = 0;
+  // n > 1: after every choice's stream_close (with more_choices), the end of the stream: usage of
+  // all choices when asked for, then the terminator.
+  [[nodiscard]] virtual std::string stream_end(const ResponseInfo& /*info*/, const nlohmann::json& /*usage*/) const {
+    return {};
+  }
+};
+
+const Dialect& dialect_for(Api api);
+// The dialect a path speaks (errors of unknown paths use Anthropic's shape).
+Api api_of_path(const std::string& path);
+inline nlohmann::json error_body(Api api, const ApiError& e) { return dialect_for(api).error_body(e); }
+
+// Defined in anthropic.cpp and openai.cpp.
+const Dialect& anthropic_dialect();
+const Dialect& openai_chat_dialect();
+const Dialect& openai_completions_dialect();
+
+}  // namespace sfcl::server

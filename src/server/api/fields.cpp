@@ -1,0 +1,171 @@
+// Every request field each endpoint knows (the official OpenAI and Anthropic APIs, llama-server's
+// own, sfcl's): a field outside these lists is a 400 naming it, so a typo ("max_tokenz") is not
+// silently ignored. Which known fields are supported, accepted and ignored, or refused is in the
+// README's field table; refuse_unsupported (params.cpp) refuses the unimplemented ones by name.
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "server/api/params.h"
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+namespace {
+
+using Names = std::vector<std::string_view>;
+
+// llama-server's request fields that sfcl implements or accepts, on every generation endpoint.
+const Names kLlamaServer = {
+    // supported
+    "top_k", "min_p", "seed", "logit_bias", "json_schema", "grammar", "n_predict",
+    // accepted and ignored: sfcl always reuses the KV prefix, picks slots itself, sends its own pings
+    // and timings, and samples on the CPU
+    "cache_prompt", "id_slot", "timings_per_token", "return_progress", "sse_ping_interval", "backend_sampling",
+    "verbose",
+    // known, refused unless neutral by refuse_unsupported
+    "dynatemp_range", "dynatemp_exponent", "mirostat", "mirostat_tau", "mirostat_eta", "typical_p", "repeat_penalty",
+    "repeat_last_n", "dry_multiplier", "dry_base", "dry_allowed_length", "dry_penalty_last_n", "dry_sequence_breakers",
+    "xtc_probability", "xtc_threshold", "top_n_sigma", "min_keep", "n_keep", "n_discard", "ignore_eos", "n_probs",
+    "samplers", "lora", "adaptive_target", "adaptive_decay", "n_indent", "t_max_prompt_ms", "t_max_predict_ms",
+    "post_sampling_probs", "return_tokens", "response_fields", "echo", "n_cmpl", "n_cache_reuse",
+    "reasoning_budget_tokens", "reasoning_budget_message", "reasoning_control", "thinking_budget_tokens"};
+
+// OpenAI chat completions, llama-server's chat additions, and sfcl.
+const Names kOpenAIChat = {
+    "model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p", "n", "stream", "stream_options",
+    "stop", "tools", "tool_choice", "parallel_tool_calls", "response_format", "reasoning_effort",
+    // accepted and ignored (hints that do not change the answer)
+    "user", "store", "metadata", "service_tier", "prompt_cache_key", "safety_identifier", "verbosity",
+    // refused by refuse_unsupported unless neutral
+    "frequency_penalty", "presence_penalty", "logprobs", "top_logprobs", "audio", "modalities", "prediction",
+    "web_search_options", "functions", "function_call",
+    // llama-server's chat fields
+    "chat_template_kwargs", "enable_thinking", "reasoning_format", "add_generation_prompt", "continue_final_message",
+    "sfcl"};
+
+// OpenAI legacy completions (chat-only fields are known so that their own 400 says where they go).
+const Names kOpenAICompletions = {"model",
+                                  "prompt",
+                                  "max_tokens",
+                                  "max_completion_tokens",
+                                  "temperature",
+                                  "top_p",
+                                  "n",
+                                  "stream",
+                                  "stream_options",
+                                  "stop",
+                                  "user",
+                                  "store",
+                                  "metadata",
+                                  "service_tier",
+                                  "frequency_penalty",
+                                  "presence_penalty",
+                                  "logprobs",
+                                  "top_logprobs",
+                                  "echo",
+                                  "best_of",
+                                  "suffix",
+                                  "tools",
+                                  "tool_choice",
+                                  "response_format",
+                                  "chat_template_kwargs",
+                                  "enable_thinking",
+                                  "reasoning_format",
+                                  "reasoning_effort",
+                                  "sfcl"};
+
+// Anthropic Messages (count_tokens takes the same body: a request's body counts as it would run).
+const Names kAnthropic = {"model",
+                          "messages",
+                          "max_tokens",
+                          "system",
+                          "stop_sequences",
+                          "stream",
+                          "temperature",
+                          "top_p",
+                          "top_k",
+                          "metadata",
+                          "tools",
+                          "tool_choice",
+                          "thinking",
+                          "service_tier",
+                          "container",
+                          "mcp_servers",
+                          "context_management",
+                          "response_format",
+                          "chat_template_kwargs",
+                          "enable_thinking",
+                          "reasoning_format",
+                          "sfcl"};
+
+const Names kSfcl = {"mode",   "threshold", "max_backtracks", "fallback", "events",
+                     "strict", "derived",   "abstain_marker", "sources"};
+
+// Levenshtein distance, for the "did you mean" of a typo.
+size_t distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+[[noreturn]] void unknown(const std::string& key, const std::string& prefix, const std::vector<const Names*>& lists) {
+  std::string_view best;
+  size_t best_distance = 3;  // two edits at most
+  for (const Names* names : lists) {
+    for (const auto name : *names) {
+      const size_t d = distance(key, name);
+      if (d < best_distance) {
+        best_distance = d;
+        best = name;
+      }
+    }
+  }
+  const std::string name = prefix + key;
+  std::string message = "unknown parameter '" + name + "'";
+  if (!best.empty()) message += " (did you mean '" + prefix + std::string(best) + "'?)";
+  throw bad_param(message, name);
+}
+
+void check_names(const json& body, const std::vector<const Names*>& lists, const std::string& prefix) {
+  for (const auto& [key, value] : body.items()) {
+    const bool known = std::any_of(lists.begin(), lists.end(), [&key = key](const Names* names) {
+      return std::find(names->begin(), names->end(), key) != names->end();
+    });
+    if (!known) unknown(key, prefix, lists);
+  }
+}
+
+}  // namespace
+
+void refuse_unknown_fields(Api api, const json& body) {
+  if (!body.is_object()) return;
+  switch (api) {
+    case Api::anthropic:
+      check_names(body, {&kAnthropic, &kLlamaServer}, "");
+      break;
+    case Api::openai_chat:
+      check_names(body, {&kOpenAIChat, &kLlamaServer}, "");
+      break;
+    case Api::openai_completions:
+      check_names(body, {&kOpenAICompletions, &kLlamaServer}, "");
+      break;
+  }
+  if (body.contains("sfcl") && body["sfcl"].is_object()) check_names(body["sfcl"], {&kSfcl}, "sfcl.");
+}
+
+void refuse_unknown_fields(const json& body, const std::vector<std::string_view>& known) {
+  if (body.is_object()) check_names(body, {&known}, "");
+}
+
+}  // namespace sfcl::server

@@ -1,0 +1,57 @@
+// Field-level validation shared by the request parsers: range-checked integers, logit_bias,
+// stream_options, NUL-free text, and a 400 naming each parameter this server does not implement.
+#pragma once
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "engine/engine.h"
+#include "server/api/options.h"
+#include "server/api/types.h"
+
+namespace sfcl::server {
+
+// A 400 invalid_request_error naming `param`.
+ApiError bad_param(const std::string& message, const std::string& param = {});
+
+// body[key] as an integer in [lo, hi]; `fallback` when absent or null. A float, a string or a value
+// out of range (2^31 for an int32 field) is a 400 naming prefix + key, never a silent wrap.
+int64_t integer_in(const nlohmann::json& body, const char* key, int64_t lo, int64_t hi, int64_t fallback,
+                   const std::string& prefix = {});
+
+// o["type"] when it is a string; "" when `o` is not an object or has no type (or null); a 400 naming
+// where + ".type" when it is another JSON type.
+std::string type_of(const nlohmann::json& o, const std::string& where);
+
+// Refuses text the model and the checker would read differently: a NUL cuts the C string the chat
+// template sees, while the checker would index what follows it.
+void check_text(const std::string& text, const std::string& where);
+
+// OpenAI's {"token id": bias} or llama-server's [[id, bias], ...]; a bias of false bans the token.
+std::vector<std::pair<engine::Token, float>> logit_bias_of(const nlohmann::json& value);
+
+// Choices a request may ask for per slot of the server: more would only queue behind each other.
+inline constexpr int32_t kChoicesPerSlot = 4;
+
+// OpenAI n: the request's `n` (1 when absent); a 400 naming `n` outside 1..slots x kChoicesPerSlot.
+int32_t choices_of(const nlohmann::json& body, const ServerOptions& server);
+
+// stream_options.include_usage (false when absent).
+bool include_usage_of(const nlohmann::json& body);
+
+// 400 naming the first parameter of `body` that would change the answer and that this server
+// does not implement (echo, best_of, suffix, penalties, logprobs, audio, ...), or metadata of the
+// wrong shape. Harmless hints (user, store, service_tier) pass.
+void refuse_unsupported(Api api, const nlohmann::json& body);
+
+// 400 "unknown parameter 'X'" (with a "did you mean" for a near miss) for a field of `body` that
+// neither the official API of `api`, nor llama-server, nor sfcl defines; also inside "sfcl"
+// (server/api/fields.cpp).
+void refuse_unknown_fields(Api api, const nlohmann::json& body);
+// The same against an endpoint's own list (llama-server's /tokenize, /detokenize).
+void refuse_unknown_fields(const nlohmann::json& body, const std::vector<std::string_view>& known);
+
+}  // namespace sfcl::server

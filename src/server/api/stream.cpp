@@ -1,0 +1,68 @@
+#include "server/api/stream.h"
+
+#include "server/api/tool_stream.h"
+#include "server/api/verdicts.h"
+
+namespace sfcl::server {
+
+namespace {
+bool write(http::StreamSink& sink, const std::string& s) { return s.empty() || sink.write(s.data(), s.size()); }
+}  // namespace
+
+bool stream_step(Stream& s, http::StreamSink& sink) {
+  JobChannel& channel = s.job->channel;
+  switch (s.phase) {
+    case StreamPhase::waiting_for_slot: {
+      if (s.info.shape) s.info.tool_stream = std::make_shared<ToolStream>();
+      const int32_t cached = channel.wait_admitted();
+      s.phase = StreamPhase::streaming;
+      if (!write(sink, s.dialect->stream_open(s.info, static_cast<int32_t>(s.job->prompt.size()), cached))) {
+        channel.cancel();
+        return false;
+      }
+      return true;
+    }
+    case StreamPhase::streaming:
+      break;
+    case StreamPhase::done:
+      return false;
+  }
+  JobChannel::Batch batch = channel.wait_events(std::chrono::milliseconds(s.ping_ms));
+  std::string out;
+  for (const JobEvent& e : batch.events) {
+    if (e.kind == JobEvent::Kind::text) {
+      // With tools the text goes out as blocks when the turn ends (server/api/tool_reply.cpp).
+      if (!e.logprobs.empty()) {
+        out += s.dialect->stream_tokens(s.info, e.text, e.logprobs);
+      } else if (!e.text.empty()) {
+        out += s.dialect->stream_text(s.info, e.text);
+      }
+    } else {
+      out += s.dialect->stream_event(s.info, e.data);
+    }
+  }
+  const JobOutcome* outcome = batch.outcome;
+  // Nothing new for a while (long prompt, backtracking): keep the connection alive.
+  // (Text held back with tools is no reason for a ping of its own.)
+  if (out.empty() && outcome == nullptr && (batch.events.empty() || !s.info.shape)) out = s.dialect->stream_ping();
+  if (outcome != nullptr) {
+    if (!outcome->error.empty()) {
+      out += s.dialect->stream_error(outcome->error);
+    } else {
+      out += s.dialect->stream_close(s.info, outcome->result, channel.cached_tokens(),
+                                     final_sfcl(outcome->result, s.mode, false, s.key,
+                                                {s.info.id, s.info.model, s.info.created, s.job->request_sha256}));
+    }
+  }
+  if (!write(sink, out)) {
+    channel.cancel();  // client gone: the scheduler frees the slot
+    return false;
+  }
+  if (outcome != nullptr) {
+    s.phase = StreamPhase::done;
+    sink.done();
+  }
+  return true;
+}
+
+}  // namespace sfcl::server

@@ -1,0 +1,320 @@
+// Response side of tools: the reply text split by the prompt's parser into prose and tool calls,
+// shaped as Anthropic content blocks or OpenAI tool_calls, whole or as stream events.
+#include <functional>
+#include <tuple>
+
+#include "server/api/logprobs.h"
+#include "server/api/tool_stream.h"
+#include "server/api/tools.h"
+#include "server/http/http_util.h"
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+namespace {
+
+engine::ParsedReply parsed(const ResponseInfo& info, const decode::Result& r) {
+  engine::ParsedReply p = info.shape->model->parse_reply(info.shape->prompt, r.text);
+  // Whitespace around a call is the envelope's, not an answer.
+  if (p.content.find_first_not_of(" \t\r\n") == std::string::npos) p.content.clear();
+  return p;
+}
+
+json input_of(const engine::ToolCall& c) {
+  json input = json::parse(c.arguments, nullptr, false);
+  return input.is_object() ? input : json::object();
+}
+
+// OpenAI's arguments string: the parser's, when it is an object (its keys in written order).
+std::string arguments_of(const engine::ToolCall& c) {
+  const json input = json::parse(c.arguments, nullptr, false);
+  return input.is_object() ? c.arguments : "{}";
+}
+
+json stop_sequence_of(const decode::Result& r) {
+  return r.stop_sequence.empty() ? json(nullptr) : json(r.stop_sequence);
+}
+
+std::string anthropic_stop(const engine::ParsedReply& p, const decode::Result& r) {
+  return p.tool_calls.empty() ? std::string(decode::stop_reason_name(r.stop_reason)) : "tool_use";
+}
+
+const char* openai_finish(const engine::ParsedReply& p, const decode::Result& r) {
+  if (!p.tool_calls.empty()) return "tool_calls";
+  return r.stop_reason == decode::StopReason::max_tokens ? "length" : "stop";
+}
+
+json openai_chunk(const ResponseInfo& info, json delta, const json& finish) {
+  return {
+      {"id", info.id},
+      {"object", "chat.completion.chunk"},
+      {"created", info.created},
+      {"model", info.model},
+      {"choices",
+       json::array(
+           {{{"index", info.choice}, {"delta", std::move(delta)}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
+}
+
+// What a tool reply stream sends, in the dialect's terms.
+struct ToolOps {
+  std::function<void(const std::string&)> content;
+  std::function<void(size_t, const std::string& id, const std::string& name)> start;
+  std::function<void(size_t, const std::string&)> arguments;
+  std::function<void(size_t)> end;
+};
+
+bool streams_calls(const ResponseInfo& info) {
+  return info.tool_stream && info.shape->prompt.tool_format != engine::ToolFormat::none;
+}
+
+// Sends what `content` and `calls` (name, arguments, arguments complete) add to what went out.
+void advance(ToolStream& ts, const std::string& content,
+             const std::vector<std::tuple<std::string, std::string, bool>>& calls, const char* id_prefix,
+             const ToolOps& ops) {
+  // Prose goes out before the first call only, and only while it extends what was sent (sent text
+  // cannot be taken back; a parse that reads it differently later sends no more of it).
+  if (ts.calls.empty() && content.size() > ts.content.size() && content.starts_with(ts.content)) {
+    ops.content(content.substr(ts.content.size()));
+    ts.content = content;
+  }
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const auto& [name, arguments, done] = calls[i];
+    if (i >= ts.calls.size()) {
+      ts.calls.push_back({random_id(id_prefix)});
+      ops.start(i, ts.calls[i].id, name);
+    }
+    ToolStream::Call& c = ts.calls[i];
+    if (arguments.size() > c.arguments.size() && arguments.starts_with(c.arguments)) {
+      ops.arguments(i, arguments.substr(c.arguments.size()));
+      c.arguments = arguments;
+    }
+    if (done && !c.stopped) {
+      ops.end(i);
+      c.stopped = true;
+    }
+  }
+}
+
+// Released text of a tool reply: what it adds to the stream. The JSON-object format is scanned
+// here (tool_stream.h); a native format is read by llama.cpp's partial parse of the text so far.
+void advance_text(const ResponseInfo& info, const std::string& text, const char* id_prefix, const ToolOps& ops) {
+  ToolStream& ts = *info.tool_stream;
+  ts.text += text;
+  std::vector<std::tuple<std::string, std::string, bool>> calls;
+  if (info.shape->prompt.tool_format == engine::ToolFormat::json_object) {
+    const ScannedReply scan = scan_tool_reply(ts.text, false);
+    for (const auto& c : scan.calls) calls.emplace_back(c.name, c.arguments, c.arguments_done);
+    advance(ts, ts.text.substr(0, scan.content_end), calls, id_prefix, ops);
+    return;
+  }
+  engine::ParsedReply p = info.shape->model->parse_reply(info.shape->prompt, ts.text, true);
+  // Blanks at the end may come before a call (and a reply with one has no prose of blanks).
+  while (!p.content.empty() && std::string_view(" \t\r\n").find(p.content.back()) != std::string_view::npos) {
+    p.content.pop_back();
+  }
+  for (const auto& c : p.tool_calls) {
+    if (c.name.empty()) break;  // a call whose name is still being written
+    calls.emplace_back(c.name, c.arguments, false);
+  }
+  advance(ts, p.content, calls, id_prefix, ops);
+}
+
+// The end of the turn: the parsed reply completes what the stream sent (all of it when nothing
+// went out yet).
+void advance_final(const ResponseInfo& info, ToolStream& ts, const engine::ParsedReply& p, const decode::Result& r,
+                   const char* id_prefix, const ToolOps& ops) {
+  const bool streamed = streams_calls(info);
+  const bool scanned_format = streamed && info.shape->prompt.tool_format == engine::ToolFormat::json_object;
+  const ScannedReply scan = scanned_format ? scan_tool_reply(r.text, true) : ScannedReply{};
+  std::vector<std::tuple<std::string, std::string, bool>> calls;
+  for (size_t i = 0; i < p.tool_calls.size(); ++i) {
+    const bool scanned = i < scan.calls.size() && scan.calls[i].arguments_done;
+    calls.emplace_back(p.tool_calls[i].name, scanned ? scan.calls[i].arguments : arguments_of(p.tool_calls[i]), true);
+  }
+  advance(ts, p.content, calls, id_prefix, ops);
+}
+
+// Anthropic: prose in a text block, each call in a tool_use block whose input grows by
+// input_json_delta.
+ToolOps anthropic_ops(ToolStream& ts, std::string& out) {
+  const auto stop_open = [&ts, &out] {
+    if (!ts.block_open) return;
+    out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", ts.blocks - 1}});
+    ts.block_open = false;
+  };
+  ToolOps ops;
+  ops.content = [&ts, &out](const std::string& text) {
+    if (!ts.block_open) {
+      out += sse(
+          "content_block_start",
+          {{"type", "content_block_start"}, {"index", ts.blocks}, {"content_block", {{"type", "text"}, {"text", ""}}}});
+      ++ts.blocks;
+      ts.block_open = true;
+    }
+    out += sse("content_block_delta", {{"type", "content_block_delta"},
+                                       {"index", ts.blocks - 1},
+                                       {"delta", {{"type", "text_delta"}, {"text", text}}}});
+  };
+  ops.start = [&ts, &out, stop_open](size_t, const std::string& id, const std::string& name) {
+    stop_open();
+    out += sse("content_block_start",
+               {{"type", "content_block_start"},
+                {"index", ts.blocks},
+                {"content_block", {{"type", "tool_use"}, {"id", id}, {"name", name}, {"input", json::object()}}}});
+    ++ts.blocks;
+    ts.block_open = true;
+  };
+  ops.arguments = [&ts, &out](size_t, const std::string& delta) {
+    out += sse("content_block_delta", {{"type", "content_block_delta"},
+                                       {"index", ts.blocks - 1},
+                                       {"delta", {{"type", "input_json_delta"}, {"partial_json", delta}}}});
+  };
+  ops.end = [stop_open](size_t) { stop_open(); };
+  return ops;
+}
+
+// OpenAI: content deltas, then per call a chunk with its id and name and chunks of arguments.
+ToolOps openai_ops(const ResponseInfo& info, std::string& out) {
+  ToolOps ops;
+  ops.content = [&info, &out](const std::string& text) {
+    out += sse_data(openai_chunk(info, {{"content", text}}, nullptr));
+  };
+  ops.start = [&info, &out](size_t i, const std::string& id, const std::string& name) {
+    out += sse_data(openai_chunk(
+        info,
+        {{"tool_calls",
+          json::array(
+              {{{"index", i}, {"id", id}, {"type", "function"}, {"function", {{"name", name}, {"arguments", ""}}}}})}},
+        nullptr));
+  };
+  ops.arguments = [&info, &out](size_t i, const std::string& delta) {
+    out += sse_data(openai_chunk(
+        info, {{"tool_calls", json::array({{{"index", i}, {"function", {{"arguments", delta}}}}})}}, nullptr));
+  };
+  ops.end = [](size_t) {};
+  return ops;
+}
+
+}  // namespace
+
+json anthropic_tool_response(const ResponseInfo& info, const decode::Result& r, json usage) {
+  const engine::ParsedReply p = parsed(info, r);
+  json content = json::array();
+  if (!p.reasoning.empty()) content.push_back({{"type", "thinking"}, {"thinking", p.reasoning}, {"signature", ""}});
+  if (!p.content.empty() || p.tool_calls.empty()) content.push_back({{"type", "text"}, {"text", p.content}});
+  for (const auto& c : p.tool_calls) {
+    content.push_back({{"type", "tool_use"}, {"id", random_id("toolu_")}, {"name", c.name}, {"input", input_of(c)}});
+  }
+  return {{"id", info.id},
+          {"type", "message"},
+          {"role", "assistant"},
+          {"model", info.model},
+          {"content", std::move(content)},
+          {"stop_reason", anthropic_stop(p, r)},
+          {"stop_sequence", stop_sequence_of(r)},
+          {"usage", std::move(usage)}};
+}
+
+namespace {
+json logprobs_of_reply(const decode::Result& r) {
+  return r.logprobs < 0 ? json(nullptr) : chat_logprobs(r.token_logprobs);
+}
+}  // namespace
+
+json openai_tool_response(const ResponseInfo& info, const decode::Result& r, json usage) {
+  const engine::ParsedReply p = parsed(info, r);
+  json message = {{"role", "assistant"},
+                  {"content", p.content.empty() && !p.tool_calls.empty() ? json(nullptr) : json(p.content)},
+                  {"refusal", nullptr}};
+  if (!p.reasoning.empty()) message["reasoning_content"] = p.reasoning;
+  if (!p.tool_calls.empty()) {
+    json calls = json::array();
+    for (const auto& c : p.tool_calls) {
+      calls.push_back({{"id", random_id("call_")},
+                       {"type", "function"},
+                       {"function", {{"name", c.name}, {"arguments", arguments_of(c)}}}});
+    }
+    message["tool_calls"] = std::move(calls);
+  }
+  return {{"id", info.id},
+          {"object", "chat.completion"},
+          {"created", info.created},
+          {"model", info.model},
+          {"choices", json::array({{{"index", info.choice},
+                                    {"message", std::move(message)},
+                                    {"logprobs", logprobs_of_reply(r)},
+                                    {"finish_reason", openai_finish(p, r)}}})},
+          {"usage", std::move(usage)}};
+}
+
+std::string anthropic_tool_stream_text(const ResponseInfo& info, const std::string& text) {
+  if (!streams_calls(info)) return {};
+  std::string out;
+  advance_text(info, text, "toolu_", anthropic_ops(*info.tool_stream, out));
+  return out;
+}
+
+std::string anthropic_tool_stream_close(const ResponseInfo& info, const decode::Result& r, json usage, json sfcl) {
+  const engine::ParsedReply p = parsed(info, r);
+  std::string out;
+  ToolStream local;
+  ToolStream& ts = streams_calls(info) ? *info.tool_stream : local;
+  const ToolOps ops = anthropic_ops(ts, out);
+  if (!p.reasoning.empty()) {  // the reasoning split off the reply: a thinking block (sent whole)
+    if (ts.block_open) {
+      out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", ts.blocks - 1}});
+      ts.block_open = false;
+    }
+    out += sse("content_block_start", {{"type", "content_block_start"},
+                                       {"index", ts.blocks},
+                                       {"content_block", {{"type", "thinking"}, {"thinking", ""}, {"signature", ""}}}});
+    out += sse("content_block_delta", {{"type", "content_block_delta"},
+                                       {"index", ts.blocks},
+                                       {"delta", {{"type", "thinking_delta"}, {"thinking", p.reasoning}}}});
+    out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", ts.blocks}});
+    ++ts.blocks;
+  }
+  advance_final(info, ts, p, r, "toolu_", ops);
+  if (ts.blocks == 0) {  // a reply with neither prose nor calls still has its (empty) text block
+    out += sse("content_block_start",
+               {{"type", "content_block_start"}, {"index", 0}, {"content_block", {{"type", "text"}, {"text", ""}}}});
+    ts.blocks = 1;
+    ts.block_open = true;
+  }
+  if (ts.block_open) out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", ts.blocks - 1}});
+  return out +
+         sse("message_delta",
+             {{"type", "message_delta"},
+              {"delta", {{"stop_reason", anthropic_stop(p, r)}, {"stop_sequence", stop_sequence_of(r)}}},
+              {"usage", std::move(usage)},
+              {"sfcl", std::move(sfcl)}}) +
+         sse("message_stop", {{"type", "message_stop"}});
+}
+
+std::string openai_tool_stream_text(const ResponseInfo& info, const std::string& text) {
+  if (!streams_calls(info)) return {};
+  std::string out;
+  advance_text(info, text, "call_", openai_ops(info, out));
+  return out;
+}
+
+std::string openai_tool_stream_close(const ResponseInfo& info, const decode::Result& r, json usage, json sfcl) {
+  const engine::ParsedReply p = parsed(info, r);
+  std::string out;
+  ToolStream local;
+  if (!p.reasoning.empty()) out += sse_data(openai_chunk(info, {{"reasoning_content", p.reasoning}}, nullptr));
+  advance_final(info, streams_calls(info) ? *info.tool_stream : local, p, r, "call_", openai_ops(info, out));
+  json last = openai_chunk(info, json::object(), openai_finish(p, r));
+  // The tokens' log-probabilities come with the blocks they were parsed into, at the end.
+  last["choices"][0]["logprobs"] = logprobs_of_reply(r);
+  if (info.more_choices) {  // n > 1: usage of all choices and the terminator come at the very end
+    last["sfcl"] = std::move(sfcl);
+    return out + sse_data(last);
+  }
+  last["usage"] = std::move(usage);
+  last["sfcl"] = std::move(sfcl);
+  return out + sse_data(last) + "data: [DONE]\n\n";
+}
+
+}  // namespace sfcl::server

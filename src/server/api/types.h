@@ -1,0 +1,61 @@
+// The shared request types of both APIs: which API a request speaks, its errors, and the one
+// shape its body is parsed into. Plain data: no scheduler, threads or metrics.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "decode/decode.h"
+#include "engine/engine.h"
+
+namespace sfcl::server {
+
+enum class Api : uint8_t { anthropic, openai_chat, openai_completions };
+
+// An error answered in the API's own shape.
+struct ApiError : std::runtime_error {
+  ApiError(int status, std::string type, const std::string& message, std::string param = {}, std::string code = {})
+      : std::runtime_error(message),
+        status(status),
+        type(std::move(type)),
+        param(std::move(param)),
+        code(std::move(code)) {}
+  int status;
+  std::string type;
+  std::string param;
+  std::string code;  // OpenAI's machine-readable "code" (e.g. "context_length_exceeded"); empty = null
+};
+
+struct GenerationRequest {
+  std::vector<engine::ChatMessage> messages;  // system first when present
+  std::string prefill;                        // trailing assistant message (Anthropic prefill)
+  std::string raw_prompt;                     // /v1/completions
+  bool raw = false;
+  bool stream = false;
+  std::string model;
+  decode::Options options;
+  bool events = false;
+  std::vector<std::string> extra_sources;
+  // OpenAI stream_options.include_usage: usage only then, in a final chunk with "choices": [].
+  bool include_usage = false;
+  // OpenAI n: independent choices, each its own check-loop sequence (server/app/choices.h).
+  int32_t n = 1;
+  // OpenAI/llama-server logit_bias: (token id, bias) pairs; -inf bans the token.
+  std::vector<std::pair<engine::Token, float>> logit_bias;
+  // Tools and structured output (server/api/tools.h).
+  std::vector<engine::ChatTool> tools;
+  engine::ToolChoice tool_choice = engine::ToolChoice::automatic;
+  bool parallel_tool_calls = false;  // OpenAI parallel_tool_calls (off unless asked for, as in llama-server)
+  std::string json_schema;           // JSON schema text the reply must be valid for
+  std::string grammar;               // GBNF the reply must follow
+  // Chat template options (llama-server's): chat_template_kwargs (name -> JSON text),
+  // enable_thinking, reasoning_format; server defaults from --chat-template-kwargs, --reasoning-format.
+  std::map<std::string, std::string> template_kwargs;
+  bool enable_thinking = true;
+  std::string reasoning_format = "none";
+};
+
+}  // namespace sfcl::server

@@ -1,0 +1,137 @@
+#include "server/app/admission.h"
+
+#include "anchor/anchor.h"
+#include "server/api/dialect.h"
+#include "server/api/tools.h"
+#include "server/api/verdicts.h"
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+size_t prompt_text_bytes(const GenerationRequest& req) {
+  // Rendering costs per message as well as per byte (the template's markup, a piece to tokenise).
+  constexpr size_t kMarkup = 64;
+  size_t n = req.prefill.size() + req.raw_prompt.size() + req.json_schema.size() + req.grammar.size();
+  for (const auto& m : req.messages) {
+    n += kMarkup + m.role.size() + m.content.size() + m.tool_call_id.size() + m.tool_name.size();
+    for (const auto& c : m.tool_calls) n += kMarkup + c.id.size() + c.name.size() + c.arguments.size();
+  }
+  for (const auto& t : req.tools) n += kMarkup + t.name.size() + t.description.size() + t.parameters.size();
+  return n;
+}
+
+void check_prompt_bytes(const State& st, Api api, const GenerationRequest& req) {
+  if (st.opt.max_prompt_bytes == 0) return;
+  const size_t bytes = prompt_text_bytes(req);
+  if (bytes <= st.opt.max_prompt_bytes) return;
+  if (st.metrics) st.metrics->admission_rejected("prompt_bytes");
+  throw ApiError(413, dialect_for(api).errors().too_large,
+                 "the prompt text is " + std::to_string(bytes) + " bytes; this server accepts at most " +
+                     std::to_string(st.opt.max_prompt_bytes) + " (--max-prompt-bytes)");
+}
+
+std::vector<engine::Token> tokenize_request(const engine::Model& model, const GenerationRequest& req) {
+  return render_request(model, req).tokens;
+}
+
+namespace {
+
+std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const GenerationRequest& req) {
+  auto job = std::make_shared<Job>();
+  job->options = req.options;
+  if (served.script) {
+    // The request's own hook (logit_bias) runs first, so a banned token stays banned.
+    job->options.logit_hook = [script = served.script, eos = served.model->eos(),
+                               own = std::move(job->options.logit_hook)](std::span<float> logits,
+                                                                         std::span<const engine::Token> out) {
+      if (own) own(logits, out);
+      if (out.size() > script->size() || !std::equal(out.begin(), out.end(), script->begin())) return;
+      logits[static_cast<size_t>(out.size() == script->size() ? eos : (*script)[out.size()])] += 1000.0F;
+    };
+  }
+  job->want_events = req.events;
+  job->logit_bias = req.logit_bias;
+  job->sources = st.kb ? std::make_shared<anchor::SourceIndex>(st.kb) : std::make_shared<anchor::SourceIndex>();
+  for (const auto& m : req.messages) job->sources->add_source(m.content);
+  if (!req.prefill.empty()) job->sources->add_source(req.prefill);
+  if (req.raw) job->sources->add_source(req.raw_prompt);
+  for (const auto& s : req.extra_sources) job->sources->add_source(s);
+  prepare_job(*served.model, req, *job);  // prompt, grammar, tool-call shape: server/api/tools.cpp
+  if (st.key) job->request_sha256 = sha256_hex(canonical_json(request_digest_json(req)));
+  job->metrics = st.metrics.get();
+  if (st.metrics) {
+    metrics::Metrics* m = st.metrics.get();
+    job->options.on_check = [m](const anchor::Anchor& a, const verify::CheckResult& r, int64_t ns) {
+      m->check(a.type, r.verdict, r.confidence, static_cast<double>(ns) * 1e-9, r.checked);
+    };
+  }
+  return job;
+}
+
+// Decision points bound the checking work a prompt can cause; anchor spam (a text that is mostly
+// values, e.g. "1 2 3 4 ...") would make every generated value a search over thousands of them.
+void check_decision_points(State& st, const GenerationRequest& req) {
+  std::string all_text;
+  for (const auto& m : req.messages) all_text += m.content + "\n";
+  all_text += req.prefill + req.raw_prompt;
+  for (const auto& s : req.extra_sources) all_text += "\n" + s;
+  const auto dp = anchor::count_decision_points(all_text);
+  if (st.opt.max_decision_points > 0 && static_cast<int64_t>(dp.total) > st.opt.max_decision_points) {
+    if (st.metrics) st.metrics->admission_rejected("decision_points");
+    throw ApiError(400, "invalid_request_error",
+                   "the request has " + std::to_string(dp.total) + " decision points; this server accepts at most " +
+                       std::to_string(st.opt.max_decision_points));
+  }
+  if (st.opt.spam_anchors_per_kb <= 0 || all_text.size() < 256) return;
+  const double density = static_cast<double>(dp.anchors) * 1024.0 / static_cast<double>(all_text.size());
+  if (density > st.opt.spam_anchors_per_kb) {
+    if (st.metrics) {
+      st.metrics->anchor_spam();
+      st.metrics->admission_rejected("anchor_spam");
+    }
+    log_line(st, spdlog::level::warn, "anchor spam",
+             {{"anchors", dp.anchors}, {"bytes", all_text.size()}, {"decision_points", dp.total}});
+    throw ApiError(400, "invalid_request_error",
+                   "the request's text has " + std::to_string(static_cast<int64_t>(density)) +
+                       " anchors per KB; this server accepts at most " +
+                       std::to_string(static_cast<int64_t>(st.opt.spam_anchors_per_kb)) + " (--spam-density)");
+  }
+}
+
+void check_prompt_size(State& st, const GenerationRequest& req, size_t prompt_tokens) {
+  if (st.opt.max_prompt_tokens > 0 && static_cast<int64_t>(prompt_tokens) > st.opt.max_prompt_tokens) {
+    if (st.metrics) st.metrics->admission_rejected("prompt_tokens");
+    throw ApiError(400, "invalid_request_error",
+                   "prompt is " + std::to_string(prompt_tokens) + " tokens; this server accepts at most " +
+                       std::to_string(st.opt.max_prompt_tokens));
+  }
+  const auto limit = st.opt.scheduler.n_ctx_per_slot;
+  if (prompt_tokens + 1 >= limit) {
+    throw ApiError(400, "invalid_request_error",
+                   "prompt is too long: " + std::to_string(prompt_tokens) + " tokens, but the context holds " +
+                       std::to_string(limit) + " tokens per request",
+                   req.raw ? "prompt" : "messages", "context_length_exceeded");
+  }
+}
+
+}  // namespace
+
+Admitted admit_request(State& st, Api api, const http::Request& http) {
+  Admitted a;
+  const json body = parse_body_json(http.body);
+  a.model = &pick_model(st, requested_model(body), api);
+  a.req = parse_request(api, body, st.opt, a.model->spec);
+  if (a.req.options.logprobs >= 0 && a.model->scheduler) {
+    const std::string why = a.model->scheduler->logprobs_refusal(!a.req.logit_bias.empty());
+    if (!why.empty()) throw ApiError(400, "invalid_request_error", "logprobs: " + why, "logprobs");
+  }
+  if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;
+  check_prompt_bytes(st, api, a.req);  // before tokenising: its cost grows with the text
+  a.job = make_job(st, *a.model, a.req);
+  check_decision_points(st, a.req);
+  check_prompt_size(st, a.req, a.job->prompt.size());
+  return a;
+}
+
+}  // namespace sfcl::server

@@ -1,0 +1,193 @@
+#include "server/app/llama_routes.h"
+
+#include <cmath>
+
+#include "server/api/dialect.h"
+#include "server/api/params.h"
+#include "server/api/tools.h"
+#include "server/api/verdicts.h"
+#include "server/http/http_util.h"
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+namespace {
+
+void require_ready(const State& st) {
+  if (!st.ready) throw ApiError(503, openai_chat_dialect().errors().unavailable, "model is loading");
+}
+
+const ServedModel& model_of(const State& st, const json& body) {
+  require_ready(st);
+  if (body.is_object() && body.contains("model") && !body["model"].is_null() && !body["model"].is_string()) {
+    throw bad_param("model must be a string", "model");
+  }
+  return pick_model(st, requested_model(body), Api::openai_chat);
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The percent-decoded value of `key` in the target's query ("" when absent).
+std::string query_value(const std::string& target, const std::string& key) {
+  const size_t q = target.find('?');
+  if (q == std::string::npos) return {};
+  size_t pos = q + 1;
+  while (pos <= target.size()) {
+    size_t end = target.find('&', pos);
+    if (end == std::string::npos) end = target.size();
+    const std::string pair = target.substr(pos, end - pos);
+    const size_t eq = pair.find('=');
+    if (pair.substr(0, eq) == key && eq != std::string::npos) {
+      std::string out;
+      for (size_t i = eq + 1; i < pair.size(); ++i) {
+        if (pair[i] == '+') {
+          out.push_back(' ');
+        } else if (pair[i] == '%' && i + 2 < pair.size() && hex_digit(pair[i + 1]) >= 0 &&
+                   hex_digit(pair[i + 2]) >= 0) {
+          out.push_back(static_cast<char>(hex_digit(pair[i + 1]) * 16 + hex_digit(pair[i + 2])));
+          i += 2;
+        } else {
+          out.push_back(pair[i]);
+        }
+      }
+      return out;
+    }
+    pos = end + 1;
+  }
+  return {};
+}
+
+bool flag_of(const json& body, const char* key, bool fallback) {
+  if (!body.contains(key) || body[key].is_null()) return fallback;
+  if (!body[key].is_boolean()) throw bad_param(std::string(key) + " must be a boolean", key);
+  return body[key].get<bool>();
+}
+
+// A token's piece may be part of a UTF-8 character; such pieces are given as byte arrays, as
+// llama-server does.
+bool is_utf8(const std::string& s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (size_t k = 1; k < n; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+// A float setting as the decimal it was written as (0.8, not 0.800000011920929).
+double decimal(float v) { return std::round(static_cast<double>(v) * 1e6) / 1e6; }
+
+json piece_json(const std::string& piece) {
+  if (is_utf8(piece)) return piece;
+  json bytes = json::array();
+  for (const char c : piece) bytes.push_back(static_cast<unsigned char>(c));
+  return bytes;
+}
+
+}  // namespace
+
+json model_object(const State&, const ServedModel& model) {
+  return {{"id", model.spec.id},
+          {"object", "model"},
+          {"type", "model"},
+          {"created", unix_now()},
+          {"created_at", "1970-01-01T00:00:00Z"},
+          {"owned_by", "sfcl"},
+          {"display_name", model.spec.id},
+          {"aliases", model.spec.aliases},
+          {"sfcl", {{"mode", std::string(decode::mode_name(model.mode))}, {"layer_status", layer_status(model.mode)}}}};
+}
+
+json model_by_id(const State& st, const std::string& id) {
+  for (const auto& m : st.models) {
+    if (m->named(id)) return model_object(st, *m);
+  }
+  throw ApiError(404, "not_found_error", "model " + id + " is not served here (GET /v1/models lists the models)",
+                 "model", "model_not_found");
+}
+
+json props(const State& st, const std::string& target) {
+  const ServedModel& m = model_of(st, {{"model", query_value(target, "model")}});
+  const engine::SamplingOptions& s = st.opt.sampling;
+  const int32_t n_predict = st.opt.n_predict > 0 ? st.opt.n_predict : -1;
+  return {{"default_generation_settings",
+           {{"n_ctx", st.opt.scheduler.n_ctx_per_slot},
+            {"params",
+             {{"temperature", decimal(s.temperature)},
+              {"top_k", s.top_k},
+              {"top_p", decimal(s.top_p)},
+              {"min_p", decimal(s.min_p)},
+              {"seed", s.seed == 0xFFFFFFFFU ? json(-1) : json(s.seed)},
+              {"n_predict", n_predict},
+              {"max_tokens", st.opt.default_max_tokens}}}}},
+          {"total_slots", st.opt.scheduler.n_parallel},
+          {"model_path", m.spec.path},
+          {"model_alias", m.spec.id},
+          {"aliases", m.spec.aliases},
+          {"chat_template", m.model->chat_template()},
+          {"modalities", {{"vision", false}, {"audio", false}}},
+          {"sfcl",
+           {{"mode", std::string(decode::mode_name(m.mode))},
+            {"threshold", decimal(st.opt.threshold)},
+            {"max_backtracks", st.opt.max_backtracks},
+            {"fallback", std::string(decode::fallback_name(st.opt.fallback))}}}};
+}
+
+json tokenize(const State& st, const json& body) {
+  if (!body.is_object()) throw bad_param("the request body must be a JSON object");
+  refuse_unknown_fields(body, {"content", "add_special", "parse_special", "with_pieces", "model"});
+  const engine::Model& model = *model_of(st, body).model;
+  if (!body.contains("content") || !body["content"].is_string()) {
+    throw bad_param("content must be a string", "content");
+  }
+  const auto tokens = model.tokenize(body["content"].get<std::string>(), flag_of(body, "add_special", false),
+                                     flag_of(body, "parse_special", true));
+  if (!flag_of(body, "with_pieces", false)) return {{"tokens", tokens}};
+  json out = json::array();
+  for (const engine::Token t : tokens) out.push_back({{"id", t}, {"piece", piece_json(model.piece(t))}});
+  return {{"tokens", out}};
+}
+
+json detokenize(const State& st, const json& body) {
+  if (!body.is_object() || !body.contains("tokens") || !body["tokens"].is_array()) {
+    throw bad_param("tokens must be an array of token ids", "tokens");
+  }
+  refuse_unknown_fields(body, {"tokens", "model"});
+  const engine::Model& model = *model_of(st, body).model;
+  std::string text;
+  const json& tokens = body["tokens"];
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string name = "tokens[" + std::to_string(i) + "]";
+    const json one = {{name, tokens[i]}};
+    const auto id = integer_in(one, name.c_str(), 0, model.n_vocab() - 1, -1);
+    if (id < 0) throw bad_param(name + " must be a token id", name);
+    model.append_piece(static_cast<engine::Token>(id), text);
+  }
+  return {{"content", text}};
+}
+
+json apply_template(const State& st, const json& body) {
+  const ServedModel& m = model_of(st, body);
+  const GenerationRequest req = parse_request(Api::openai_chat, body, st.opt, m.spec);
+  // The prompt a chat request with this body gets: template options, tools and prefill included.
+  return {{"prompt", render_request(*m.model, req).text}};
+}
+
+const std::vector<std::pair<const char*, JsonRoute>>& llama_post_routes() {
+  static const std::vector<std::pair<const char*, JsonRoute>> kRoutes = {
+      {"/tokenize", tokenize}, {"/detokenize", detokenize}, {"/apply-template", apply_template}};
+  return kRoutes;
+}
+
+}  // namespace sfcl::server

@@ -1,0 +1,55 @@
+#include "server/runtime/job.h"
+
+#include <algorithm>
+
+#include "report/report.h"
+
+namespace sfcl::server {
+
+void drop_cancelled(std::deque<std::shared_ptr<Job>>& queue) {
+  std::erase_if(queue, [](const std::shared_ptr<Job>& j) {
+    if (!j->channel.cancelled()) return false;
+    j->channel.finish({});
+    return true;
+  });
+}
+
+decode::EventSink job_event_sink(const std::shared_ptr<Job>& job) {
+  return [job](const decode::Event& e) {
+    JobEvent ev;
+    using K = decode::Event::Kind;
+    switch (e.kind) {
+      case K::token: {
+        ev.kind = JobEvent::Kind::text;
+        ev.text = std::string(e.text);
+        ev.logprobs.assign(e.logprobs.begin(), e.logprobs.end());
+        const auto now = std::chrono::steady_clock::now();
+        if (job->metrics != nullptr) {
+          if (job->last_text == std::chrono::steady_clock::time_point{}) {
+            job->metrics->first_token(std::chrono::duration<double>(now - job->enqueued).count());
+          } else {
+            job->metrics->inter_token(std::chrono::duration<double>(now - job->last_text).count());
+          }
+        }
+        job->last_text = now;
+        break;
+      }
+      case K::fallback:
+        if (job->metrics != nullptr) job->metrics->fallback(e.policy);
+        [[fallthrough]];
+      case K::anchor_confirmed:
+      case K::anchor_checked:
+      case K::backtrack:
+        if (!job->want_events) return;
+        ev.kind = e.kind == K::anchor_confirmed ? JobEvent::Kind::anchor_confirmed
+                  : e.kind == K::anchor_checked ? JobEvent::Kind::anchor_checked
+                  : e.kind == K::backtrack      ? JobEvent::Kind::backtrack
+                                                : JobEvent::Kind::fallback;
+        ev.data = report::event_json(e);
+        break;
+    }
+    job->channel.push_event(std::move(ev));
+  };
+}
+
+}  // namespace sfcl::server

@@ -1,0 +1,46 @@
+// One generation job as the routes submit it to a JobRunner: its input, and the channel that carries
+// its text, events and outcome back across threads.
+#pragma once
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "decode/decode.h"
+#include "metrics/metrics.h"
+#include "server/runtime/job_channel.h"
+
+namespace sfcl::server {
+
+struct ReplyShape;
+
+struct Job {
+  // Input, set before submit and read-only afterwards.
+  std::vector<engine::Token> prompt;
+  decode::Options options;
+  std::shared_ptr<anchor::SourceIndex> sources;
+  bool want_events = false;
+  std::string request_sha256;               // what a signature says of the request (server/api/signing.h); "" unsigned
+  metrics::Metrics* metrics = nullptr;      // optional
+  std::shared_ptr<const ReplyShape> shape;  // tools: how the reply is split into blocks (server/api/tools.h)
+  // The request's logit_bias for engines that sample themselves (the gateway); the local loop
+  // applies it through options.logit_hook.
+  std::vector<std::pair<engine::Token, float>> logit_bias;
+  std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
+  // Decode thread only.
+  std::chrono::steady_clock::time_point last_text{};
+  // Everything the two threads share.
+  JobChannel channel;
+};
+
+// What a job's sequence reports, as the job's channel carries it: text chunks always, the check
+// events when the request asked for them, and the latency metrics (both schedulers use it).
+decode::EventSink job_event_sink(const std::shared_ptr<Job>& job);
+
+// Ends and removes the queued jobs whose client went away, so they hold no place in the queue (a
+// live request would get 429 behind them). Both schedulers call it under their queue's lock.
+void drop_cancelled(std::deque<std::shared_ptr<Job>>& queue);
+
+}  // namespace sfcl::server

@@ -1,0 +1,359 @@
+#include "server/runtime/scheduler.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "report/report.h"
+
+namespace sfcl::server {
+
+namespace {
+engine::ContextOptions context_options(const SchedulerOptions& options) {
+  engine::ContextOptions c = options.context;
+  c.n_ctx = options.n_ctx_per_slot * static_cast<uint32_t>(options.n_parallel);
+  c.n_batch = options.n_batch;
+  c.n_threads = options.n_threads;
+  c.n_seq_max = static_cast<uint32_t>(options.n_parallel);
+  // Slots never outgrow n_ctx_per_slot, whichever KV layout holds them.
+  c.kv_unified = options.kv_unified;
+  return c;
+}
+}  // namespace
+
+Scheduler::Scheduler(const engine::Model& model, const SchedulerOptions& options)
+    : model_(model),
+      options_(options),
+      owned_ctx_(std::make_unique<engine::Context>(model, context_options(options))),
+      ctx_(owned_ctx_.get()) {
+  if (options.cache_ram_mib > 0) prompt_cache_ = std::make_unique<PromptCache>(size_t{options.cache_ram_mib} << 20);
+  slots_.resize(static_cast<size_t>(options.n_parallel));
+  for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;
+  thread_ = std::thread([this] { loop(); });
+}
+
+Scheduler::Scheduler(const engine::Model& model, engine::Context& ctx, const SchedulerOptions& options)
+    : model_(model), options_(options), ctx_(&ctx) {
+  if (options.cache_ram_mib > 0) prompt_cache_ = std::make_unique<PromptCache>(size_t{options.cache_ram_mib} << 20);
+  slots_.resize(static_cast<size_t>(options.n_parallel));
+  for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;
+  thread_ = std::thread([this] { loop(); });
+}
+
+Scheduler::~Scheduler() {
+  try {
+    stop();
+  } catch (const std::exception& e) {  // ending the jobs failed (out of memory): nothing is left to tell
+    std::fprintf(stderr, "sfcl: scheduler stop: %s\n", e.what());
+  }
+}
+
+void Scheduler::stop() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (stop_) return;
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  for (auto& s : slots_) {
+    if (s.job) finish(s, "server shutting down");
+  }
+  for (auto& j : queue_) j->channel.fail("server shutting down");
+  queue_.clear();
+}
+
+bool Scheduler::submit(const std::shared_ptr<Job>& job) {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    if (stop_) return false;  // stop() walks the queue without the lock once it is set
+    drop_cancelled(queue_);
+    // --queue counts requests waiting beyond the free slots.
+    const int32_t free_slots = options_.n_parallel - busy_.load();
+    if (static_cast<int32_t>(queue_.size()) >= options_.queue_limit + std::max(0, free_slots)) return false;
+    queue_.push_back(job);
+  }
+  cv_.notify_one();
+  return true;
+}
+
+SchedulerStats Scheduler::stats() const {
+  SchedulerStats s;
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    // A job whose client left is not waiting for anything (submit drops it).
+    s.queued = static_cast<int32_t>(
+        std::count_if(queue_.begin(), queue_.end(), [](const auto& j) { return !j->channel.cancelled(); }));
+  }
+  s.busy_slots = busy_.load();
+  s.prompt_tokens = prompt_tokens_.load();
+  s.reused_tokens = reused_tokens_.load();
+  s.cache_hits = cache_hits_.load();
+  s.cache_restored_tokens = cache_restored_tokens_.load();
+  s.cache_saves = cache_saves_.load();
+  s.cache_bytes = cache_bytes_.load();
+  s.cache_entries = cache_entries_.load();
+  return s;
+}
+
+void Scheduler::finish(Slot& slot, const std::string& error) {
+  auto job = slot.job;
+  if (slot.seq) {
+    // What the KV cache now holds: prompt + accepted output, up to the cache's end.
+    const auto& p = slot.seq->prompt_tokens();
+    const auto& o = slot.seq->output_tokens();
+    slot.cached.assign(p.begin(), p.end());
+    slot.cached.insert(slot.cached.end(), o.begin(), o.end());
+    const auto end = static_cast<size_t>(std::max(0, ctx_->seq_end(slot.id)));
+    if (!error.empty() || end > slot.cached.size()) {
+      ctx_->clear(slot.id);
+      slot.cached.clear();
+    } else {
+      slot.cached.resize(end);
+    }
+  }
+  decode::Result result;
+  if (slot.seq) result = slot.seq->result();
+  if (slot.seq && job->metrics != nullptr && error.empty())
+    job->metrics->generation(result, job->channel.cached_tokens());
+  if (job->want_events && error.empty()) {
+    // The loop reports checked anchors as it goes; ones no source could check (unverifiable) are
+    // delivered too, and get their event here, before the end.
+    for (const auto& a : result.anchors) {
+      if (a.checked) continue;
+      JobEvent ev;
+      ev.kind = JobEvent::Kind::anchor_checked;
+      ev.data = report::unchecked_anchor_event(a);
+      job->channel.push_event(std::move(ev));
+    }
+  }
+  // Free the slot before telling the client, so a response never races ahead of the slot count.
+  slot.job.reset();
+  slot.seq.reset();
+  slot.fed = 0;
+  --busy_;
+  if (error.empty()) {
+    job->channel.finish(std::move(result));
+  } else {
+    job->channel.fail(error);
+  }
+}
+
+namespace {
+size_t common_prefix(const std::vector<engine::Token>& a, const std::vector<engine::Token>& b) {
+  size_t n = 0;
+  const size_t m = std::min(a.size(), b.size());
+  while (n < m && a[n] == b[n]) ++n;
+  return n;
+}
+
+}  // namespace
+
+void Scheduler::admit() {
+  while (true) {
+    std::shared_ptr<Job> job;
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      if (queue_.empty()) return;
+      bool any_free = false;
+      for (auto& s : slots_) any_free = any_free || !s.job;
+      if (!any_free) return;
+      job = queue_.front();
+      queue_.pop_front();
+    }
+    if (job->channel.cancelled()) {
+      job->channel.finish({});
+      continue;
+    }
+    candidates_.clear();
+    candidate_slots_.clear();
+    for (auto& s : slots_) {
+      if (s.job) continue;
+      candidates_.push_back({common_prefix(s.cached, job->prompt), s.cached.size(), s.last_used});
+      candidate_slots_.push_back(&s);
+    }
+    const size_t pick = pick_slot(candidates_);
+    Slot* best = candidate_slots_[pick];
+    size_t best_len = candidates_[pick].shared;
+    best->last_used = ++admissions_;
+    if (prompt_cache_) best_len = use_prompt_cache(*best, *job, best_len);
+    const auto reuse = static_cast<int32_t>(std::min(best_len, job->prompt.size() - 1));
+    ctx_->rewind(best->id, reuse);
+    best->cached.resize(static_cast<size_t>(reuse));
+    best->job = job;
+    best->fed = 0;
+    ++busy_;
+    prompt_tokens_ += static_cast<int64_t>(job->prompt.size());
+    reused_tokens_ += reuse;
+    job->options.n_ctx_seq = static_cast<int32_t>(options_.n_ctx_per_slot);
+    best->seq = std::make_unique<decode::Sequence>(model_, job->options, *job->sources, job_event_sink(job));
+    best->seq->start(job->prompt, best->id, reuse);
+    job->channel.mark_admitted(reuse);
+    if (best->seq->done()) finish(*best);
+  }
+}
+
+size_t pick_slot(std::span<const SlotCandidate> free) {
+  std::optional<size_t> best;
+  int64_t best_gain = 0;
+  for (size_t i = 0; i < free.size(); ++i) {
+    // Tokens it saves minus tokens of its cache this prompt throws away.
+    const int64_t gain = 2 * static_cast<int64_t>(free[i].shared) - static_cast<int64_t>(free[i].cached);
+    if (gain > best_gain) {
+      best = i;
+      best_gain = gain;
+    }
+  }
+  if (best) return *best;
+  size_t pick = 0;
+  for (size_t i = 1; i < free.size(); ++i) {
+    const bool empty = free[i].cached == 0;
+    const bool pick_empty = free[pick].cached == 0;
+    if (empty != pick_empty ? empty : free[i].last_used < free[pick].last_used) pick = i;
+  }
+  return pick;
+}
+
+size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {
+  const size_t keep = std::min(shared, job.prompt.size() - 1);
+  // Saved only when the slot is about to lose most of what it holds (llama-server's rule too):
+  // a slot that keeps most of its cache for this prompt still serves the old prefix.
+  if (slot.cached.size() >= options_.cache_min_tokens && keep < slot.cached.size() / 2) {
+    const size_t bytes = ctx_->state_size(slot.id);
+    if (prompt_cache_->save(slot.cached, bytes,
+                            [&](std::vector<uint8_t>& out) { return ctx_->save_state(slot.id, out); })) {
+      ++cache_saves_;
+    }
+  }
+  // Restored when it spares at least kMinRestoreGain tokens over the slot's own prefix, however
+  // short the prompt (cache_min_tokens bounds what is worth saving, not what is worth restoring),
+  // and at least an eighth of the saved state: a restore copies the whole state back, which on a
+  // GPU costs more than decoding a few tokens of a long document's shared header.
+  constexpr size_t kMinRestoreGain = 16;
+  size_t common = 0;
+  const PromptCache::Entry* e = prompt_cache_->find(job.prompt, shared + kMinRestoreGain - 1, common);
+  if (e != nullptr && common - shared < e->tokens.size() / 8) e = nullptr;
+  if (e != nullptr) {
+    if (ctx_->restore_state(slot.id, e->state)) {
+      slot.cached = e->tokens;
+      shared = common;
+      ++cache_hits_;
+      cache_restored_tokens_ += static_cast<int64_t>(std::min(common, job.prompt.size() - 1));
+    } else {
+      prompt_cache_->drop(e);
+      slot.cached.clear();
+      shared = 0;
+    }
+  }
+  cache_bytes_ = static_cast<int64_t>(prompt_cache_->bytes());
+  cache_entries_ = static_cast<int32_t>(prompt_cache_->entries());
+  return shared;
+}
+
+void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out) {
+  out.clear();
+  const size_t n = waiting.size();
+  for (size_t k = 0; k < n && budget > 0; ++k) {
+    const size_t i = (first + k) % n;
+    const int32_t take = std::min(waiting[i], budget);
+    if (take <= 0) continue;
+    out.push_back({static_cast<int32_t>(i), take});
+    budget -= take;
+  }
+  std::sort(out.begin(), out.end(), [](const SlotTake& a, const SlotTake& b) { return a.slot < b.slot; });
+}
+
+bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_text_held,
+                   std::span<uint8_t> deferred_before) {
+  bool held = false;
+  bool prompt = false;
+  for (size_t i = 0; i < waiting.size(); ++i) {
+    held = held || (first_text_held[i] != 0 && waiting[i] == 1);
+    prompt = prompt || (waiting[i] > 1 && deferred_before[i] == 0);
+  }
+  if (!held || !prompt) return false;
+  for (size_t i = 0; i < waiting.size(); ++i) {
+    if (waiting[i] > 1 && deferred_before[i] == 0) {
+      waiting[i] = 0;
+      deferred_before[i] = 1;
+    }
+  }
+  return true;
+}
+
+void Scheduler::loop() {
+  engine::Batch batch(static_cast<int32_t>(options_.n_batch));
+  struct Fed {
+    Slot* slot;
+    int32_t index;
+  };
+  std::vector<Fed> ready;
+  std::vector<int32_t> waiting(slots_.size());
+  std::vector<uint8_t> first_text_held(slots_.size());
+  std::vector<SlotTake> plan;
+  size_t rr = 0;  // round-robin start of the budget share
+  std::vector<uint8_t> prompt_deferred(slots_.size());
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lk(mu_);
+      cv_.wait(lk, [&] { return stop_ || !queue_.empty() || busy_.load() > 0; });
+      if (stop_) return;
+    }
+    admit();
+    batch.clear();
+    ready.clear();
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      Slot& s = slots_[i];
+      waiting[i] = 0;
+      first_text_held[i] = 0;
+      if (!s.job) continue;
+      if (s.job->channel.cancelled()) {
+        s.seq->cancel();
+        finish(s);
+        continue;
+      }
+      waiting[i] = static_cast<int32_t>(s.seq->pending().size() - s.fed);
+      first_text_held[i] = !s.seq->output_tokens().empty() && s.seq->result().text.empty() ? 1 : 0;
+    }
+    for (size_t i = 0; i < slots_.size(); ++i) {
+      if (waiting[i] <= 1) prompt_deferred[i] = 0;  // no prompt being fed: the next one may sit out once
+    }
+    defer_prompts(waiting, first_text_held, prompt_deferred);
+    plan_step(waiting, rr, static_cast<int32_t>(options_.n_batch), plan);
+    rr = (rr + 1) % slots_.size();
+    for (const SlotTake& t : plan) {
+      Slot& s = slots_[static_cast<size_t>(t.slot)];
+      const auto pend = s.seq->pending();
+      const int32_t pos0 = s.seq->pending_pos();
+      for (size_t i = 0; i < static_cast<size_t>(t.tokens); ++i) {
+        const size_t at = s.fed + i;
+        const bool last = at + 1 == pend.size();
+        const int32_t idx = batch.add(pend[at], pos0 + static_cast<int32_t>(at), s.id, last);
+        if (last) ready.push_back({&s, idx});
+      }
+      s.fed += static_cast<size_t>(t.tokens);
+    }
+    if (batch.size() == 0) continue;
+    try {
+      ctx_->decode(batch);
+    } catch (const std::exception& e) {
+      for (auto& s : slots_) {
+        if (s.job) finish(s, e.what());
+      }
+      continue;
+    }
+    for (const auto& f : ready) {
+      Slot& s = *f.slot;
+      s.fed = 0;
+      try {
+        s.seq->on_logits(ctx_->logits(f.index), *ctx_);
+      } catch (const std::exception& e) {
+        finish(s, e.what());
+        continue;
+      }
+      if (s.seq->done()) finish(s);
+    }
+  }
+}
+
+}  // namespace sfcl::server

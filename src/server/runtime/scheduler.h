@@ -1,0 +1,116 @@
+// The serving engine: N slots decoded together (continuous batching, one llama_decode per step),
+// a bounded queue, per-slot prefix reuse of the KV cache, cancellation when a client goes away.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "decode/decode.h"
+#include "metrics/metrics.h"
+#include "server/runtime/job.h"
+#include "server/runtime/job_runner.h"
+#include "server/runtime/options.h"
+#include "server/runtime/prompt_cache.h"
+
+namespace sfcl::server {
+
+// One step's share of the batch for one slot.
+struct SlotTake {
+  int32_t slot = 0;
+  int32_t tokens = 0;
+};
+// Shares `budget` batch tokens between slots with `waiting[i]` tokens to feed, starting the
+// round-robin at slot `first` (so long prompts do not starve the others), and returns the shares
+// in increasing slot order: llama.cpp with per-sequence KV streams decodes a batch in one pass
+// over the weights only when its sequence ids come in increasing order.
+void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out);
+
+// A slot whose first text is still held (`first_text_held[i]`, docs/DESIGN.md 'Hold-back and
+// emission') often needs one more token to release it, and a step that also processes another
+// request's prompt takes many decode steps' time. While such a slot waits for a token, the prompts
+// (`waiting[i]` > 1) sit out this step: their entries are set to 0 and true is returned. Each
+// prompt sits out at most one step (`deferred_before[i]`, set here; the caller clears it once the
+// slot has no prompt left to feed), so a first text held longer (a value of many tokens, a
+// sentence in per-token mode) delays a prompt by one decode step, not every other one.
+bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_text_held,
+                   std::span<uint8_t> deferred_before);
+
+// A free slot as a new prompt sees it: the prefix its cache shares with the prompt, the tokens it
+// caches, and when it last took a request.
+struct SlotCandidate {
+  size_t shared = 0;
+  size_t cached = 0;
+  uint64_t last_used = 0;
+};
+// The index in `free` (not empty) of the slot a prompt takes: the one whose cache saves more tokens
+// than the prompt throws away of it, most first; when none does, an empty slot, else the least
+// recently used (llama-server's fallback). So a prompt that shares only a chat template's header
+// with a slot does not evict that slot's document while another slot is empty.
+size_t pick_slot(std::span<const SlotCandidate> free);
+
+class Scheduler final : public JobRunner {
+ public:
+  // Owns a context made for `options` (per-slot KV streams).
+  Scheduler(const engine::Model& model, const SchedulerOptions& options);
+  // Decodes on `ctx`, which must outlive the scheduler and hold n_parallel sequences.
+  Scheduler(const engine::Model& model, engine::Context& ctx, const SchedulerOptions& options);
+  ~Scheduler() override;
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // False when the queue is full (the caller answers 429).
+  bool submit(const std::shared_ptr<Job>& job) override;
+  [[nodiscard]] SchedulerStats stats() const override;
+  [[nodiscard]] const SchedulerOptions& options() const { return options_; }
+  void stop() override;
+
+ private:
+  struct Slot {
+    int32_t id = 0;
+    std::shared_ptr<Job> job;
+    std::unique_ptr<decode::Sequence> seq;
+    size_t fed = 0;                     // tokens of seq->pending() already in the batch
+    std::vector<engine::Token> cached;  // tokens in this slot's KV cache (prefix reuse)
+    uint64_t last_used = 0;             // admissions counter when it last took a request
+  };
+  void loop();
+  void admit();
+  void finish(Slot& slot, const std::string& error = {});
+  // Before a slot gives up most of its cache for `job`: saves it to the prompt cache, then restores
+  // a saved state sharing a longer prefix with the prompt than the slot does. Returns the prefix
+  // the slot now shares with the prompt.
+  size_t use_prompt_cache(Slot& slot, const Job& job, size_t shared);
+
+  const engine::Model& model_;
+  SchedulerOptions options_;
+  std::unique_ptr<engine::Context> owned_ctx_;
+  engine::Context* ctx_;
+  std::vector<Slot> slots_;
+  std::vector<SlotCandidate> candidates_;  // admit()'s, reused
+  std::vector<Slot*> candidate_slots_;
+  uint64_t admissions_ = 0;
+  std::deque<std::shared_ptr<Job>> queue_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::atomic<int32_t> busy_{0};
+  std::atomic<int64_t> prompt_tokens_{0};
+  std::atomic<int64_t> reused_tokens_{0};
+  std::unique_ptr<PromptCache> prompt_cache_;  // null when --cache-ram is 0
+  std::atomic<int64_t> cache_hits_{0};
+  std::atomic<int64_t> cache_restored_tokens_{0};
+  std::atomic<int64_t> cache_saves_{0};
+  std::atomic<int64_t> cache_bytes_{0};
+  std::atomic<int32_t> cache_entries_{0};
+  std::thread thread_;
+};
+
+}  // namespace sfcl::server

@@ -1,0 +1,188 @@
+// Tools and structured output in requests: what each field becomes, and errors naming the parameter.
+#include <gtest/gtest.h>
+
+#include "server/api/request.h"
+
+namespace sfcl::server {
+namespace {
+
+using nlohmann::json;
+
+ServerOptions options() {
+  ServerOptions o;
+  return o;
+}
+
+const json kSchema = {{"type", "object"}, {"properties", {{"city", {{"type", "string"}}}}}};
+
+json anthropic(json messages, json extra = json::object()) {
+  json body = {{"model", "tiny"}, {"max_tokens", 8}, {"messages", std::move(messages)}};
+  body.update(extra);
+  return body;
+}
+
+json openai(json messages, json extra = json::object()) {
+  json body = {{"model", "tiny"}, {"messages", std::move(messages)}};
+  body.update(extra);
+  return body;
+}
+
+const json kUser = {{"role", "user"}, {"content", "weather in Paris?"}};
+const json kAnthropicTools = json::array({{{"name", "get_weather"}, {"input_schema", kSchema}}});
+const json kOpenAITools =
+    json::array({{{"type", "function"}, {"function", {{"name", "get_weather"}, {"parameters", kSchema}}}}});
+
+std::string param_of(Api api, const json& body) {
+  try {
+    (void)parse_request(api, body, options());
+  } catch (const ApiError& e) {
+    EXPECT_EQ(e.status, 400) << e.what();
+    return e.param;
+  }
+  ADD_FAILURE() << "parsed: " << body.dump();
+  return {};
+}
+
+TEST(ServerTools, AnthropicToolsAndToolChoice) {
+  GenerationRequest r = parse_request(
+      Api::anthropic, anthropic({kUser}, {{"tools", kAnthropicTools}, {"tool_choice", {{"type", "any"}}}}), options());
+  ASSERT_EQ(r.tools.size(), 1U);
+  EXPECT_EQ(r.tools[0].name, "get_weather");
+  EXPECT_EQ(json::parse(r.tools[0].parameters), kSchema);
+  EXPECT_EQ(r.tool_choice, engine::ToolChoice::required);
+  r = parse_request(Api::anthropic,
+                    anthropic({kUser}, {{"tools", kAnthropicTools}, {"tool_choice", {{"type", "none"}}}}), options());
+  EXPECT_EQ(r.tool_choice, engine::ToolChoice::none);
+  EXPECT_EQ(param_of(Api::anthropic, anthropic({kUser}, {{"tools", kAnthropicTools},
+                                                         {"tool_choice", {{"type", "tool"}, {"name", "nope"}}}})),
+            "tool_choice.name");
+  EXPECT_EQ(param_of(Api::anthropic, anthropic({kUser}, {{"tools", json::array({{{"name", "x"}}})}})),
+            "tools.0.input_schema");
+  EXPECT_EQ(param_of(Api::anthropic,
+                     anthropic({kUser}, {{"tools", json::array({{{"type", "web_search_20250305"}, {"name", "w"}}})}})),
+            "tools.0.type");
+}
+
+TEST(ServerTools, AnthropicHistoryWithToolUseResultAndThinking) {
+  const json history = json::array(
+      {kUser,
+       {{"role", "assistant"},
+        {"content",
+         json::array(
+             {{{"type", "thinking"}, {"thinking", "hm"}, {"signature", "s"}},
+              {{"type", "text"}, {"text", "Let me look."}},
+              {{"type", "tool_use"}, {"id", "toolu_1"}, {"name", "get_weather"}, {"input", {{"city", "Paris"}}}}})}},
+       {{"role", "user"},
+        {"content", json::array({{{"type", "tool_result"},
+                                  {"tool_use_id", "toolu_1"},
+                                  {"is_error", true},
+                                  {"content", json::array({{{"type", "text"}, {"text", "timeout"}}})}}})}}});
+  const GenerationRequest r =
+      parse_request(Api::anthropic, anthropic(history, {{"tools", kAnthropicTools}}), options());
+  ASSERT_EQ(r.messages.size(), 3U);
+  EXPECT_EQ(r.messages[1].role, "assistant");
+  EXPECT_EQ(r.messages[1].content, "Let me look.");  // thinking dropped
+  ASSERT_EQ(r.messages[1].tool_calls.size(), 1U);
+  EXPECT_EQ(json::parse(r.messages[1].tool_calls[0].arguments), json({{"city", "Paris"}}));
+  EXPECT_EQ(r.messages[2].role, "tool");
+  EXPECT_EQ(r.messages[2].tool_name, "get_weather");
+  EXPECT_EQ(r.messages[2].content, "Error: timeout");
+  EXPECT_TRUE(r.prefill.empty());
+  // Every tool_use is answered in the next message, and every tool_result answers a tool_use.
+  json unanswered = history;
+  unanswered[2]["content"][0]["tool_use_id"] = "toolu_9";
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(unanswered, {{"tools", kAnthropicTools}})), "messages.2.content");
+  json orphan = history;
+  orphan[2]["content"].push_back({{"type", "tool_result"}, {"tool_use_id", "toolu_9"}, {"content", "晴"}});
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(orphan, {{"tools", kAnthropicTools}})),
+            "messages.2.content.1.tool_use_id");
+  // A NUL character is refused in tool content as in any text (the model and the checker must
+  // read the same bytes), in English or Chinese, string or blocks.
+  json nul = history;
+  nul[2]["content"][0]["content"] = std::string("超时\0了", 7);
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(nul, {{"tools", kAnthropicTools}})), "messages.2.content.0.content");
+  nul = history;
+  nul[2]["content"][0]["content"][0]["text"] = std::string("time\0out", 8);
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(nul, {{"tools", kAnthropicTools}})), "messages.2.content.0.content");
+  nul = history;
+  nul[1]["content"][1]["text"] = std::string("Let\0me", 6);
+  EXPECT_EQ(param_of(Api::anthropic, anthropic(nul, {{"tools", kAnthropicTools}})), "messages.1.content.1.text");
+}
+
+TEST(ServerTools, OpenAIToolCallsAndToolRole) {
+  const json history =
+      json::array({kUser,
+                   {{"role", "assistant"},
+                    {"content", nullptr},
+                    {"tool_calls",
+                     json::array({{{"id", "call_1"},
+                                   {"type", "function"},
+                                   {"function", {{"name", "get_weather"}, {"arguments", "{\"city\":\"Paris\"}"}}}}})}},
+                   {{"role", "tool"}, {"tool_call_id", "call_1"}, {"content", "Sunny"}}});
+  const GenerationRequest r = parse_request(
+      Api::openai_chat, openai(history, {{"tools", kOpenAITools}, {"tool_choice", "required"}}), options());
+  ASSERT_EQ(r.messages.size(), 3U);
+  EXPECT_EQ(r.messages[1].tool_calls.at(0).name, "get_weather");
+  EXPECT_EQ(r.messages[2].role, "tool");
+  EXPECT_EQ(r.messages[2].tool_name, "get_weather");
+  EXPECT_EQ(r.messages[2].content, "Sunny");
+  EXPECT_EQ(r.tool_choice, engine::ToolChoice::required);
+  json bad_args = history;
+  bad_args[1]["tool_calls"][0]["function"]["arguments"] = "{nope";
+  EXPECT_EQ(param_of(Api::openai_chat, openai(bad_args)), "messages[1].tool_calls[0].function.arguments");
+  EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"tool_choice", "sometimes"}})), "tool_choice");
+  json args = history;
+  args[1]["tool_calls"][0]["function"]["arguments"] = "[1]";  // JSON, not an object
+  EXPECT_EQ(param_of(Api::openai_chat, openai(args)), "messages[1].tool_calls[0].function.arguments");
+  json typed = history;
+  typed[1]["tool_calls"][0]["type"] = "bogus";
+  EXPECT_EQ(param_of(Api::openai_chat, openai(typed)), "messages[1].tool_calls[0]");
+  json named = history;
+  named[0]["name"] = 5;
+  EXPECT_EQ(param_of(Api::openai_chat, openai(named)), "messages[0].name");
+  // Each tool call is answered by a tool message before the conversation goes on.
+  json skipped = history;
+  skipped[2] = {{"role", "user"}, {"content", "天气如何?"}};
+  EXPECT_EQ(param_of(Api::openai_chat, openai(skipped)), "messages[2]");
+  // A tool message must answer a call of an earlier message.
+  json orphan = history;
+  orphan[2]["tool_call_id"] = "call_9";
+  EXPECT_EQ(param_of(Api::openai_chat, openai(orphan)), "messages[2].tool_call_id");
+  EXPECT_EQ(
+      param_of(Api::openai_chat, openai({kUser, {{"role", "tool"}, {"tool_call_id", "call_1"}, {"content", "晴"}}})),
+      "messages[1].tool_call_id");
+  json nul = history;
+  nul[2]["content"] = std::string("晴\0天", 7);
+  EXPECT_EQ(param_of(Api::openai_chat, openai(nul)), "messages[2].content");
+  nul = history;
+  nul[1]["content"] = std::string("a\0b", 3);
+  EXPECT_EQ(param_of(Api::openai_chat, openai(nul)), "messages[1].content");
+  EXPECT_EQ(param_of(Api::openai_completions, json{{"prompt", "x"}, {"tools", kOpenAITools}}), "tools");
+}
+
+TEST(ServerTools, StructuredOutputFields) {
+  GenerationRequest r = parse_request(
+      Api::openai_chat,
+      openai({kUser},
+             {{"response_format", {{"type", "json_schema"}, {"json_schema", {{"name", "w"}, {"schema", kSchema}}}}}}),
+      options());
+  EXPECT_EQ(json::parse(r.json_schema), kSchema);
+  r = parse_request(Api::openai_chat, openai({kUser}, {{"response_format", {{"type", "json_object"}}}}), options());
+  EXPECT_EQ(json::parse(r.json_schema), json({{"type", "object"}}));
+  r = parse_request(Api::openai_chat, openai({kUser}, {{"grammar", "root ::= \"yes\" | \"no\""}}), options());
+  EXPECT_EQ(r.grammar, "root ::= \"yes\" | \"no\"");
+  r = parse_request(Api::anthropic, anthropic({kUser}, {{"json_schema", kSchema}}), options());
+  EXPECT_EQ(json::parse(r.json_schema), kSchema);
+  EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"response_format", {{"type", "xml"}}}})),
+            "response_format.type");
+  EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"json_schema", kSchema}, {"grammar", "root ::= \"a\""}})),
+            "grammar");
+  EXPECT_EQ(param_of(Api::openai_chat,
+                     openai({kUser}, {{"tools", kOpenAITools}, {"response_format", {{"type", "json_object"}}}})),
+            "tools");
+  EXPECT_EQ(param_of(Api::anthropic, anthropic({kUser}, {{"response_format", {{"type", "json_object"}}}})),
+            "response_format");
+}
+
+}  // namespace
+}  // namespace sfcl::server

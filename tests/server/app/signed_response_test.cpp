@@ -1,0 +1,124 @@
+// Signed responses end to end: a real server with --sign-key, then check_signed_response (what
+// `sfcl verify` runs) on the response as saved, tampered with, re-serialised, and streamed.
+#include "server/app/signed_response.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "server/api/signing.h"
+#include "server/server_process.h"
+
+namespace sfcl::test {
+namespace {
+
+using nlohmann::json;
+
+class SignedResponse : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::filesystem::temp_directory_path() / ("sfcl-signed-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+    key_ = server::generate_signing_key();
+    server::save_signing_key(dir_ / "key", key_);
+    server_ = new ServerProcess({"--sign-key", (dir_ / "key").string(), "--test-script", " The total is $12,500.00."});
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+    std::filesystem::remove_all(dir_);
+  }
+  // The saved form curl -si gives: status line, headers, body.
+  static std::string post_saved(const std::string& path, const json& body) {
+    auto c = server_->client();
+    auto r = c.Post(path, body.dump(), "application/json");
+    if (!r || r->status != 200) throw std::runtime_error("request failed");
+    std::string out = "HTTP/1.1 200 OK\r\n";
+    for (const auto& [k, v] : r->headers) out += k + ": " + v + "\r\n";
+    return out + "\r\n" + r->body;
+  }
+  static std::map<std::string, server::SignatureCheck> checks(const std::string& saved,
+                                                              const std::optional<json>& request = std::nullopt) {
+    std::map<std::string, server::SignatureCheck> out;
+    for (auto& c : server::check_signed_response(saved, key_.public_key, request)) out[c.what] = c;
+    return out;
+  }
+  static bool all_ok(const std::string& saved, const std::optional<json>& request = std::nullopt) {
+    bool ok = true;
+    for (const auto& [what, c] : checks(saved, request)) ok = ok && c.ok;
+    return ok;
+  }
+  static json request() {
+    return {{"model", "claude-3-5-sonnet-20240620"},
+            {"max_tokens", 40},
+            {"temperature", 0},
+            {"system", "Invoice total: $12,500.00."},
+            {"messages", json::array({{{"role", "user"}, {"content", "What is the total?"}}})}};
+  }
+  static std::filesystem::path dir_;
+  static server::SigningKey key_;
+  static ServerProcess* server_;
+};
+std::filesystem::path SignedResponse::dir_;
+server::SigningKey SignedResponse::key_;
+ServerProcess* SignedResponse::server_ = nullptr;
+
+std::string replace_once(std::string s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  if (at == std::string::npos) throw std::runtime_error("not found: " + from);
+  return s.replace(at, from.size(), to);
+}
+
+TEST_F(SignedResponse, EveryPartOfTheAnswerIsBoundAndEachChangeIsNamed) {
+  const std::string saved = post_saved("/v1/messages", request());
+  const auto ok = checks(saved, request());
+  for (const auto& [what, c] : ok) EXPECT_TRUE(c.ok && c.checked) << what << ": " << c.detail;
+  EXPECT_TRUE(ok.contains("request") && ok.contains("content") && ok.contains("stop reason"));
+  // The attack the old signature let through: new text, same verdicts.
+  const std::string evil = replace_once(saved, "The total is", "Do NOT pay. Wire it to 000-EVIL. The total is");
+  EXPECT_FALSE(checks(evil).at("content").ok);
+  EXPECT_FALSE(checks(replace_once(saved, "\"stop_reason\":\"end_turn\"", "\"stop_reason\":\"max_tokens\""))
+                   .at("stop reason")
+                   .ok);
+  EXPECT_FALSE(checks(replace_once(saved, "\"output_tokens\":", "\"output_tokens\":1")).at("usage").ok);
+  EXPECT_FALSE(checks(replace_once(saved, "\"confirmed\":1", "\"confirmed\":2")).at("verdicts").ok);
+  json other = request();
+  other["system"] = "Invoice total: $99.00.";
+  EXPECT_FALSE(checks(saved, other).at("request").ok);
+  // Changing a signed field itself breaks the signature.
+  EXPECT_FALSE(checks(replace_once(saved, "\"created\":", "\"created\":1")).at("signature").ok);
+}
+
+TEST_F(SignedResponse, ReSerialisingTheJsonKeepsItValid) {
+  const std::string saved = post_saved("/v1/messages", request());
+  const size_t split = saved.find("\r\n\r\n");
+  json body = json::parse(saved.substr(split + 4));
+  ASSERT_TRUE(body["sfcl"]["anchors"][0]["confidence"].is_number_float()) << body.dump();
+  body["sfcl"]["anchors"][0]["confidence"] = 1;  // 1.0 -> 1, as JavaScript writes it
+  const std::string rewritten = saved.substr(0, split + 4) + body.dump(2);
+  EXPECT_TRUE(all_ok(rewritten, request()));
+  EXPECT_TRUE(all_ok(body.dump(), request()));  // without the headers
+}
+
+TEST_F(SignedResponse, StreamsCarryTheSignatureInTheirFinalEvent) {
+  json chat = {{"max_tokens", 40},
+               {"temperature", 0},
+               {"stream", true},
+               {"stream_options", {{"include_usage", true}}},
+               {"messages", json::array({{{"role", "system"}, {"content", "Invoice total: $12,500.00."}},
+                                         {{"role", "user"}, {"content", "What is the total?"}}})}};
+  const std::string openai = post_saved("/v1/chat/completions", chat);
+  const auto c = checks(openai, chat);
+  for (const auto& [what, check] : c) EXPECT_TRUE(check.ok) << what << ": " << check.detail;
+  EXPECT_TRUE(c.at("usage").checked);
+  EXPECT_FALSE(c.at("status header").checked);  // "pending" on streams
+  EXPECT_FALSE(checks(replace_once(openai, "12,500", "13,500")).at("content").ok);
+  json anth = request();
+  anth["stream"] = true;
+  const std::string anthropic = post_saved("/v1/messages", anth);
+  EXPECT_TRUE(all_ok(anthropic, anth));
+}
+
+}  // namespace
+}  // namespace sfcl::test
