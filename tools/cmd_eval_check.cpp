@@ -43,6 +43,16 @@ int run(const EvalCheckOpts& o) {
   copt.derived = !o.no_derived;
   const demo::CheckReport rep = demo::run_check_set(items, copt);
   const demo::KindCount inv = rep.invented();
+  const auto wrong_total = [](const demo::CheckReport& r) {
+    int n = 0;
+    for (const auto& [k, c] : r.by_kind) n += c.items;
+    return n;
+  };
+  const auto wrong_caught_total = [](const demo::CheckReport& r) {
+    int n = 0;
+    for (const auto& [k, c] : r.by_kind) n += c.caught;
+    return n;
+  };
   const double us_per_check = rep.checks > 0 ? 1e6 * rep.check_seconds / static_cast<double>(rep.checks) : 0.0;
   if (o.json) {
     nlohmann::json kinds = nlohmann::json::object();
@@ -60,6 +70,8 @@ int run(const EvalCheckOpts& o) {
                                 {"wrong_invented", inv.items},
                                 {"wrong_invented_caught", inv.caught},
                                 {"catch_rate", pct(inv.caught, inv.items)},
+                                {"wrong_all", wrong_total(rep)},
+                                {"wrong_all_caught", wrong_caught_total(rep)},
                                 {"by_kind", kinds},
                                 {"by_lang", langs},
                                 {"checks", rep.checks},
@@ -69,11 +81,16 @@ int run(const EvalCheckOpts& o) {
               << "\n";
     return 0;
   }
+  // Every wrong answer counts in a headline, so that each miss listed below is in one of them: the
+  // invented or altered values, and the right values written in the wrong place (other_field).
+  const int wrong = wrong_total(rep);
+  const int wrong_caught = wrong_caught_total(rep);
   std::printf(
       "items %d\nright answers flagged      %5d  %6.2f%%\nwrong answers caught       %5d/%d  %6.2f%%  "
-      "(invented or altered values)\n",
+      "(invented or altered values)\nall wrong answers caught   %5d/%d  %6.2f%%  (those and values in the wrong "
+      "place)\n",
       rep.right, rep.right_flagged, pct(rep.right_flagged, rep.right), inv.caught, inv.items,
-      pct(inv.caught, inv.items));
+      pct(inv.caught, inv.items), wrong_caught, wrong, pct(wrong_caught, wrong));
   std::printf("\n%-12s %6s %7s %8s\n", "kind", "items", "caught", "caught%");
   for (const auto& [k, c] : rep.by_kind)
     std::printf("%-12s %6d %7d %7.1f%%\n", k.c_str(), c.items, c.caught, pct(c.caught, c.items));

@@ -189,7 +189,7 @@ class AnswerView {
   anchorPiece(text, e) {
     const from = byteToIndex(text, e.start);
     const to = byteToIndex(text, e.end);
-    const kind = e.flagged ? 'flagged' : e.verdict === 'confirmed' ? 'confirmed' : e.verdict === 'derived' ? 'derived' : 'unchecked';
+    const kind = e.flagged ? 'flagged' : ['confirmed', 'derived', 'constrained'].includes(e.verdict) ? e.verdict : 'unchecked';
     const confidence = typeof e.confidence === 'number' ? e.confidence.toFixed(2) : '';
     const title = `${e.anchor_type}: ${e.verdict}${e.reason ? ` (${e.reason})` : ''}, confidence ${confidence}` +
       (e.constrained ? ', written from the sources' : '');
@@ -214,7 +214,8 @@ class AnswerView {
     if (e.type === 'fallback') {
       return `<li class="fallback"><span class="kind">fallback</span>${escapeHtml(e.policy)} ${meta([e.anchor_type, e.text])}</li>`;
     }
-    const kind = e.flagged ? 'flagged' : e.verdict === 'confirmed' || e.verdict === 'derived' ? 'confirmed' : 'checked';
+    const kind = e.flagged ? 'flagged' : e.verdict === 'confirmed' || e.verdict === 'derived' ? 'confirmed'
+      : e.verdict === 'constrained' ? 'constrained' : 'checked';
     const span = sourceSpan(this.layout, e.source);
     const where = span ? `document ${this.layout.docs.findIndex((d) => d.card === span.card) + 1}` : e.source ? 'the question' : '';
     return `<li class="${kind}"><span class="kind">${kind === 'checked' ? e.verdict : kind}</span>${escapeHtml(e.text)} ` +

@@ -183,7 +183,7 @@ int run(const GenerateOpts& o) {
                         {"tokens_per_second", tps},
                         {"sfcl",
                          {{"mode", std::string(decode::mode_name(opt.mode))},
-                          {"status", r.status},
+                          {"status", report::status_line(r, opt.mode)},
                           {"backtracks", r.stats.backtracks},
                           {"regenerated_tokens", r.stats.regenerated_tokens},
                           {"fallbacks", r.stats.fallbacks},
@@ -199,7 +199,8 @@ int run(const GenerateOpts& o) {
     std::fprintf(stderr,
                  "prompt tokens: %d (%.1f tok/s), output tokens: %d, decoded: %lld, %.1f tok/s, stop: %s, sfcl: %s\n",
                  r.prompt_tokens, prompt_tps, r.output_tokens, static_cast<long long>(r.stats.decoded_tokens), tps,
-                 std::string(decode::stop_reason_name(r.stop_reason)).c_str(), r.status.c_str());
+                 std::string(decode::stop_reason_name(r.stop_reason)).c_str(),
+                 report::status_line(r, opt.mode).c_str());
   }
   return 0;
 }

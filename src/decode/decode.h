@@ -145,12 +145,11 @@ struct Result {
   std::vector<AnchorRecord> anchors;
   int32_t logprobs = -1;                     // Options::logprobs
   std::vector<TokenLogprob> token_logprobs;  // of the delivered tokens, in order (Options::logprobs >= 0)
-  std::string status;
+  // Whether the check ran against sources; the status line clients get (anchor_count, avg_backtrack,
+  // constrained, unverifiable of the delivered anchors) is report::status_line, one function for
+  // generate, serve, the gateway, the playground and the signature.
   bool active = false;
 };
-
-// "active; anchor_count=N; avg_backtrack=X", "inactive" or "off" (docs/DESIGN.md, "Wire formats").
-std::string status_string(Mode mode, bool active, const Stats& stats);
 
 // What the loop needs of the engine it runs on besides logits: a rewind and the context size.
 // Two implementations: a local llama.cpp context (on_logits) and a remote OpenAI-compatible

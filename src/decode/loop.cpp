@@ -225,6 +225,7 @@ void Sequence::State::record(const Anchor& a, const verify::CheckResult& r, size
     rec.support_start = r.span.start;
     rec.support_end = r.span.end;
   }
+  // BRS counts backtracks the model itself resolved: a value the fallback wrote is not one.
   if (r.verdict == Verdict::confirmed && rec.attempts > 0) res.stats.backtracks_resolved += rec.attempts;
   res.anchors.push_back(std::move(rec));
   if (sink && r.checked) {
@@ -264,6 +265,11 @@ verify::CheckResult Sequence::State::timed_check(const Anchor& a) {
   const auto t0 = Clock::now();
   const std::string_view before = std::string_view(output.text()).substr(0, a.start);
   verify::CheckResult r = checker.check(a, anchor::field_label(output.text(), a.start), text_of(a), before);
+  // What the constrain fallback wrote is grounded by construction, not confirmed: it says so in
+  // every report (events, sfcl.anchors, status header, metrics).
+  if (r.checked && r.verdict != Verdict::unsupported && constrainer.constrained(output.token_at(a.start))) {
+    r.verdict = Verdict::constrained;
+  }
   const int64_t ns = elapsed_ns(t0);
   res.stats.checks += 1;
   res.stats.check_ns_total += ns;
@@ -369,7 +375,6 @@ void Sequence::State::finish(StopReason reason) {
   input.clear();
   res.stop_reason = reason;
   res.output_tokens = static_cast<int32_t>(output.size());
-  res.status = status_string(opt.mode, active && grounded, res.stats);
   res.active = active && grounded;
 }
 

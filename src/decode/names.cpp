@@ -46,14 +46,4 @@ std::span<const std::string_view> mode_names() { return kModeNames; }
 std::span<const std::string_view> fallback_names() { return kFallbackNames; }
 std::span<const std::string_view> stop_reason_names() { return kStopReasonNames; }
 
-std::string status_string(Mode mode, bool active, const Stats& stats) {
-  if (mode == Mode::off) return "off";
-  if (!active) return "inactive";
-  const int64_t n = stats.checked();
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "active; anchor_count=%lld; avg_backtrack=%.2f", static_cast<long long>(n),
-                n > 0 ? static_cast<double>(stats.backtracks) / static_cast<double>(n) : 0.0);
-  return buf;
-}
-
 }  // namespace sfcl::decode

@@ -59,7 +59,8 @@ json anchor_json(const decode::AnchorRecord& a) {
   if (a.verbatim) x["verbatim"] = true;
   if (a.derivation != verify::Derivation::none) x["derivation"] = std::string(verify::derivation_name(a.derivation));
   if (a.attempts > 0) x["backtracks"] = a.attempts;
-  if (a.checked && (a.verdict == verify::Verdict::confirmed || a.verdict == verify::Verdict::derived)) {
+  if (a.checked && (a.verdict == verify::Verdict::confirmed || a.verdict == verify::Verdict::derived ||
+                    a.verdict == verify::Verdict::constrained)) {
     x["source"] = {{"message", a.support_source}, {"start", a.support_start}, {"end", a.support_end}};
   }
   return x;
@@ -121,9 +122,18 @@ double avg_backtrack(const decode::Result& r) {
   return n > 0 ? static_cast<double>(r.stats.backtracks) / static_cast<double>(n) : 0.0;
 }
 
-int64_t unverifiable_count(const decode::Result& r) {
+int64_t delivered_count(const decode::Result& r, verify::Verdict v) {
   int64_t n = 0;
-  for (const auto& a : r.anchors) n += a.verdict == verify::Verdict::unverifiable ? 1 : 0;
+  for (const auto& a : r.anchors) n += a.verdict == v && (a.checked || v == verify::Verdict::unverifiable) ? 1 : 0;
+  return n;
+}
+
+int64_t unverifiable_count(const decode::Result& r) {
+  // Structural and logic anchors are reported unchecked, not unverifiable: only values count.
+  int64_t n = 0;
+  for (const auto& a : r.anchors) {
+    n += a.verdict == verify::Verdict::unverifiable && anchor::kind_of(a.anchor.type) == anchor::Kind::entity ? 1 : 0;
+  }
   return n;
 }
 
@@ -138,8 +148,13 @@ std::string status_line(const decode::Result& r, decode::Mode mode) {
     std::snprintf(buf, sizeof buf, "inactive; unverifiable=%lld", static_cast<long long>(unverifiable));
     return buf;
   }
-  const int n = std::snprintf(buf, sizeof buf, "active; anchor_count=%lld; avg_backtrack=%.2f",
-                              static_cast<long long>(anchor_count(r)), avg_backtrack(r));
+  int n = std::snprintf(buf, sizeof buf, "active; anchor_count=%lld; avg_backtrack=%.2f",
+                        static_cast<long long>(anchor_count(r)), avg_backtrack(r));
+  const int64_t constrained = delivered_count(r, verify::Verdict::constrained);
+  if (constrained > 0 && n > 0 && static_cast<size_t>(n) < sizeof buf) {
+    n += std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), "; constrained=%lld",
+                       static_cast<long long>(constrained));
+  }
   if (unverifiable > 0 && n > 0 && static_cast<size_t>(n) < sizeof buf) {
     std::snprintf(buf + n, sizeof buf - static_cast<size_t>(n), "; unverifiable=%lld",
                   static_cast<long long>(unverifiable));
@@ -152,9 +167,12 @@ json summary_json(const decode::Result& r, decode::Mode mode) {
           {"status", status_line(r, mode)},
           {"anchor_count", anchor_count(r)},
           {"anchors_checked", r.stats.checked()},
-          {"confirmed", r.stats.verdicts[static_cast<size_t>(verify::Verdict::confirmed)]},
-          {"derived", r.stats.verdicts[static_cast<size_t>(verify::Verdict::derived)]},
-          {"unsupported", r.stats.verdicts[static_cast<size_t>(verify::Verdict::unsupported)]},
+          // Verdicts of what was delivered (an anchor backtracked and written again counts once, with
+          // the verdict of what the client got); `anchors_checked` counts every check.
+          {"confirmed", delivered_count(r, verify::Verdict::confirmed)},
+          {"derived", delivered_count(r, verify::Verdict::derived)},
+          {"constrained", delivered_count(r, verify::Verdict::constrained)},
+          {"unsupported", delivered_count(r, verify::Verdict::unsupported)},
           {"unverifiable", unverifiable_count(r)},
           {"backtracks", r.stats.backtracks},
           {"regenerated_tokens", r.stats.regenerated_tokens},

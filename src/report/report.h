@@ -38,6 +38,8 @@ double avg_backtrack(const decode::Result& r);
 // "active; anchor_count=N; avg_backtrack=X", "inactive" (no sources) or "off".
 // Delivered anchors that nothing could check (no source text at all).
 int64_t unverifiable_count(const decode::Result& r);
+// Checked anchors of the delivered text with verdict `v` (unverifiable ones count unchecked too).
+int64_t delivered_count(const decode::Result& r, verify::Verdict v);
 std::string status_line(const decode::Result& r, decode::Mode mode);
 
 // The result's summary: mode, status, counts of checks, verdicts, backtracks, fallbacks.

@@ -7,7 +7,7 @@ namespace sfcl::verify {
 namespace {
 // Indexed by Verdict.
 constexpr std::array<std::string_view, kVerdictCount> kVerdictNames = {"confirmed", "unsupported", "unverifiable",
-                                                                       "derived"};
+                                                                       "derived", "constrained"};
 }  // namespace
 
 std::string_view verdict_name(Verdict v) {

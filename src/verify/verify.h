@@ -15,8 +15,11 @@
 namespace sfcl::verify {
 
 // derived: equal to a one-step computation over source values (docs/ANCHORS.md, "Checking").
-enum class Verdict : uint8_t { confirmed, unsupported, unverifiable, derived };
-inline constexpr size_t kVerdictCount = 4;
+// constrained: written by the constrain fallback from a source value of the anchor's type after the
+// model's own tries failed; grounded by construction, never reported as `confirmed` (the checker
+// itself never returns it: the loop marks what the fallback wrote).
+enum class Verdict : uint8_t { confirmed, unsupported, unverifiable, derived, constrained };
+inline constexpr size_t kVerdictCount = 5;
 std::string_view verdict_name(Verdict v);
 // Every verdict's name, in enum order (for choices and error messages).
 std::span<const std::string_view> verdict_names();

@@ -30,15 +30,6 @@ TEST(FindStop, MultiCharacterStopAcrossCrLf) {
   EXPECT_EQ(m.end, 5U);
 }
 
-TEST(Status, Strings) {
-  Stats s;
-  s.verdicts[0] = 4;
-  s.verdicts[1] = 1;
-  s.backtracks = 1;
-  EXPECT_EQ(status_string(Mode::anchor, true, s), "active; anchor_count=5; avg_backtrack=0.20");
-  EXPECT_EQ(status_string(Mode::anchor, false, s), "inactive");
-  EXPECT_EQ(status_string(Mode::off, true, s), "off");
-}
 
 }  // namespace
 }  // namespace sfcl::decode
