@@ -58,7 +58,8 @@ std::vector<Checked> check_text(verify::Checker& checker, const std::string& tex
   for (const auto& a : anchor::extract(text)) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto r =
-        checker.check(a, anchor::field_label(text, a.start), std::string_view(text).substr(a.start, a.end - a.start));
+        checker.check(a, anchor::field_label(text, a.start), std::string_view(text).substr(a.start, a.end - a.start),
+                      std::string_view(text).substr(0, a.start), std::string_view(text).substr(a.end));
     rep.check_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++rep.checks;
     out.push_back({a, r});

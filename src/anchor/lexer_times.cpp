@@ -40,6 +40,7 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
   const int hour = src.number_at(p, h_end);
   int minute = 0;
   size_t e = h_end;
+  size_t seconds = 0;  // where ":SS" starts, or 0
   const bool colon = src.at(h_end) == ':';
   if (colon) {
     const size_t m_end = src.digits(h_end + 1);
@@ -50,6 +51,7 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
     if (minute > 59 || hour > 24) return 0;
     e = m_end;
     if (src.at(e) == ':' && is_digit(src.at(e + 1)) && is_digit(src.at(e + 2)) && !is_digit(src.at(e + 3))) {
+      seconds = e;
       e += 3;  // seconds ("2:19:37", a race time as often as a time of day): part of the value
     } else if (src.at(e) == ':' || (src.at(e) == '.' && is_digit(src.at(e + 1)))) {
       return 0;  // "1:10:30:5", "9:30.5": not a time of day
@@ -73,7 +75,7 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
   if (a.norm.empty()) a.norm = two_digits(hour == 24 ? 0 : hour);
   a.norm += ':';
   a.norm += two_digits(minute);
-  if (colon && e >= 3 && src.s[e - 3] == ':' && mer == 0) a.norm.append(src.s.substr(e - 3, 3));  // ":SS"
+  if (seconds > 0) a.norm.append(src.s.substr(seconds, 3));  // ":SS"
   if (mer == 0 && hour >= 1 && hour <= 11) {
     a.alt_norm = two_digits(hour + 12) + a.norm.substr(2);
     a.ambiguous = true;

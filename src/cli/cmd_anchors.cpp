@@ -106,7 +106,8 @@ int run_check(const AnchorsOpts& o, const std::string& text, const anchor::Lexer
     const auto& a = anchors[i];
     const std::string_view field = anchor::field_label(text, a.start);
     const std::string_view surface = std::string_view(text).substr(a.start, a.end - a.start);
-    const auto r = checker.check(a, field, surface, std::string_view(text).substr(0, a.start));
+    const auto r =
+        checker.check(a, field, surface, std::string_view(text).substr(0, a.start), std::string_view(text).substr(a.end));
     const auto j = report::check_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(surface),
                                       utf8::sanitize(field), r, index);
     std::cout << j.dump() << "\n";

@@ -263,6 +263,7 @@ void Sequence::State::fallback_event(const Anchor& a, Fallback policy, std::stri
 
 verify::CheckResult Sequence::State::timed_check(const Anchor& a) {
   const auto t0 = Clock::now();
+  // The stream knows only what precedes the value (verify.h: the derivation cue is skipped here).
   const std::string_view before = std::string_view(output.text()).substr(0, a.start);
   verify::CheckResult r = checker.check(a, anchor::field_label(output.text(), a.start), text_of(a), before);
   // What the constrain fallback wrote is grounded by construction, not confirmed: it says so in

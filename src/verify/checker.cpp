@@ -276,7 +276,8 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
   return plain >= 0;
 }
 
-CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_view surface, std::string_view before) {
+CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
+                           std::string_view after) {
   CheckResult r;
   query_ready_ = false;
   if (!is_checkable(a)) return r;
@@ -380,7 +381,7 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   }
   // 3. A one-step computation over source values.
   Derived d;
-  if (derived_ && derived_->find(a, d) && (before.data() == nullptr || derivation_cued(d.kind, before))) {
+  if (derived_ && derived_->find(a, d) && (after.data() == nullptr || derivation_cued(d.kind, before, after))) {
     r.verdict = Verdict::derived;
     r.confidence = 1.0F;
     r.derivation = d.kind;

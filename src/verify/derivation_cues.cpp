@@ -1,8 +1,8 @@
 // Whether the words before a value say it was computed (docs/ANCHORS.md, "Checking"): "47960元" that
 // happens to be the sum of two source amounts is a miscopy unless the answer speaks of a total. A
 // computed value follows the word that names the computation in its clause, in either language:
-// "the total is $3,000", "a difference of 12 days", "合计3000元", "比去年增加了20万元". The check runs when
-// the value completes, so only what comes before it counts (the stream has nothing after it yet).
+// "the total is $3,000", "$3,000 in total", "two years younger", "合计3000元", "比去年增加了20万元". Read in
+// the value's sentence, before and after it, where the sentence is known (see Checker::check).
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -33,10 +33,10 @@ constexpr std::array<std::string_view, 16> kPercentEn = {"%",     "percent", "pe
                                                          "surcharge"};
 constexpr std::array<std::string_view, 10> kPercentZh = {"%", "％", "百分之", "税", "折", "利息", "佣金", "定金", "比例",
                                                          "费"};
-constexpr std::array<std::string_view, 20> kDateDiffEn = {
-    "between", "after",  "before", "later",  "earlier", "from",  "since",   "until",   "till",  "within",
-    "apart",   "period", "term",   "lasted", "took",    "span",  "elapsed", "duration", "passed", "ago"};
-constexpr std::array<std::string_view, 10> kDateDiffZh = {"间", "后", "前", "内", "相隔", "距", "历时", "期", "经过", "起"};
+constexpr std::array<std::string_view, 23> kDateDiffEn = {
+    "between", "after",  "before", "later",  "earlier", "from",  "since",   "until",   "till",    "within", "apart", "period",
+    "term",    "lasted", "took",   "span",   "elapsed", "duration", "passed", "ago", "younger", "older", "long"};
+constexpr std::array<std::string_view, 12> kDateDiffZh = {"间", "后", "前", "内", "相隔", "距", "历时", "期", "经过", "起", "小", "大"};
 constexpr std::array<std::string_view, 7> kRatioEn = {"times", "twice", "ratio", "per", "fold", "double", "triple"};
 constexpr std::array<std::string_view, 2> kRatioZh = {"倍", "比"};
 
@@ -50,6 +50,17 @@ std::string_view clause_of(std::string_view before) {
     if (i != std::string_view::npos) from = std::max(from, i + end.size());
   }
   return before.substr(from);
+}
+
+// The rest of the value's sentence: up to the next sentence end within kClauseReach bytes.
+std::string_view rest_of(std::string_view after) {
+  if (after.size() > kClauseReach) after = after.substr(0, kClauseReach);
+  size_t to = after.size();
+  for (std::string_view end : {". ", "\n", "。", "；", "! ", "? ", "; "}) {
+    const size_t i = after.find(end);
+    if (i != std::string_view::npos) to = std::min(to, i);
+  }
+  return after.substr(0, to);
 }
 
 bool has_word(std::string_view clause, std::string_view w) {
@@ -71,9 +82,11 @@ bool any_cue(std::string_view clause, const std::array<std::string_view, N>& en,
 
 }  // namespace
 
-bool Checker::derivation_cued(Derivation d, std::string_view before) {
-  std::string_view clause = clause_of(before);
-  cue_scratch_.assign(clause);
+bool Checker::derivation_cued(Derivation d, std::string_view before, std::string_view after) {
+  cue_scratch_.assign(clause_of(before));
+  cue_scratch_.push_back(' ');  // the value itself stands here: cues on either side stay apart
+  cue_scratch_.append(rest_of(after));
+  std::string_view clause;
   for (char& c : cue_scratch_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   clause = cue_scratch_;
   switch (d) {

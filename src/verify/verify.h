@@ -83,11 +83,14 @@ class Checker {
   // of the output), or empty. When the sources state values of the anchor's type under that same
   // label, the anchor must match one of them; otherwise any same-type source value supports it.
   // `surface`: the anchor as written (for the verbatim rule); empty skips that rule.
-  // `before`: the text written before the anchor (the output so far). A value equal to a computation
-  // over source values is `derived` only where its clause names the computation ("total", "合计",
-  // "more than"; derivation_cues.cpp); a null `before` (data() == nullptr) skips that test.
+  // `before` / `after`: the text around the anchor. Where the whole sentence is known (`after` not
+  // null: a finished text, as `sfcl anchors check` and the eval read it), a value equal to a
+  // computation over source values is `derived` only where its sentence names the computation
+  // ("in total", "合计", "more than"; derivation_cues.cpp). A stream checks a value when it completes,
+  // before the words that often name the computation ("$3,000 in total"), so there (`after` null)
+  // the test is skipped rather than backtrack a right sum.
   CheckResult check(const anchor::Anchor& a, std::string_view field = {}, std::string_view surface = {},
-                    std::string_view before = {});
+                    std::string_view before = {}, std::string_view after = {});
   [[nodiscard]] const anchor::SourceIndex& index() const { return index_; }
   [[nodiscard]] const CheckerOptions& options() const { return options_; }
 
@@ -108,7 +111,7 @@ class Checker {
   bool name_by_parts_words(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   [[nodiscard]] bool source_word(std::string_view w) const;
-  bool derivation_cued(Derivation d, std::string_view before);
+  bool derivation_cued(Derivation d, std::string_view before, std::string_view after);
 
   const anchor::SourceIndex& index_;
   CheckerOptions options_;

@@ -369,6 +369,33 @@ const Case kCases[] = {
     {"项目建设资金统筹安排按照进度由张伟于2003年主持", "name", "张伟", "张伟"},
     {"项目建设资金统筹安排按照进度由张伟于2003年主持", "date", "2003年", "2003"},
     {RUN41 "人民币5000元", "amount", "人民币5000元", "5000 CNY"},
+    // times of day: one anchor, 24-hour norm; a 1-11 o'clock time without am/pm reads both halves
+    {"open from 9:00 am daily", "time", "9:00 am", "09:00"},
+    {"until 9:30 pm daily", "time", "9:30 pm", "21:30"},
+    {"until 8 PM tonight", "time", "8 PM", "20:00"},
+    {"from 11am on", "time", "11am", "11:00"},
+    {"at 10 a.m. sharp", "time", "10 a.m.", "10:00"},
+    {"at 12 am sharp", "time", "12 am", "00:00"},
+    {"hours 14:0 to close", "time", "14:0", "14:00"},
+    {"at 14:00 pm sharp", "time", "14:00 pm", "14:00"},
+    {"won in 2:19:37 flat", "time", "2:19:37", "02:19:37"},
+    {"won 3:1 at home", "!time", "", ""},
+    {"I am 5 and more", "!time", "", ""},
+    {"会议于19时35分开始", "!time", "", ""},
+    // a number opening a list line is the step's number, no value
+    {"Steps:\n6. Rinse well", "!number", "", ""},
+    {"2) Sign here", "!number", "", ""},
+    {"in 2024. Then", "number", "2024", "2024"},
+    // compounds of a number and a unit, and compound Chinese magnitudes
+    {"a 4-star rating", "quantity", "4-star", "4 star"},
+    {"a 26-point lead", "quantity", "26-point", "26 point"},
+    {"a 24-hour service", "duration", "24-hour", "24 hour"},
+    {"涉案金额约3千亿元", "amount", "3千亿元", "300000000000 CNY"},
+    {"总额达2万亿元", "amount", "2万亿元", "2000000000000 CNY"},
+    // "N日" before a verb is the day of the month; a span of days otherwise
+    {"智利外交部25日发表声明", "date", "25日", "---25"},
+    {"应于30日内付款", "duration", "30日", "30 day"},
+    {"近30日以来", "!date", "", ""},
 };
 
 // Failure messages name the row, not its bytes.

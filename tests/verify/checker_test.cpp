@@ -227,8 +227,9 @@ CheckResult check_written(const SourceIndex& idx, const std::string& answer, con
   EXPECT_NE(at, std::string::npos) << value;
   for (const auto& a : anchors) {
     if (a.start <= at && a.end >= at + value.size()) {
-      return c.check(a, anchor::field_label(answer, a.start),
-                     std::string_view(answer).substr(a.start, a.end - a.start));
+      // As a finished text is checked: with its sentence around the anchor (derivation cues).
+      return c.check(a, anchor::field_label(answer, a.start), std::string_view(answer).substr(a.start, a.end - a.start),
+                     std::string_view(answer).substr(0, a.start), std::string_view(answer).substr(a.end));
     }
   }
   ADD_FAILURE() << "no anchor covers '" << value << "' in: " << answer;
@@ -350,6 +351,66 @@ INSTANTIATE_TEST_SUITE_P(
                   "It was led by Professor Yun-Seo Hwang of Uppsala University.",
                   "Professor Yun-Seo Hwang of Uppsala University", Verdict::unsupported},
         ProseCase{"该研究由韩国科学技术院的黄允书教授领导。", "研究由黄允书教授领导。", "黄允书", Verdict::confirmed}));
+
+// The families of false flags and misses on real model output (RAGTruth, FaithBench, UHGEval): each
+// row is one kind, with the wrong value next to it that must stay caught.
+INSTANTIATE_TEST_SUITE_P(
+    RealOutputFamilies, ProseTable,
+    ::testing::Values(
+        // times of day against 24-hour records, and a wrong hour
+        ProseCase{"'hours': {'Friday': '11:30-20:0'}", "It is open until 8:00 PM on Friday.", "8:00 PM",
+                  Verdict::confirmed},
+        ProseCase{"'hours': {'Friday': '11:30-20:0'}", "It is open until 9:00 PM on Friday.", "9:00 PM",
+                  Verdict::unsupported},
+        ProseCase{"Opening hours: 11:30 to 2:00.", "It opens at 11:30 am and closes at 2:00 pm.", "2:00 pm",
+                  Verdict::confirmed},
+        ProseCase{"The office opens at 9:00.", "It opens at 9:30 am.", "9:30 am", Verdict::unsupported},
+        // a time's digits are not numbers any 9 or 0 confirms
+        ProseCase{"Nine people and 0 cars; 9 staff.", "Open from 9:00 am.", "9:00 am", Verdict::unsupported},
+        // coordinated names: each side is in the sources, or the whole is unsupported
+        ProseCase{"'categories': 'Burgers, Restaurants'", "It is one of the Burgers and Restaurants.",
+                  "Burgers and Restaurants", Verdict::confirmed},
+        ProseCase{"Goals came from Forbes and from Johnstone.", "Forbes and Johnstone scored.", "Forbes and Johnstone",
+                  Verdict::confirmed},
+        ProseCase{"Goals came from Forbes.", "Forbes and Johnstone scored.", "Forbes and Johnstone",
+                  Verdict::unsupported},
+        // a title or a sentence's first word before a source name
+        ProseCase{"Indiana Gov. Mike Pence signed the order.", "Indiana Governor Mike Pence signed it.",
+                  "Indiana Governor Mike Pence", Verdict::confirmed},
+        ProseCase{"Gloucester's Josh Hohneck was sent off.", "After Gloucester's Josh Hohneck was sent off, they won.",
+                  "After Gloucester's Josh Hohneck", Verdict::confirmed},
+        ProseCase{"The president praised it. Mr. Obama said the bill passed.", "President Obama signed the bill.", "President Obama",
+                  Verdict::confirmed},
+        // ... but not another name before it, nor an affiliation after it
+        ProseCase{"Sheryl Lee Ralph and Laura Palmer starred.", "Sheryl Ralph starred.", "Sheryl Ralph",
+                  Verdict::unsupported},
+        ProseCase{"Keonna Thomas was charged. Philadelphia police said so.", "Keonna Thomas of Philadelphia was charged.",
+                  "Keonna Thomas of Philadelphia", Verdict::unsupported},
+        // an organisation's words in another order
+        ProseCase{"In 18 months the Justice Department's National Security Division prosecuted 30 cases.",
+                  "The Department of Justice prosecuted 30 cases.", "Department of Justice", Verdict::confirmed},
+        // a tokenised source and a written-out escape
+        ProseCase{"It premiered on ABC on November 28 , 1972 .", "It premiered on November 28, 1972.",
+                  "November 28, 1972", Verdict::confirmed},
+        ProseCase{"It premiered on ABC on November 28 , 1972 .", "It premiered on November 29, 1972.",
+                  "November 29, 1972", Verdict::unsupported},
+        ProseCase{"He met Jane Smith.\\nThe deal closed.", "He met Jane Smith.", "Jane Smith", Verdict::confirmed},
+        // a rating written as a compound, and an age written as news writes it
+        ProseCase{"'business_stars': 4.0", "It has a 4-star rating.", "4-star", Verdict::confirmed},
+        ProseCase{"'business_stars': 4.0", "It has a 3-star rating.", "3-star", Verdict::unsupported},
+        // a derived value needs its clause to name the computation
+        ProseCase{"The deposit was $1,250 and the balance $2,300.", "The total is $3,550.", "$3,550", Verdict::derived},
+        ProseCase{"The deposit was $1,250 and the balance $2,300.", "$3,550 was paid in all.", "$3,550",
+                  Verdict::derived},
+        ProseCase{"The deposit was $1,250 and the balance $2,300.", "The fee is $3,550.", "$3,550",
+                  Verdict::unsupported},
+        ProseCase{"首付120万元，贷款230万元。", "两项合计350万元。", "350万元", Verdict::derived},
+        ProseCase{"首付120万元，贷款230万元。", "押金为350万元。", "350万元", Verdict::unsupported},
+        // Chinese day of the month and compound magnitudes
+        ProseCase{"2015年3月25日，智利外交部发表声明。", "智利外交部25日发表声明。", "25日", Verdict::confirmed},
+        ProseCase{"2015年3月25日，智利外交部发表声明。", "智利外交部26日发表声明。", "26日", Verdict::unsupported},
+        ProseCase{"涉案金额约3000亿元。", "涉案金额约3千亿元。", "3千亿元", Verdict::confirmed},
+        ProseCase{"涉案金额约3000亿元。", "涉案金额约4千亿元。", "4千亿元", Verdict::unsupported}));
 
 // Derived values cite their operands and are not hallucinations; values that are not one step away
 // stay unsupported.

@@ -22,7 +22,7 @@ const bodyFor = () => ({
 
 for (const api of ['anthropic', 'openai']) {
   test(`${api}: tokens, the confirmed date with its source span, the caught total and the final status`, async () => {
-    const seen = { token: 0, anchor_confirmed: [], backtrack: [], fallback: [], status: [], order: [] };
+    const seen = { token: 0, anchor_confirmed: [], anchor_checked: [], backtrack: [], fallback: [], status: [], order: [] };
     let streamed = '';
     const result = await streamWithSFCL({ baseUrl: server.url, api, apiKey: KEY, body: bodyFor() }, {
       token: (e) => {
@@ -32,6 +32,7 @@ for (const api of ['anthropic', 'openai']) {
         assert.equal(e.end, utf8Length(streamed));
       },
       anchor_confirmed: (e) => seen.anchor_confirmed.push(e),
+      anchor_checked: (e) => seen.anchor_checked.push(e),
       backtrack: (e) => seen.backtrack.push(e),
       fallback: (e) => seen.fallback.push(e),
       status: (e) => seen.status.push(e),
@@ -58,19 +59,23 @@ for (const api of ['anthropic', 'openai']) {
     assert.equal(caught.verdict, 'unsupported');
     assert.equal(caught.reason, 'mismatch');
     assert.equal(seen.fallback[0]?.policy, 'constrain');
-    const replacement = seen.anchor_confirmed.find((e) => e.start === caught.start);
+    // The fallback's value is grounded by construction, reported as constrained, never as confirmed.
+    assert.equal(seen.anchor_confirmed.find((e) => e.start === caught.start), undefined);
+    const replacement = seen.anchor_checked.find((e) => e.start === caught.start);
     assert.equal(replacement?.text, '$12,500.00');
+    assert.equal(replacement.verdict, 'constrained');
     assert.equal(replacement.constrained, true);
     assert.equal(sliceBytes(SOURCE, replacement.source.start, replacement.source.end), '$12,500.00');
 
     assert.equal(seen.status.length, 1);
     assert.equal(seen.order.at(-1), 'status');
     assert.equal(result.status.mode, 'anchor');
-    assert.equal(result.status.confirmed, 2);
+    assert.equal(result.status.confirmed, 1);
+    assert.equal(result.status.constrained, 1);
     assert.equal(result.status.backtracks, 1);
     assert.match(result.status.status, /^active; anchor_count=2;/);
     assert.equal(result.stopReason, api === 'anthropic' ? 'max_tokens' : 'length');
-    assert.deepEqual(result.events.map((e) => e.type), ['anchor_confirmed', 'backtrack', 'fallback', 'anchor_confirmed']);
+    assert.deepEqual(result.events.map((e) => e.type), ['anchor_confirmed', 'backtrack', 'fallback', 'anchor_checked']);
   });
 }
 

@@ -606,9 +606,13 @@ TEST(ServerLifecycle, EventsShareOneSchemaAndCoverEveryDeliveredAnchor) {
   // anchor_count counts the delivered checked anchors, not the attempts a backtrack removed.
   EXPECT_EQ(nj["sfcl"]["anchor_count"], checked);
   EXPECT_EQ(final_sfcl["anchor_count"], checked);
+  int64_t constrained = 0;
+  for (const auto& a : nj["sfcl"]["anchors"]) constrained += a["verdict"] == "constrained" ? 1 : 0;
+  EXPECT_EQ(nj["sfcl"]["constrained"], constrained);
   EXPECT_EQ(nj["sfcl"]["status"].get<std::string>(),
             "active; anchor_count=" + std::to_string(checked) + "; avg_backtrack=" +
-                (checked > 0 ? std::to_string(nj["sfcl"]["backtracks"].get<double>() / checked).substr(0, 4) : "0.00"));
+                (checked > 0 ? std::to_string(nj["sfcl"]["backtracks"].get<double>() / checked).substr(0, 4) : "0.00") +
+                (constrained > 0 ? "; constrained=" + std::to_string(constrained) : ""));
 
   // OpenAI: data-only chunks; an event chunk has an empty delta and its event under "sfcl".
   json oa = {{"model", "sfcl"},
