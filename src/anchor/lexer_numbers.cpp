@@ -159,29 +159,20 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
   bool ok = false;
   const Multiplier mult = multiplier(src, j);
   if (is_alpha(src.at(mult.end)) || src.at(mult.end) == '-' || src.at(mult.end) == '_') {
-    // Attached letters: an ordinal, a "30-day" duration, or an identifier.
+    // Attached letters: an ordinal, a "30-day" duration, a "4-star" count, or an identifier.
     std::string_view unit;
-    if (size_t e = duration_suffix(src, mult.end, unit, false)) {
-      a.norm = number_norm(raw, mult.shift, ok);
-      if (ok) {
-        a.type = Type::duration;
-        a.value = to_value(a.norm);
-        a.norm += ' ';
-        a.norm += unit;
-        return e;
-      }
-    }
+    const auto with_unit = [&](Type type, int shift) {
+      a.norm = number_norm(raw, shift, ok);
+      if (!ok) return false;
+      a.type = type;
+      a.value = to_value(a.norm);
+      a.norm += ' ';
+      a.norm += unit;
+      return true;
+    };
+    if (size_t e = duration_suffix(src, mult.end, unit, false); e > 0 && with_unit(Type::duration, mult.shift)) return e;
     if (src.at(mult.end) == '-' && mult.shift == 0) {  // "4-star rating", "a 26-point lead"
-      if (size_t e = quantity_suffix(src, mult.end, unit)) {
-        a.norm = number_norm(raw, 0, ok);
-        if (ok) {
-          a.type = Type::quantity;
-          a.value = to_value(a.norm);
-          a.norm += ' ';
-          a.norm += unit;
-          return e;
-        }
-      }
+      if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
     }
     const size_t o = ordinal_suffix(src, j);
     if (o > j) {
