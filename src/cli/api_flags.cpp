@@ -83,7 +83,7 @@ void add_admission_flags(CLI::App& cmd, server::ServerOptions& o) {
                  "(413; 0 = off)")
       ->capture_default_str();
   cmd.add_option("--spam-density", o.spam_anchors_per_kb,
-                 "Refuse requests with more anchors per KB of text (anchor spam: 400; 0 = off)")
+                 "Refuse requests with more anchors per KiB of text (anchor spam: 400; 0 = off)")
       ->capture_default_str();
   cmd.add_option("--drift-threshold", o.drift_threshold,
                  "How far the mean confidence of the last 200 checked anchors may fall below that of the 1,000 "

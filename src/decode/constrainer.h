@@ -25,9 +25,9 @@ class Constrainer {
   // of the probability: below it the retry nearly always writes another unsupported value.
   static constexpr double kFutileMass = 0.05;
 
-  // Candidates for `a`: source values of its type under `field` (numbers fall back to amounts,
-  // percentages, durations; logic to obligations), tokenised after `prefix` (the bytes of the
-  // anchor's first token before it). False when there are none.
+  // Candidates for `a`: source values of its own type under `field` (never an amount for a bare
+  // number; logic: obligations only), tokenised after `prefix` (the bytes of the anchor's first
+  // token before it). False when there are none.
   bool build(const engine::Model& model, const anchor::SourceIndex& sources, const anchor::Anchor& a,
              std::string_view field, std::string_view prefix);
   void add_candidate(std::vector<engine::Token> tokens) { cands_.push_back(std::move(tokens)); }

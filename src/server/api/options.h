@@ -80,7 +80,7 @@ struct ServerOptions {
   // tokenised (docs/OPERATIONS.md, 'Requests'); 0 = off.
   size_t max_prompt_bytes = 1U << 20;
   // Anchor density of a request above which it is refused as anchor spam (400); 0 = off. Tables of
-  // figures stay below it (a quarterly table with amounts, percents and dates: about 110 per KB).
+  // figures stay below it (a quarterly table with amounts, percents and dates: about 110 per KiB).
   double spam_anchors_per_kb = 250.0;
   // Degraded when the mean confidence of the last 200 checked anchors is this far below that of the
   // 1,000 before them (metrics::Metrics::drift).

@@ -94,7 +94,7 @@ void check_decision_points(State& st, const GenerationRequest& req) {
              {{"anchors", dp.anchors}, {"bytes", all_text.size()}, {"decision_points", dp.total}});
     throw ApiError(400, "invalid_request_error",
                    "the request's text has " + std::to_string(static_cast<int64_t>(density)) +
-                       " anchors per KB; this server accepts at most " +
+                       " anchors per KiB; this server accepts at most " +
                        std::to_string(static_cast<int64_t>(st.opt.spam_anchors_per_kb)) + " (--spam-density)");
   }
 }

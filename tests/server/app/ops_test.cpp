@@ -229,7 +229,7 @@ TEST(Ops, AnchorSpamIsRefusedByDensity) {
   for (const auto& text : {spam, spam_zh}) {
     auto r = c.Post("/v1/messages", msg(text, "sum?", 4).dump(), "application/json");
     ASSERT_EQ(r->status, 400) << text.substr(0, 40);
-    EXPECT_NE(r->body.find("anchors per KB; this server accepts at most 200 (--spam-density)"), std::string::npos)
+    EXPECT_NE(r->body.find("anchors per KiB; this server accepts at most 200 (--spam-density)"), std::string::npos)
         << r->body;
   }
   std::string table = "Quarter, Revenue, Cost, Margin\n";
