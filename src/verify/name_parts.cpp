@@ -105,10 +105,12 @@ bool Checker::source_word(std::string_view w) const {
   scratch_.push_back('s');
   if (index_.find_verbatim(scratch_, span)) return true;
   for (const auto& [full, abbr] : kAbbreviations) {
-    if (w == full && (index_.find_verbatim(abbr, span) || index_.find_verbatim(std::string(abbr) + ".", span))) {
-      return true;
+    if (w == full) {
+      scratch_.assign(abbr);
+      scratch_.push_back('.');  // "Gov." as well as "Gov"
+      return index_.find_verbatim(abbr, span) || index_.find_verbatim(scratch_, span);
     }
-    if (w == abbr && index_.find_verbatim(full, span)) return true;
+    if (w == abbr) return index_.find_verbatim(full, span);
   }
   return false;
 }
