@@ -31,6 +31,11 @@ Runner register_gateway(CLI::App& app) {
                   "Seconds for each backend call to connect and for each read; past it the backend counts as failed")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 3600.0));
+  cmd->add_option("--backend-call-timeout", o->pool.call_timeout_s,
+                  "Seconds one completion call to a backend may take from start to end, however steadily it "
+                  "streams (0 = no limit); past it the backend counts as failed")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 86400.0));
   cmd->add_option("--health-interval", o->pool.health_interval_s, "Seconds between health checks of a healthy backend")
       ->capture_default_str()
       ->check(CLI::Range(0.05, 3600.0));

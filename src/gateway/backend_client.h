@@ -6,10 +6,12 @@
 #include <httplib.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -99,9 +101,37 @@ struct StreamResult {
 
 class BackendProtocol;
 
+// What one backend answer may cost the gateway before the call ends as failed (docs/SCALING.md,
+// "Limits on a backend"): a backend is another process, and a broken or hostile one must not
+// grow the gateway's memory, hold a worker or a slot past its client, or write into its log.
+inline constexpr size_t kMaxBackendEventBytes = size_t{1} << 20;  // one SSE event
+inline constexpr size_t kMaxBackendInfoBytes = size_t{8} << 20;   // /props, /v1/models, /tokenize
+inline constexpr size_t kMaxBackendErrorBytes = 4096;             // of an error's text, kept
+// A completion's body: this much per token asked (an event carries its top tokens), plus the base.
+inline constexpr size_t kBackendBytesPerToken = size_t{32} << 10;
+inline constexpr size_t kBackendBaseBytes = size_t{1} << 20;
+
+// Throws std::runtime_error naming `url` when what a backend reported cannot be used as it is: a
+// model name that goes into response headers and the log must be printable text of at most 256
+// bytes; sizes must be in range.
+void check_backend_info(const std::string& url, const BackendInfo& info);
+// The ids of a /tokenize answer (`tokens`: ids, or objects with `id`); -1 for an entry that is
+// neither, so a probe against it fails instead of the gateway.
+std::vector<Token> read_token_ids(std::string_view body);
+
+// `text` as one log line and error message: at most kMaxBackendErrorBytes, control characters
+// (a CR LF a backend wrote) as spaces.
+std::string printable_excerpt(std::string_view text);
+// Appends to an error's text no more than printable_excerpt shows (and one byte to tell it was cut).
+inline void keep_error_text(std::string& kept, std::string_view more) {
+  if (kept.size() > kMaxBackendErrorBytes) return;
+  kept.append(more.substr(0, kMaxBackendErrorBytes + 1 - kept.size()));
+}
+
 class BackendClient {
  public:
-  BackendClient(BackendAddress address, double timeout_s);
+  // `timeout_s`: connect and every read; `call_timeout_s`: a whole completion call (0 = none).
+  BackendClient(BackendAddress address, double timeout_s, double call_timeout_s = 0.0);
   ~BackendClient();
   BackendClient(const BackendClient&) = delete;
   BackendClient& operator=(const BackendClient&) = delete;
@@ -110,10 +140,21 @@ class BackendClient {
   BackendInfo props();
   std::vector<Token> tokenize(std::string_view text);
   [[nodiscard]] bool healthy();
+  // GET (empty `body`) or POST `path`, the answer's body read up to kMaxBackendInfoBytes; nullopt
+  // when there is no answer or a longer one (the connection is then dropped).
+  struct Fetched {
+    int status = 0;
+    std::string body;
+  };
+  std::optional<Fetched> fetch(const std::string& path, const std::string& body = {});
 
   // Streams the tokens the backend samples, event by event; `on_event` returns false to cancel (the
-  // connection is closed, so the backend stops generating).
-  StreamResult complete(const CompletionRequest& req, const std::function<bool(const CompletionEvent&)>& on_event);
+  // connection is closed, so the backend stops generating). `cancelled`, when given, is read at
+  // every chunk the backend sends: true ends the call as cancelled (its client left), though the
+  // backend sends only keep-alives. A token id outside the vocabulary (set_pieces), a body over
+  // its bound or a call past its deadline ends it as failed.
+  StreamResult complete(const CompletionRequest& req, const std::function<bool(const CompletionEvent&)>& on_event,
+                        const std::function<bool()>& cancelled = {});
 
   // From another thread, during complete(): ends the call as failed at once (its connection is shut
   // down, and one it opens later too). The pool calls it for the calls on a backend its health
@@ -126,7 +167,10 @@ class BackendClient {
   [[nodiscard]] const BackendProtocol& protocol() const { return *protocol_; }
   // The vocabulary that reads back tokens a stream held inside a UTF-8 character (held_tokens.h);
   // without one such tokens are lost (StreamResult::lost). Must outlive this client.
-  void set_pieces(const PartialPieces* pieces) { held_ = HeldTokens(pieces); }
+  void set_pieces(const PartialPieces* pieces) {
+    held_ = HeldTokens(pieces);
+    n_vocab_ = pieces != nullptr ? pieces->size() : 0;
+  }
 
  private:
   // How this backend is spoken to: the protocols send through the connection below.
@@ -134,6 +178,11 @@ class BackendClient {
   friend class OpenAIProtocol;
   httplib::Client& client();
   void drop_client();  // the connection is closed; the next call opens another
+  // Counts `bytes` more of the completion call's body: false when the call must end now (its
+  // client left, its body outgrew its bound, its deadline passed), and why is kept for complete().
+  bool charge(size_t bytes);
+  // The protocol ends the call as failed for `why` (an SSE event over its bound).
+  void stop_call(std::string why);
   // Sends `req` on the kept-alive connection, and once more on a new one when that fails while
   // `nothing_arrived()` (the backend had closed it meanwhile).
   bool send(httplib::Request& req, httplib::Response& res, httplib::Error& err,
@@ -144,6 +193,17 @@ class BackendClient {
   std::mutex client_mu_;
   std::atomic<bool> aborted_{false};  // abort() ran during this call: no retry on a new connection
   HeldTokens held_{nullptr};
+  size_t n_vocab_ = 0;  // from set_pieces; 0: ids are not checked
+  double call_timeout_s_;
+  // The call under way: its bounds and why it was ended (empty: it was not).
+  struct CallBudget {
+    size_t max_bytes = 0;
+    size_t bytes = 0;
+    std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+    const std::function<bool()>* cancelled = nullptr;
+    bool client_left = false;
+    std::string stopped;
+  } budget_;
   std::unique_ptr<BackendProtocol> protocol_;  // chosen by address_.api (make_protocol)
 };
 

@@ -4,6 +4,7 @@
 // give back the ids of tokens held inside a UTF-8 character: held_tokens.h). A backend sends one event per token, so
 // this is on the gateway's per-token path: nothing here allocates once its buffers have grown.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -79,34 +80,53 @@ class CompletionEventParser {
 // false on a malformed escape.
 bool unescape_json_string(std::string_view raw, std::string& out);
 
-// Splits an SSE byte stream into the payloads of its `data:` lines, whatever the chunking.
+// Splits an SSE byte stream into the payloads of its `data:` lines, whatever the chunking. An event
+// longer than `max_event_bytes` ends the stream (overflowed()): a backend that never writes the
+// blank line would otherwise grow the buffer for ever.
 class SseSplitter {
  public:
-  void clear() { pending_.clear(); }
+  explicit SseSplitter(size_t max_event_bytes = size_t{1} << 20) : max_event_bytes_(max_event_bytes) {}
+  void clear() {
+    pending_.clear();
+    scanned_ = 0;
+    overflowed_ = false;
+  }
   // Calls on_data(payload) for every complete event in the bytes so far; stops and returns false
-  // as soon as on_data does.
+  // as soon as on_data does, or when the event being read outgrows the limit.
   template <class OnData>
   bool feed(std::string_view bytes, OnData&& on_data) {
     pending_.append(bytes);
     size_t start = 0;
     bool go_on = true;
     while (go_on) {
-      const size_t end = pending_.find("\n\n", start);
+      // Bytes already searched are not searched again (one byte back: a "\n" that ended the last chunk).
+      const size_t end = pending_.find("\n\n", std::max(start, scanned_ > 0 ? scanned_ - 1 : 0));
       if (end == std::string::npos) break;
       const std::string_view event(pending_.data() + start, end - start);
       start = end + 2;
+      scanned_ = start;
       const std::string_view payload = data_of(event);
       if (!payload.empty()) go_on = on_data(payload);
     }
     pending_.erase(0, start);
+    scanned_ = pending_.size();
+    if (go_on && pending_.size() > max_event_bytes_) {
+      overflowed_ = true;
+      return false;
+    }
     return go_on;
   }
   [[nodiscard]] bool empty() const { return pending_.empty(); }
+  [[nodiscard]] bool overflowed() const { return overflowed_; }
+  [[nodiscard]] size_t max_event_bytes() const { return max_event_bytes_; }
 
  private:
   // The `data:` field of one event (its only line as llama-server writes them); empty for others.
   static std::string_view data_of(std::string_view event);
+  size_t max_event_bytes_;
   std::string pending_;
+  size_t scanned_ = 0;  // pending_[0, scanned_) holds no event end
+  bool overflowed_ = false;
 };
 
 }  // namespace sfcl::gateway

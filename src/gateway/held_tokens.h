@@ -29,6 +29,7 @@ class PartialPieces {
   PartialPieces& operator=(const PartialPieces&) = delete;
 
   [[nodiscard]] std::string_view piece(Token t) const;
+  [[nodiscard]] size_t size() const { return pieces_.size(); }
   // Appends the ids of pieces, none of them whole UTF-8, that make up `bytes`: `count` of them, or
   // as few as can be when count < 0. Where several splits fit, the one with the longest pieces
   // first (what a byte-level BPE vocabulary samples most). False when none fits.

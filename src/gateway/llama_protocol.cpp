@@ -11,7 +11,7 @@ namespace sfcl::gateway {
 using nlohmann::json;
 
 BackendInfo LlamaProtocol::props(BackendClient& c) {
-  auto r = c.client().Get("/props");
+  const auto r = c.fetch("/props");
   if (!r || r->status != 200) {
     c.drop_client();
     throw std::runtime_error("backend " + c.address_.url + " did not answer GET /props" +
@@ -20,27 +20,31 @@ BackendInfo LlamaProtocol::props(BackendClient& c) {
   const json j = json::parse(r->body, nullptr, false);
   if (!j.is_object()) throw std::runtime_error("backend " + c.address_.url + ": /props is not JSON");
   BackendInfo info;
-  info.model = j.value("model_alias", j.value("model_path", std::string()));
-  info.model_path = j.value("model_path", std::string());
-  info.chat_template = j.value("chat_template", std::string());
-  info.total_slots = j.value("total_slots", 1);
-  if (j.contains("default_generation_settings")) info.n_ctx = j["default_generation_settings"].value("n_ctx", 0);
+  const auto text = [&](const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  info.model_path = text("model_path");
+  info.model = text("model_alias").empty() ? info.model_path : text("model_alias");
+  info.chat_template = text("chat_template");
+  const auto it = j.find("total_slots");
+  info.total_slots = it != j.end() && it->is_number_integer() ? it->get<int32_t>() : 1;
+  if (j.contains("default_generation_settings") && j["default_generation_settings"].is_object()) {
+    const json& d = j["default_generation_settings"];
+    if (d.contains("n_ctx") && d["n_ctx"].is_number_integer()) info.n_ctx = d["n_ctx"].get<int32_t>();
+  }
+  check_backend_info(c.address_.url, info);
   return info;
 }
 
 std::vector<Token> LlamaProtocol::tokenize(BackendClient& c, std::string_view text) {
   const json body = {{"content", text}, {"add_special", false}, {"parse_special", false}};
-  auto r = c.client().Post("/tokenize", body.dump(), "application/json");
+  const auto r = c.fetch("/tokenize", body.dump());
   if (!r || r->status != 200) {
     c.drop_client();
     throw std::runtime_error("backend " + c.address_.url + " did not answer POST /tokenize");
   }
-  const json j = json::parse(r->body, nullptr, false);
-  std::vector<Token> out;
-  if (j.is_object() && j.contains("tokens")) {
-    for (const auto& t : j["tokens"]) out.push_back(t.is_object() ? t.value("id", -1) : t.get<Token>());
-  }
-  return out;
+  return read_token_ids(r->body);
 }
 
 namespace {
@@ -156,15 +160,19 @@ StreamResult LlamaProtocol::complete(BackendClient& c, const CompletionRequest& 
   };
   hreq.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
     call.received = true;
+    if (!c.charge(len)) return false;
     if (call.status != 200) {
-      call.error_body.append(data, len);
+      keep_error_text(call.error_body, std::string_view(data, len));
       return true;
     }
     if (!call.streamed) {
       call.unstreamed.append(data, len);
       return true;
     }
-    return sse_.feed(std::string_view(data, len), on_payload);
+    const bool go_on = sse_.feed(std::string_view(data, len), on_payload);
+    if (sse_.overflowed())
+      c.stop_call("an event of its stream is over " + std::to_string(sse_.max_event_bytes()) + " bytes");
+    return go_on;
   };
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
@@ -228,7 +236,8 @@ StreamResult LlamaProtocol::end_of(BackendClient& c, const Call& call, bool ok, 
   }
   if (call.status != 200) {
     out.end = call.status >= 500 ? StreamEnd::failed : StreamEnd::rejected;
-    out.error = "backend " + c.address_.url + ": HTTP " + std::to_string(call.status) + " " + call.error_body;
+    out.error = "backend " + c.address_.url + ": HTTP " + std::to_string(call.status) + " " +
+                printable_excerpt(call.error_body);
     return out;
   }
   if (!call.stopped) {
@@ -240,7 +249,7 @@ StreamResult LlamaProtocol::end_of(BackendClient& c, const Call& call, bool ok, 
   }
   if (!call.error_body.empty()) {
     out.end = StreamEnd::failed;
-    out.error = "backend " + c.address_.url + ": " + call.error_body;
+    out.error = "backend " + c.address_.url + ": " + printable_excerpt(call.error_body);
   }
   // The stream ended inside a character: its last tokens were sampled and never sent.
   if (call.streamed && c.held_.lost(call.predicted)) out.lost = true;

@@ -256,21 +256,15 @@ void read_models(std::string_view body, BackendInfo& info) {
   if (root.ends_with(".gguf")) info.model_path = root;
 }
 
-std::vector<Token> read_tokens(std::string_view body) {
-  const json j = json::parse(body, nullptr, false);
-  std::vector<Token> out;
-  if (!j.is_object() || !j.contains("tokens") || !j["tokens"].is_array()) return out;
-  for (const auto& t : j["tokens"]) out.push_back(t.is_object() ? t.value("id", -1) : t.get<Token>());
-  return out;
-}
+std::vector<Token> read_tokens(std::string_view body) { return read_token_ids(body); }
 
 }  // namespace openai
 
 namespace {
 
 // The model id requests name (older vLLM releases require it); empty when not listed.
-std::string listed_model(httplib::Client& c) {
-  auto r = c.Get("/v1/models");
+std::string listed_model(BackendClient& c) {
+  const auto r = c.fetch("/v1/models");
   if (!r || r->status != 200) return {};
   BackendInfo info;
   try {
@@ -284,7 +278,7 @@ std::string listed_model(httplib::Client& c) {
 }  // namespace
 
 BackendInfo OpenAIProtocol::props(BackendClient& c) {
-  auto r = c.client().Get("/v1/models");
+  const auto r = c.fetch("/v1/models");
   if (!r || r->status != 200) {
     c.drop_client();
     throw std::runtime_error("backend " + c.address_.url + " did not answer GET /v1/models" +
@@ -309,14 +303,15 @@ BackendInfo OpenAIProtocol::props(BackendClient& c) {
     if (p.n_ctx > 0) info.n_ctx = p.n_ctx;
   } catch (const std::exception&) {
   }
+  check_backend_info(c.address_.url, info);
   return info;
 }
 
 std::vector<Token> OpenAIProtocol::tokenize(BackendClient& c, std::string_view text) {
-  if (model_.empty()) model_ = listed_model(c.client());
+  if (model_.empty()) model_ = listed_model(c);
   json body = {{"prompt", text}, {"add_special_tokens", false}};
   if (!model_.empty()) body["model"] = model_;
-  auto r = c.client().Post("/tokenize", body.dump(), "application/json");
+  const auto r = c.fetch("/tokenize", body.dump());
   if (!r) {
     c.drop_client();
     throw std::runtime_error("backend " + c.address_.url + " did not answer POST /tokenize");
@@ -352,7 +347,7 @@ StreamResult OpenAIProtocol::complete(BackendClient& c, const CompletionRequest&
   // A call not streamed goes to llama-server's native /completion where the backend serves it too:
   // its answer names every token.
   if (req.whole && serves_native(c)) return native_.complete(c, req, on_event);
-  if (model_.empty()) model_ = listed_model(c.client());
+  if (model_.empty()) model_ = listed_model(c);
   openai::completion_body(req, model_, body_);
   Call call;
   for (const auto& [tok, b] : req.bias) {
@@ -373,12 +368,16 @@ StreamResult OpenAIProtocol::complete(BackendClient& c, const CompletionRequest&
   };
   hreq.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
     call.received = true;
+    if (!c.charge(len)) return false;
     if (call.status != 200) {
-      call.error_body.append(data, len);
+      keep_error_text(call.error_body, std::string_view(data, len));
       return true;
     }
-    return sse_.feed(std::string_view(data, len),
-                     [&](std::string_view event) { return on_sse_event(c, call, event, on_event); });
+    const bool go_on = sse_.feed(std::string_view(data, len),
+                                 [&](std::string_view event) { return on_sse_event(c, call, event, on_event); });
+    if (sse_.overflowed())
+      c.stop_call("an event of its stream is over " + std::to_string(sse_.max_event_bytes()) + " bytes");
+    return go_on;
   };
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
@@ -436,12 +435,12 @@ StreamResult OpenAIProtocol::end_of(BackendClient& c, const Call& call, bool ok,
   if (call.cancelled || call.refused) {
     c.drop_client();  // closing the connection stops the backend's generation
     out.end = call.cancelled ? StreamEnd::cancelled : StreamEnd::rejected;
-    if (call.refused) out.error = who + call.error_body;
+    if (call.refused) out.error = who + printable_excerpt(call.error_body);
     return out;
   }
   if (call.status != 200 && call.status != 0) {
     out.end = call.status >= 500 ? StreamEnd::failed : StreamEnd::rejected;
-    out.error = who + "HTTP " + std::to_string(call.status) + " " + call.error_body;
+    out.error = who + "HTTP " + std::to_string(call.status) + " " + printable_excerpt(call.error_body);
     return out;
   }
   if (!call.finished) {  // refused, reset, timed out, or the body ended before the last chunk
@@ -453,7 +452,7 @@ StreamResult OpenAIProtocol::end_of(BackendClient& c, const Call& call, bool ok,
   if (!call.error_body.empty()) {
     c.drop_client();
     out.end = StreamEnd::failed;
-    out.error = who + call.error_body;
+    out.error = who + printable_excerpt(call.error_body);
   }
   // The stream ended inside a character: its last tokens were sampled and never sent.
   if (c.held_.lost(call.sampled)) out.lost = true;
@@ -462,12 +461,9 @@ StreamResult OpenAIProtocol::end_of(BackendClient& c, const Call& call, bool ok,
 
 bool OpenAIProtocol::serves_native(BackendClient& c) {
   if (native_answers_ < 0) {
-    auto r = c.client().Get("/props");
-    if (!r) {  // a kept-alive connection the backend closed meanwhile: once more on a new one
-      c.drop_client();
-      r = c.client().Get("/props");
-    }
-    if (!r) {  // asked again next time
+    auto r = c.fetch("/props");
+    if (!r) r = c.fetch("/props");  // a kept-alive connection the backend closed meanwhile: once more on a new one
+    if (!r) {                       // asked again next time
       c.drop_client();
       return false;
     }

@@ -19,6 +19,7 @@ namespace sfcl::gateway {
 struct PoolOptions {
   int32_t slots_per_backend = 4;   // requests one backend serves at once (--backend-slots)
   double timeout_s = 30.0;         // each backend call (connect, every read)
+  double call_timeout_s = 600.0;   // one completion call from its start to its end (0 = none)
   double health_interval_s = 2.0;  // probe of a healthy backend
   double backoff_min_s = 0.2;      // first probe of a failed backend; doubles per failed probe
   double backoff_max_s = 5.0;

@@ -60,6 +60,11 @@ RemoteScheduler::Answer::Answer(RemoteScheduler& s, const std::shared_ptr<Job>& 
                s.script_ == nullptr && logprobs_ < 0 && top_k_ > 0 && top_k_ <= kMaxDrawTopK) {
   seq_.start(job->prompt, 0, 0);
   req_.sampling = job->options.sampling;
+  gone_ = [this] { return job_->channel.cancelled() || s_.stopping_; };
+}
+
+RemoteScheduler::Answer::~Answer() {
+  if (backend_) s_.pool_.release(*backend_);
 }
 
 void RemoteScheduler::run(const std::shared_ptr<Job>& job, std::vector<std::unique_ptr<BackendClient>>& clients) {
@@ -72,6 +77,7 @@ void RemoteScheduler::Answer::run() {
   while (!seq_.done() && step() == Next::go_on) {
   }
   if (backend_) s_.pool_.release(*backend_);
+  backend_.reset();
   finish_job(job_, seq_.result(), error_, error_status_);
 }
 
@@ -191,10 +197,13 @@ void RemoteScheduler::Answer::probe_row(size_t pos) {
   ++s_.counters_.calls;
   s_.counters_.bias_entries += static_cast<int64_t>(probe_.bias.size());
   const CallGuard guard(s_.pool_, *backend_, *clients_[*backend_]);
-  clients_[*backend_]->complete(probe_, [&](const CompletionEvent& ev) {
-    if (!ev.top.empty()) rows_.store(pos, ev.top);
-    return true;
-  });
+  clients_[*backend_]->complete(
+      probe_,
+      [&](const CompletionEvent& ev) {
+        if (!ev.top.empty()) rows_.store(pos, ev.top);
+        return true;
+      },
+      gone_);
 }
 
 RemoteScheduler::Answer::Next RemoteScheduler::Answer::after_call(const Call& c, const StreamResult& r) {

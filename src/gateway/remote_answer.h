@@ -3,6 +3,7 @@
 #pragma once
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -79,6 +80,10 @@ class RemoteScheduler::Answer {
  public:
   Answer(RemoteScheduler& s, const std::shared_ptr<server::Job>& job,
          std::vector<std::unique_ptr<BackendClient>>& clients);
+  // The backend slot goes back on every path, an exception's too.
+  ~Answer();
+  Answer(const Answer&) = delete;
+  Answer& operator=(const Answer&) = delete;
   // Runs the loop to its end and finishes the job.
   void run();
 
@@ -126,7 +131,9 @@ class RemoteScheduler::Answer {
   int32_t raw_window_;
   uint64_t affinity_;
   std::chrono::steady_clock::duration wait_;
-  std::optional<size_t> backend_;
+  std::optional<size_t> backend_;  // the pool's slot this answer holds
+  // Read at every chunk a backend sends: its client left, or the gateway stops.
+  std::function<bool()> gone_;
   std::optional<size_t> avoid_;
   int32_t failovers_ = 0;
   int empty_streams_ = 0;

@@ -123,7 +123,8 @@ StreamResult RemoteScheduler::Answer::call(Call& c) {
     admit(0);
   }
   const CallGuard guard(s_.pool_, *backend_, *clients_[*backend_]);
-  return clients_[*backend_]->complete(req_, [&](const CompletionEvent& ev) { return on_event(c, ev); });
+  return clients_[*backend_]->complete(
+      req_, [&](const CompletionEvent& ev) { return on_event(c, ev); }, gone_);
 }
 
 bool RemoteScheduler::Answer::on_event(Call& c, const CompletionEvent& ev) {

@@ -1,6 +1,7 @@
 #include "gateway/remote_scheduler.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 
 namespace sfcl::gateway {
@@ -89,7 +90,8 @@ GatewayCounters RemoteScheduler::counters() const {
 void RemoteScheduler::worker() {
   std::vector<std::unique_ptr<BackendClient>> clients;  // one per backend, kept alive between jobs
   for (size_t i = 0; i < pool_.size(); ++i) {
-    clients.push_back(std::make_unique<BackendClient>(pool_.address(i), pool_.options().timeout_s));
+    clients.push_back(
+        std::make_unique<BackendClient>(pool_.address(i), pool_.options().timeout_s, pool_.options().call_timeout_s));
     clients.back()->set_pieces(&pieces_);
   }
   while (true) {
@@ -108,7 +110,9 @@ void RemoteScheduler::worker() {
       try {
         run(job, clients);
       } catch (const std::exception& e) {
-        if (!job->channel.is_finished()) job->channel.fail(e.what());
+        // What failed is the operator's to read (it may quote a backend); the client is told where.
+        std::fprintf(stderr, "sfcl: an answer failed: %s\n", printable_excerpt(e.what()).c_str());
+        if (!job->channel.is_finished()) job->channel.fail("the gateway failed on this answer; its log says why");
       }
     }
     --busy_;

@@ -141,6 +141,7 @@ class Gateway {
     return c;
   }
   [[nodiscard]] std::string log_text() const { return read_text(log_); }
+  [[nodiscard]] pid_t pid() const { return pid_; }
   // SIGTERM, then the exit status once it has exited (-1: it did not exit normally).
   int terminate() {
     ::kill(pid_, SIGTERM);
