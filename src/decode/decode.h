@@ -234,6 +234,11 @@ struct StopMatch {
   size_t partial = std::string::npos;  // start of a possible match cut by the end of text
   size_t which = 0;
 };
+// What a request may ask of the stop-sequence scan, which runs on the decode thread at every token
+// (the API refuses more): a match spans at most 3 bytes of text per byte of its stop sequence
+// (a newline variant), so the scan after each token reads a bounded window.
+inline constexpr size_t kMaxStops = 16;
+inline constexpr size_t kMaxStopBytes = 512;
 // Finds the earliest stop sequence in text[from, ...); newline variants (\n, \r\n, \r, U+2028,
 // U+2029, U+0085) all match a '\n' in a stop sequence.
 StopMatch find_stop(std::string_view text, size_t from, const std::vector<std::string>& stops);

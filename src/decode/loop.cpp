@@ -71,7 +71,10 @@ Sequence::State::State(const engine::Model& m, const Options& o, const anchor::S
       sampler(m, o.sampling),
       lexer(src.options()),
       backtracker(o.max_tokens, o.max_backtracks) {
-  for (auto& st : opt.stop) st = normalize_newlines(st);
+  for (auto& st : opt.stop) {
+    st = normalize_newlines(st);
+    stop_span = std::max(stop_span, 3 * st.size());
+  }
   // The loop checks whenever a mode is on: with no source text at all anchors are unverifiable, but
   // citations are still checked (nothing may invent a reference). The status says "inactive" then.
   active = opt.mode != Mode::off;
@@ -347,7 +350,11 @@ void Sequence::State::take(Token tok, Engine& ctx, const float* logits) {
 // Stop sequences, emission, and the limits that end the output.
 void Sequence::State::after_token(Token tok, Engine& ctx) {
   if (!opt.stop.empty()) {
-    const StopMatch m = find_stop(output.text(), output.emitted(), opt.stop);
+    if (const size_t shrunk = output.take_low_water(); shrunk < stop_scan + stop_span) {
+      stop_scan = std::min(stop_scan, shrunk > stop_span ? shrunk - stop_span : 0);
+    }
+    const StopMatch m = find_stop(output.text(), std::max(output.emitted(), stop_scan), opt.stop);
+    stop_scan = std::min(m.partial, output.text().size());
     if (m.start != std::string::npos) {
       output.truncate_text(m.start);
       if (anchor_mode()) lexer.truncate(m.start);

@@ -52,11 +52,15 @@ size_t OutputText::rewind(size_t index) {
   tokens_.resize(index);
   token_start_.resize(index);
   text_.resize(std::min(cut, text_.size()));
+  low_water_ = std::min(low_water_, text_.size());
   assembler_.reset();
   return index;
 }
 
-void OutputText::truncate_text(size_t bytes) { text_.resize(bytes); }
+void OutputText::truncate_text(size_t bytes) {
+  text_.resize(bytes);
+  low_water_ = std::min(low_water_, text_.size());
+}
 
 std::string_view OutputText::emit(size_t limit) {
   limit = std::min(limit, text_.size());

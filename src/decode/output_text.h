@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/engine.h"
@@ -34,6 +35,9 @@ class OutputText {
   size_t rewind(size_t index);
   // Drops text from `bytes` on (a stop sequence) and keeps the tokens.
   void truncate_text(size_t bytes);
+  // The shortest the text has been since the last call (SIZE_MAX when it only grew): what a scan
+  // of it that skips bytes it already read must read again.
+  size_t take_low_water() { return std::exchange(low_water_, SIZE_MAX); }
   // Moves emission to `limit` (never inside a character); returns the newly emitted bytes.
   std::string_view emit(size_t limit);
 
@@ -50,6 +54,7 @@ class OutputText {
   std::vector<uint32_t> token_start_;  // byte offset of each output token in text_
   std::string text_;                   // detokenised output (valid UTF-8)
   size_t emitted_ = 0;
+  size_t low_water_ = SIZE_MAX;
   utf8::StreamAssembler assembler_;
   std::string piece_;  // scratch: the bytes of one token
 };

@@ -36,6 +36,11 @@ struct Sequence::State {
 
   std::vector<Token> prompt;
   OutputText output;
+  // The stop-sequence scan: text before stop_scan cannot start a match (each position was read
+  // up to a mismatch), so a token re-reads only what a partial match holds back; a rewind moves
+  // it back by stop_span, the most bytes a match can cover.
+  size_t stop_scan = 0;
+  size_t stop_span = 0;
   int32_t seq = 0;
   std::vector<Token> input;  // what the next llama_decode processes
   int32_t input_pos = 0;

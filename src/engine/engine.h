@@ -130,9 +130,14 @@ std::string json_schema_grammar(const std::string& schema);
 // Refuses a GBNF grammar llama.cpp would take the process's memory or stack to build (throws
 // EngineError saying why): a repetition `{m,n}` with m above n or a bound above kMaxGrammarRepeat
 // (each is expanded into that many rules), or groups nested deeper than kMaxGrammarNesting (parsed
-// by recursion). Says nothing of other syntax: llama.cpp's parser reports that.
+// by recursion), more than kMaxGrammarAlternatives alternatives in all (each is a parse stack the
+// sampler matches every candidate token against, on the decode thread, at every token: a JSON
+// schema `enum` of 50,000 strings stalled every slot), or a grammar over kMaxGrammarBytes. Says
+// nothing of other syntax: llama.cpp's parser reports that.
 inline constexpr uint64_t kMaxGrammarRepeat = 10000;
 inline constexpr size_t kMaxGrammarNesting = 128;
+inline constexpr size_t kMaxGrammarAlternatives = 1024;
+inline constexpr size_t kMaxGrammarBytes = size_t{256} << 10;
 void check_grammar_bounds(std::string_view gbnf);
 
 // Where the weights go and how they are read (llama.cpp's llama_model_params). On a build with

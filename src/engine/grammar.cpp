@@ -32,9 +32,14 @@ size_t read_count(std::string_view s, size_t i, uint64_t& value, bool& any) {
 }  // namespace
 
 void check_grammar_bounds(std::string_view g) {
+  if (g.size() > kMaxGrammarBytes) {
+    throw EngineError("the grammar is " + std::to_string(g.size()) + " bytes; this server accepts at most " +
+                      std::to_string(kMaxGrammarBytes));
+  }
   bool in_string = false;
   bool in_class = false;
   size_t nesting = 0;
+  size_t alternatives = 0;
   for (size_t i = 0; i < g.size(); ++i) {
     const char c = g[i];
     if (in_string || in_class) {
@@ -65,6 +70,13 @@ void check_grammar_bounds(std::string_view g) {
         break;
       case ')':
         if (nesting > 0) --nesting;
+        break;
+      case '|':
+        if (++alternatives > kMaxGrammarAlternatives) {
+          throw EngineError("the grammar has more than " + std::to_string(kMaxGrammarAlternatives) +
+                            " alternatives (a JSON schema enum or anyOf is one per value); this server accepts at "
+                            "most that many");
+        }
         break;
       case '{': {
         uint64_t low = 0;

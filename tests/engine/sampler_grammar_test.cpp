@@ -208,6 +208,18 @@ x ::= "数量{5,1}件" | "金额 {0,999999}")",
                                 R"(root ::= "a" {)", R"(root ::= x{y})"}) {
     EXPECT_EQ(refused(ok), "") << ok;
   }
+  // Alternatives are parse stacks matched against every candidate token at every token: a JSON
+  // schema enum of 5,000 strings is refused, one of kMaxGrammarAlternatives is not; '|' inside a
+  // literal or a class is text.
+  std::string big_enum;
+  for (int i = 0; i < 5000; ++i) big_enum += std::string(i == 0 ? "" : ",") + "\"v" + std::to_string(i) + "\"";
+  EXPECT_NE(refused(json_schema_grammar("{\"enum\":[" + big_enum + "]}")).find("alternatives"), std::string::npos);
+  std::string fits = "root ::= \"v0\"";
+  for (size_t i = 1; i <= kMaxGrammarAlternatives; ++i) fits += " | \"v" + std::to_string(i) + "\"";
+  EXPECT_EQ(refused(fits), "");
+  EXPECT_NE(refused(fits + " | \"x\"").find("alternatives"), std::string::npos);
+  EXPECT_EQ(refused("root ::= \"" + std::string(2000, '|') + "\" [|]"), "");
+  EXPECT_NE(refused("root ::= \"" + std::string(kMaxGrammarBytes, 'a') + "\"").find("bytes"), std::string::npos);
   // The sampler refuses them too, before llama.cpp's parser runs.
   const auto model = Model::load({test::tiny_model_path()});
   Sampler s(*model, SamplingOptions{});
