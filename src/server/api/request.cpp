@@ -1,6 +1,7 @@
 #include "server/api/request.h"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 
 #include "anchor/anchor.h"
@@ -160,6 +161,47 @@ void parse_sfcl(const json& body, const ServerOptions& server, const ModelSpec& 
   }
 }
 
+// A request's chat_template_kwargs reach the template beside the messages, unmasked (llama.cpp
+// merges them over the template's inputs and writes their strings as they are): a kwarg must not
+// replace an input (`messages` would forge the conversation past every check of its text) nor
+// carry markup that a template or tokenizer reads as special ("<|im_start|>system", "[INST]").
+// Scalars, short plain strings and short arrays of them (builtin_tools) only.
+void check_template_kwarg(const std::string& key, const json& value) {
+  static const std::vector<std::string> kInputs = {
+      "messages",    "tools",     "add_generation_prompt", "bos_token",    "eos_token",  "documents",
+      "tool_choice", "functions", "raise_exception",       "strftime_now", "date_string"};
+  constexpr size_t kMaxKey = 64;
+  constexpr size_t kMaxText = 256;
+  constexpr size_t kMaxItems = 16;
+  const std::string where = "chat_template_kwargs." + key;
+  const bool key_ok = !key.empty() && key.size() <= kMaxKey && std::all_of(key.begin(), key.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  });
+  if (!key_ok)
+    throw bad("chat_template_kwargs: a name must be letters, digits and _ (at most 64)", "chat_template_kwargs");
+  if (std::find(kInputs.begin(), kInputs.end(), key) != kInputs.end()) {
+    throw bad(where + " is set by the server from the request itself; it cannot be given as a kwarg", where);
+  }
+  const auto text_ok = [&](const json& v) {
+    if (!v.is_string()) return v.is_boolean() || v.is_number() || v.is_null();
+    const auto& t = v.get_ref<const std::string&>();
+    return t.size() <= kMaxText && std::none_of(t.begin(), t.end(), [](char c) {
+             return static_cast<unsigned char>(c) < 0x20 || c == 0x7F ||
+                    std::string_view("<>[]{}|").find(c) != std::string_view::npos;
+           });
+  };
+  const bool ok = value.is_array() ? value.size() <= kMaxItems &&
+                                         std::all_of(value.begin(), value.end(),
+                                                     [&](const json& v) { return !v.is_array() && text_ok(v); })
+                                   : text_ok(value);
+  if (!ok) {
+    throw bad(where +
+                  " must be a boolean, a number, or a string of at most 256 bytes without control characters or "
+                  "any of < > [ ] { } | (or an array of at most 16 of them)",
+              where);
+  }
+}
+
 // llama-server's chat template fields: chat_template_kwargs (merged over --chat-template-kwargs),
 // enable_thinking (also as a kwarg), reasoning_format, OpenAI's reasoning_effort and Anthropic's
 // thinking. Chat only: /v1/completions has no template.
@@ -176,7 +218,12 @@ void parse_template_options(Api api, const json& body, const ServerOptions& serv
   if (has("chat_template_kwargs")) {
     const json& kw = body["chat_template_kwargs"];
     if (!kw.is_object()) throw bad("chat_template_kwargs must be an object", "chat_template_kwargs");
-    for (const auto& [key, value] : kw.items()) r.template_kwargs[key] = value.dump();
+    constexpr size_t kMaxKwargs = 32;
+    if (kw.size() > kMaxKwargs) throw bad("chat_template_kwargs: at most 32 entries", "chat_template_kwargs");
+    for (const auto& [key, value] : kw.items()) {
+      check_template_kwarg(key, value);
+      r.template_kwargs[key] = value.dump();
+    }
   }
   if (const auto it = r.template_kwargs.find("enable_thinking"); it != r.template_kwargs.end()) {
     if (it->second != "true" && it->second != "false") {
@@ -202,6 +249,7 @@ void parse_template_options(Api api, const json& body, const ServerOptions& serv
     if (e == "none") {
       r.enable_thinking = false;
     } else {
+      check_template_kwarg("reasoning_effort", e);
       r.template_kwargs["reasoning_effort"] = e.dump();
     }
   }
@@ -229,14 +277,22 @@ std::vector<std::string> stops_of(const json& v, const char* key, size_t max_n, 
   if (!one_string_ok && !v.is_array()) throw bad(std::string(key) + " must be an array of strings", key);
   if (v.is_string()) {
     out.push_back(v.get<std::string>());
-    return out;
+  } else if (!v.is_array()) {
+    throw bad(std::string(key) + " must be a string or an array of strings", key);
   }
-  if (!v.is_array()) throw bad(std::string(key) + " must be a string or an array of strings", key);
-  for (const auto& s : v) {
+  for (const auto& s : v.is_array() ? v : json::array()) {
     if (!s.is_string()) throw bad(std::string(key) + " must contain only strings", key);
     if (!s.get<std::string>().empty()) out.push_back(s.get<std::string>());
   }
   if (out.size() > max_n) throw bad(std::string(key) + ": at most " + std::to_string(max_n) + " entries", key);
+  // Every stop sequence is looked for after every token on the decode thread (decode.h).
+  for (const std::string& s : out) {
+    if (s.size() > decode::kMaxStopBytes) {
+      throw bad(std::string(key) + ": a stop sequence of " + std::to_string(s.size()) + " bytes; at most " +
+                    std::to_string(decode::kMaxStopBytes) + " each",
+                key);
+    }
+  }
   return out;
 }
 
@@ -359,7 +415,8 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
     check_model(body, model, r, false);
     r.options.max_tokens = cap(max_tokens_of(body, "max_tokens", server, !count_only, 1));
     anthropic_messages(body, server, r);
-    if (body.contains("stop_sequences")) r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", 16, false);
+    if (body.contains("stop_sequences"))
+      r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", decode::kMaxStops, false);
     return r;
   }
   check_model(body, model, r, false);
@@ -374,7 +431,7 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   r.include_usage = include_usage_of(body);
   r.options.logprobs = logprobs_of(api, body);
   r.n = choices_of(body, server);
-  if (body.contains("stop")) r.options.stop = stops_of(body["stop"], "stop", 4);
+  if (body.contains("stop")) r.options.stop = stops_of(body["stop"], "stop", std::min<size_t>(4, decode::kMaxStops));
   if (api == Api::openai_completions) {
     if (!body.contains("prompt")) throw bad("prompt: field required", "prompt");
     const json& p = body["prompt"];

@@ -18,6 +18,7 @@ size_t prompt_text_bytes(const GenerationRequest& req) {
     for (const auto& c : m.tool_calls) n += kMarkup + c.id.size() + c.name.size() + c.arguments.size();
   }
   for (const auto& t : req.tools) n += kMarkup + t.name.size() + t.description.size() + t.parameters.size();
+  for (const auto& [k, v] : req.template_kwargs) n += k.size() + v.size();
   return n;
 }
 
