@@ -6,6 +6,7 @@
 #include "server/api/params.h"
 #include "server/api/tools.h"
 #include "server/api/verdicts.h"
+#include "server/app/admission.h"
 #include "server/http/http_util.h"
 
 namespace sfcl::server {
@@ -144,22 +145,50 @@ json props(const State& st, const std::string& target) {
             {"fallback", std::string(decode::fallback_name(st.opt.fallback))}}}};
 }
 
-json tokenize(const State& st, const json& body) {
+namespace {
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+// 413 in OpenAI's shape when `bytes` of text are over the prompt limit.
+void check_text_bytes(const State& st, size_t bytes, const char* what) {
+  if (st.opt.max_prompt_bytes == 0 || bytes <= st.opt.max_prompt_bytes) return;
+  if (st.metrics) st.metrics->admission_rejected("prompt_bytes");
+  throw ApiError(413, openai_chat_dialect().errors().too_large,
+                 std::string(what) + " is over " + std::to_string(st.opt.max_prompt_bytes) +
+                     " bytes; this server accepts at most that (--max-prompt-bytes)");
+}
+
+}  // namespace
+
+std::string tokenize(const State& st, const json& body) {
   if (!body.is_object()) throw bad_param("the request body must be a JSON object");
   refuse_unknown_fields(body, {"content", "add_special", "parse_special", "with_pieces", "model"});
   const engine::Model& model = *model_of(st, body).model;
   if (!body.contains("content") || !body["content"].is_string()) {
     throw bad_param("content must be a string", "content");
   }
-  const auto tokens = model.tokenize(body["content"].get<std::string>(), flag_of(body, "add_special", false),
-                                     flag_of(body, "parse_special", true));
-  if (!flag_of(body, "with_pieces", false)) return {{"tokens", tokens}};
-  json out = json::array();
-  for (const engine::Token t : tokens) out.push_back({{"id", t}, {"piece", piece_json(model.piece(t))}});
-  return {{"tokens", out}};
+  const auto& content = body["content"].get_ref<const std::string&>();
+  check_text_bytes(st, content.size(), "the content");
+  const bool with_pieces = flag_of(body, "with_pieces", false);
+  const auto tokens =
+      model.tokenize(content, flag_of(body, "add_special", false), flag_of(body, "parse_special", true));
+  std::string out = R"({"tokens":[)";
+  std::string piece;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    if (i > 0) out += ',';
+    if (!with_pieces) {
+      out += std::to_string(tokens[i]);
+      continue;
+    }
+    piece.clear();
+    model.append_piece(tokens[i], piece);
+    out += R"({"id":)" + std::to_string(tokens[i]) + R"(,"piece":)" + dump(piece_json(piece)) + '}';
+  }
+  out += "]}";
+  return out;
 }
 
-json detokenize(const State& st, const json& body) {
+std::string detokenize(const State& st, const json& body) {
   if (!body.is_object() || !body.contains("tokens") || !body["tokens"].is_array()) {
     throw bad_param("tokens must be an array of token ids", "tokens");
   }
@@ -173,15 +202,17 @@ json detokenize(const State& st, const json& body) {
     const auto id = integer_in(one, name.c_str(), 0, model.n_vocab() - 1, -1);
     if (id < 0) throw bad_param(name + " must be a token id", name);
     model.append_piece(static_cast<engine::Token>(id), text);
+    check_text_bytes(st, text.size(), "the text of these tokens");
   }
-  return {{"content", text}};
+  return dump({{"content", text}});
 }
 
-json apply_template(const State& st, const json& body) {
+std::string apply_template(const State& st, const json& body) {
   const ServedModel& m = model_of(st, body);
   const GenerationRequest req = parse_request(Api::openai_chat, body, st.opt, m.spec);
+  check_prompt_bytes(st, Api::openai_chat, req);  // as a chat request with this body is
   // The prompt a chat request with this body gets: template options, tools and prefill included.
-  return {{"prompt", render_request(*m.model, req).text}};
+  return dump({{"prompt", render_request(*m.model, req).text}});
 }
 
 const std::vector<std::pair<const char*, JsonRoute>>& llama_post_routes() {

@@ -21,14 +21,17 @@ nlohmann::json model_by_id(const State& st, const std::string& id);
 // GET /props[?model=name]: the server's defaults, slots, model path and chat template, as llama-server's.
 nlohmann::json props(const State& st, const std::string& target);
 
+// Each within the limits of a generation request's prompt (--max-prompt-bytes, 413 past it): the
+// text given and the text made. Each answers the JSON text itself: with_pieces is written as it
+// goes rather than as a tree of an object per token.
 // {"content": text, "add_special": false, "parse_special": true, "with_pieces": false} -> {"tokens": [...]}
-nlohmann::json tokenize(const State& st, const nlohmann::json& body);
+std::string tokenize(const State& st, const nlohmann::json& body);
 // {"tokens": [ids]} -> {"content": text}
-nlohmann::json detokenize(const State& st, const nlohmann::json& body);
+std::string detokenize(const State& st, const nlohmann::json& body);
 // An OpenAI chat body -> {"prompt": the text the request's prompt would be (template, tools, prefill)}
-nlohmann::json apply_template(const State& st, const nlohmann::json& body);
+std::string apply_template(const State& st, const nlohmann::json& body);
 
-using JsonRoute = nlohmann::json (*)(const State&, const nlohmann::json&);
+using JsonRoute = std::string (*)(const State&, const nlohmann::json&);
 // The POST routes above with their paths, for registration.
 const std::vector<std::pair<const char*, JsonRoute>>& llama_post_routes();
 

@@ -262,7 +262,8 @@ void install_routes(http::Router& svr, State& st) {
           }));
   for (const auto& [path, route] : llama_post_routes()) {
     svr.Post(path, guarded(Api::openai_chat, [&st, route = route](const http::Request& q, http::Response& r) {
-               set_json(r, 200, route(st, parse_body_json(q.body)));
+               r.status = 200;
+               r.set_content(route(st, parse_body_json(q.body)), "application/json");
              }));
   }
   svr.Get("/health", [&st](const http::Request&, http::Response& r) { health(st, r); });
