@@ -15,19 +15,32 @@ bool is_loopback(const std::string& host) {
   return host == "127.0.0.1" || host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
-// "name:port" or "[v6]:port" without the port.
+// "name:port" or "[v6]:port" without the port; empty when the header is not of that form (RFC
+// 9110 7.2: uri-host [ ":" port ], the port digits only), so "[::1]x" or ":80" name nothing.
 std::string host_name(const std::string& host_header) {
+  size_t end = 0;
   if (!host_header.empty() && host_header.front() == '[') {
-    const size_t close = host_header.find(']');
-    return close == std::string::npos ? host_header : host_header.substr(0, close + 1);
+    end = host_header.find(']');
+    if (end == std::string::npos) return {};
+    ++end;
+  } else {
+    end = std::min(host_header.find(':'), host_header.size());
   }
-  return host_header.substr(0, host_header.find(':'));
+  const std::string_view port = std::string_view(host_header).substr(end);
+  const bool port_ok =
+      port.empty() || (port[0] == ':' && port.size() <= 6 &&
+                       std::all_of(port.begin() + 1, port.end(), [](char c) { return c >= '0' && c <= '9'; }));
+  if (!port_ok || end == 0) return {};
+  const std::string name = host_header.substr(0, end);
+  const bool printable = std::all_of(name.begin(), name.end(), [](char c) {
+    return static_cast<unsigned char>(c) > 0x20 && c != 0x7F && c != '/' && c != '@';
+  });
+  return printable ? name : std::string();
 }
 
 bool host_allowed(const State& st, const std::string& host_header) {
   const bool loopback = is_loopback(st.opt.host);
   if (!loopback && st.opt.allowed_hosts.empty()) return true;
-  if (host_header.empty()) return true;  // HTTP/1.0; browsers always send Host
   const std::string name = host_name(host_header);
   const auto& extra = st.opt.allowed_hosts;
   if (std::find(extra.begin(), extra.end(), name) != extra.end()) return true;
@@ -98,7 +111,13 @@ bool screen_request(const State& st, const http::Request& req, http::Response& r
     return true;
   }
   const std::string& host = req.get_header_value("Host");
-  if (!host_allowed(st, host)) {
+  // Without Host: HTTP/1.0 (browsers always send one). One that names no host is refused
+  // (RFC 9112 3.2: 400 for an invalid Host).
+  if (req.has_header("Host") && host_name(host).empty()) {
+    send_api_error(res, req.path, 400, "invalid_request_error", "the Host header names no host");
+    return true;
+  }
+  if (req.has_header("Host") && !host_allowed(st, host)) {
     send_api_error(res, req.path, 403, "permission_error",
                    "Host " + host + " is not served here (add it with --allowed-host)");
     return true;

@@ -1,5 +1,5 @@
 // Method + path dispatch for the route handlers: 404 for an unknown path, 405 with `Allow` for a
-// known path asked with another method.
+// known path asked with another method; HEAD wherever GET is.
 #pragma once
 #include <functional>
 #include <map>
@@ -30,7 +30,7 @@ class Router {
     if (it == routes_.end()) {
       for (const auto& [prefix, handler] : prefixes_) {
         if (req.path.size() > prefix.size() && req.path.starts_with(prefix)) {
-          match = req.method == "GET" ? Match::found : Match::no_method;
+          match = req.method == "GET" || req.method == "HEAD" ? Match::found : Match::no_method;
           if (match == Match::found) return &handler;
           allow = "GET, OPTIONS";
           return nullptr;
@@ -40,7 +40,8 @@ class Router {
       return nullptr;
     }
     for (const auto& [method, handler] : it->second) {
-      if (method == req.method) {
+      // HEAD is GET without the body (RFC 9110 9.3.2); server.cpp leaves the body out.
+      if (method == req.method || (method == "GET" && req.method == "HEAD")) {
         match = Match::found;
         return &handler;
       }

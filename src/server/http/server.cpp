@@ -8,6 +8,7 @@
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cctype>
 #include <cerrno>
 #include <future>
 #include <stdexcept>
@@ -31,10 +32,32 @@ std::chrono::steady_clock::duration seconds(double s) {
   return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
 }
 
+// RFC 9110 5.1: a field name is a token.
+bool header_name_ok(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  });
+}
+
+// Header values are written here only, so a value that came from elsewhere (a backend's model
+// name, a client's request id) cannot end the header line and start another (RFC 9110 5.5: no CR,
+// LF or NUL in a field value): every control character but HTAB is written as a space.
+void append_header(std::string& s, std::string_view name, std::string_view value) {
+  if (!header_name_ok(name)) return;
+  s += name;
+  s += ": ";
+  for (const char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    s += (u < 0x20 && c != '\t') || u == 0x7F ? ' ' : c;
+  }
+  s += "\r\n";
+}
+
 std::string head(const Response& r, bool keep_alive, bool chunked) {
   std::string s = "HTTP/1.1 " + std::to_string(r.status) + " " +
                   std::string(bhttp::obsolete_reason(bhttp::int_to_status(static_cast<unsigned>(r.status)))) + "\r\n";
-  for (const auto& [k, v] : r.headers) s += k + ": " + v + "\r\n";
+  for (const auto& [k, v] : r.headers) append_header(s, k, v);
   if (chunked) {
     s += "Transfer-Encoding: chunked\r\n";
   } else if (r.status != 204 && r.status >= 200) {  // 1xx and 204 carry no length (RFC 9110)
@@ -208,7 +231,8 @@ struct Server::Impl {
 
   awaitable<void> send(beast::tcp_stream& stream, const Request& req, const Response& res, bool keep_alive,
                        std::chrono::steady_clock::time_point start) {
-    const std::string bytes = head(res, keep_alive, false) + res.body;
+    // A HEAD answer is the GET's head, its Content-Length included, without the body.
+    const std::string bytes = head(res, keep_alive, false) + (req.method == "HEAD" ? std::string() : res.body);
     stream.expires_after(seconds(limits.write_timeout_s));
     co_await asio::async_write(stream, asio::buffer(bytes), kTuple);
     if (hooks.log) hooks.log(req, res, std::chrono::steady_clock::now() - start);

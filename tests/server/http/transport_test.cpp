@@ -11,6 +11,7 @@
 
 #include "server/raw_http.h"
 #include "server/server_process.h"
+#include "support/process_usage.h"
 
 namespace sfcl::test {
 namespace {
@@ -250,6 +251,45 @@ TEST_F(ServerTransport, ContentTypeHostAndCors) {
   }
 }
 
+// A Host header of another form than host[:port] (RFC 9110 7.2) names no host: 400, however its
+// start looks; HEAD is answered as GET without the body.
+TEST_F(ServerTransport, MalformedHostIs400AndHeadIsGetWithoutBody) {
+  for (const char* host : {"[::1]anything", "127.0.0.1:80x", ":8080", "127.0.0.1:123456", "user@localhost"}) {
+    const std::string r =
+        exchange(port(), "GET /v1/models HTTP/1.1\r\nHost: " + std::string(host) + "\r\n" + auth() + "\r\n");
+    EXPECT_EQ(status_of(r), 400) << host << ": " << r;
+  }
+  const std::string empty = exchange(port(), "GET /v1/models HTTP/1.1\r\nHost:\r\n" + auth() + "\r\n");
+  EXPECT_EQ(status_of(empty), 400) << empty;
+  for (const char* host : {"[::1]:8080", "localhost", "127.0.0.1:80"}) {
+    const std::string r =
+        exchange(port(), "GET /v1/models HTTP/1.1\r\nHost: " + std::string(host) + "\r\n" + auth() + "\r\n");
+    EXPECT_EQ(status_of(r), 200) << host << ": " << r;
+  }
+  const std::string get = exchange(port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+  const std::string head = exchange(port(), "HEAD /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+  EXPECT_EQ(status_of(head), 200) << head;
+  ASSERT_NE(get.find("\r\n\r\n"), std::string::npos);
+  EXPECT_EQ(head, get.substr(0, get.find("\r\n\r\n") + 4));  // the same head, no body
+}
+
+// A header value with CR LF (here an operator's --model-id; a gateway backend's model name goes
+// the same way) cannot start a header line of its own.
+TEST(ServerLifecycle, HeaderValuesCannotStartAnotherHeader) {
+  ServerProcess s({"--model-id", "demo\r\nX-Injected: 1"});
+  const std::string r = exchange(s.port(),
+                                 post_request("/v1/chat/completions",
+                                              json{{"model", "demo\r\nX-Injected: 1"},
+                                                   {"max_tokens", 2},
+                                                   {"messages", json::array({{{"role", "user"}, {"content", "hi"}}})}}
+                                                  .dump(),
+                                              ""),
+                                 30000);
+  EXPECT_EQ(status_of(r), 200) << r;
+  EXPECT_EQ(r.find("\r\nX-Injected"), std::string::npos) << r;
+  EXPECT_NE(r.find("X-SFCL-Model: demo  X-Injected: 1\r\n"), std::string::npos) << r;
+}
+
 // #18: routes without /v1, 405 with Allow.
 TEST_F(ServerTransport, RoutesWithoutV1And405WithAllow) {
   const std::string models = exchange(port(), "GET /models HTTP/1.1\r\nHost: 127.0.0.1\r\n" + auth() + "\r\n");
@@ -377,14 +417,6 @@ TEST(ServerLifecycle, StreamDisconnectDuringHoldBackFreesTheSlot) {
   const json entry = json::parse(line.substr(line.find('{')));
   EXPECT_EQ(entry["outcome"], "cancelled") << line;
   EXPECT_LT(entry["output_tokens"].get<int>(), 8000) << line;
-}
-
-double rss_mb(int pid, const std::string& field) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(field + ":", 0) == 0) return std::stod(line.substr(field.size() + 1)) / 1024.0;
-  }
-  return -1.0;
 }
 
 // Peak RSS per request is bounded (docs/OPERATIONS.md, 'Requests'): 100 maximal rejected requests
