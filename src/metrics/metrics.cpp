@@ -168,6 +168,9 @@ struct Metrics::Impl {
 Metrics::Metrics(decode::Mode mode, double drift_threshold) : impl_(std::make_unique<Impl>()) {
   impl_->layer.Set(mode == decode::Mode::anchor ? 1 : 0);
   impl_->drift_threshold = drift_threshold;
+  // Every reason is exported from the start at 0, so a rate() over it (ops/ rules) has a series
+  // before the first refusal.
+  for (const char* reason : kAdmissionReasons) impl_->rejected.Add({{"reason", reason}});
 }
 Metrics::~Metrics() = default;
 

@@ -22,6 +22,8 @@ class Family;
 
 namespace sfcl::metrics {
 
+// The reasons admission control refuses a request for (sfcl_admission_rejected_total's label).
+inline constexpr const char* kAdmissionReasons[] = {"prompt_bytes", "prompt_tokens", "decision_points", "anchor_spam"};
 inline constexpr size_t kWindow = 1000;  // requests in the AAR/AAI/BRS window
 // Checked anchors in the recent window. Confidences are mostly 0 or 1 and arrive clustered by
 // request, so a smaller window's mean swings past any useful band on healthy traffic.
@@ -43,6 +45,7 @@ class Metrics {
   // Once per finished generation.
   void generation(const decode::Result& r, int32_t cached_tokens);
   void anchor_spam();
+  // `reason`: one of kAdmissionReasons (the label's bounded values).
   void admission_rejected(const std::string& reason);
   void set_load(int busy_slots, int queued);
   // The host-memory prompt cache's totals over every scheduler, as they read now.

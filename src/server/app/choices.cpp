@@ -191,6 +191,10 @@ void start_choices_stream(State& st, const Dialect& dialect, const Admitted& a, 
   s->mode = mode;
   s->ping_ms = st.opt.ping_interval_ms;
   s->key = st.key ? &*st.key : nullptr;
+  // A client that leaves gives its queue places back at once, not at the next write or ping.
+  res.on_client_gone = [jobs = s->jobs] {
+    for (const auto& job : jobs) job->channel.cancel();
+  };
   res.set_chunked_content_provider(
       "text/event-stream", [s](http::StreamSink& sink) { return choices_step(*s, sink); },
       [s, stp = &st, endpoint](bool) {
