@@ -88,6 +88,7 @@ soak: bootstrap
 attack: configure
 	cmake --build --preset $(PRESET) --target sfcl
 	SFCL=$(SFCL) ATTACK_MODEL=$(TEST_MODEL) scripts/attack
+	SFCL=$(SFCL) scripts/attack-requests
 
 # llama.cpp's own server test suite (pytest, Debian's packages) against sfcl serve on the demo model
 # (not part of make test; counts and reasons in docs/OPERATIONS.md). LLAMA_TESTS picks files/options.
