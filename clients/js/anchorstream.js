@@ -92,6 +92,8 @@ function anthropicMessage(event, json, result, emit) {
   const type = json.type ?? event;
   if (type === 'message_start') {
     result.id = json.message?.id ?? null;
+  } else if (type === 'content_block_start' && json.content_block?.type === 'text' && json.content_block.text) {
+    token(json.content_block.text, result, emit);  // a block may start with text, and the SDKs keep it
   } else if (type === 'content_block_delta' && json.delta?.type === 'text_delta') {
     token(json.delta.text, result, emit);
   } else if (CHECK_EVENTS.includes(type)) {
@@ -109,12 +111,17 @@ function anthropicMessage(event, json, result, emit) {
 function openaiMessage(_event, json, result, emit) {
   if (json.error) throw new SFCLError(0, json.error.type ?? 'error', json.error.message ?? 'stream error');
   result.id ??= json.id ?? null;
-  const choice = json.choices?.[0];
-  const content = choice?.delta?.content;
-  if (content) token(content, result, emit);
+  // Choice 0 is every entry whose index is 0, wherever it is in the list: the SDKs merge entries
+  // by index, and so does `sfcl verify`.
+  const entries = (json.choices ?? []).filter((c) => (c?.index ?? 0) === 0);
+  for (const choice of entries) {
+    const content = choice?.delta?.content;
+    if (content) token(content, result, emit);
+  }
   if (json.sfcl?.event && CHECK_EVENTS.includes(json.sfcl.event)) emit({ ...json.sfcl, type: json.sfcl.event });
-  if (choice?.finish_reason) {
-    result.stopReason = choice.finish_reason;
+  const finished = entries.find((c) => c?.finish_reason);
+  if (finished) {
+    result.stopReason = finished.finish_reason;
     if (json.sfcl && !json.sfcl.event) finalStatus(json.sfcl, result, emit);
   }
 }
@@ -139,42 +146,53 @@ async function errorOf(response) {
 }
 
 /**
- * Server-sent events from a fetch body: yields {event, data} per message (data lines joined).
+ * Server-sent events from a fetch body, parsed as the SSE specification (WHATWG HTML, "Parsing an
+ * event stream") and the official SDKs parse them: lines end in CRLF, LF or CR (also when a read
+ * splits the pair); `field: value` with one optional space after the colon; the data lines of one
+ * message joined with "\n"; comments and unknown fields ignored; a message still open when the
+ * body ends is dropped. `sfcl verify` reads a saved stream the same way (src/server/app/sse_reader.h).
  * @param {ReadableStream<Uint8Array>} body
  */
 export async function* sseMessages(body) {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
+  let event = '';
+  let data = [];
+  let first = true;
   try {
     for (;;) {
       const { value, done } = await reader.read();
       buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      buffer = buffer.replace(/\r\n?/g, '\n');
-      let cut;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const message = parseBlock(block);
-        if (message) yield message;
+      if (first && buffer.length > 0) {
+        if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);  // a leading BOM is not data
+        first = false;
+      }
+      for (;;) {
+        const end = buffer.search(/[\r\n]/);
+        // A CR last in the buffer may be the first half of a CRLF: wait for the next read.
+        if (end < 0 || (buffer[end] === '\r' && end + 1 === buffer.length && !done)) break;
+        const line = buffer.slice(0, end);
+        buffer = buffer.slice(end + (buffer[end] === '\r' && buffer[end + 1] === '\n' ? 2 : 1));
+        if (line === '') {
+          if (data.length) yield { event: event || 'message', data: data.join('\n') };
+          event = '';
+          data = [];
+          continue;
+        }
+        if (line[0] === ':') continue;
+        const colon = line.indexOf(':');
+        const field = colon < 0 ? line : line.slice(0, colon);
+        let fieldValue = colon < 0 ? '' : line.slice(colon + 1);
+        if (fieldValue[0] === ' ') fieldValue = fieldValue.slice(1);
+        if (field === 'data') data.push(fieldValue);
+        else if (field === 'event') event = fieldValue;
       }
       if (done) break;
     }
-    const last = parseBlock(buffer);
-    if (last) yield last;
   } finally {
     reader.releaseLock();
   }
-}
-
-function parseBlock(block) {
-  let event = 'message';
-  const data = [];
-  for (const line of block.split('\n')) {
-    if (line.startsWith('event:')) event = line.slice(6).trim();
-    else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
-  }
-  return data.length ? { event, data: data.join('\n') } : null;
 }
 
 /** UTF-8 length in bytes of a string (the server's offsets are bytes). */

@@ -84,5 +84,25 @@ check "negative number values and -t1 still parse" '[ $rc -eq 0 ]'
 "$SFCL" generate -m "$tmp/m.gguf" -p hi --temperature -1 2>"$tmp/e"; rc=$?
 check "a negative value reaches the range check" '[ $rc -eq 2 ] && grep -q "not in range" "$tmp/e"'
 
+# sfcl verify on the corpus of signed responses (tests/data/signed, read by clients/js too): exit 0
+# for each response as the server sent it, 1 for each tampered one, 2 for what is not signed at all.
+corpus="$(dirname "$0")/../data/signed"
+node -e 'for (const c of JSON.parse(require("fs").readFileSync(process.argv[1])).cases) console.log(c.name, c.file, c.request || "-", c.expect)' \
+  "$corpus/manifest.json" >"$tmp/cases"
+while read -r name file request expect; do
+  args=(verify --public-key "$corpus/key.pub" "$corpus/$file")
+  [ "$request" != "-" ] && args+=(--request "$corpus/$request")
+  "$SFCL" "${args[@]}" >"$tmp/o" 2>&1; rc=$?
+  if [ "$expect" = ok ]; then
+    check "verify accepts $name" '[ $rc -eq 0 ] && grep -q "^signature OK" "$tmp/o"'
+  else
+    check "verify refuses $name" '[ $rc -eq 1 ] && grep -q "^FAILED" "$tmp/o" && grep -q "^signature INVALID" "$tmp/o"'
+  fi
+done <"$tmp/cases"
+check "the corpus has its cases" '[ $(wc -l <"$tmp/cases") -ge 20 ]'
+printf '{"id":"x","choices":[]}' >"$tmp/unsigned.json"
+"$SFCL" verify --public-key "$corpus/key.pub" "$tmp/unsigned.json" >"$tmp/o" 2>"$tmp/e"; rc=$?
+check "verify of an unsigned response exits 2" '[ $rc -eq 2 ] && grep -q "no sfcl.signature" "$tmp/e"'
+
 [ $fail -eq 0 ] && echo "cli tests passed" || echo "cli tests FAILED"
 exit $fail

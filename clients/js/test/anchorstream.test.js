@@ -97,18 +97,30 @@ test('an error response becomes an SFCLError with the API status and type', asyn
   await assert.rejects(streamWithSFCL({ api: 'grpc', body: {} }), TypeError);
 });
 
-test('sseMessages: messages split across reads and CRLF line ends', async () => {
-  const parts = ['event: a\r\ndata: {"x"', ':1}\r\n\r\nda', 'ta: [DONE]\n\n', 'data: tail'];
-  const body = new ReadableStream({
-    start(c) {
-      for (const p of parts) c.enqueue(new TextEncoder().encode(p));
-      c.close();
-    },
-  });
+const bodyOf = (parts) => new ReadableStream({
+  start(c) {
+    for (const p of parts) c.enqueue(new TextEncoder().encode(p));
+    c.close();
+  },
+});
+const messagesOf = async (parts) => {
   const got = [];
-  for await (const m of sseMessages(body)) got.push(m);
-  assert.deepEqual(got, [{ event: 'a', data: '{"x":1}' }, { event: 'message', data: '[DONE]' },
-    { event: 'message', data: 'tail' }]);
+  for await (const m of sseMessages(bodyOf(parts))) got.push(m);
+  return got;
+};
+
+test('sseMessages: messages split across reads, CRLF line ends, an open last message dropped', async () => {
+  const got = await messagesOf(['event: a\r\ndata: {"x"', ':1}\r\n\r\nda', 'ta: [DONE]\n\n', 'data: tail']);
+  assert.deepEqual(got, [{ event: 'a', data: '{"x":1}' }, { event: 'message', data: '[DONE]' }]);
+});
+
+test('sseMessages: as the SSE specification reads them', async () => {
+  // No space after the colon, data over two lines, a CRLF split between two reads, a bare CR, a
+  // comment, unknown fields and a field with no colon.
+  const got = await messagesOf(['data:{"a":1}\n\ndata: {"b":\ndata:  2}\n\nid: 7\r', '\nretry: 5\r\n: ping\r\n\r\n',
+    'event: x\rdata\r\r', 'data: one\n\n']);
+  assert.deepEqual(got, [{ event: 'message', data: '{"a":1}' }, { event: 'message', data: '{"b":\n 2}' },
+    { event: 'x', data: '' }, { event: 'message', data: 'one' }]);
 });
 
 test('byte offsets map onto string indices through multi-byte characters', () => {

@@ -1,11 +1,15 @@
 // Signed verdicts: Ed25519 (libsodium) over "sfcl-signature-v2\n" + the canonical JSON of the
 // response's `sfcl.signed` object, which binds the whole answer to its request and its time:
-//   v, request_id, model, created (unix seconds), stop_reason (end_turn | max_tokens |
-//   stop_sequence), status (X-SFCL-Status), prompt_tokens, output_tokens,
-//   content_sha256  SHA-256 of the canonical JSON array of the text of every content block,
+//   v (3: content blocks, stop_sequence and the full request digest; v2 signed the text alone),
+//   request_id, model, created (unix seconds), stop_reason (end_turn | max_tokens |
+//   stop_sequence), stop_sequence (the one that matched, or null), status (X-SFCL-Status),
+//   prompt_tokens, output_tokens,
+//   content_sha256  SHA-256 of the canonical JSON array of the reply's content blocks, in an
+//                   API-neutral form: {"type":"text","text"}, {"type":"tool_use","id","name","input"},
+//                   {"type":"thinking","thinking"} (server/app/delivered.h reads them back),
 //   sfcl_sha256     of the final `sfcl` object without request_id, signed and signature (anchors,
 //                   verdict counts, status),
-//   request_sha256  of the request's messages, prompt, prefill and sources (request_digest_json).
+//   request_sha256  of everything that shaped the prompt and the sampling (request_digest_json).
 // Canonical JSON (canonical_json) survives re-serialisation: sorted keys, no spaces, and a number
 // with an integral value written as an integer (1.0 and 1 sign the same). docs/DESIGN.md, "Signing".
 #pragma once
@@ -33,6 +37,9 @@ struct SignContext {
   std::string model;
   int64_t created = 0;         // unix seconds
   std::string request_sha256;  // sha256_hex(canonical_json(request_digest_json(...)))
+  // The delivered content blocks (the form content_sha256 describes) when the reply was split
+  // into blocks; null: one text block holding the whole reply text.
+  nlohmann::json blocks = nullptr;
 };
 
 std::string canonical_json(const nlohmann::json& j);

@@ -1,5 +1,7 @@
 #include "server/api/verdicts.h"
 
+#include <cmath>
+
 #include "report/report.h"
 
 namespace sfcl::server {
@@ -9,17 +11,22 @@ nlohmann::json final_sfcl(const decode::Result& r, decode::Mode mode, bool with_
   nlohmann::json j = report::summary_json(r, mode);
   if (with_anchors || key != nullptr) j["anchors"] = report::anchors_json(r);
   if (key != nullptr) {
-    const nlohmann::json fields = {{"v", 2},
-                                   {"request_id", context.request_id},
-                                   {"model", context.model},
-                                   {"created", context.created},
-                                   {"stop_reason", std::string(decode::stop_reason_name(r.stop_reason))},
-                                   {"status", j["status"]},
-                                   {"prompt_tokens", r.prompt_tokens},
-                                   {"output_tokens", r.output_tokens},
-                                   {"content_sha256", sha256_hex(canonical_json(nlohmann::json::array({r.text})))},
-                                   {"sfcl_sha256", sha256_hex(canonical_json(j))},
-                                   {"request_sha256", context.request_sha256}};
+    // Without blocks from the caller the reply is one text block (no tools, no reasoning split).
+    const nlohmann::json blocks =
+        context.blocks.is_array() ? context.blocks : nlohmann::json::array({{{"type", "text"}, {"text", r.text}}});
+    const nlohmann::json fields = {
+        {"v", 3},
+        {"request_id", context.request_id},
+        {"model", context.model},
+        {"created", context.created},
+        {"stop_reason", std::string(decode::stop_reason_name(r.stop_reason))},
+        {"stop_sequence", r.stop_sequence.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.stop_sequence)},
+        {"status", j["status"]},
+        {"prompt_tokens", r.prompt_tokens},
+        {"output_tokens", r.output_tokens},
+        {"content_sha256", sha256_hex(canonical_json(blocks))},
+        {"sfcl_sha256", sha256_hex(canonical_json(j))},
+        {"request_sha256", context.request_sha256}};
     j["request_id"] = context.request_id;
     j["signed"] = fields;
     j["signature"] = sign_base64(*key, signed_message(fields));
@@ -27,10 +34,84 @@ nlohmann::json final_sfcl(const decode::Result& r, decode::Mode mode, bool with_
   return j;
 }
 
+namespace {
+
+nlohmann::json message_json(const engine::ChatMessage& m) {
+  nlohmann::json calls = nlohmann::json::array();
+  for (const auto& c : m.tool_calls) calls.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+  return {{"role", m.role},
+          {"content", m.content},
+          {"tool_calls", calls},
+          {"tool_call_id", m.tool_call_id},
+          {"tool_name", m.tool_name}};
+}
+
+const char* tool_choice_name(engine::ToolChoice c) {
+  switch (c) {
+    case engine::ToolChoice::required:
+      return "required";
+    case engine::ToolChoice::none:
+      return "none";
+    case engine::ToolChoice::automatic:
+      break;
+  }
+  return "auto";
+}
+
+// What decides the tokens besides the prompt: a reply to the same prompt sampled otherwise, checked
+// otherwise or cut elsewhere is another answer to another request.
+nlohmann::json generation_json(const GenerationRequest& req) {
+  const decode::Options& o = req.options;
+  const engine::SamplingOptions& s = o.sampling;
+  nlohmann::json bias = nlohmann::json::array();
+  for (const auto& [token, b] : req.logit_bias) bias.push_back({token, std::isfinite(b) ? nlohmann::json(b) : "-inf"});
+  return {{"max_tokens", o.max_tokens},
+          {"stop", o.stop},
+          {"temperature", s.temperature},
+          {"top_k", s.top_k},
+          {"top_p", s.top_p},
+          {"min_p", s.min_p},
+          {"seed", s.seed},
+          {"logit_bias", bias},
+          {"logprobs", o.logprobs},
+          {"n", req.n},
+          {"sfcl",
+           {{"mode", std::string(decode::mode_name(o.mode))},
+            {"threshold", o.checker.threshold},
+            {"strict", o.checker.strict},
+            {"derived", o.checker.derived},
+            {"max_backtracks", o.max_backtracks},
+            {"fallback", std::string(decode::fallback_name(o.fallback))},
+            {"abstain_marker", {o.abstain_marker, o.abstain_marker_zh}}}}};
+}
+
+}  // namespace
+
 nlohmann::json request_digest_json(const GenerationRequest& req) {
   nlohmann::json messages = nlohmann::json::array();
-  for (const auto& m : req.messages) messages.push_back({m.role, m.content});
-  return {{"messages", messages}, {"prompt", req.raw_prompt}, {"prefill", req.prefill}, {"sources", req.extra_sources}};
+  for (const auto& m : req.messages) messages.push_back(message_json(m));
+  nlohmann::json tools = nlohmann::json::array();
+  for (const auto& t : req.tools) {
+    tools.push_back({{"name", t.name}, {"description", t.description}, {"parameters", t.parameters}});
+  }
+  nlohmann::json kwargs = nlohmann::json::object();
+  for (const auto& [k, v] : req.template_kwargs) kwargs[k] = v;
+  // The model is not here: the served model answers for the name asked, and the signed "model"
+  // field says which did.
+  return {{"messages", messages},
+          {"prompt", req.raw_prompt},
+          {"raw", req.raw},
+          {"prefill", req.prefill},
+          {"sources", req.extra_sources},
+          {"tools", tools},
+          {"tool_choice", tool_choice_name(req.tool_choice)},
+          {"parallel_tool_calls", req.parallel_tool_calls},
+          {"json_schema", req.json_schema},
+          {"grammar", req.grammar},
+          {"chat_template_kwargs", kwargs},
+          {"enable_thinking", req.enable_thinking},
+          {"reasoning_format", req.reasoning_format},
+          {"generation", generation_json(req)}};
 }
 
 std::string layer_status(decode::Mode mode) { return mode == decode::Mode::anchor ? "zeroed-v2" : "legacy"; }

@@ -17,8 +17,11 @@ namespace sfcl::server {
 nlohmann::json final_sfcl(const decode::Result& r, decode::Mode mode, bool with_anchors, const SigningKey* key,
                           const SignContext& context);
 
-// What a signature says of the request: its messages ([role, text] pairs), prompt, prefill and
-// sources, as the model and the checker got them.
+// What a signature says of the request: everything that shaped the prompt and the tokens, as the
+// model and the checker got them (after the server's defaults and zero-width stripping):
+// messages with their tool calls and results, prompt, prefill, sources, tools, tool_choice,
+// structured output, chat template kwargs and reasoning options, sampling, stops, max_tokens and
+// the sfcl options.
 nlohmann::json request_digest_json(const GenerationRequest& req);
 
 // "zeroed-v2" in anchor mode, else "legacy" (x-anthropic-layer-status).

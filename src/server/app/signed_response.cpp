@@ -1,30 +1,20 @@
 #include "server/app/signed_response.h"
 
+#include <algorithm>
 #include <ctime>
+#include <map>
 #include <sstream>
 
 #include "server/api/request.h"
 #include "server/api/signing.h"
 #include "server/api/verdicts.h"
+#include "server/app/delivered.h"
 
 namespace sfcl::server {
 
 using nlohmann::json;
 
 namespace {
-
-// What a response says, whichever API and framing it came in.
-struct Delivered {
-  bool anthropic = false;
-  bool stream = false;
-  std::string id;
-  std::string model;
-  json texts = json::array();  // the text of every content block
-  std::string stop;            // Anthropic stop_reason or OpenAI finish_reason
-  json usage;                  // null when the response has none (an OpenAI stream without include_usage)
-  json sfcl;
-  std::string status_header;
-};
 
 void split_http(const std::string& saved, std::string& headers, std::string& body) {
   if (saved.rfind("HTTP/", 0) != 0) {
@@ -58,67 +48,6 @@ std::string header_value(const std::string& headers, const std::string& wanted) 
   return {};
 }
 
-void read_json_body(const json& b, Delivered& d) {
-  d.id = b.value("id", "");
-  d.model = b.value("model", "");
-  d.usage = b.value("usage", json());
-  d.sfcl = b.value("sfcl", json());
-  if (b.value("type", "") == "message") {
-    d.anthropic = true;
-    for (const auto& block : b.value("content", json::array())) {
-      if (block.value("type", "") == "text") d.texts.push_back(block.value("text", ""));
-    }
-    d.stop = b.value("stop_reason", json()).is_string() ? b["stop_reason"].get<std::string>() : "";
-    return;
-  }
-  const json choice = b.contains("choices") && !b["choices"].empty() ? b["choices"][0] : json::object();
-  if (choice.contains("message")) {
-    d.texts.push_back(choice["message"].value("content", json("")).is_string() ? choice["message"]["content"] : "");
-  } else {
-    d.texts.push_back(choice.value("text", ""));
-  }
-  d.stop = choice.value("finish_reason", json()).is_string() ? choice["finish_reason"].get<std::string>() : "";
-}
-
-// Assembles a stream: Anthropic named events or OpenAI data-only chunks.
-void read_stream(const std::string& body, Delivered& d) {
-  d.stream = true;
-  std::string text;
-  std::istringstream in(body);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.rfind("data: ", 0) != 0 || line == "data: [DONE]") continue;
-    const json e = json::parse(line.substr(6), nullptr, false);
-    if (e.is_discarded() || !e.is_object()) continue;
-    const std::string type = e.value("type", "");
-    if (type == "message_start") {
-      d.anthropic = true;
-      d.id = e["message"].value("id", "");
-      d.model = e["message"].value("model", "");
-    } else if (type == "content_block_delta" && e["delta"].value("type", "") == "text_delta") {
-      text += e["delta"].value("text", "");
-    } else if (type == "message_delta") {
-      d.stop = e["delta"].value("stop_reason", json()).is_string() ? e["delta"]["stop_reason"].get<std::string>() : "";
-      d.usage = e.value("usage", json());
-      d.sfcl = e.value("sfcl", json());
-    } else if (e.contains("choices")) {
-      d.id = e.value("id", d.id);
-      d.model = e.value("model", d.model);
-      if (e.contains("usage") && e["usage"].is_object()) d.usage = e["usage"];
-      if (e.contains("sfcl") && e["sfcl"].contains("signature")) d.sfcl = e["sfcl"];
-      if (e["choices"].empty()) continue;
-      const json& c = e["choices"][0];
-      if (c.contains("delta") && c["delta"].contains("content") && c["delta"]["content"].is_string()) {
-        text += c["delta"]["content"].get<std::string>();
-      } else if (c.contains("text") && c["text"].is_string()) {
-        text += c["text"].get<std::string>();
-      }
-      if (c.value("finish_reason", json()).is_string()) d.stop = c["finish_reason"].get<std::string>();
-    }
-  }
-  d.texts.push_back(text);
-}
-
 std::string utc(int64_t unix_seconds) {
   const std::time_t t = unix_seconds;
   std::tm tm{};
@@ -135,51 +64,117 @@ SignatureCheck same(const std::string& what, const json& signed_value, const jso
              : "signed " + canonical_json(signed_value) + ", delivered " + canonical_json(delivered)};
 }
 
-}  // namespace
+std::string block_summary(const json& blocks) {
+  std::map<std::string, int> n;
+  for (const auto& b : blocks) ++n[b.value("type", "")];
+  std::string out;
+  for (const auto& [type, count] : n) out += (out.empty() ? "" : ", ") + std::to_string(count) + " " + type;
+  return out.empty() ? "no blocks" : out;
+}
 
-std::vector<SignatureCheck> check_signed_response(const std::string& saved, const std::array<unsigned char, 32>& key,
-                                                  const std::optional<json>& request) {
+bool has_tool_use(const json& blocks) {
+  for (const auto& b : blocks) {
+    if (b.value("type", "") == "tool_use") return true;
+  }
+  return false;
+}
+
+// A stream's check events against what was signed: each anchor event is one of the signed anchors,
+// and there are as many backtrack and fallback events as the signed counts say.
+SignatureCheck check_events(const Delivered& d) {
+  const json anchors = d.sfcl.value("anchors", json::array());
+  int64_t backtracks = 0;
+  int64_t fallbacks = 0;
+  for (const auto& e : d.events) {
+    const std::string name = e.value("event", "");
+    if (name == "backtrack") {
+      ++backtracks;
+    } else if (name == "fallback") {
+      ++fallbacks;
+    } else {
+      json anchor = e;
+      anchor.erase("event");
+      if (std::find(anchors.begin(), anchors.end(), anchor) == anchors.end()) {
+        return {"events", true, false, "a " + name + " event names no signed anchor: " + canonical_json(anchor)};
+      }
+    }
+  }
+  if (backtracks != d.sfcl.value("backtracks", int64_t{0}) || fallbacks != d.sfcl.value("fallbacks", int64_t{0})) {
+    return {"events", true, false,
+            std::to_string(backtracks) + " backtrack and " + std::to_string(fallbacks) +
+                " fallback event(s), the signed counts say otherwise"};
+  }
+  return {"events", true, true, std::to_string(d.events.size()) + " check event(s), each a signed anchor or count"};
+}
+
+SignatureCheck check_unsigned(const Delivered& d) {
+  if (d.unsigned_parts.empty()) return {"unsigned", true, true, "nothing in the response is outside what was signed"};
+  std::string list;
+  for (size_t i = 0; i < d.unsigned_parts.size() && i < 5; ++i) list += (i ? "; " : "") + d.unsigned_parts[i];
+  if (d.unsigned_parts.size() > 5) list += "; and " + std::to_string(d.unsigned_parts.size() - 5) + " more";
+  return {"unsigned", true, false, "not covered by the signature: " + list};
+}
+
+std::vector<SignatureCheck> checks_of(const std::string& saved, const std::array<unsigned char, 32>& key,
+                                      const std::optional<json>& request) {
   std::string headers;
   std::string body;
   split_http(saved, headers, body);
-  Delivered d;
-  d.status_header = header_value(headers, "x-sfcl-status");
-  const json parsed = json::parse(body, nullptr, false);
-  if (!parsed.is_discarded() && parsed.is_object()) {
-    read_json_body(parsed, d);
-  } else {
-    read_stream(body, d);
-  }
-  if (!d.sfcl.is_object() || !d.sfcl.contains("signature") || !d.sfcl.contains("signed")) {
+  const Delivered d = read_delivered(body);
+  if (!d.sfcl.is_object() || !d.sfcl.contains("signature") || !d.sfcl.contains("signed") ||
+      !d.sfcl["signed"].is_object() || !d.sfcl["signature"].is_string()) {
     throw std::runtime_error(
         "the response carries no sfcl.signature / sfcl.signed (was the server run with --sign-key?)");
   }
   const json& fields = d.sfcl["signed"];
   std::vector<SignatureCheck> out;
-  const bool valid = verify_base64(key, signed_message(fields), d.sfcl.value("signature", ""));
+  const bool valid = verify_base64(key, signed_message(fields), d.sfcl["signature"].get<std::string>());
+  const json created = fields.value("created", json(0));
+  const int64_t made = created.is_number_integer() ? created.get<int64_t>() : 0;
   out.push_back({"signature", true, valid,
-                 valid ? "Ed25519 over the signed fields, made " + utc(fields.value("created", int64_t{0})) + " (" +
-                             std::to_string(fields.value("created", int64_t{0})) + ")"
+                 valid ? "Ed25519 over the signed fields, made " + utc(made) + " (" + std::to_string(made) + ")"
                        : "does not match the signed fields for this key"});
-  out.push_back(same("request id", fields.value("request_id", ""), d.id));
-  out.push_back(same("model", fields.value("model", ""), d.model));
-  SignatureCheck content = same("content", fields.value("content_sha256", ""), sha256_hex(canonical_json(d.texts)));
-  content.detail = (content.ok ? "SHA-256 of the delivered text matches (" : "the delivered text differs (") +
-                   std::to_string(d.texts.size()) + " block(s), " + (d.stream ? "assembled from the stream)" : "body)");
+  if (fields.value("v", json()) != 3) {
+    out.push_back({"version", true, false,
+                   "signature v" + fields.value("v", json()).dump() + ": this sfcl checks v3 (docs/OPERATIONS.md)"});
+    return out;
+  }
+  out.push_back(same("request id", fields.value("request_id", json("")), d.id));
+  out.push_back(same("model", fields.value("model", json("")), d.model));
+  if (!d.created.is_null()) out.push_back(same("created", created, d.created));
+  SignatureCheck content =
+      same("content", fields.value("content_sha256", json("")), sha256_hex(canonical_json(d.blocks)));
+  content.detail = (content.ok ? "SHA-256 of the delivered content matches (" : "the delivered content differs (") +
+                   block_summary(d.blocks) + (d.stream ? ", assembled from the stream)" : ", body)");
   out.push_back(content);
   json verdicts = d.sfcl;
   for (const char* k : {"request_id", "signed", "signature"}) verdicts.erase(k);
-  SignatureCheck v = same("verdicts", fields.value("sfcl_sha256", ""), sha256_hex(canonical_json(verdicts)));
+  SignatureCheck v = same("verdicts", fields.value("sfcl_sha256", json("")), sha256_hex(canonical_json(verdicts)));
   v.detail = v.ok ? "anchors, verdict counts and status in sfcl match" : "sfcl (anchors, counts or status) differs";
   out.push_back(v);
-  const std::string stop = fields.value("stop_reason", "");
-  out.push_back(same("stop reason", d.anthropic ? json(stop) : json(stop == "max_tokens" ? "length" : "stop"), d.stop));
-  if (d.stream && d.status_header == "pending") {
+  if (d.stream) out.push_back(check_events(d));
+  const std::string stop =
+      fields.value("stop_reason", json("")).is_string() ? fields["stop_reason"].get<std::string>() : "";
+  const bool tools = has_tool_use(d.blocks);
+  const std::string expected = d.anthropic ? (tools ? "tool_use" : stop)
+                                           : (tools                  ? "tool_calls"
+                                              : stop == "max_tokens" ? "length"
+                                                                     : "stop");
+  out.push_back(same("stop reason", expected, d.stop));
+  if (d.anthropic) out.push_back(same("stop sequence", fields.value("stop_sequence", json()), d.stop_sequence));
+  const std::string status_header = header_value(headers, "x-sfcl-status");
+  if (d.stream && status_header == "pending") {
     out.push_back({"status header", false, true, "pending: a stream's headers leave before its status is known"});
-  } else if (!d.status_header.empty()) {
-    out.push_back(same("status header", fields.value("status", ""), d.status_header));
+  } else if (!status_header.empty()) {
+    out.push_back(same("status header", fields.value("status", json("")), status_header));
   } else {
     out.push_back({"status header", false, true, "not in the saved response (save it with curl -si to check it)"});
+  }
+  // The signature and request id headers of a body, when saved, say what its sfcl object says.
+  for (const auto& [name, value] : {std::pair<const char*, json>{"x-sfcl-signature", d.sfcl["signature"]},
+                                    std::pair<const char*, json>{"x-sfcl-request-id", json(d.id)}}) {
+    const std::string got = header_value(headers, name);
+    if (!got.empty()) out.push_back(same(std::string(name) + " header", value, got));
   }
   if (d.usage.is_object()) {
     const json delivered =
@@ -193,20 +188,33 @@ std::vector<SignatureCheck> check_signed_response(const std::string& saved, cons
   } else {
     out.push_back({"usage", false, true, "the response has none (OpenAI streams: stream_options.include_usage)"});
   }
+  out.push_back(check_unsigned(d));
   if (request) {
     const Api api =
         d.anthropic ? Api::anthropic : (request->contains("prompt") ? Api::openai_completions : Api::openai_chat);
     static const ServerOptions kDefaults;  // a named object: GCC 12 misreads a temporary's strings
     const GenerationRequest req = parse_request(api, *request, kDefaults);
     SignatureCheck r =
-        same("request", fields.value("request_sha256", ""), sha256_hex(canonical_json(request_digest_json(req))));
-    r.detail = r.ok ? "the given request's messages, prompt and sources are the ones signed"
-                    : "the given request is not the one this response answered";
+        same("request", fields.value("request_sha256", json("")), sha256_hex(canonical_json(request_digest_json(req))));
+    r.detail = r.ok ? "the given request (messages, tools, options, sampling) is the one signed"
+                    : "the given request is not the one this response answered (or the server's defaults differ)";
     out.push_back(r);
   } else {
     out.push_back({"request", false, true, "not checked (pass --request FILE with the request body sent)"});
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<SignatureCheck> check_signed_response(const std::string& saved, const std::array<unsigned char, 32>& key,
+                                                  const std::optional<json>& request) {
+  try {
+    return checks_of(saved, key, request);
+  } catch (const json::exception& e) {
+    // A signed field of another type than the server writes: not a response it signed.
+    throw std::runtime_error(std::string("malformed signed response: ") + e.what());
+  }
 }
 
 }  // namespace sfcl::server

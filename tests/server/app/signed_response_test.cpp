@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "server/api/signing.h"
 #include "server/server_process.h"
@@ -118,6 +120,118 @@ TEST_F(SignedResponse, StreamsCarryTheSignatureInTheirFinalEvent) {
   anth["stream"] = true;
   const std::string anthropic = post_saved("/v1/messages", anth);
   EXPECT_TRUE(all_ok(anthropic, anth));
+}
+
+// The request digest covers what shapes the prompt and the tokens besides the messages' text:
+// tools, earlier tool calls and their arguments, template kwargs, sampling, stops, sfcl options.
+TEST_F(SignedResponse, TheRequestDigestCoversToolsToolCallsKwargsAndSampling) {
+  const json tool = {{"type", "function"},
+                     {"function",
+                      {{"name", "lookup_fee"},
+                       {"description", "Look up a fee"},
+                       {"parameters", {{"type", "object"}, {"properties", {{"id", {{"type", "string"}}}}}}}}}};
+  json chat = {
+      {"max_tokens", 40},
+      {"temperature", 0},
+      {"tools", json::array({tool})},
+      {"chat_template_kwargs", {{"enable_thinking", false}}},
+      {"messages",
+       json::array(
+           {{{"role", "user"}, {"content", "What is the fee of A-1?"}},
+            {{"role", "assistant"},
+             {"content", nullptr},
+             {"tool_calls", json::array({{{"id", "call_1"},
+                                          {"type", "function"},
+                                          {"function", {{"name", "lookup_fee"}, {"arguments", R"({"id":"A-1"})"}}}}})}},
+            {{"role", "tool"}, {"tool_call_id", "call_1"}, {"content", "Fee: $12,500.00."}}})}};
+  const std::string saved = post_saved("/v1/chat/completions", chat);
+  ASSERT_TRUE(all_ok(saved, chat));
+  const auto request_ok = [&](const json& claimed) { return checks(saved, claimed).at("request").ok; };
+  json other = chat;
+  other["tools"][0]["function"]["name"] = "wire_money";
+  EXPECT_FALSE(request_ok(other));
+  other = chat;
+  other["tools"][0]["function"]["parameters"]["properties"]["amount"] = {{"type", "number"}};
+  EXPECT_FALSE(request_ok(other));
+  other = chat;
+  other["messages"][1]["tool_calls"][0]["function"]["arguments"] = R"({"id":"B-2"})";
+  EXPECT_FALSE(request_ok(other));
+  other = chat;
+  other["chat_template_kwargs"]["enable_thinking"] = true;
+  EXPECT_FALSE(request_ok(other));
+  other = chat;
+  other["temperature"] = 1.2;
+  EXPECT_FALSE(request_ok(other));
+  other = chat;
+  other["stop"] = json::array({"$"});
+  EXPECT_FALSE(request_ok(other));
+  other = chat;
+  other["sfcl"] = {{"threshold", 0.5}};
+  EXPECT_FALSE(request_ok(other));
+  other = chat;
+  other["tool_choice"] = "none";
+  EXPECT_FALSE(request_ok(other));
+}
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// tests/data/signed: the responses, whole and tampered with, that clients/js reads too. Each
+// tampered one must fail, naming what differs; each whole one must pass every check.
+TEST(SignedCorpus, VerifyAcceptsExactlyTheResponsesAsSent) {
+  const std::filesystem::path dir = std::filesystem::path(SFCL_SOURCE_DIR) / "tests/data/signed";
+  std::array<unsigned char, 32> pk{};
+  std::string hex = slurp(dir / "key.pub");
+  while (!hex.empty() && hex.back() == '\n') hex.pop_back();
+  ASSERT_TRUE(server::from_hex(hex, pk.data(), pk.size()));
+  const json manifest = json::parse(slurp(dir / "manifest.json"));
+  ASSERT_GE(manifest["cases"].size(), 20U);
+  for (const auto& c : manifest["cases"]) {
+    std::optional<json> request;
+    if (c.contains("request")) request = json::parse(slurp(dir / c["request"].get<std::string>()));
+    const auto checks = server::check_signed_response(slurp(dir / c["file"].get<std::string>()), pk, request);
+    std::string failed;
+    for (const auto& check : checks) {
+      if (!check.ok) failed += check.what + " (" + check.detail + ") ";
+    }
+    const bool signature_ok = !checks.empty() && checks.front().ok;
+    EXPECT_TRUE(signature_ok) << c["name"] << ": the tampering leaves the signed fields alone";
+    if (c["expect"] == "ok") {
+      EXPECT_EQ(failed, "") << c["name"];
+    } else {
+      EXPECT_NE(failed, "") << c["name"] << " passed";
+    }
+  }
+}
+
+TEST(SignedCorpus, ToolCallsAndOtherChoicesAreNamedAsUnsigned) {
+  const std::filesystem::path dir = std::filesystem::path(SFCL_SOURCE_DIR) / "tests/data/signed";
+  std::array<unsigned char, 32> pk{};
+  std::string hex = slurp(dir / "key.pub");
+  ASSERT_TRUE(server::from_hex(hex.substr(0, 64), pk.data(), pk.size()));
+  const auto detail = [&](const std::string& name, const std::string& what) {
+    for (const auto& c : server::check_signed_response(slurp(dir / ("responses/" + name + ".txt")), pk, std::nullopt)) {
+      if (c.what == what) return (c.ok ? "ok: " : "FAILED: ") + c.detail;
+    }
+    return std::string("no check ") + what;
+  };
+  EXPECT_EQ(
+      detail("openai_body_tool_calls", "content").rfind("FAILED: the delivered content differs (1 text, 1 tool_use", 0),
+      0U)
+      << detail("openai_body_tool_calls", "content");
+  EXPECT_NE(detail("openai_body_extra_choice", "unsigned").find("body.choices[1]: only choice 0 is signed"),
+            std::string::npos);
+  EXPECT_NE(detail("openai_stream_after_done", "unsigned").find("after [DONE]"), std::string::npos);
+  EXPECT_EQ(detail("openai_stream_data_no_space", "content").rfind("FAILED", 0), 0U);
+  EXPECT_EQ(detail("openai_stream_fake_anchor_event", "events").rfind("FAILED: a anchor_confirmed event", 0), 0U);
+  EXPECT_EQ(detail("anthropic_stream_tool_use", "content")
+                .rfind("FAILED: the delivered content differs (1 text, 1 tool_use", 0),
+            0U);
+  EXPECT_NE(detail("anthropic_stream_name_differs", "unsigned").find("event \"ping\" carries type"), std::string::npos);
 }
 
 }  // namespace

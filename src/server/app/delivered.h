@@ -1,0 +1,31 @@
+// What a saved response says, read as strictly as its signature is meant: the JSON body or SSE
+// stream of either API is taken apart field by field, choice 0's content becomes the API-neutral
+// blocks the signature's content_sha256 covers (server/api/signing.h), and every part the
+// signature cannot vouch for (another choice, logprobs, an unknown field or event, an error, a
+// chunk after [DONE]) is named in `unsigned_parts`: a signed response has none.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace sfcl::server {
+
+struct Delivered {
+  bool anthropic = false;
+  bool stream = false;
+  std::string id;
+  std::string model;
+  nlohmann::json created;                           // OpenAI "created" (null in Anthropic responses)
+  nlohmann::json blocks = nlohmann::json::array();  // choice 0: text, tool_use and thinking blocks
+  std::string stop;                                 // Anthropic stop_reason or OpenAI finish_reason
+  nlohmann::json stop_sequence;                     // Anthropic: the delivered stop_sequence
+  nlohmann::json usage;                             // null when the response has none
+  nlohmann::json sfcl;                              // the final sfcl object (with the signature)
+  std::vector<nlohmann::json> events;               // SFCL check events of a stream, in order
+  std::vector<std::string> unsigned_parts;
+};
+
+// `body`: the response without its HTTP headers; a JSON object is a body, anything else a stream.
+Delivered read_delivered(const std::string& body);
+
+}  // namespace sfcl::server

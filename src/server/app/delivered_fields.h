@@ -1,0 +1,33 @@
+// Helpers of the strict response reader (delivered.cpp, delivered_stream.cpp): every field a
+// reader does not name is reported, so nothing unsigned passes unseen.
+#pragma once
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "server/app/delivered.h"
+
+namespace sfcl::server::delivered {
+
+// `j` at `path` must be an object with only `keys`; reports each other key (and a non-object).
+bool only(Delivered& d, const nlohmann::json& j, const std::string& path, std::initializer_list<const char*> keys);
+// A field the signature does not cover may be there only with the value the server always sends.
+void expect(Delivered& d, const nlohmann::json& j, const char* key, const nlohmann::json& value,
+            const std::string& path);
+std::string string_at(Delivered& d, const nlohmann::json& j, const char* key, const std::string& path);
+// OpenAI usage / Anthropic usage: only the server's keys, OpenAI's total the sum.
+void check_usage(Delivered& d, const nlohmann::json& usage, bool anthropic, const std::string& path);
+// The "type" string of an object ("" when none).
+std::string type_of(const nlohmann::json& j);
+// An Anthropic content block (body, or content_block_start) read into its neutral form.
+nlohmann::json anthropic_block(Delivered& d, const nlohmann::json& b, const std::string& path);
+// A tool call's input: its arguments string parsed (the text itself when it is not JSON).
+nlohmann::json input_of(const std::string& arguments);
+// OpenAI's parts of a message in block order: reasoning, text (kept when there is no call, or it
+// is not empty), calls; the shape the Anthropic dialect writes, so both read the same.
+nlohmann::json openai_blocks(const nlohmann::json& reasoning, const nlohmann::json& text, nlohmann::json calls);
+
+// Streams of both APIs (delivered_stream.cpp).
+void read_stream(const std::string& body, Delivered& d);
+
+}  // namespace sfcl::server::delivered
