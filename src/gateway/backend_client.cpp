@@ -112,20 +112,9 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(call_timeout_s_));
   }
   if (cancelled) budget_.cancelled = &cancelled;
-  // The ids are checked before anything uses them: an id past the vocabulary would index the
-  // loop's tables (the pieces, the sampler's logits).
+  // Checked again as delivered: a protocol's own reading (held tokens put back) adds ids.
   const auto checked = [&](const CompletionEvent& ev) {
-    if (n_vocab_ > 0) {
-      int64_t bad = first_outside(ev.tokens, n_vocab_, [](Token t) { return int64_t{t}; });
-      if (bad < 0) bad = first_outside(ev.all_top, n_vocab_, [](const TopProb& p) { return int64_t{p.id}; });
-      if (bad < 0) bad = first_outside(ev.top, n_vocab_, [](const TopProb& p) { return int64_t{p.id}; });
-      if (bad < 0) bad = first_outside(ev.positions, n_vocab_, [](const PositionProbs& p) { return int64_t{p.id}; });
-      if (bad >= 0) {
-        stop_call("it sent token id " + std::to_string(bad) + ", outside the vocabulary of " +
-                  std::to_string(n_vocab_) + " tokens (is it serving another model?)");
-        return false;
-      }
-    }
+    if (!ids_in_vocabulary(ev.tokens, ev.all_top, ev.positions) || !ids_in_vocabulary({}, ev.top, {})) return false;
     return on_event(ev);
   };
   StreamResult r = protocol_->complete(*this, req, checked);
@@ -140,6 +129,18 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
   }
   budget_.cancelled = nullptr;
   return r;
+}
+
+bool BackendClient::ids_in_vocabulary(std::span<const Token> tokens, std::span<const TopProb> top,
+                                      std::span<const PositionProbs> positions) {
+  if (n_vocab_ == 0) return true;
+  int64_t bad = first_outside(tokens, n_vocab_, [](Token t) { return int64_t{t}; });
+  if (bad < 0) bad = first_outside(top, n_vocab_, [](const TopProb& p) { return int64_t{p.id}; });
+  if (bad < 0) bad = first_outside(positions, n_vocab_, [](const PositionProbs& p) { return int64_t{p.id}; });
+  if (bad < 0) return true;
+  stop_call("it sent token id " + std::to_string(bad) + ", outside the vocabulary of " + std::to_string(n_vocab_) +
+            " tokens (is it serving another model?)");
+  return false;
 }
 
 bool BackendClient::charge(size_t bytes) {

@@ -183,6 +183,11 @@ class BackendClient {
   bool charge(size_t bytes);
   // The protocol ends the call as failed for `why` (an SSE event over its bound).
   void stop_call(std::string why);
+  // Whether every id an event names (sampled, reported, among the top tokens) is in the
+  // vocabulary (set_pieces); if not, stop_call says which. Checked as an event is read, before
+  // anything (the held-token reader, the loop) uses them.
+  bool ids_in_vocabulary(std::span<const Token> tokens, std::span<const TopProb> top,
+                         std::span<const PositionProbs> positions);
   // Sends `req` on the kept-alive connection, and once more on a new one when that fails while
   // `nothing_arrived()` (the backend had closed it meanwhile).
   bool send(httplib::Request& req, httplib::Response& res, httplib::Error& err,

@@ -186,6 +186,7 @@ bool LlamaProtocol::on_payload(BackendClient& c, Call& call, std::string_view pa
                                const std::function<bool(const CompletionEvent&)>& on_event) {
   CompletionEvent& event = call.event;
   if (!events_.parse(payload, event)) return true;  // not JSON: skipped, as before
+  if (!c.ids_in_vocabulary(event.tokens, event.all_top, event.positions)) return false;
   if (!event.error.empty()) {
     call.error_body.assign(event.error);
     call.stopped = true;

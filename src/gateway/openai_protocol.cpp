@@ -389,6 +389,7 @@ bool OpenAIProtocol::on_sse_event(BackendClient& c, Call& call, std::string_view
                                   const std::function<bool(const CompletionEvent&)>& on_event) {
   tokens_.clear();
   const openai::StreamEvent ev = openai::read_event(event, tokens_, &top_, &rows_);
+  if (!c.ids_in_vocabulary(tokens_, rows_.top, rows_.positions) || !c.ids_in_vocabulary({}, top_, {})) return false;
   for (PositionProbs& p : rows_.positions) p.top_end = std::min(p.top_end, p.top_begin + call.n_top);
   if (top_.size() > call.n_top) top_.resize(call.n_top);
   if (ev.failed || ev.no_ids) {
