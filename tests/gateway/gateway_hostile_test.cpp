@@ -31,22 +31,12 @@ class HostileBackend {
   // `props_alias`: when set, the model alias /props reports instead of the real one.
   HostileBackend(const LlamaServer& real, Completion completion, std::string props_alias = {})
       : real_(real.url()), completion_(std::move(completion)), alias_(std::move(props_alias)) {
-    const auto forward = [this](const httplib::Request& req, httplib::Response& res) {
-      httplib::Client c(real_);
-      auto r = req.method == "GET" ? c.Get(req.path) : c.Post(req.path, req.body, "application/json");
-      if (!r) {
-        res.status = 502;
-        return;
-      }
-      res.status = r->status;
-      std::string body = r->body;
-      if (req.path == "/props" && !alias_.empty()) {
-        json j = json::parse(body);
-        j["model_alias"] = alias_;
-        body = j.dump();
-      }
-      res.set_content(body, "application/json");
-    };
+    const auto forward = forward_to(real_, [this](const httplib::Request& req, std::string& body) {
+      if (req.path != "/props" || alias_.empty()) return;
+      json j = json::parse(body);
+      j["model_alias"] = alias_;
+      body = j.dump();
+    });
     for (const char* path : {"/health", "/props"}) http_.routes.Get(path, forward);
     http_.routes.Post("/tokenize", forward);
     http_.routes.Post("/completion", [this](const httplib::Request& req, httplib::Response& res) {

@@ -541,16 +541,7 @@ TEST(GatewayFailover, HungBackendsAnswersMoveOnBeforeTheTimeout) {
 class FailingCompletions {
  public:
   FailingCompletions(const LlamaServer& real, int status) : real_(real.url()) {
-    const auto forward = [this](const httplib::Request& req, httplib::Response& res) {
-      httplib::Client c(real_);
-      auto r = req.method == "GET" ? c.Get(req.path) : c.Post(req.path, req.body, "application/json");
-      if (!r) {
-        res.status = 502;
-        return;
-      }
-      res.status = r->status;
-      res.set_content(r->body, "application/json");
-    };
+    const auto forward = forward_to(real_);
     for (const char* path : {"/health", "/props"}) http_.routes.Get(path, forward);
     for (const char* path : {"/tokenize", "/detokenize", "/apply-template"}) http_.routes.Post(path, forward);
     http_.routes.Post("/completion", [status](const httplib::Request&, httplib::Response& res) {

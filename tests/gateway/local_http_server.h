@@ -5,6 +5,7 @@
 #include <httplib.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -36,5 +37,23 @@ class LocalHttpServer {
   int port_ = 0;
   std::thread thread_;
 };
+
+// A handler that answers with what `url` answers the same request (GET or a JSON POST), 502 when it
+// does not; `edit` may change the body on its way (a fake backend in front of a real one).
+inline httplib::Server::Handler forward_to(std::string url,
+                                           std::function<void(const httplib::Request&, std::string&)> edit = {}) {
+  return [url = std::move(url), edit = std::move(edit)](const httplib::Request& req, httplib::Response& res) {
+    httplib::Client c(url);
+    auto r = req.method == "GET" ? c.Get(req.path) : c.Post(req.path, req.body, "application/json");
+    if (!r) {
+      res.status = 502;
+      return;
+    }
+    res.status = r->status;
+    std::string body = r->body;
+    if (edit) edit(req, body);
+    res.set_content(body, "application/json");
+  };
+}
 
 }  // namespace sfcl::test
