@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "support/bundle.h"
 #include "support/script.h"
 #include "support/test_model.h"
 
@@ -27,7 +28,7 @@ class GrammarGateTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto path = test::vocab_model_path("qwen2");
-    if (path.empty()) GTEST_SKIP() << "no ggml-vocab-qwen2.gguf in the llama.cpp bundle";
+    SFCL_NEEDS_BUNDLE(path.empty(), "no ggml-vocab-qwen2.gguf in the llama.cpp bundle");
     model_ = Model::load({path});
     sampler_ = std::make_unique<Sampler>(*model_, engine::SamplingOptions{});
     engine::GrammarSpec g;

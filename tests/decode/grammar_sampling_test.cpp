@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "decode/decode.h"
+#include "support/bundle.h"
 #include "support/loop_run.h"
 #include "support/script.h"
 #include "support/test_model.h"
@@ -34,7 +35,7 @@ class GrammarSamplingTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     model_ = test::loaded_model(GetParam());
-    if (model_ == nullptr) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
+    SFCL_NEEDS_BUNDLE(model_ == nullptr, "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle");
   }
 
   // F32 KV cache and plain attention: a rewound run sees the logits a fresh one would.

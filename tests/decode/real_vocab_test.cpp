@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "decode/decode.h"
+#include "support/bundle.h"
 #include "support/loop_run.h"
 #include "support/script.h"
 #include "support/test_model.h"
@@ -25,7 +26,7 @@ class RealVocabTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     model_ = test::loaded_model(GetParam());
-    if (model_ == nullptr) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
+    SFCL_NEEDS_BUNDLE(model_ == nullptr, "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle");
   }
 
   using Run = test::LoopRun;

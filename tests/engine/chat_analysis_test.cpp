@@ -11,6 +11,7 @@
 #include "engine/chat_internal.h"
 #include "engine/engine.h"
 #include "llama.h"
+#include "support/bundle.h"
 
 namespace sfcl::engine {
 namespace {
@@ -193,9 +194,9 @@ class ChatAnalysis : public ::testing::TestWithParam<TemplateCase> {};
 
 TEST_P(ChatAnalysis, ReusedAnalysisRendersAndParsesAsThePerRequestOne) {
   const TemplateCase& c = GetParam();
-  if (!std::filesystem::exists(c.model) || (!c.chat_template.empty() && !std::filesystem::exists(c.chat_template))) {
-    GTEST_SKIP() << "no llama.cpp source bundle in .deps";
-  }
+  SFCL_NEEDS_BUNDLE(
+      !std::filesystem::exists(c.model) || (!c.chat_template.empty() && !std::filesystem::exists(c.chat_template)),
+      "no llama.cpp source bundle in .deps");
   const auto reused = load(c, true);
   const auto per_request = load(c, false);
   ASSERT_EQ(reused->chat_template_kind(), "jinja");
@@ -224,9 +225,9 @@ TEST_P(ChatAnalysis, ReusedAnalysisRendersAndParsesAsThePerRequestOne) {
 
 TEST_P(ChatAnalysis, TheAnalysisIsLearntWhereItsResultIsTheTemplatesAlone) {
   const TemplateCase& c = GetParam();
-  if (!std::filesystem::exists(c.model) || (!c.chat_template.empty() && !std::filesystem::exists(c.chat_template))) {
-    GTEST_SKIP() << "no llama.cpp source bundle in .deps";
-  }
+  SFCL_NEEDS_BUNDLE(
+      !std::filesystem::exists(c.model) || (!c.chat_template.empty() && !std::filesystem::exists(c.chat_template)),
+      "no llama.cpp source bundle in .deps");
   const auto m = load(c, false);
   const auto learnt = detail::make_chat_templates(m->raw(), c.chat_template, true, true);
   EXPECT_EQ(learnt->analysis_known, c.analysis_reused);
@@ -244,9 +245,9 @@ ChatInput reworded(ChatInput in, const std::string& suffix) {
 
 TEST_P(ChatAnalysis, KeptRendersAreTheTemplatesOwn) {
   const TemplateCase& c = GetParam();
-  if (!std::filesystem::exists(c.model) || (!c.chat_template.empty() && !std::filesystem::exists(c.chat_template))) {
-    GTEST_SKIP() << "no llama.cpp source bundle in .deps";
-  }
+  SFCL_NEEDS_BUNDLE(
+      !std::filesystem::exists(c.model) || (!c.chat_template.empty() && !std::filesystem::exists(c.chat_template)),
+      "no llama.cpp source bundle in .deps");
   const auto kept = load(c, true, 64);
   const auto fresh = load(c, true, 0);
   auto shapes = requests();
@@ -316,7 +317,7 @@ TEST(ChatAnalysisLearnt, AFailingRenderFailsWithTheSameError) {
 TEST(ChatAnalysisLearnt, ThinkingAndStopsAreTheTemplates) {
   const auto qwen3 = kModels / "templates/Qwen-Qwen3-0.6B.jinja";
   const auto vocab = kModels / "ggml-vocab-qwen2.gguf";
-  if (!std::filesystem::exists(qwen3) || !std::filesystem::exists(vocab)) GTEST_SKIP() << "no llama.cpp bundle";
+  SFCL_NEEDS_BUNDLE(!std::filesystem::exists(qwen3) || !std::filesystem::exists(vocab), "no llama.cpp bundle");
   ModelOptions o;
   o.path = vocab;
   o.vocab_only = true;
@@ -366,7 +367,7 @@ TEST(ChatRenderCache, AShapeRendersOnceAndTheRestComeFromTheCache) {
 TEST(ChatRenderCache, ToolHistoryAndHugeRendersAreNotKept) {
   const auto qwen = kModels / "templates/Qwen-Qwen2.5-7B-Instruct.jinja";  // renders tool definitions
   const TemplateCase c{"qwen2_5", kModels / "ggml-vocab-qwen2.gguf", qwen.string(), true};
-  if (!std::filesystem::exists(c.model) || !std::filesystem::exists(qwen)) GTEST_SKIP() << "no llama.cpp bundle";
+  SFCL_NEEDS_BUNDLE(!std::filesystem::exists(c.model) || !std::filesystem::exists(qwen), "no llama.cpp bundle");
   const auto m = load(c, true);
   const auto templates = detail::make_chat_templates(m->raw(), qwen.string(), true, true, 64);
   const llama_vocab* vocab = llama_model_get_vocab(m->raw());

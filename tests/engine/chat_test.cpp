@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/engine.h"
+#include "support/bundle.h"
 #include "support/test_model.h"
 
 namespace sfcl::engine {
@@ -192,7 +193,7 @@ TEST(Chat, NativeToolCallsWithAToolAwareTemplate) {
   // chat code derives the call grammar and the parser from it.
   const auto tmpl =
       std::filesystem::path(SFCL_SOURCE_DIR) / ".deps/llama.cpp/models/templates/Qwen-Qwen2.5-7B-Instruct.jinja";
-  if (!std::filesystem::exists(tmpl)) GTEST_SKIP() << "no llama.cpp source bundle in .deps";
+  SFCL_NEEDS_BUNDLE(!std::filesystem::exists(tmpl), "no llama.cpp source bundle in .deps");
   auto m = load(tmpl.string());
   const ChatPrompt p = m->render_chat(weather_request(ToolChoice::required));
   EXPECT_NE(p.text.find("<tools>"), std::string::npos) << p.text;
@@ -223,7 +224,7 @@ TEST(Chat, PlaceholderMarksInToolsAndCallsNameNoContent) {
   // (here the system message) into the markup.
   const auto tmpl =
       std::filesystem::path(SFCL_SOURCE_DIR) / ".deps/llama.cpp/models/templates/Qwen-Qwen2.5-7B-Instruct.jinja";
-  if (!std::filesystem::exists(tmpl)) GTEST_SKIP() << "no llama.cpp source bundle in .deps";
+  SFCL_NEEDS_BUNDLE(!std::filesystem::exists(tmpl), "no llama.cpp source bundle in .deps");
   auto m = load(tmpl.string());
   const std::string mark0 =
       "\xEE\x80\x80"

@@ -10,6 +10,7 @@
 #include <random>
 
 #include "engine/engine.h"
+#include "support/bundle.h"
 #include "support/test_model.h"
 
 namespace sfcl::engine {
@@ -53,7 +54,7 @@ class SamplerGrammarTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
     model_ = test::loaded_model(GetParam());
-    if (model_ == nullptr) GTEST_SKIP() << "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle";
+    SFCL_NEEDS_BUNDLE(model_ == nullptr, "no ggml-vocab-" << GetParam() << ".gguf in the llama.cpp bundle");
   }
   // Fewer runs on a large vocabulary: grammar-first reads all of it at every token.
   [[nodiscard]] int runs(int small) const { return model_->n_vocab() > 10000 ? 2 : small; }

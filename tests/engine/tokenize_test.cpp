@@ -4,6 +4,7 @@
 
 #include "engine/engine.h"
 #include "llama.h"
+#include "support/bundle.h"
 #include "support/test_model.h"
 
 namespace sfcl::engine {
@@ -42,7 +43,7 @@ class TokenizeVocab : public ::testing::TestWithParam<std::string> {
 
 TEST_P(TokenizeVocab, ManySpecialsGiveTheTokensOfOneLlamaCall) {
   const auto m = load();
-  if (!m) GTEST_SKIP() << "no vocabulary " << GetParam();
+  SFCL_NEEDS_BUNDLE(!m, "no vocabulary " << GetParam());
   ASSERT_FALSE(m->special_texts().empty());
   const std::string text = mixed_text(*m, 1500);
   for (const bool parse_special : {true, false}) {
@@ -55,7 +56,7 @@ TEST_P(TokenizeVocab, ManySpecialsGiveTheTokensOfOneLlamaCall) {
 
 TEST_P(TokenizeVocab, CopiesOfOneSpecialTokenAreThatTokenEach) {
   const auto m = load();
-  if (!m) GTEST_SKIP() << "no vocabulary " << GetParam();
+  SFCL_NEEDS_BUNDLE(!m, "no vocabulary " << GetParam());
   const std::string special = m->special_texts().front();
   const auto one = m->tokenize(special, false, true);
   ASSERT_EQ(one.size(), 1U);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gateway/gateway_process.h"
+#include "support/bundle.h"
 #include "support/test_model.h"
 
 namespace sfcl::test {
@@ -27,7 +28,7 @@ json body(const Item& it, const std::string& mode) {
 
 TEST(GatewayRealVocabulary, AnswersAndEventsEqualServeOnQwen2sVocabulary) {
   const std::filesystem::path model = vocab_model_path("qwen2");
-  if (model.empty()) GTEST_SKIP() << "the llama.cpp bundle has no models/ggml-vocab-qwen2.gguf";
+  SFCL_NEEDS_BUNDLE(model.empty(), "the llama.cpp bundle has no models/ggml-vocab-qwen2.gguf");
   ServerProcess serve({"--model", model.string(), "--parallel", "2"}, true, {}, true, /*tiny_model=*/false);
   LlamaServer backend(2, model);
   Gateway gw({&backend}, {}, /*tokenizer=*/false);  // the vocabulary from the backend's model file

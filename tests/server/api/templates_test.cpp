@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/server_process.h"
+#include "support/bundle.h"
 #include "support/run_command.h"
 
 namespace sfcl::test {
@@ -140,7 +141,7 @@ TEST(ChatTemplateFlags, NoJinjaUsesOnlyLlamaCppsBuiltInTemplates) {
 TEST(ChatTemplateFlags, ReasoningIsSplitOffAsLlamaServerDoes) {
   const std::filesystem::path qwen3 =
       std::filesystem::path(SFCL_SOURCE_DIR) / ".deps/llama.cpp/models/templates/Qwen-Qwen3-0.6B.jinja";
-  if (!std::filesystem::exists(qwen3)) GTEST_SKIP() << "no " << qwen3;
+  SFCL_NEEDS_BUNDLE(!std::filesystem::exists(qwen3), "no " << qwen3);
   ServerProcess s({"--chat-template-file", qwen3.string(), "--sfcl", "off", "--test-script",
                    "<think>The question asks for the fee.</think>The fee is $450."});
   auto c = s.client();

@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "server/api/tool_stream.h"
 #include "server/server_process.h"
+#include "support/bundle.h"
 #include "support/test_model.h"
 
 namespace sfcl::server {
@@ -64,7 +65,7 @@ const std::string kNativeCall =
     "<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris Nord\"}}\n</tool_call>";
 
 TEST(ToolStreamNative, APartialParseOnlyExtendsTheArguments) {
-  if (!std::filesystem::exists(qwen_template())) GTEST_SKIP() << "no llama.cpp source bundle in .deps";
+  SFCL_NEEDS_BUNDLE(!std::filesystem::exists(qwen_template()), "no llama.cpp source bundle in .deps");
   const auto m = engine::Model::load({test::tiny_model_path(), 0, qwen_template().string()});
   engine::ChatInput in;
   in.messages.push_back({"user", "Weather in Paris?"});
@@ -92,7 +93,7 @@ TEST(ToolStreamNative, APartialParseOnlyExtendsTheArguments) {
 // parallel_tool_calls reaches llama.cpp's chat code: the rendered grammar changes with it, and a
 // reply with two calls parses as two.
 TEST(ToolStreamNative, ParallelToolCallsReachTheGrammar) {
-  if (!std::filesystem::exists(qwen_template())) GTEST_SKIP() << "no llama.cpp source bundle in .deps";
+  SFCL_NEEDS_BUNDLE(!std::filesystem::exists(qwen_template()), "no llama.cpp source bundle in .deps");
   const auto m = engine::Model::load({test::tiny_model_path(), 0, qwen_template().string()});
   const std::string two = kNativeCall + "\n" + kNativeCall;
   std::string grammar[2];
@@ -116,7 +117,7 @@ TEST(ToolStreamNative, ParallelToolCallsReachTheGrammar) {
 // completes): the OpenAI stream sends its arguments in several deltas that add up to the
 // non-stream arguments.
 TEST(ToolStreamNative, OpenAIStreamSendsTheArgumentsInPieces) {
-  if (!std::filesystem::exists(qwen_template())) GTEST_SKIP() << "no llama.cpp source bundle in .deps";
+  SFCL_NEEDS_BUNDLE(!std::filesystem::exists(qwen_template()), "no llama.cpp source bundle in .deps");
   test::ServerProcess s({"--chat-template", qwen_template().string(), "--test-script", kNativeCall});
   auto c = s.client();
   nlohmann::json body = {
