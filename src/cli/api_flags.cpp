@@ -85,6 +85,11 @@ void add_admission_flags(CLI::App& cmd, server::ServerOptions& o) {
   cmd.add_option("--spam-density", o.spam_anchors_per_kb,
                  "Refuse requests with more anchors per KiB of text (anchor spam: 400; 0 = off)")
       ->capture_default_str();
+  cmd.add_option("--max-client-work", o.max_client_work,
+                 "Requests one client address may have in preparation at once (parse, render, tokenise, index "
+                 "sources); more get 429 (0 = off: on loopback or behind a proxy all clients share one address)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 4096));
   cmd.add_option("--drift-threshold", o.drift_threshold,
                  "How far the mean confidence of the last 200 checked anchors may fall below that of the 1,000 "
                  "before them before /health says degraded")

@@ -23,7 +23,8 @@ class Family;
 namespace sfcl::metrics {
 
 // The reasons admission control refuses a request for (sfcl_admission_rejected_total's label).
-inline constexpr const char* kAdmissionReasons[] = {"prompt_bytes", "prompt_tokens", "decision_points", "anchor_spam"};
+inline constexpr const char* kAdmissionReasons[] = {"prompt_bytes", "prompt_tokens", "decision_points", "anchor_spam",
+                                                    "client_work"};
 inline constexpr size_t kWindow = 1000;  // requests in the AAR/AAI/BRS window
 // Checked anchors in the recent window. Confidences are mostly 0 or 1 and arrive clustered by
 // request, so a smaller window's mean swings past any useful band on healthy traffic.

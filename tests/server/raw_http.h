@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -15,8 +16,16 @@ namespace sfcl::test {
 
 class RawConn {
  public:
-  explicit RawConn(int port) {
+  // `from`: the loopback address to connect from (host order; 0 = the system's choice), so a test
+  // can be two clients (127.0.0.1 and 127.0.0.2).
+  explicit RawConn(int port, uint32_t from = 0) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (from != 0) {
+      sockaddr_in src{};
+      src.sin_family = AF_INET;
+      src.sin_addr.s_addr = htonl(from);
+      ::bind(fd_, reinterpret_cast<sockaddr*>(&src), sizeof src);
+    }
     sockaddr_in a{};
     a.sin_family = AF_INET;
     a.sin_port = htons(static_cast<uint16_t>(port));
@@ -112,8 +121,8 @@ inline int status_of(const std::string& response) {
 }
 
 // One request on a fresh connection; its response (or what came before a close or timeout).
-inline std::string exchange(int port, const std::string& request, int timeout_ms = 3000) {
-  RawConn c(port);
+inline std::string exchange(int port, const std::string& request, int timeout_ms = 3000, uint32_t from = 0) {
+  RawConn c(port, from);
   c.send(request);
   return c.read_response(timeout_ms);
 }

@@ -82,6 +82,10 @@ struct ServerOptions {
   // Anchor density of a request above which it is refused as anchor spam (400); 0 = off. Tables of
   // figures stay below it (a quarterly table with amounts, percents and dates: about 110 per KiB).
   double spam_anchors_per_kb = 250.0;
+  // Requests one client address may have in preparation at once (parsing, rendering, tokenising,
+  // indexing its sources: the HTTP workers' own CPU); more get 429. 0 = off, the default: on a
+  // loopback bind or behind a proxy every client shares one address (docs/OPERATIONS.md, "Admission").
+  int32_t max_client_work = 0;
   // Degraded when the mean confidence of the last 200 checked anchors is this far below that of the
   // 1,000 before them (metrics::Metrics::drift).
   double drift_threshold = 0.2;

@@ -32,6 +32,15 @@ void check_prompt_bytes(const State& st, Api api, const GenerationRequest& req) 
                      std::to_string(st.opt.max_prompt_bytes) + " (--max-prompt-bytes)");
 }
 
+ClientWork::Lease client_work_lease(State& st, Api /*api*/, const http::Request& http) {
+  std::optional<ClientWork::Lease> lease = st.client_work.begin(http.remote, st.opt.max_client_work);
+  if (lease) return std::move(*lease);
+  if (st.metrics) st.metrics->admission_rejected("client_work");
+  throw ApiError(429, "rate_limit_error",
+                 "this client has " + std::to_string(st.opt.max_client_work) +
+                     " requests being prepared at once (--max-client-work); retry later");
+}
+
 std::vector<engine::Token> tokenize_request(const engine::Model& model, const GenerationRequest& req) {
   return render_request(model, req).tokens;
 }
@@ -119,6 +128,7 @@ void check_prompt_size(State& st, const GenerationRequest& req, size_t prompt_to
 }  // namespace
 
 Admitted admit_request(State& st, Api api, const http::Request& http) {
+  const ClientWork::Lease work = client_work_lease(st, api, http);  // until the job is made
   Admitted a;
   const json body = parse_body_json(http.body);
   a.model = &pick_model(st, requested_model(body), api);

@@ -26,6 +26,10 @@ Admitted admit_request(State& st, Api api, const http::Request& http);
 size_t prompt_text_bytes(const GenerationRequest& req);
 // Throws a 413 in the API's error shape when that is over --max-prompt-bytes.
 void check_prompt_bytes(const State& st, Api api, const GenerationRequest& req);
+// A place for the request's client among those preparing requests (--max-client-work), held
+// while the lease lives; a 429 (rate_limit_error in both APIs) when the client has as many in
+// preparation. `api`: the route's, whose error shape the caller writes.
+ClientWork::Lease client_work_lease(State& st, Api api, const http::Request& http);
 
 // The prompt tokens of a request (chat template + prefill, or the raw prompt).
 std::vector<engine::Token> tokenize_request(const engine::Model& model, const GenerationRequest& req);

@@ -242,6 +242,7 @@ void install_routes(http::Router& svr, State& st) {
   }
   svr.Post("/v1/messages/count_tokens", guarded(Api::anthropic, [&st](const http::Request& q, http::Response& r) {
              if (!st.ready) throw ApiError(503, "overloaded_error", "model is loading");
+             const ClientWork::Lease work = client_work_lease(st, Api::anthropic, q);
              const json body = parse_body_json(q.body);
              const ServedModel& m = pick_model(st, requested_model(body), Api::anthropic);
              const GenerationRequest req = parse_count_tokens(body, st.opt, m.spec);
@@ -262,6 +263,7 @@ void install_routes(http::Router& svr, State& st) {
           }));
   for (const auto& [path, route] : llama_post_routes()) {
     svr.Post(path, guarded(Api::openai_chat, [&st, route = route](const http::Request& q, http::Response& r) {
+               const ClientWork::Lease work = client_work_lease(st, Api::openai_chat, q);
                r.status = 200;
                r.set_content(route(st, parse_body_json(q.body)), "application/json");
              }));

@@ -14,6 +14,7 @@
 #include "server/api/options.h"
 #include "server/api/request.h"
 #include "server/api/signing.h"
+#include "server/app/client_work.h"
 #include "server/runtime/scheduler.h"
 
 namespace sfcl::server {
@@ -42,6 +43,7 @@ struct State {
   std::unique_ptr<metrics::Metrics> metrics;
   std::optional<SigningKey> key;
   std::atomic<bool> was_degraded{false};
+  ClientWork client_work;  // --max-client-work
 };
 
 // The model a request's "model" names: with one model served, that one whatever the name; else

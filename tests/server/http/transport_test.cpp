@@ -8,6 +8,7 @@
 #include <future>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "server/raw_http.h"
 #include "server/server_process.h"
@@ -288,6 +289,27 @@ TEST(ServerLifecycle, HeaderValuesCannotStartAnotherHeader) {
   EXPECT_EQ(status_of(r), 200) << r;
   EXPECT_EQ(r.find("\r\nX-Injected"), std::string::npos) << r;
   EXPECT_NE(r.find("X-SFCL-Model: demo  X-Injected: 1\r\n"), std::string::npos) << r;
+}
+
+// --max-client-work: a client with as many requests in preparation as the limit gets 429 for the
+// next, while another client address is served; the place comes back when the preparation ends.
+TEST(ServerLifecycle, OneClientsPreparationsAreBoundedAndOthersAreServed) {
+  ServerProcess s({"--max-client-work", "1", "--max-prompt-bytes", "4000000", "--max-body", "8000000"});
+  // Tokenising 2 MB of text keeps one preparation of 127.0.0.1 busy for a while (seconds).
+  std::string text;
+  while (text.size() < 2000000) text += "The fee is 1,200 dollars, due on 2024-06-15. ";
+  const std::string heavy = post_request("/tokenize", json{{"content", text}}.dump());
+  auto first = std::async(std::launch::async, [&] { return exchange(s.port(), heavy, 120000); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const std::string small = post_request("/tokenize", json{{"content", "hi"}}.dump());
+  const std::string refused = exchange(s.port(), small, 10000, INADDR_LOOPBACK);
+  const std::string other = exchange(s.port(), small, 10000, INADDR_LOOPBACK + 1);  // 127.0.0.2
+  EXPECT_EQ(status_of(first.get()), 200);
+  EXPECT_EQ(status_of(refused), 429) << refused;
+  EXPECT_NE(refused.find("--max-client-work"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("Retry-After: 1"), std::string::npos) << refused;
+  EXPECT_EQ(status_of(other), 200) << other;
+  EXPECT_EQ(status_of(exchange(s.port(), small, 10000, INADDR_LOOPBACK)), 200);  // its place came back
 }
 
 // #18: routes without /v1, 405 with Allow.
