@@ -35,10 +35,18 @@ void add_transport_flags(CLI::App& cmd, server::ServerOptions& o) {
   cmd.add_option("--write-timeout", o.write_timeout_s, "Seconds a write may wait for a client to read")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 3600.0));
-  cmd.add_option("--cors-origin", o.cors_origins,
-                 "Origin allowed to call the API from a browser (repeatable; default: none; "
+  // llama-server's read/write timeout: here the deadlines of a request's headers and body and of
+  // each write (the keep-alive wait keeps --idle-timeout).
+  cmd.add_option_function<double>(
+         "--timeout", [&o](const double& s) { o.header_timeout_s = o.body_timeout_s = o.write_timeout_s = s; },
+         "(-to) Seconds for --header-timeout, --body-timeout and --write-timeout at once (llama-server's "
+         "read/write timeout)")
+      ->check(CLI::Range(0.1, 3600.0));
+  cmd.add_option("--cors-origin,--cors-origins", o.cors_origins,
+                 "Origin allowed to call the API from a browser (repeatable or comma-separated; default: none; "
                  "localhost = a page of this machine on any port)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->delimiter(',');
   cmd.add_option("--allowed-host", o.allowed_hosts,
                  "Host name accepted besides localhost/127.0.0.1/[::1] on a loopback address (repeatable)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -48,11 +56,12 @@ void add_sampling_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptio
   cmd.add_option("--default-max-tokens", o->default_max_tokens, "max_tokens of OpenAI chat requests without one")
       ->capture_default_str();
   cmd.add_option("--max-tokens-limit", o->max_tokens_limit, "Largest max_tokens accepted")->capture_default_str();
-  cmd.add_option("-n,--n-predict", o->n_predict,
-                 "Cap on every request's max_tokens: larger ones are clamped to it (0 = no cap)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 1 << 24));
-  cmd.add_option("--temp", o->sampling.temperature, "Temperature of requests that set none (0 = greedy)")
+  cmd.add_option_function<int32_t>(
+         "-n,--n-predict,--predict", [o](const int32_t& n) { o->n_predict = n < 0 ? 0 : n; },
+         "Cap on every request's max_tokens: larger ones are clamped to it (0 or -1 = no cap)")
+      ->default_str(std::to_string(o->n_predict))
+      ->check(CLI::Range(-1, 1 << 24));
+  cmd.add_option("--temp,--temperature", o->sampling.temperature, "Temperature of requests that set none (0 = greedy)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 2.0));
   cmd.add_option("--top-k", o->sampling.top_k, "top_k of requests that set none (0 = off)")
@@ -65,7 +74,7 @@ void add_sampling_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptio
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   cmd.add_option_function<int64_t>(
-         "--seed",
+         "-s,--seed",
          [o](const int64_t& seed) { o->sampling.seed = seed < 0 ? 0xFFFFFFFFU : static_cast<uint32_t>(seed); },
          "Seed of requests that set none (-1 = random)")
       ->default_str("-1")
@@ -116,11 +125,12 @@ ApiFlags add_api_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOption
   cmd.add_flag("--events", o->events, "Send anchor_confirmed/backtrack SSE events by default");
   cmd.add_flag("--no-compat-headers", *f.no_compat, "Omit x-anthropic-layer-status and X-Anthropic-SFCL-Status");
   cmd.add_flag("--keep-zero-width", *f.keep_zero_width, "Do not strip zero-width characters from requests");
-  cmd.add_flag(
-      "--no-ui", [o](int64_t) { o->ui = false; }, "Do not serve the playground page at /");
+  cmd.add_flag("--ui,--webui,!--no-ui,!--no-webui", o->ui,
+               "Serve the playground page at / (default); --no-ui / --no-webui: do not");
   cmd.add_option("--kb", o->kb_path, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
-  cmd.add_option("--api-key", o->api_keys, "Accepted API key (repeatable; none = no auth)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd.add_option("--api-key", o->api_keys, "Accepted API key (repeatable or comma-separated; none = no auth)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->delimiter(',');
   cmd.add_option("--api-key-file", *f.key_file, "File with one accepted API key per line");
   add_sampling_flags(cmd, o);
   cmd.add_option("--drain-timeout", o->drain_timeout_s, "Seconds to finish in-flight responses on SIGTERM")

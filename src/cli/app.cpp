@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/config.h"
+#include "cli/llama_server_flags.h"
 
 namespace sfcl::cli {
 namespace {
@@ -42,27 +43,21 @@ std::string unknown_single_dash(const std::vector<std::string>& args, const std:
   return {};
 }
 
-// llama.cpp's multi-letter single-dash flags, spelled as llama-server users type them, and the long
-// flag each one means here.
-constexpr std::pair<std::string_view, std::string_view> kLlamaShortFlags[] = {
-    {"-ngl", "--n-gpu-layers"}, {"-mg", "--main-gpu"},      {"-sm", "--split-mode"},    {"-ts", "--tensor-split"},
-    {"-fa", "--flash-attn"},    {"-ctk", "--cache-type-k"}, {"-ctv", "--cache-type-v"}, {"-ub", "--ubatch-size"},
-    {"-tb", "--threads-batch"}, {"-np", "--parallel"},      {"-cram", "--cache-ram"},
-};
-
-// Rewrites each llama.cpp spelling ("-ngl 99", "-ngl=99") to its long flag.
-void expand_llama_short_flags(std::vector<std::string>& args) {
+// The subcommand args name (its first word that is one), or null.
+const CLI::App* chosen_command(const CLI::App& app, const std::vector<std::string>& args) {
   for (size_t i = 1; i < args.size(); ++i) {
-    std::string& a = args[i];
-    if (a == "--") break;
-    for (const auto& [short_flag, long_flag] : kLlamaShortFlags) {
-      if (a == short_flag) {
-        a = long_flag;
-      } else if (a.starts_with(short_flag) && a.size() > short_flag.size() && a[short_flag.size()] == '=') {
-        a = std::string(long_flag) + a.substr(short_flag.size());
-      }
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      if (sub->check_name(args[i])) return sub;
     }
   }
+  return nullptr;
+}
+
+// CLI11 says "The following argument was not expected: --x"; the single-dash check says "unknown
+// option -x". One wording for both, naming the first argument left over.
+std::string unknown_options(const CLI::App& app) {
+  const std::vector<std::string> rest = app.remaining(true);
+  return "unknown option " + (rest.empty() ? std::string("?") : rest.front()) + " (see --help)";
 }
 
 }  // namespace
@@ -85,7 +80,12 @@ int run_app(int argc, char** argv, std::span<const Register> commands) {
     std::fprintf(stderr, "sfcl: error: %s\n", e.what());
     return 2;
   }
-  expand_llama_short_flags(args);
+  try {
+    if (const CLI::App* command = chosen_command(app, args); command != nullptr) apply_llama_flags(args, *command);
+  } catch (const RefusedFlag& e) {
+    std::fprintf(stderr, "sfcl: error: %s\n", e.what());
+    return 2;
+  }
   std::set<std::string> short_names;
   collect_short_names(app, short_names);
   if (const std::string bad = unknown_single_dash(args, short_names); !bad.empty()) {
@@ -97,6 +97,9 @@ int run_app(int argc, char** argv, std::span<const Register> commands) {
   for (auto& a : args) cargs.push_back(a.data());
   try {
     app.parse(static_cast<int>(cargs.size()), cargs.data());
+  } catch (const CLI::ExtrasError&) {
+    std::fprintf(stderr, "sfcl: error: %s\n", unknown_options(app).c_str());
+    return 2;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::fprintf(stderr, "sfcl: error: %s (see --help)\n", e.what());

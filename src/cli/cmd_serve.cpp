@@ -1,13 +1,18 @@
 // sfcl serve: the HTTP server (Anthropic Messages + OpenAI APIs) over the check loop.
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 #include "cli/api_flags.h"
 #include "cli/commands.h"
 #include "cli/config.h"
 #include "cli/default_model.h"
 #include "cli/engine_flags.h"
+#include "cli/llama_server_flags.h"
 #include "cli/load_progress.h"
+#include "cli/serve_context.h"
 #include "cli/serve_models.h"
+#include "cli/serve_settings.h"
 #include "server/app/app.h"
 
 namespace sfcl::cli {
@@ -18,16 +23,7 @@ Runner register_serve(CLI::App& app) {
   auto o = std::make_shared<server::ServerOptions>();
   const ModelFlags model_flags = add_per_model_flags(*cmd);
   const ApiFlags api = add_api_flags(*cmd, o);
-  cmd->add_option("--parallel", o->scheduler.n_parallel, "Slots decoded together (continuous batching); alias -np")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 256));
-  cmd->add_option("-c,--ctx,--ctx-size", o->scheduler.n_ctx_per_slot,
-                  "Context tokens per slot (llama-server's -c is the total over all slots)")
-      ->capture_default_str()
-      ->check(CLI::Range(64, 1 << 20));
-  cmd->add_option("--batch", o->scheduler.n_batch, "Tokens per llama_decode step")
-      ->capture_default_str()
-      ->check(CLI::Range(16, 1 << 16));
+  const ContextFlags ctx = add_context_size_flags(*cmd, o->scheduler);
   cmd->add_option("-t,--threads", o->scheduler.n_threads, "CPU threads (0 = all)")->capture_default_str();
   cmd->add_option("--queue", o->scheduler.queue_limit, "Requests that may wait for a slot; more get 429")
       ->capture_default_str()
@@ -60,10 +56,13 @@ Runner register_serve(CLI::App& app) {
                   "template renders and the reply parser reads it as llama-server's); requests may override it")
       ->capture_default_str()
       ->check(CLI::IsMember({"none", "auto", "deepseek", "deepseek-legacy"}));
-  cmd->add_flag("-v,--verbose", o->verbose, "Show llama.cpp's log");
-  add_model_flags(*cmd, o->model_options);
+  cmd->add_flag("-v,--verbose,--log-verbose", o->verbose, "Show llama.cpp's log");
+  CLI::Option* ngl = add_model_flags(*cmd, o->model_options);
   add_context_flags(*cmd, o->scheduler.context);
   cmd->add_option("--test-ready-delay-ms", o->test_ready_delay_ms, "Test hook: delay readiness")->group("");
+  auto print_only = std::make_shared<bool>(false);
+  cmd->add_flag("--test-print-settings", *print_only, "Test hook: print the parsed settings, serve nothing")->group("");
+  cmd->footer(llama_flags_help());
   // Read before parsing by expand_serve_args (cli/config.cpp); declared here for --help.
   std::string env_help;
   for (const auto& [env, flag] : serve_env_flags()) env_help += " " + env + "=" + flag.substr(2);
@@ -72,7 +71,7 @@ Runner register_serve(CLI::App& app) {
                   "TOML config file with any of these flags, e.g. port = 8080, api-key = [\"k\"]. "
                   "Precedence: flag > environment (" +
                       env_help.substr(1) + ") > file");
-  return [cmd, model_flags, o, api]() -> int {
+  return [cmd, model_flags, o, api, ctx, ngl, print_only]() -> int {
     const std::string demo = model_flags.model->count() == 0 ? installed_demo_model() : std::string();
     if (model_flags.model->count() == 0 && demo.empty()) {
       throw UsageError("--model is required (no installed demo model next to sfcl)");
@@ -82,6 +81,12 @@ Runner register_serve(CLI::App& app) {
     // One progress line per file (the models load one after another).
     if (o->models.size() == 1) o->model_options.on_progress = load_progress(o->models.front().path);
     apply_api_flags(api, *o);
+    resolve_context_size(*cmd, ctx, o->scheduler);
+    if (*print_only) {
+      std::printf("%s\n", settings_json(*o).c_str());
+      return 0;
+    }
+    note_cpu_only(*ngl, o->model_options);
     return server::serve(*o);
   };
 }

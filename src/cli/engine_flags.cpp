@@ -1,5 +1,6 @@
 #include "cli/engine_flags.h"
 
+#include <cstdio>
 #include <memory>
 #include <string>
 
@@ -9,11 +10,17 @@ namespace {
 const std::vector<std::string> kCacheTypes = {"f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "iq4_nl", "q5_0", "q5_1"};
 }  // namespace
 
-void add_model_flags(CLI::App& cmd, engine::ModelOptions& model) {
-  cmd.add_option("--n-gpu-layers,--gpu-layers", model.n_gpu_layers,
-                 "(-ngl) Layers to offload to the GPU (-1 = all; no effect without a GPU backend)")
-      ->capture_default_str()
-      ->check(CLI::Range(-1, 100000));
+CLI::Option* add_model_flags(CLI::App& cmd, engine::ModelOptions& model) {
+  // llama-server's "auto" fits the layers to device memory; sfcl has no fitting, so it offloads
+  // all of them, as "all" and sfcl's default -1 do.
+  auto* ngl =
+      cmd.add_option_function<std::string>(
+             "--n-gpu-layers,--gpu-layers",
+             [&model](const std::string& v) { model.n_gpu_layers = v == "auto" || v == "all" ? -1 : std::stoi(v); },
+             "(-ngl) Layers to offload to the GPU: N, all or auto (= all; -1 = all). Without a GPU "
+             "backend the model runs on the CPU (sfcl serve says so)")
+          ->default_str("all")
+          ->check(CLI::IsMember({"auto", "all"}) | CLI::Range(-1, 100000));
   cmd.add_option("--main-gpu", model.main_gpu, "(-mg) GPU used for the whole model with --split-mode none")
       ->capture_default_str()
       ->check(CLI::Range(0, 255));
@@ -24,8 +31,23 @@ void add_model_flags(CLI::App& cmd, engine::ModelOptions& model) {
       ->delimiter(',')
       ->allow_extra_args(false)
       ->check(CLI::Range(0.0, 1e6));
-  cmd.add_flag("!--no-mmap", model.use_mmap, "Read the model into memory instead of mapping it");
+  cmd.add_flag("--mmap,!--no-mmap", model.use_mmap, "Map the model file (default); --no-mmap: read it into memory");
   cmd.add_flag("--mlock", model.use_mlock, "Keep the model in RAM (no swapping)");
+  return ngl;
+}
+
+void note_cpu_only(const CLI::Option& ngl, const engine::ModelOptions& model) {
+  if (ngl.count() == 0 || model.n_gpu_layers == 0) return;
+  engine::load_backends();
+  // ggml names its host devices CPU and BLAS; any other device (CUDA0, Vulkan0, Metal, ...) may
+  // take layers.
+  std::string devices;
+  for (const auto& d : engine::backend_device_names()) {
+    if (d != "CPU" && d != "BLAS") return;
+    devices += (devices.empty() ? "" : ", ") + d;
+  }
+  std::fprintf(stderr, "sfcl: -ngl %s: no GPU backend (devices: %s); the model runs on the CPU\n",
+               ngl.results().back().c_str(), devices.c_str());
 }
 
 void add_context_flags(CLI::App& cmd, engine::ContextOptions& context) {

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 #include "cli/commands.h"
 
@@ -43,8 +44,9 @@ ModelFlags add_per_model_flags(CLI::App& cmd) {
                                      "models; --model-id, --alias, --sfcl, --chat-template and --chat-template-file "
                                      "given after a --model are that model's"));
   f.id = per_model(cmd.add_option("--model-id", sink.ids, "Model id in the API (default: file name without .gguf)"));
-  f.alias = per_model(cmd.add_option("--alias", sink.aliases,
-                                     "Another name of the model in the API (repeatable). With one model, any name a "
+  f.alias = per_model(cmd.add_option("-a,--alias", sink.aliases,
+                                     "Another name of the model in the API (repeatable or comma-separated). With one "
+                                     "model, any name a "
                                      "request gives is answered by it; with several, a request's model picks one by id "
                                      "or alias"));
   f.mode = per_model(cmd.add_option("--sfcl", sink.modes,
@@ -96,7 +98,12 @@ void assign_model_flags(const CLI::App& cmd, const ModelFlags& flags, const std:
       if (opt == flags.id) {
         m.id = value(opt);
       } else {
-        m.aliases.push_back(value(opt));
+        // llama-server's -a takes a comma-separated list; split here, one occurrence at a time,
+        // because results() must keep one value per occurrence for the count above.
+        std::stringstream list(value(opt));
+        for (std::string a; std::getline(list, a, ',');) {
+          if (!a.empty()) m.aliases.push_back(a);
+        }
       }
     }
   }
