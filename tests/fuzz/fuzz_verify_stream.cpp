@@ -23,7 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& e : parse_sse(text)) bytes += e.data.size();
   if (bytes > size) std::abort();
   const Delivered d = read_delivered(text);  // throws nothing: a throw ends the run as a crash
-  if (!d.blocks.is_array()) std::abort();
+  if (d.choices.empty()) std::abort();
+  for (const auto& c : d.choices) {
+    if (!c.blocks.is_array()) std::abort();
+  }
   // A stream with no event is nothing a server sent.
   if (d.stream && parse_sse(text).empty() && d.unsigned_parts.empty()) std::abort();
   return 0;

@@ -122,4 +122,20 @@ bool verify_base64(const std::array<unsigned char, 32>& pk, const std::string& m
                                      pk.data()) == 0;
 }
 
+nlohmann::json neutral_blocks(const nlohmann::json& reasoning, const nlohmann::json& text, nlohmann::json calls) {
+  nlohmann::json blocks = nlohmann::json::array();
+  if (reasoning.is_string()) blocks.push_back({{"type", "thinking"}, {"thinking", reasoning}});
+  const bool has_text = text.is_string() && !text.get<std::string>().empty();
+  if (has_text || calls.empty()) {
+    blocks.push_back({{"type", "text"}, {"text", text.is_string() ? text : nlohmann::json("")}});
+  }
+  for (auto& c : calls) blocks.push_back(std::move(c));
+  return blocks;
+}
+
+nlohmann::json tool_input(const std::string& arguments) {
+  nlohmann::json input = nlohmann::json::parse(arguments, nullptr, false);
+  return input.is_discarded() ? nlohmann::json(arguments) : input;
+}
+
 }  // namespace sfcl::server

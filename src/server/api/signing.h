@@ -9,7 +9,9 @@
 //                   {"type":"thinking","thinking"} (server/app/delivered.h reads them back),
 //   sfcl_sha256     of the final `sfcl` object without request_id, signed and signature (anchors,
 //                   verdict counts, status),
-//   request_sha256  of everything that shaped the prompt and the sampling (request_digest_json).
+//   request_sha256  of everything that shaped the prompt and the sampling (request_digest_json),
+//   choice, choices (only when n > 1) this choice's index and how many there are: each choice of an
+//                   n > 1 response is signed on its own, with its own blocks, counts and verdicts.
 // Canonical JSON (canonical_json) survives re-serialisation: sorted keys, no spaces, and a number
 // with an integral value written as an integer (1.0 and 1 sign the same). docs/DESIGN.md, "Signing".
 #pragma once
@@ -40,7 +42,17 @@ struct SignContext {
   // The delivered content blocks (the form content_sha256 describes) when the reply was split
   // into blocks; null: one text block holding the whole reply text.
   nlohmann::json blocks = nullptr;
+  int32_t choice = 0;   // n > 1: which choice this signature is for
+  int32_t choices = 1;  // n: how many the response has (signed only when more than one)
 };
+
+// The neutral content blocks of a reply as OpenAI carries it: reasoning (a thinking block when it
+// is a string), the text (kept when there is no call, or it is not empty), then the calls; the
+// order and rule Anthropic's content follows, so both APIs sign the same reply the same way.
+nlohmann::json neutral_blocks(const nlohmann::json& reasoning, const nlohmann::json& text, nlohmann::json calls);
+// A tool_use block's input from a call's arguments text: the JSON it holds, or the text itself
+// when it is no JSON (a call cut off by max_tokens).
+nlohmann::json tool_input(const std::string& arguments);
 
 std::string canonical_json(const nlohmann::json& j);
 std::string sha256_hex(const std::string& bytes);

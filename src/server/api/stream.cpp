@@ -1,6 +1,7 @@
 #include "server/api/stream.h"
 
 #include "server/api/tool_stream.h"
+#include "server/api/tools.h"
 #include "server/api/verdicts.h"
 
 namespace sfcl::server {
@@ -49,9 +50,11 @@ bool stream_step(Stream& s, http::StreamSink& sink) {
     if (!outcome->error.empty()) {
       out += s.dialect->stream_error(outcome->error);
     } else {
+      SignContext sign{s.info.id, s.info.model, s.info.created, s.job->request_sha256};
+      // Tool calls and thinking: the blocks the stream delivers, its last ones included.
+      if (s.key != nullptr) sign.blocks = tool_stream_blocks(*s.dialect, s.info, outcome->result);
       out += s.dialect->stream_close(s.info, outcome->result, channel.cached_tokens(),
-                                     final_sfcl(outcome->result, s.mode, false, s.key,
-                                                {s.info.id, s.info.model, s.info.created, s.job->request_sha256}));
+                                     final_sfcl(outcome->result, s.mode, false, s.key, sign));
     }
   }
   if (!write(sink, out)) {

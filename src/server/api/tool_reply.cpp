@@ -2,8 +2,10 @@
 // shaped as Anthropic content blocks or OpenAI tool_calls, whole or as stream events.
 #include <functional>
 #include <tuple>
+#include <utility>
 
 #include "server/api/logprobs.h"
+#include "server/api/signing.h"
 #include "server/api/tool_stream.h"
 #include "server/api/tools.h"
 #include "server/http/http_util.h"
@@ -36,13 +38,19 @@ json stop_sequence_of(const decode::Result& r) {
   return r.stop_sequence.empty() ? json(nullptr) : json(r.stop_sequence);
 }
 
+std::string anthropic_stop(bool called, const decode::Result& r) {
+  return called ? "tool_use" : std::string(decode::stop_reason_name(r.stop_reason));
+}
 std::string anthropic_stop(const engine::ParsedReply& p, const decode::Result& r) {
-  return p.tool_calls.empty() ? std::string(decode::stop_reason_name(r.stop_reason)) : "tool_use";
+  return anthropic_stop(!p.tool_calls.empty(), r);
 }
 
-const char* openai_finish(const engine::ParsedReply& p, const decode::Result& r) {
-  if (!p.tool_calls.empty()) return "tool_calls";
+const char* openai_finish(bool called, const decode::Result& r) {
+  if (called) return "tool_calls";
   return r.stop_reason == decode::StopReason::max_tokens ? "length" : "stop";
+}
+const char* openai_finish(const engine::ParsedReply& p, const decode::Result& r) {
+  return openai_finish(!p.tool_calls.empty(), r);
 }
 
 json openai_chunk(const ResponseInfo& info, json delta, const json& finish) {
@@ -81,7 +89,7 @@ void advance(ToolStream& ts, const std::string& content,
   for (size_t i = 0; i < calls.size(); ++i) {
     const auto& [name, arguments, done] = calls[i];
     if (i >= ts.calls.size()) {
-      ts.calls.push_back({random_id(id_prefix)});
+      ts.calls.push_back({random_id(id_prefix), name});
       ops.start(i, ts.calls[i].id, name);
     }
     ToolStream::Call& c = ts.calls[i];
@@ -151,13 +159,16 @@ ToolOps anthropic_ops(ToolStream& ts, std::string& out) {
           {{"type", "content_block_start"}, {"index", ts.blocks}, {"content_block", {{"type", "text"}, {"text", ""}}}});
       ++ts.blocks;
       ts.block_open = true;
+      ts.sent.push_back({"text"});
     }
+    ts.sent.back().text += text;
     out += sse("content_block_delta", {{"type", "content_block_delta"},
                                        {"index", ts.blocks - 1},
                                        {"delta", {{"type", "text_delta"}, {"text", text}}}});
   };
-  ops.start = [&ts, &out, stop_open](size_t, const std::string& id, const std::string& name) {
+  ops.start = [&ts, &out, stop_open](size_t i, const std::string& id, const std::string& name) {
     stop_open();
+    ts.sent.push_back({"tool_use", "", i});
     out += sse("content_block_start",
                {{"type", "content_block_start"},
                 {"index", ts.blocks},
@@ -255,11 +266,15 @@ std::string anthropic_tool_stream_text(const ResponseInfo& info, const std::stri
   return out;
 }
 
-std::string anthropic_tool_stream_close(const ResponseInfo& info, const decode::Result& r, json usage, json sfcl) {
+namespace {
+
+// The end of an Anthropic tool reply stream up to its closing event, written into ts.tail once.
+void anthropic_stream_finish(const ResponseInfo& info, const decode::Result& r, ToolStream& ts) {
+  if (ts.finished) return;
+  ts.finished = true;
   const engine::ParsedReply p = parsed(info, r);
-  std::string out;
-  ToolStream local;
-  ToolStream& ts = streams_calls(info) ? *info.tool_stream : local;
+  ts.called = !p.tool_calls.empty();
+  std::string& out = ts.tail;
   const ToolOps ops = anthropic_ops(ts, out);
   if (!p.reasoning.empty()) {  // the reasoning split off the reply: a thinking block (sent whole)
     if (ts.block_open) {
@@ -274,6 +289,8 @@ std::string anthropic_tool_stream_close(const ResponseInfo& info, const decode::
                                        {"delta", {{"type", "thinking_delta"}, {"thinking", p.reasoning}}}});
     out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", ts.blocks}});
     ++ts.blocks;
+    ts.sent.push_back({"thinking", p.reasoning});
+    ts.reasoning = p.reasoning;
   }
   advance_final(info, ts, p, r, "toolu_", ops);
   if (ts.blocks == 0) {  // a reply with neither prose nor calls still has its (empty) text block
@@ -281,12 +298,42 @@ std::string anthropic_tool_stream_close(const ResponseInfo& info, const decode::
                {{"type", "content_block_start"}, {"index", 0}, {"content_block", {{"type", "text"}, {"text", ""}}}});
     ts.blocks = 1;
     ts.block_open = true;
+    ts.sent.push_back({"text"});
   }
   if (ts.block_open) out += sse("content_block_stop", {{"type", "content_block_stop"}, {"index", ts.blocks - 1}});
-  return out +
+  ts.block_open = false;
+}
+
+// The blocks an Anthropic stream delivered, by index, as a client assembles them: a tool_use
+// block's input is its streamed JSON (the start's empty object when none was streamed).
+json anthropic_sent_blocks(const ToolStream& ts) {
+  json blocks = json::array();
+  for (const auto& b : ts.sent) {
+    if (b.type == "tool_use") {
+      const ToolStream::Call& c = ts.calls[b.call];
+      blocks.push_back({{"type", "tool_use"},
+                        {"id", c.id},
+                        {"name", c.name},
+                        {"input", c.arguments.empty() ? json::object() : tool_input(c.arguments)}});
+    } else if (b.type == "thinking") {
+      blocks.push_back({{"type", "thinking"}, {"thinking", b.text}});
+    } else {
+      blocks.push_back({{"type", "text"}, {"text", b.text}});
+    }
+  }
+  return blocks;
+}
+
+}  // namespace
+
+std::string anthropic_tool_stream_close(const ResponseInfo& info, const decode::Result& r, json usage, json sfcl) {
+  ToolStream local;
+  ToolStream& ts = info.tool_stream ? *info.tool_stream : local;
+  anthropic_stream_finish(info, r, ts);
+  return std::exchange(ts.tail, {}) +
          sse("message_delta",
              {{"type", "message_delta"},
-              {"delta", {{"stop_reason", anthropic_stop(p, r)}, {"stop_sequence", stop_sequence_of(r)}}},
+              {"delta", {{"stop_reason", anthropic_stop(ts.called, r)}, {"stop_sequence", stop_sequence_of(r)}}},
               {"usage", std::move(usage)},
               {"sfcl", std::move(sfcl)}}) +
          sse("message_stop", {{"type", "message_stop"}});
@@ -299,13 +346,38 @@ std::string openai_tool_stream_text(const ResponseInfo& info, const std::string&
   return out;
 }
 
-std::string openai_tool_stream_close(const ResponseInfo& info, const decode::Result& r, json usage, json sfcl) {
+namespace {
+
+// The end of an OpenAI tool reply stream up to its finish chunk, written into ts.tail once.
+void openai_stream_finish(const ResponseInfo& info, const decode::Result& r, ToolStream& ts) {
+  if (ts.finished) return;
+  ts.finished = true;
   const engine::ParsedReply p = parsed(info, r);
-  std::string out;
+  ts.called = !p.tool_calls.empty();
+  if (!p.reasoning.empty()) {
+    ts.tail += sse_data(openai_chunk(info, {{"reasoning_content", p.reasoning}}, nullptr));
+    ts.reasoning = p.reasoning;
+  }
+  advance_final(info, ts, p, r, "call_", openai_ops(info, ts.tail));
+}
+
+// The blocks an OpenAI stream delivered: its reasoning, the prose and the calls as sent.
+json openai_sent_blocks(const ToolStream& ts) {
+  json calls = json::array();
+  for (const auto& c : ts.calls) {
+    calls.push_back({{"type", "tool_use"}, {"id", c.id}, {"name", c.name}, {"input", tool_input(c.arguments)}});
+  }
+  return neutral_blocks(ts.reasoning.empty() ? json(nullptr) : json(ts.reasoning), ts.content, std::move(calls));
+}
+
+}  // namespace
+
+std::string openai_tool_stream_close(const ResponseInfo& info, const decode::Result& r, json usage, json sfcl) {
   ToolStream local;
-  if (!p.reasoning.empty()) out += sse_data(openai_chunk(info, {{"reasoning_content", p.reasoning}}, nullptr));
-  advance_final(info, streams_calls(info) ? *info.tool_stream : local, p, r, "call_", openai_ops(info, out));
-  json last = openai_chunk(info, json::object(), openai_finish(p, r));
+  ToolStream& ts = info.tool_stream ? *info.tool_stream : local;
+  openai_stream_finish(info, r, ts);
+  std::string out = std::exchange(ts.tail, {});
+  json last = openai_chunk(info, json::object(), openai_finish(ts.called, r));
   // The tokens' log-probabilities come with the blocks they were parsed into, at the end.
   last["choices"][0]["logprobs"] = logprobs_of_reply(r);
   if (info.more_choices) {  // n > 1: usage of all choices and the terminator come at the very end
@@ -315,6 +387,19 @@ std::string openai_tool_stream_close(const ResponseInfo& info, const decode::Res
   last["usage"] = std::move(usage);
   last["sfcl"] = std::move(sfcl);
   return out + sse_data(last) + "data: [DONE]\n\n";
+}
+
+json tool_stream_blocks(const Dialect& dialect, const ResponseInfo& info, const decode::Result& r) {
+  if (!info.shape || !info.tool_stream) return nullptr;
+  if (&dialect == &anthropic_dialect()) {
+    anthropic_stream_finish(info, r, *info.tool_stream);
+    return anthropic_sent_blocks(*info.tool_stream);
+  }
+  if (&dialect == &openai_chat_dialect()) {
+    openai_stream_finish(info, r, *info.tool_stream);
+    return openai_sent_blocks(*info.tool_stream);
+  }
+  return nullptr;  // completions: no tool split, the reply text is the one block
 }
 
 }  // namespace sfcl::server

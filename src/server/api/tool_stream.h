@@ -30,14 +30,28 @@ ScannedReply scan_tool_reply(std::string_view text, bool final);
 struct ToolStream {
   struct Call {
     std::string id;
+    std::string name;
     std::string arguments;  // sent so far
     bool stopped = false;   // Anthropic: its block was closed
+  };
+  // Anthropic: a block started, with what it said (text, thinking) or which call it is (tool_use).
+  struct Block {
+    std::string type;
+    std::string text;
+    size_t call = 0;
   };
   std::string text;         // released reply text so far
   std::string content;      // prose sent
   std::vector<Call> calls;  // calls started
   int blocks = 0;           // Anthropic content blocks started
   bool block_open = false;  // Anthropic: the last block is not stopped yet
+  std::vector<Block> sent;  // Anthropic: the blocks started, in order
+  std::string reasoning;    // the reasoning split off the reply, sent whole at the end
+  bool called = false;      // the reply's parse has tool calls
+  // The reply's last blocks are written into `tail` before the closing event, so that the
+  // signature in that event covers all the stream's blocks (server/api/tool_reply.cpp).
+  bool finished = false;
+  std::string tail;
 };
 
 }  // namespace sfcl::server

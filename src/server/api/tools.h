@@ -63,5 +63,9 @@ nlohmann::json openai_tool_response(const ResponseInfo& info, const decode::Resu
 // What the stream's content and tool-call chunks still lack, the final chunk and [DONE].
 std::string openai_tool_stream_close(const ResponseInfo& info, const decode::Result& r, nlohmann::json usage,
                                      nlohmann::json sfcl);
+// The content blocks a stream with `info.shape` delivers (server/api/signing.h, content_sha256),
+// known before its closing event: the reply's last blocks are put out then (ToolStream::tail), so
+// the signature in that event covers them. Null for dialects that do not split the reply.
+nlohmann::json tool_stream_blocks(const Dialect& dialect, const ResponseInfo& info, const decode::Result& r);
 
 }  // namespace sfcl::server

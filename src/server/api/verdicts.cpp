@@ -27,11 +27,53 @@ nlohmann::json final_sfcl(const decode::Result& r, decode::Mode mode, bool with_
         {"content_sha256", sha256_hex(canonical_json(blocks))},
         {"sfcl_sha256", sha256_hex(canonical_json(j))},
         {"request_sha256", context.request_sha256}};
+    nlohmann::json signed_fields = fields;
+    if (context.choices > 1) {  // each choice of n signs for itself, and says how many there are
+      signed_fields["choice"] = context.choice;
+      signed_fields["choices"] = context.choices;
+    }
     j["request_id"] = context.request_id;
-    j["signed"] = fields;
-    j["signature"] = sign_base64(*key, signed_message(fields));
+    j["signed"] = signed_fields;
+    j["signature"] = sign_base64(*key, signed_message(signed_fields));
   }
   return j;
+}
+
+namespace {
+
+nlohmann::json anthropic_body_blocks(const nlohmann::json& content) {
+  nlohmann::json blocks = nlohmann::json::array();
+  for (const auto& b : content) {
+    const std::string type = b.value("type", "");
+    if (type == "text") {
+      blocks.push_back({{"type", "text"}, {"text", b["text"]}});
+    } else if (type == "tool_use") {
+      blocks.push_back({{"type", "tool_use"}, {"id", b["id"]}, {"name", b["name"]}, {"input", b["input"]}});
+    } else if (type == "thinking") {
+      blocks.push_back({{"type", "thinking"}, {"thinking", b["thinking"]}});
+    }
+  }
+  return blocks;
+}
+
+nlohmann::json openai_body_blocks(const nlohmann::json& choice) {
+  if (!choice.contains("message")) return nlohmann::json::array({{{"type", "text"}, {"text", choice["text"]}}});
+  const nlohmann::json& m = choice["message"];
+  nlohmann::json calls = nlohmann::json::array();
+  for (const auto& c : m.value("tool_calls", nlohmann::json::array())) {
+    calls.push_back({{"type", "tool_use"},
+                     {"id", c["id"]},
+                     {"name", c["function"]["name"]},
+                     {"input", tool_input(c["function"]["arguments"].get<std::string>())}});
+  }
+  return neutral_blocks(m.value("reasoning_content", nlohmann::json()), m["content"], std::move(calls));
+}
+
+}  // namespace
+
+nlohmann::json body_blocks(const nlohmann::json& response, size_t choice) {
+  if (response.value("type", "") == "message") return anthropic_body_blocks(response["content"]);
+  return openai_body_blocks(response["choices"][choice]);
 }
 
 namespace {

@@ -17,6 +17,11 @@ namespace sfcl::server {
 nlohmann::json final_sfcl(const decode::Result& r, decode::Mode mode, bool with_anchors, const SigningKey* key,
                           const SignContext& context);
 
+// The content blocks of a non-stream response as built (choice `choice` of an OpenAI one), in the
+// neutral form content_sha256 covers: what the body delivers is what is signed, tool call ids
+// and all.
+nlohmann::json body_blocks(const nlohmann::json& response, size_t choice);
+
 // What a signature says of the request: everything that shaped the prompt and the tokens, as the
 // model and the checker got them (after the server's defaults and zero-width stripping):
 // messages with their tool calls and results, prompt, prefill, sources, tools, tool_choice,

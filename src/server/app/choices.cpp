@@ -8,6 +8,7 @@
 #include "server/api/params.h"
 #include "server/api/stream.h"
 #include "server/api/tool_stream.h"
+#include "server/api/tools.h"
 #include "server/api/verdicts.h"
 #include "server/http/http_util.h"
 
@@ -147,9 +148,12 @@ bool choices_step(ChoicesStream& s, http::StreamSink& sink) {
       break;
     }
     const decode::Result& r = batch.outcome->result;
-    out += s.dialect->stream_close(info, r, ch.cached_tokens(),
-                                   final_sfcl(r, s.mode, false, i == 0 ? s.key : nullptr,
-                                              {s.info.id, s.info.model, s.info.created, s.jobs[0]->request_sha256}));
+    // Each choice signs its own blocks, counts and verdicts, and says which of how many it is.
+    SignContext sign{s.info.id, s.info.model, s.info.created, s.jobs[0]->request_sha256};
+    sign.choice = i;
+    sign.choices = n;
+    if (s.key != nullptr) sign.blocks = tool_stream_blocks(*s.dialect, info, r);
+    out += s.dialect->stream_close(info, r, ch.cached_tokens(), final_sfcl(r, s.mode, false, s.key, sign));
   }
   const bool all_closed = std::all_of(s.closed.begin(), s.closed.end(), [](bool c) { return c; });
   if (all_closed && !failed) {
@@ -254,18 +258,27 @@ void handle_choices(State& st, const Dialect& dialect, Admitted& a, const http::
   }
   const decode::Mode mode = a.req.options.mode;
   const int32_t cached = jobs[0]->channel.cached_tokens();
+  // Each choice's sfcl is signed on its own (its blocks as built, its counts, which of how many);
+  // the top-level sfcl and the signature header are choice 0's.
+  const auto choice_sfcl = [&](size_t i, const json& response) {
+    SignContext sign{info.id, info.model, info.created, a.job->request_sha256};
+    sign.blocks = body_blocks(response, 0);
+    sign.choice = static_cast<int32_t>(i);
+    sign.choices = static_cast<int32_t>(outcomes.size());
+    return final_sfcl(outcomes[i]->result, mode, true, st.key ? &*st.key : nullptr, sign);
+  };
   json out = dialect.response(info, outcomes[0]->result, cached);
+  out["choices"][0]["sfcl"] = choice_sfcl(0, out);
   for (size_t i = 1; i < outcomes.size(); ++i) {
     const ResponseInfo ci = choice_info(info, static_cast<int32_t>(i), false);
     json one = dialect.response(ci, outcomes[i]->result, jobs[i]->channel.cached_tokens());
+    json sfcl = choice_sfcl(i, one);  // before the choice is moved out of its response
     json choice = std::move(one["choices"][0]);
-    choice["sfcl"] = final_sfcl(outcomes[i]->result, mode, true, nullptr, {});
+    choice["sfcl"] = std::move(sfcl);
     out["choices"].push_back(std::move(choice));
   }
-  out["choices"][0]["sfcl"] = final_sfcl(outcomes[0]->result, mode, true, nullptr, {});
   out["usage"] = total_usage(dialect, outcomes, cached);
-  out["sfcl"] = final_sfcl(outcomes[0]->result, mode, true, st.key ? &*st.key : nullptr,
-                           {info.id, info.model, info.created, a.job->request_sha256});
+  out["sfcl"] = out["choices"][0]["sfcl"];
   set_status_headers(res, st.opt.compat_headers, mode, out["sfcl"]["status"].get<std::string>());
   if (st.key) {
     res.set_header("X-SFCL-Signature", out["sfcl"]["signature"].get<std::string>());

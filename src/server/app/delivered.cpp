@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "server/api/signing.h"
 #include "server/app/delivered_fields.h"
 
 namespace sfcl::server {
@@ -76,18 +77,14 @@ json anthropic_block(Delivered& d, const json& b, const std::string& path) {
   return nullptr;
 }
 
-json input_of(const std::string& arguments) {
-  json input = json::parse(arguments, nullptr, false);
-  return input.is_discarded() ? json(arguments) : input;
-}
-
-json openai_blocks(const json& reasoning, const json& text, json calls) {
-  json blocks = json::array();
-  if (reasoning.is_string()) blocks.push_back({{"type", "thinking"}, {"thinking", reasoning}});
-  const bool has_text = text.is_string() && !text.get<std::string>().empty();
-  if (has_text || calls.empty()) blocks.push_back({{"type", "text"}, {"text", text.is_string() ? text : json("")}});
-  for (auto& c : calls) blocks.push_back(std::move(c));
-  return blocks;
+void final_sfcl_of(Delivered& d, DeliveredChoice& c, const json& sfcl, const std::string& at) {
+  if (!sfcl.is_object() || !sfcl.contains("signature")) {
+    d.unsigned_parts.push_back(at + ".sfcl carries no signature");
+  } else if (c.sfcl.is_object()) {
+    d.unsigned_parts.push_back(at + ".sfcl: a second signed sfcl object");
+  } else {
+    c.sfcl = sfcl;
+  }
 }
 
 }  // namespace delivered
@@ -102,16 +99,17 @@ void read_anthropic(const json& b, Delivered& d) {
   expect(d, b, "role", "assistant", "body");
   d.id = string_at(d, b, "id", "body");
   d.model = string_at(d, b, "model", "body");
-  d.stop = string_at(d, b, "stop_reason", "body");
-  d.stop_sequence = b.value("stop_sequence", json());
+  DeliveredChoice& c = d.choices.emplace_back();
+  c.stop = string_at(d, b, "stop_reason", "body");
+  c.stop_sequence = b.value("stop_sequence", json());
   d.usage = b.value("usage", json());
   if (d.usage.is_object()) check_usage(d, d.usage, true, "body.usage");
-  d.sfcl = b.value("sfcl", json());
+  c.sfcl = b.value("sfcl", json());
   const json content = b.value("content", json::array());
   if (!content.is_array()) d.unsigned_parts.push_back("body.content is not an array");
   for (size_t i = 0; content.is_array() && i < content.size(); ++i) {
     json block = anthropic_block(d, content[i], "body.content[" + std::to_string(i) + "]");
-    if (!block.is_null()) d.blocks.push_back(std::move(block));
+    if (!block.is_null()) c.blocks.push_back(std::move(block));
   }
 }
 
@@ -131,12 +129,41 @@ json openai_message_blocks(Delivered& d, const json& m, const std::string& path)
     calls.push_back({{"type", "tool_use"},
                      {"id", string_at(d, c, "id", at)},
                      {"name", string_at(d, fn, "name", at + ".function")},
-                     {"input", input_of(string_at(d, fn, "arguments", at + ".function"))}});
+                     {"input", tool_input(string_at(d, fn, "arguments", at + ".function"))}});
   }
   if (!tool_calls.is_array()) d.unsigned_parts.push_back(path + ".tool_calls is not an array");
   const json content = m.value("content", json());
   if (!content.is_null() && !content.is_string()) d.unsigned_parts.push_back(path + ".content is not a string");
-  return openai_blocks(m.value("reasoning_content", json()), content, std::move(calls));
+  return neutral_blocks(m.value("reasoning_content", json()), content, std::move(calls));
+}
+
+// Choice i of a body: its message or text, its finish reason, and its sfcl object. With n > 1 each
+// choice carries its own signed sfcl and choice 0's is the top-level one; with n = 1 the top-level
+// sfcl is the only one.
+void read_openai_choice(const json& b, const json& c, size_t i, const json& top, Delivered& d) {
+  const std::string at = "body.choices[" + std::to_string(i) + "]";
+  DeliveredChoice& choice = d.choices.emplace_back();
+  choice.sfcl = i == 0 ? top : json();
+  if (!only(d, c, at, {"index", "message", "text", "logprobs", "finish_reason", "sfcl"})) return;
+  if (c.value("index", json()) != json(i)) d.unsigned_parts.push_back(at + ".index is not " + std::to_string(i));
+  expect(d, c, "logprobs", nullptr, at);
+  choice.stop = string_at(d, c, "finish_reason", at);
+  if (c.contains("message") == c.contains("text")) d.unsigned_parts.push_back(at + ": neither a message nor a text");
+  if (c.contains("message")) {
+    expect(d, b, "object", "chat.completion", "body");
+    choice.blocks = openai_message_blocks(d, c["message"], at + ".message");
+  } else if (c.contains("text")) {
+    expect(d, b, "object", "text_completion", "body");
+    choice.blocks.push_back({{"type", "text"}, {"text", string_at(d, c, "text", at)}});
+  }
+  if (i == 0) {
+    if (c.contains("sfcl") && c["sfcl"] != top)
+      d.unsigned_parts.push_back(at + ".sfcl differs from the top-level sfcl");
+  } else if (!c.contains("sfcl")) {
+    d.unsigned_parts.push_back(at + " carries no signed sfcl of its own");
+  } else {
+    final_sfcl_of(d, choice, c["sfcl"], at);
+  }
 }
 
 void read_openai(const json& b, Delivered& d) {
@@ -146,36 +173,14 @@ void read_openai(const json& b, Delivered& d) {
   d.created = b.value("created", json());
   d.usage = b.value("usage", json());
   if (d.usage.is_object()) check_usage(d, d.usage, false, "body.usage");
-  d.sfcl = b.value("sfcl", json());
   const json choices = b.value("choices", json::array());
   if (!choices.is_array() || choices.empty()) {
     d.unsigned_parts.push_back("body.choices: no choice 0");
+    d.choices.emplace_back();
     return;
   }
-  // Only choice 0 is signed (docs/API.md, "n"): any other entry is content nothing vouches for.
-  for (size_t i = 1; i < choices.size(); ++i) {
-    d.unsigned_parts.push_back("body.choices[" + std::to_string(i) + "]: only choice 0 is signed");
-  }
-  const json& c = choices[0];
-  const std::string at = "body.choices[0]";
-  if (!only(d, c, at, {"index", "message", "text", "logprobs", "finish_reason", "sfcl"})) return;
-  expect(d, c, "index", 0, at);
-  expect(d, c, "logprobs", nullptr, at);
-  d.stop = string_at(d, c, "finish_reason", at);
-  if (c.contains("message") == c.contains("text")) d.unsigned_parts.push_back(at + ": neither a message nor a text");
-  if (c.contains("message")) {
-    expect(d, b, "object", "chat.completion", "body");
-    d.blocks = openai_message_blocks(d, c["message"], at + ".message");
-  } else if (c.contains("text")) {
-    expect(d, b, "object", "text_completion", "body");
-    d.blocks.push_back({{"type", "text"}, {"text", string_at(d, c, "text", at)}});
-  }
-  // The choice's own sfcl object is the signed one's summary and anchors, without the signature.
-  if (c.contains("sfcl")) {
-    json top = d.sfcl.is_object() ? d.sfcl : json::object();
-    for (const char* k : {"request_id", "signed", "signature"}) top.erase(k);
-    if (c["sfcl"] != top) d.unsigned_parts.push_back(at + ".sfcl differs from the signed sfcl");
-  }
+  const json top = b.value("sfcl", json());
+  for (size_t i = 0; i < choices.size(); ++i) read_openai_choice(b, choices[i], i, top, d);
 }
 
 }  // namespace
@@ -196,6 +201,7 @@ Delivered read_delivered(const std::string& body) {
     // A field of an unexpected JSON type: nothing the server writes, so nothing it signed.
     d.unsigned_parts.push_back(std::string("a field of another type than the server writes (") + e.what() + ")");
   }
+  if (d.choices.empty()) d.choices.emplace_back();  // nothing read: choice 0 has no blocks
   return d;
 }
 

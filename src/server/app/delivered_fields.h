@@ -21,11 +21,8 @@ void check_usage(Delivered& d, const nlohmann::json& usage, bool anthropic, cons
 std::string type_of(const nlohmann::json& j);
 // An Anthropic content block (body, or content_block_start) read into its neutral form.
 nlohmann::json anthropic_block(Delivered& d, const nlohmann::json& b, const std::string& path);
-// A tool call's input: its arguments string parsed (the text itself when it is not JSON).
-nlohmann::json input_of(const std::string& arguments);
-// OpenAI's parts of a message in block order: reasoning, text (kept when there is no call, or it
-// is not empty), calls; the shape the Anthropic dialect writes, so both read the same.
-nlohmann::json openai_blocks(const nlohmann::json& reasoning, const nlohmann::json& text, nlohmann::json calls);
+// A choice's final sfcl object, once: a second one is reported.
+void final_sfcl_of(Delivered& d, DeliveredChoice& c, const nlohmann::json& sfcl, const std::string& at);
 
 // Streams of both APIs (delivered_stream.cpp).
 void read_stream(const std::string& body, Delivered& d);

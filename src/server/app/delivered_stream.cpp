@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 
+#include "server/api/signing.h"
 #include "server/app/delivered_fields.h"
 #include "server/app/sse_reader.h"
 
@@ -14,20 +15,13 @@ using nlohmann::json;
 
 namespace {
 
+// Above any n a server allows (server/api/params.cpp caps it at 128): an index beyond is no choice.
+constexpr uint64_t kMaxChoice = 1024;
+
 constexpr std::array<const char*, 4> kCheckEvents = {"anchor_confirmed", "anchor_checked", "backtrack", "fallback"};
 
 bool is_check_event(const std::string& name) {
   return std::find(kCheckEvents.begin(), kCheckEvents.end(), name) != kCheckEvents.end();
-}
-
-void final_sfcl_of(Delivered& d, const json& sfcl, const std::string& at) {
-  if (!sfcl.is_object() || !sfcl.contains("signature")) {
-    d.unsigned_parts.push_back(at + ".sfcl carries no signature");
-  } else if (d.sfcl.is_object()) {
-    d.unsigned_parts.push_back(at + ".sfcl: a second signed sfcl object");
-  } else {
-    d.sfcl = sfcl;
-  }
 }
 
 struct AnthropicBlock {
@@ -38,6 +32,7 @@ struct AnthropicBlock {
 
 void anthropic_event(const SseEvent& ev, const json& e, const std::string& at, std::vector<AnthropicBlock>& blocks,
                      bool& started, bool& stopped, Delivered& d) {
+  DeliveredChoice& choice = d.choices.front();
   const std::string type = type_of(e);
   // The SDKs dispatch on the event's name, this client and the server on the data's type: a
   // stream where the two differ reads differently in each.
@@ -106,11 +101,11 @@ void anthropic_event(const SseEvent& ev, const json& e, const std::string& at, s
     only(d, e, at, {"type", "delta", "usage", "sfcl"});
     const json delta = e.value("delta", json::object());
     only(d, delta, at + ".delta", {"stop_reason", "stop_sequence"});
-    d.stop = string_at(d, delta, "stop_reason", at + ".delta");
-    d.stop_sequence = delta.value("stop_sequence", json());
+    choice.stop = string_at(d, delta, "stop_reason", at + ".delta");
+    choice.stop_sequence = delta.value("stop_sequence", json());
     d.usage = e.value("usage", json());
     if (d.usage.is_object()) check_usage(d, d.usage, true, at + ".usage");
-    final_sfcl_of(d, e.value("sfcl", json()), at);
+    final_sfcl_of(d, choice, e.value("sfcl", json()), at);
   } else if (type == "message_stop") {
     only(d, e, at, {"type"});
     stopped = true;
@@ -119,7 +114,7 @@ void anthropic_event(const SseEvent& ev, const json& e, const std::string& at, s
   } else if (is_check_event(type)) {
     json event = e;
     event.erase("type");
-    d.events.push_back(std::move(event));
+    choice.events.push_back(std::move(event));
   } else {
     d.unsigned_parts.push_back(at + " (a \"" + type + "\" event)");
   }
@@ -127,6 +122,7 @@ void anthropic_event(const SseEvent& ev, const json& e, const std::string& at, s
 
 void read_anthropic_stream(const std::vector<SseEvent>& events, Delivered& d) {
   d.anthropic = true;
+  d.choices.emplace_back();
   std::vector<AnthropicBlock> blocks;
   bool started = false;
   bool stopped = false;
@@ -143,8 +139,8 @@ void read_anthropic_stream(const std::vector<SseEvent>& events, Delivered& d) {
   for (auto& b : blocks) {
     if (b.open) d.unsigned_parts.push_back("a content block is never stopped");
     // As the SDK: the streamed JSON replaces the start's input (an empty object) once there is one.
-    if (!b.partial_json.empty()) b.block["input"] = input_of(b.partial_json);
-    d.blocks.push_back(std::move(b.block));
+    if (!b.partial_json.empty()) b.block["input"] = tool_input(b.partial_json);
+    d.choices.front().blocks.push_back(std::move(b.block));
   }
 }
 
@@ -154,6 +150,7 @@ struct OpenAIChoice {
   json text;       // null until a content delta
   json calls = json::array();
   int finishes = 0;
+  DeliveredChoice delivered;  // its stop reason, final sfcl and check events
 };
 
 void openai_delta(Delivered& d, const json& delta, const std::string& at, OpenAIChoice& c) {
@@ -219,19 +216,20 @@ void openai_chunk(const json& e, const std::string& at, bool first, std::map<int
   }
   const json list = e.value("choices", json());
   if (!list.is_array()) d.unsigned_parts.push_back(at + ".choices is not an array");
-  bool finished = false;
+  OpenAIChoice* finished = nullptr;     // the choice this chunk finishes
+  OpenAIChoice* only_choice = nullptr;  // the chunk's choice, when it has exactly one entry
   for (size_t i = 0; list.is_array() && i < list.size(); ++i) {
     const std::string cat = at + ".choices[" + std::to_string(i) + "]";
     const json& c = list[i];
     if (!only(d, c, cat, {"index", "delta", "text", "logprobs", "finish_reason"})) continue;
     const json index = c.value("index", json());
-    if (!index.is_number_integer()) {
+    // The SDKs merge entries by index; each choice is signed on its own (its finish chunk).
+    if (!index.is_number_unsigned() || index.get<uint64_t>() > kMaxChoice) {
       d.unsigned_parts.push_back(cat + ".index " + index.dump());
       continue;
     }
-    // Choices other than 0 are not signed (docs/API.md, "n"), and the SDKs merge entries by index.
-    if (index != 0) d.unsigned_parts.push_back(cat + ": choice " + index.dump() + " is not signed");
     OpenAIChoice& choice = choices[index.get<int64_t>()];
+    only_choice = list.size() == 1 ? &choice : nullptr;
     expect(d, c, "logprobs", nullptr, cat);
     if (c.contains("delta") == c.contains("text")) d.unsigned_parts.push_back(cat + ": neither a delta nor a text");
     if (c.contains("delta")) {
@@ -243,19 +241,21 @@ void openai_chunk(const json& e, const std::string& at, bool first, std::map<int
     }
     if (c.contains("finish_reason") && !c["finish_reason"].is_null()) {
       if (++choice.finishes > 1) d.unsigned_parts.push_back(cat + ": a second finish_reason");
-      if (index == 0) d.stop = string_at(d, c, "finish_reason", cat);
-      finished = index == 0;
+      choice.delivered.stop = string_at(d, c, "finish_reason", cat);
+      if (finished != nullptr) d.unsigned_parts.push_back(cat + ": a second choice finished in one chunk");
+      finished = &choice;
     }
   }
   if (!e.contains("sfcl")) return;
   const json& sfcl = e["sfcl"];
-  if (sfcl.is_object() && sfcl.contains("event") && sfcl["event"].is_string() &&
-      is_check_event(sfcl["event"].get<std::string>())) {
-    d.events.push_back(sfcl);
-  } else if (finished) {
-    final_sfcl_of(d, sfcl, at);  // the final sfcl rides in choice 0's finish chunk
+  const bool event = sfcl.is_object() && sfcl.contains("event") && sfcl["event"].is_string() &&
+                     is_check_event(sfcl["event"].get<std::string>());
+  if (event && only_choice != nullptr && finished == nullptr) {
+    only_choice->delivered.events.push_back(sfcl);  // an event rides in a chunk of its choice
+  } else if (!event && finished != nullptr) {
+    final_sfcl_of(d, finished->delivered, sfcl, at);  // a choice's final sfcl rides in its finish chunk
   } else {
-    d.unsigned_parts.push_back(at + ".sfcl (neither a check event nor choice 0's final object)");
+    d.unsigned_parts.push_back(at + ".sfcl (neither a check event of one choice nor a choice's final object)");
   }
 }
 
@@ -286,15 +286,22 @@ void read_openai_stream(const std::vector<SseEvent>& events, Delivered& d) {
     first = false;
   }
   if (!done) d.unsigned_parts.push_back("the stream has no [DONE]");
-  OpenAIChoice& c = choices[0];
-  json calls = json::array();
-  for (auto& call : c.calls) {
-    calls.push_back({{"type", "tool_use"},
-                     {"id", call["id"]},
-                     {"name", call["name"]},
-                     {"input", input_of(call["arguments"].get<std::string>())}});
+  choices.try_emplace(0);  // a stream without chunks still has a choice 0, with no blocks
+  for (auto& [index, c] : choices) {
+    if (index != static_cast<int64_t>(d.choices.size())) {
+      d.unsigned_parts.push_back("choice " + std::to_string(index) + " follows no choice " +
+                                 std::to_string(d.choices.size()));
+    }
+    json calls = json::array();
+    for (auto& call : c.calls) {
+      calls.push_back({{"type", "tool_use"},
+                       {"id", call["id"]},
+                       {"name", call["name"]},
+                       {"input", tool_input(call["arguments"].get<std::string>())}});
+    }
+    c.delivered.blocks = neutral_blocks(c.reasoning, c.text, std::move(calls));
+    d.choices.push_back(std::move(c.delivered));
   }
-  d.blocks = openai_blocks(c.reasoning, c.text, std::move(calls));
 }
 
 }  // namespace

@@ -121,8 +121,9 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   const int32_t cached = a.job->channel.cached_tokens();
   if (!outcome.error.empty()) throw outcome_error(dialect, outcome);
   json out = dialect.response(info, outcome.result, cached);
-  out["sfcl"] = final_sfcl(outcome.result, mode, true, st.key ? &*st.key : nullptr,
-                           {info.id, info.model, info.created, a.job->request_sha256});
+  SignContext sign{info.id, info.model, info.created, a.job->request_sha256};
+  sign.blocks = body_blocks(out, 0);  // as delivered: tool calls and thinking are blocks of their own
+  out["sfcl"] = final_sfcl(outcome.result, mode, true, st.key ? &*st.key : nullptr, sign);
   set_status_headers(res, st.opt.compat_headers, mode, out["sfcl"]["status"].get<std::string>());
   res.set_header("X-SFCL-Model", a.model->spec.id);
   if (st.key) {

@@ -20,6 +20,13 @@ const keyDir = mkdtempSync(join(tmpdir(), 'sfcl-corpus-'));
 execFileSync(sfcl, ['keygen', join(keyDir, 'key')], { stdio: 'ignore' });
 const SCRIPT = ' The fee is $1,200.00.';
 const server = await startServer(['--sign-key', join(keyDir, 'key'), '--test-script', SCRIPT]);
+// A real tool call from the real server: Qwen3's template (a native <tool_call> format and
+// <think> reasoning, split as llama-server splits them) and a script that thinks, then calls.
+const QWEN3 = join(here, '../../../.deps/llama.cpp/models/templates/Qwen-Qwen3-0.6B.jinja');
+const THOUGHT = 'The user wants the fee of A-1: look it up.';
+const CALL_SCRIPT = `<think>${THOUGHT}</think>\n\n<tool_call>\n{"name": "lookup_fee", "arguments": {"id": "A-1"}}\n</tool_call>`;
+const toolServer = await startServer(['--sign-key', join(keyDir, 'key'), '--chat-template-file', QWEN3,
+  '--test-script', CALL_SCRIPT]);
 mkdirSync(join(out, 'responses'), { recursive: true });
 mkdirSync(join(out, 'requests'), { recursive: true });
 writeFileSync(join(out, 'key.pub'), readFileSync(join(keyDir, 'key.pub')));
@@ -34,6 +41,14 @@ const requests = {
 requests.chat_stream = { ...requests.chat, stream: true, stream_options: { include_usage: true } };
 requests.messages_stream = { ...requests.messages, stream: true };
 requests.chat_tools = { ...requests.chat, tools: [TOOL], chat_template_kwargs: { enable_thinking: false } };
+requests.chat_n2 = { ...requests.chat, n: 2 };
+requests.chat_n2_stream = { ...requests.chat_stream, n: 2 };
+const ASK = [{ role: 'user', content: 'What is the fee of A-1?' }];
+requests.chat_tool_call = { model: 'tiny', max_tokens: 120, temperature: 0, reasoning_format: 'deepseek', tools: [TOOL], messages: ASK };
+requests.chat_tool_call_stream = { ...requests.chat_tool_call, stream: true, stream_options: { include_usage: true } };
+requests.messages_tool_use = { model: 'tiny', max_tokens: 120, temperature: 0, reasoning_format: 'deepseek', messages: ASK,
+  tools: [{ name: TOOL.function.name, description: TOOL.function.description, input_schema: TOOL.function.parameters }] };
+requests.messages_tool_use_stream = { ...requests.messages_tool_use, stream: true };
 // What an attacker claims was asked: the same conversation, other tools, tool calls or kwargs.
 const claimed = {
   chat_tools_other_tools: { ...requests.chat_tools, tools: [{ type: 'function', function: { ...WIRE, arguments: undefined, description: 'Send money', parameters: { type: 'object' } } }] },
@@ -45,9 +60,9 @@ for (const [name, body] of Object.entries({ ...requests, ...claimed })) {
 }
 
 // The saved form curl -si / -sN -i gives: status line, headers, body.
-async function saved(path, body, events) {
+async function saved(path, body, events, at = server) {
   const headers = { 'content-type': 'application/json', ...(events ? { 'X-SFCL-Events': '1' } : {}) };
-  const r = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const r = await fetch(`${at.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
   if (r.status !== 200) throw new Error(`${path}: HTTP ${r.status} ${await r.text()}`);
   let head = `HTTP/1.1 ${r.status} OK\r\n`;
   for (const [k, v] of r.headers) head += `${k}: ${v}\r\n`;
@@ -60,8 +75,15 @@ const bases = {
   messages: await saved('/v1/messages', requests.messages),
   messages_stream: await saved('/v1/messages', requests.messages_stream, true),
   chat_tools: await saved('/v1/chat/completions', requests.chat_tools),
+  chat_n2: await saved('/v1/chat/completions', requests.chat_n2),
+  chat_n2_stream: await saved('/v1/chat/completions', requests.chat_n2_stream, true),
+  chat_tool_call: await saved('/v1/chat/completions', requests.chat_tool_call, false, toolServer),
+  chat_tool_call_stream: await saved('/v1/chat/completions', requests.chat_tool_call_stream, true, toolServer),
+  messages_tool_use: await saved('/v1/messages', requests.messages_tool_use, false, toolServer),
+  messages_tool_use_stream: await saved('/v1/messages', requests.messages_tool_use_stream, true, toolServer),
 };
 server.stop();
+toolServer.stop();
 rmSync(keyDir, { recursive: true, force: true });
 
 const split = (s) => {
@@ -154,6 +176,36 @@ add('anthropic_stream_tool_use', before(bases.messages_stream, 'event: message_d
   { api: 'anthropic', shows: SCRIPT });
 add('anthropic_stream_name_differs', before(bases.messages_stream, 'event: content_block_stop',
   `event: ping\ndata: ${JSON.stringify(anthropicDelta(EVIL))}\n\n`), 'fail', { api: 'anthropic', shows: SCRIPT + EVIL });
+// Tool calls and thinking (a real call from the server): each verifies as sent, and changing the
+// call's arguments anywhere (body, or the streamed argument deltas) does not.
+for (const [name, base, request] of [
+  ['openai_tool_call_body', bases.chat_tool_call, 'chat_tool_call'],
+  ['openai_tool_call_stream', bases.chat_tool_call_stream, 'chat_tool_call_stream'],
+  ['anthropic_tool_use_body', bases.messages_tool_use, 'messages_tool_use'],
+  ['anthropic_tool_use_stream', bases.messages_tool_use_stream, 'messages_tool_use_stream'],
+]) {
+  // (A stream sends the thought in pieces; the arguments' value goes out in one.)
+  if (!base.includes('"A-1') || !base.includes('lookup_fee') || (!name.endsWith('stream') && !base.includes(THOUGHT))) {
+    throw new Error(`${name}: the server did not split the reply into thinking and a tool call:\n${base}`);
+  }
+  add(name, base, 'ok', { request: `requests/${request}.json` });
+  add(`${name}_other_arguments`, base.replaceAll('A-1', 'B-2'), 'fail');
+}
+const { choices: _, ...n2Chunk } = chunkOf(bases.chat_n2_stream);
+// n = 2: every choice carries its own signature; changing choice 1, or dropping it, is caught.
+add('openai_n2_body', bases.chat_n2, 'ok', { request: 'requests/chat_n2.json' });
+add('openai_n2_stream', bases.chat_n2_stream, 'ok', { request: 'requests/chat_n2_stream.json' });
+add('openai_n2_body_choice_1_changed', editBody(bases.chat_n2, (j) => {
+  j.choices[1].message.content = `Pay now.${EVIL}`;
+}), 'fail');
+add('openai_n2_body_choice_1_dropped', editBody(bases.chat_n2, (j) => {
+  j.choices.pop();
+  j.usage.completion_tokens = j.choices[0].sfcl.signed.output_tokens;
+  j.usage.total_tokens = j.usage.prompt_tokens + j.usage.completion_tokens;
+}), 'fail');
+add('openai_n2_stream_choice_1_changed', before(bases.chat_n2_stream, '"finish_reason":"stop","index":1',
+  `data: ${JSON.stringify({ ...n2Chunk, choices: [{ index: 1, delta: evilDelta, logprobs: null, finish_reason: null }] })}\n\n`),
+  'fail');
 // The response as sent, checked against a request it did not answer.
 add('request_other_tools', bases.chat_tools, 'fail', { request: 'requests/chat_tools_other_tools.json' });
 add('request_other_kwargs', bases.chat_tools, 'fail', { request: 'requests/chat_tools_other_kwargs.json' });

@@ -11,6 +11,7 @@
 
 #include "server/api/signing.h"
 #include "server/server_process.h"
+#include "support/bundle.h"
 
 namespace sfcl::test {
 namespace {
@@ -173,6 +174,89 @@ TEST_F(SignedResponse, TheRequestDigestCoversToolsToolCallsKwargsAndSampling) {
   EXPECT_FALSE(request_ok(other));
 }
 
+// n > 1: every choice is signed on its own, in a body and in a stream; a changed or dropped choice
+// fails, and so does one choice's signed sfcl moved onto another.
+TEST_F(SignedResponse, EveryChoiceOfNIsSignedOnItsOwn) {
+  json chat = {{"max_tokens", 40},
+               {"temperature", 0},
+               {"n", 2},
+               {"messages", json::array({{{"role", "user"}, {"content", "What is the total?"}}})}};
+  const std::string body = post_saved("/v1/chat/completions", chat);
+  const auto c = checks(body, chat);
+  for (const auto& [what, check] : c) EXPECT_TRUE(check.ok) << what << ": " << check.detail;
+  EXPECT_TRUE(c.contains("choice 1 content") && c.contains("choice 1 signature") && c.at("usage").checked);
+  const size_t split = body.find("\r\n\r\n") + 4;
+  json j = json::parse(body.substr(split));
+  json changed = j;
+  changed["choices"][1]["message"]["content"] = "Do NOT pay.";
+  EXPECT_FALSE(checks(changed.dump()).at("choice 1 content").ok);
+  json swapped = j;
+  swapped["choices"][1]["sfcl"] = j["choices"][0]["sfcl"];
+  EXPECT_FALSE(checks(swapped.dump()).at("choice 1 choice").ok);
+  json dropped = j;
+  dropped["choices"].erase(1);
+  EXPECT_FALSE(checks(dropped.dump()).at("choice").ok);
+  chat["stream"] = true;
+  chat["stream_options"] = {{"include_usage", true}};
+  const std::string stream = post_saved("/v1/chat/completions", chat);
+  const auto s = checks(stream, chat);
+  for (const auto& [what, check] : s) EXPECT_TRUE(check.ok) << what << ": " << check.detail;
+  EXPECT_TRUE(s.contains("choice 1 events"));
+}
+
+// A reply the server splits into thinking and a tool call (Qwen3's template, a scripted call):
+// signed as delivered, it verifies in both APIs, whole and streamed; other arguments do not.
+TEST(SignedToolCalls, ThinkingAndToolCallsVerifyAsDelivered) {
+  const std::filesystem::path qwen3 =
+      std::filesystem::path(SFCL_SOURCE_DIR) / ".deps/llama.cpp/models/templates/Qwen-Qwen3-0.6B.jinja";
+  SFCL_NEEDS_BUNDLE(!std::filesystem::exists(qwen3), "no " << qwen3);
+  const auto dir = std::filesystem::temp_directory_path() / ("sfcl-signed-tools-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const server::SigningKey key = server::generate_signing_key();
+  server::save_signing_key(dir / "key", key);
+  ServerProcess s({"--sign-key", (dir / "key").string(), "--chat-template-file", qwen3.string(), "--test-script",
+                   "<think>Look it up.</think>\n\n<tool_call>\n{\"name\": \"lookup_fee\", \"arguments\": "
+                   "{\"id\": \"A-1\"}}\n</tool_call>"});
+  const json schema = {{"type", "object"}, {"properties", {{"id", {{"type", "string"}}}}}};
+  const json ask = json::array({{{"role", "user"}, {"content", "What is the fee of A-1?"}}});
+  const json chat = {
+      {"max_tokens", 120},
+      {"reasoning_format", "deepseek"},
+      {"temperature", 0},
+      {"messages", ask},
+      {"tools", json::array({{{"type", "function"}, {"function", {{"name", "lookup_fee"}, {"parameters", schema}}}}})}};
+  const json messages = {{"max_tokens", 120},
+                         {"reasoning_format", "deepseek"},
+                         {"temperature", 0},
+                         {"messages", ask},
+                         {"tools", json::array({{{"name", "lookup_fee"}, {"input_schema", schema}}})}};
+  for (const auto& [path, base] : {std::pair{"/v1/chat/completions", chat}, std::pair{"/v1/messages", messages}}) {
+    for (const bool stream : {false, true}) {
+      json req = base;
+      req["stream"] = stream;
+      auto c = s.client();
+      auto r = c.Post(path, req.dump(), "application/json");
+      ASSERT_TRUE(r && r->status == 200);
+      std::string saved = "HTTP/1.1 200 OK\r\n";
+      for (const auto& [k, v] : r->headers) saved += k + ": " + v + "\r\n";
+      saved += "\r\n" + r->body;
+      const std::string where = std::string(path) + (stream ? " stream" : " body");
+      std::map<std::string, server::SignatureCheck> got;
+      for (auto& check : server::check_signed_response(saved, key.public_key, req)) got[check.what] = check;
+      for (const auto& [what, check] : got) EXPECT_TRUE(check.ok) << where << " " << what << ": " << check.detail;
+      EXPECT_NE(got.at("content").detail.find("1 thinking, 1 tool_use"), std::string::npos)
+          << where << ": " << got.at("content").detail;
+      const std::string other = replace_once(saved, "A-1", "B-2");
+      bool content_ok = true;
+      for (auto& check : server::check_signed_response(other, key.public_key, std::nullopt)) {
+        if (check.what == "content") content_ok = check.ok;
+      }
+      EXPECT_FALSE(content_ok) << where;
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
 std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
@@ -223,7 +307,7 @@ TEST(SignedCorpus, ToolCallsAndOtherChoicesAreNamedAsUnsigned) {
       detail("openai_body_tool_calls", "content").rfind("FAILED: the delivered content differs (1 text, 1 tool_use", 0),
       0U)
       << detail("openai_body_tool_calls", "content");
-  EXPECT_NE(detail("openai_body_extra_choice", "unsigned").find("body.choices[1]: only choice 0 is signed"),
+  EXPECT_NE(detail("openai_body_extra_choice", "unsigned").find("body.choices[1] carries no signed sfcl of its own"),
             std::string::npos);
   EXPECT_NE(detail("openai_stream_after_done", "unsigned").find("after [DONE]"), std::string::npos);
   EXPECT_EQ(detail("openai_stream_data_no_space", "content").rfind("FAILED", 0), 0U);
