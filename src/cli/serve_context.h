@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <memory>
 
-#include "server/runtime/options.h"
+#include "server/runtime/runtime.h"
 
 namespace sfcl::cli {
 
