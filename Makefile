@@ -97,12 +97,13 @@ llama-server-tests: configure
 	SFCL=$(SFCL) scripts/llama-server-tests $(LLAMA_TESTS)
 
 fuzz: bootstrap
-	cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_lexer fuzz_gateway_stream fuzz_verify_stream
-	mkdir -p build/fuzz/corpus build/fuzz/corpus-gateway build/fuzz/corpus-verify
+	cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_lexer fuzz_gateway_stream fuzz_verify_stream fuzz_request
+	mkdir -p build/fuzz/corpus build/fuzz/corpus-gateway build/fuzz/corpus-verify build/fuzz/corpus-request
 	cp tests/fuzz/corpus/* build/fuzz/corpus/
 	build/fuzz/tests/fuzz/fuzz_lexer -runs=$${RUNS:-1000000} -max_len=4096 build/fuzz/corpus
 	build/fuzz/tests/fuzz/fuzz_gateway_stream -runs=$${RUNS:-1000000} -max_len=8192 build/fuzz/corpus-gateway tests/fuzz/corpus-gateway
 	build/fuzz/tests/fuzz/fuzz_verify_stream -runs=$${RUNS:-1000000} -max_len=8192 build/fuzz/corpus-verify tests/data/signed/responses
+	build/fuzz/tests/fuzz/fuzz_request -runs=$${RUNS:-1000000} -max_len=4096 build/fuzz/corpus-request tests/fuzz/corpus-request
 
 format:
 	find src tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
