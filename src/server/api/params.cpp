@@ -183,7 +183,6 @@ void refuse_other_samplers(const json& body) {
       refuse(key, " (only a negative value: that sampler is off here)");
     }
   }
-  if (is_set(body, "ignore_eos") && body["ignore_eos"] != false) refuse("ignore_eos", " (only false)");
   if (is_set(body, "echo") && body["echo"] != false) refuse("echo", " (the prompt is not repeated in the answer)");
   if (is_set(body, "lora") && body["lora"] != json::array()) refuse("lora", " (no LoRA adapters)");
   for (const char* key : {"n_indent", "t_max_prompt_ms", "t_max_predict_ms", "n_cmpl", "n_cache_reuse"}) {

@@ -291,6 +291,10 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   refuse_unsupported(api, body);
   sampling_of(body, server, r.options.sampling);
   r.logit_bias = logit_bias_of(body.value("logit_bias", json()));
+  if (body.contains("ignore_eos") && !body["ignore_eos"].is_null()) {
+    if (!body["ignore_eos"].is_boolean()) throw bad("ignore_eos must be a boolean", "ignore_eos");
+    r.ignore_eos = body["ignore_eos"].get<bool>();
+  }
   if (!r.logit_bias.empty()) {
     r.options.logit_hook = [bias = r.logit_bias](std::span<float> logits, std::span<const engine::Token>) {
       for (const auto& [token, b] : bias) {

@@ -43,6 +43,9 @@ struct GenerationRequest {
   bool include_usage = false;
   // OpenAI n: independent choices, each its own check-loop sequence (server/app/choices.h).
   int32_t n = 1;
+  // llama-server's ignore_eos: every end-of-generation token banned, so the answer runs to
+  // max_tokens (benchmark clients send it); the checks run on what is written all the same.
+  bool ignore_eos = false;
   // OpenAI/llama-server logit_bias: (token id, bias) pairs; -inf bans the token.
   std::vector<std::pair<engine::Token, float>> logit_bias;
   // Tools and structured output (server/api/tools.h).

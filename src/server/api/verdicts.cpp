@@ -107,24 +107,26 @@ nlohmann::json generation_json(const GenerationRequest& req) {
   const engine::SamplingOptions& s = o.sampling;
   nlohmann::json bias = nlohmann::json::array();
   for (const auto& [token, b] : req.logit_bias) bias.push_back({token, std::isfinite(b) ? nlohmann::json(b) : "-inf"});
-  return {{"max_tokens", o.max_tokens},
-          {"stop", o.stop},
-          {"temperature", s.temperature},
-          {"top_k", s.top_k},
-          {"top_p", s.top_p},
-          {"min_p", s.min_p},
-          {"seed", s.seed},
-          {"logit_bias", bias},
-          {"logprobs", o.logprobs},
-          {"n", req.n},
-          {"sfcl",
-           {{"mode", std::string(decode::mode_name(o.mode))},
-            {"threshold", o.checker.threshold},
-            {"strict", o.checker.strict},
-            {"derived", o.checker.derived},
-            {"max_backtracks", o.max_backtracks},
-            {"fallback", std::string(decode::fallback_name(o.fallback))},
-            {"abstain_marker", {o.abstain_marker, o.abstain_marker_zh}}}}};
+  nlohmann::json out = {{"max_tokens", o.max_tokens},
+                        {"stop", o.stop},
+                        {"temperature", s.temperature},
+                        {"top_k", s.top_k},
+                        {"top_p", s.top_p},
+                        {"min_p", s.min_p},
+                        {"seed", s.seed},
+                        {"logit_bias", bias},
+                        {"logprobs", o.logprobs},
+                        {"n", req.n},
+                        {"sfcl",
+                         {{"mode", std::string(decode::mode_name(o.mode))},
+                          {"threshold", o.checker.threshold},
+                          {"strict", o.checker.strict},
+                          {"derived", o.checker.derived},
+                          {"max_backtracks", o.max_backtracks},
+                          {"fallback", std::string(decode::fallback_name(o.fallback))},
+                          {"abstain_marker", {o.abstain_marker, o.abstain_marker_zh}}}}};
+  if (req.ignore_eos) out["ignore_eos"] = true;  // only when set: digests of other requests are unchanged
+  return out;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "server/app/admission.h"
 
+#include <limits>
+
 #include "anchor/anchor.h"
 #include "server/api/dialect.h"
 #include "server/api/tools.h"
@@ -60,8 +62,21 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
       logits[static_cast<size_t>(out.size() == script->size() ? eos : (*script)[out.size()])] += 1000.0F;
     };
   }
-  job->want_events = req.events;
   job->logit_bias = req.logit_bias;
+  if (req.ignore_eos) {
+    // Banned last, after the test script's boost: -inf stays -inf. A gateway sends the bans on.
+    auto eog = std::make_shared<std::vector<engine::Token>>();
+    for (engine::Token t = 0; t < served.model->n_vocab(); ++t) {
+      if (served.model->is_eog(t)) eog->push_back(t);
+    }
+    for (const engine::Token t : *eog) job->logit_bias.emplace_back(t, -std::numeric_limits<float>::infinity());
+    job->options.logit_hook = [eog, own = std::move(job->options.logit_hook)](std::span<float> logits,
+                                                                              std::span<const engine::Token> out) {
+      if (own) own(logits, out);
+      for (const engine::Token t : *eog) logits[static_cast<size_t>(t)] = -std::numeric_limits<float>::infinity();
+    };
+  }
+  job->want_events = req.events;
   job->sources = st.kb ? std::make_shared<anchor::SourceIndex>(st.kb) : std::make_shared<anchor::SourceIndex>();
   for (const auto& m : req.messages) job->sources->add_source(m.content);
   if (!req.prefill.empty()) job->sources->add_source(req.prefill);

@@ -253,7 +253,7 @@ TEST(RequestParams, LlamaServerFieldsPassWhenTheyChangeNothingAndAreRefusedOther
                         {"backend_sampling", false}};
   EXPECT_NO_THROW((void)parse_request(Api::openai_chat, chat(neutral), options()));
   for (const json& patch : {json{{"repeat_penalty", 1.1}}, json{{"mirostat", 2}}, json{{"typical_p", 0.5}},
-                            json{{"ignore_eos", true}}, json{{"top_n_sigma", 1.5}}, json{{"lora", {{{"id", 0}}}}}}) {
+                            json{{"top_n_sigma", 1.5}}, json{{"lora", {{{"id", 0}}}}}}) {
     const ApiError e = error_of(Api::openai_chat, chat(patch));
     EXPECT_EQ(e.param, patch.begin().key()) << patch.dump() << ": " << e.what();
     EXPECT_NE(std::string(e.what()).find("not supported"), std::string::npos) << e.what();

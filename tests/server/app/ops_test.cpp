@@ -437,3 +437,36 @@ TEST(Probe, JsonReportHasEveryFieldAndRefusesNonSfclServers) {
 
 }  // namespace
 }  // namespace sfcl::test
+
+namespace sfcl::test {
+namespace {
+
+// llama-server's ignore_eos: the answer runs to max_tokens though the model (the demo model, whose
+// answers are a sentence) would stop, and the values it writes are checked all the same.
+TEST(Ops, IgnoreEosRunsToMaxTokensAndStillChecks) {
+  ServerProcess s({"--model", std::string(SFCL_SOURCE_DIR) + "/demo/sfcl-demo.gguf"}, true, {}, true, false);
+  auto c = s.client();
+  const nlohmann::json base = {
+      {"max_tokens", 96},
+      {"temperature", 0},
+      {"messages", nlohmann::json::array(
+                       {{{"role", "system"},
+                         {"content", "Acme Corp issued invoice INV-2024-7966 for $98,700.00, due July 15, 2024."}},
+                        {{"role", "user"}, {"content", "What is the invoice number?"}}})}};
+  const nlohmann::json stops = post_json(c, "/v1/chat/completions", base);
+  ASSERT_EQ(stops["_status"], 200) << stops.dump();
+  EXPECT_EQ(stops["choices"][0]["finish_reason"], "stop") << stops.dump();
+  EXPECT_LT(stops["usage"]["completion_tokens"].get<int>(), 96);
+  nlohmann::json body = base;
+  body["ignore_eos"] = true;
+  const nlohmann::json runs = post_json(c, "/v1/chat/completions", body);
+  ASSERT_EQ(runs["_status"], 200) << runs.dump();
+  EXPECT_EQ(runs["choices"][0]["finish_reason"], "length") << runs.dump();
+  EXPECT_EQ(runs["usage"]["completion_tokens"], 96) << runs.dump();
+  EXPECT_GE(runs["sfcl"]["anchors"].size(), stops["sfcl"]["anchors"].size()) << runs.dump();  // checked as written
+  body["ignore_eos"] = "yes";
+  EXPECT_EQ(post_json(c, "/v1/chat/completions", body)["_status"], 400);
+}
+
+}  // namespace
+}  // namespace sfcl::test
