@@ -112,12 +112,8 @@ StreamResult BackendClient::complete(const CompletionRequest& req,
         std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(call_timeout_s_));
   }
   if (cancelled) budget_.cancelled = &cancelled;
-  // Checked again as delivered: a protocol's own reading (held tokens put back) adds ids.
-  const auto checked = [&](const CompletionEvent& ev) {
-    if (!ids_in_vocabulary(ev.tokens, ev.all_top, ev.positions) || !ids_in_vocabulary({}, ev.top, {})) return false;
-    return on_event(ev);
-  };
-  StreamResult r = protocol_->complete(*this, req, checked);
+  // Token ids are checked by the protocols as each event is read (ids_in_vocabulary).
+  StreamResult r = protocol_->complete(*this, req, on_event);
   if (budget_.client_left) {
     drop_client();  // the backend stops generating
     r.end = StreamEnd::cancelled;
