@@ -106,7 +106,7 @@ void expect_answers_survive(const HostileBackend& bad, const LlamaServer& good, 
 TEST(GatewayHostile, TokenIdsOutsideTheVocabularyFailTheCallAndReleaseTheSlot) {
   LlamaServer real;
   HostileBackend bad(real, [](const httplib::Request&, httplib::Response& res, std::atomic<bool>&) {
-    res.set_content("data: {\"content\":\"x\",\"tokens\":[999999999],\"stop\":false}\n\n", "text/event-stream");
+    res.set_content("data: {\"content\":\"\",\"tokens\":[999999999],\"stop\":false}\n\n", "text/event-stream");
   });
   expect_answers_survive(bad, real, 20.0, 400.0);
   // Alone, the answer fails with the gateway's words, not the library's.
