@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess } from './processes.js';
 import { registerSdkTests, SCRIPTS } from './sdk_suite.js';
+import { registerResponsesTests } from './responses_suite.js';
 
 const SFCL = process.env.SFCL;
 const LLAMA_SERVER = process.env.LLAMA_SERVER;
@@ -48,3 +49,4 @@ after(() => {
 });
 
 registerSdkTests(targets);
+registerResponsesTests(targets);

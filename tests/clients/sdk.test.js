@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startProcess } from './processes.js';
 import { registerSdkTests, SCRIPTS } from './sdk_suite.js';
+import { registerResponsesTests } from './responses_suite.js';
 
 const SFCL = process.env.SFCL;
 const targets = { key: 'sdk-test-key' };
@@ -37,3 +38,4 @@ after(() => {
 });
 
 registerSdkTests(targets);
+registerResponsesTests(targets);

@@ -1,4 +1,4 @@
-// One API dialect (Anthropic Messages, OpenAI chat, OpenAI completions): how its responses,
+// One API dialect (Anthropic Messages, OpenAI chat, OpenAI completions, OpenAI Responses): how its responses,
 // stream chunks, usage and errors look. Everything API-specific the routes need goes through it.
 #pragma once
 #include <cstdint>
@@ -58,6 +58,9 @@ class Dialect {
   // `event`: report::event_json (it carries "event": its name).
   [[nodiscard]] virtual std::string stream_event(const ResponseInfo& info, const nlohmann::json& event) const = 0;
   [[nodiscard]] virtual std::string stream_ping() const = 0;
+  // The dialect's streams keep state of their own in ResponseInfo::tool_stream (Responses: the
+  // events' sequence numbers and output items), allocated with or without tools.
+  [[nodiscard]] virtual bool keeps_stream_state() const { return false; }
   [[nodiscard]] virtual std::string stream_close(const ResponseInfo& info, const decode::Result& r,
                                                  int32_t cached_tokens, nlohmann::json sfcl) const = 0;
   [[nodiscard]] virtual std::string stream_error(const std::string& message) const = 0;
@@ -73,9 +76,10 @@ const Dialect& dialect_for(Api api);
 Api api_of_path(const std::string& path);
 inline nlohmann::json error_body(Api api, const ApiError& e) { return dialect_for(api).error_body(e); }
 
-// Defined in anthropic.cpp and openai.cpp.
+// Defined in anthropic.cpp, openai.cpp and responses.cpp.
 const Dialect& anthropic_dialect();
 const Dialect& openai_chat_dialect();
 const Dialect& openai_completions_dialect();
+const Dialect& openai_responses_dialect();  // responses.cpp
 
 }  // namespace sfcl::server

@@ -45,6 +45,20 @@ const Names kOpenAIChat = {
     "chat_template_kwargs", "enable_thinking", "reasoning_format", "add_generation_prompt", "continue_final_message",
     "sfcl"};
 
+// OpenAI Responses (POST /v1/responses: server/api/responses_request.cpp), with llama-server's chat
+// fields and sfcl's.
+const Names kOpenAIResponses = {"model", "input", "instructions", "max_output_tokens", "temperature", "top_p", "stream",
+                                "tools", "tool_choice", "parallel_tool_calls", "text", "reasoning",
+                                // accepted and ignored (hints, and options of OpenAI's storage and built-in tools)
+                                "store", "metadata", "user", "safety_identifier", "prompt_cache_key",
+                                "prompt_cache_retention", "prompt_cache_options", "service_tier", "include",
+                                "stream_options", "max_tool_calls", "context_management", "moderation",
+                                // refused unless neutral (they need stored responses)
+                                "previous_response_id", "conversation", "background", "prompt", "truncation",
+                                "top_logprobs",
+                                // llama-server's chat fields
+                                "chat_template_kwargs", "enable_thinking", "reasoning_format", "sfcl"};
+
 // OpenAI legacy completions (chat-only fields are known so that their own 400 says where they go).
 const Names kOpenAICompletions = {"model",
                                   "prompt",
@@ -160,8 +174,17 @@ void refuse_unknown_fields(Api api, const json& body) {
     case Api::openai_completions:
       check_names(body, {&kOpenAICompletions, &kLlamaServer}, "");
       break;
+    case Api::openai_responses:
+      check_names(body, {&kOpenAIResponses, &kLlamaServer}, "");
+      break;
   }
   if (body.contains("sfcl") && body["sfcl"].is_object()) check_names(body["sfcl"], {&kSfcl}, "sfcl.");
+}
+
+bool responses_passes_through(std::string_view key) {
+  static const Names kChatOwn = {"chat_template_kwargs", "enable_thinking", "reasoning_format", "sfcl"};
+  return std::find(kLlamaServer.begin(), kLlamaServer.end(), key) != kLlamaServer.end() ||
+         std::find(kChatOwn.begin(), kChatOwn.end(), key) != kChatOwn.end();
 }
 
 void refuse_unknown_fields(const json& body, const std::vector<std::string_view>& known) {

@@ -8,6 +8,7 @@
 #include "server/api/json_budget.h"
 #include "server/api/logprobs.h"
 #include "server/api/params.h"
+#include "server/api/responses.h"
 #include "server/api/template_options.h"
 #include "server/api/tools.h"
 
@@ -403,7 +404,10 @@ GenerationRequest parse_count_tokens(const json& body, const ServerOptions& serv
 }
 
 GenerationRequest parse_request(Api api, const json& body, const ServerOptions& server, const ModelSpec& model) {
-  GenerationRequest r = parse_fields(api, body, server, model);
+  // A Responses body is read as the chat body it stands for (server/api/responses_request.cpp).
+  GenerationRequest r = api == Api::openai_responses
+                            ? parse_fields(Api::openai_chat, responses_to_chat(body, server), server, model)
+                            : parse_fields(api, body, server, model);
   // -n caps every request, as llama-server's n_predict does: clamped, not refused.
   if (server.n_predict > 0) r.options.max_tokens = std::min(r.options.max_tokens, server.n_predict);
   return r;

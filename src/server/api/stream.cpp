@@ -14,7 +14,7 @@ bool stream_step(Stream& s, http::StreamSink& sink) {
   JobChannel& channel = s.job->channel;
   switch (s.phase) {
     case StreamPhase::waiting_for_slot: {
-      if (s.info.shape) s.info.tool_stream = std::make_shared<ToolStream>();
+      if (s.info.shape || s.dialect->keeps_stream_state()) s.info.tool_stream = std::make_shared<ToolStream>();
       const int32_t cached = channel.wait_admitted();
       s.phase = StreamPhase::streaming;
       if (!write(sink, s.dialect->stream_open(s.info, static_cast<int32_t>(s.job->prompt.size()), cached))) {

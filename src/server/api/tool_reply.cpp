@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "server/api/logprobs.h"
+#include "server/api/responses.h"
 #include "server/api/signing.h"
+#include "server/api/tool_ops.h"
 #include "server/api/tool_stream.h"
 #include "server/api/tools.h"
 #include "server/http/http_util.h"
@@ -16,22 +18,9 @@ using nlohmann::json;
 
 namespace {
 
-engine::ParsedReply parsed(const ResponseInfo& info, const decode::Result& r) {
-  engine::ParsedReply p = info.shape->model->parse_reply(info.shape->prompt, r.text);
-  // Whitespace around a call is the envelope's, not an answer.
-  if (p.content.find_first_not_of(" \t\r\n") == std::string::npos) p.content.clear();
-  return p;
-}
-
 json input_of(const engine::ToolCall& c) {
   json input = json::parse(c.arguments, nullptr, false);
   return input.is_object() ? input : json::object();
-}
-
-// OpenAI's arguments string: the parser's, when it is an object (its keys in written order).
-std::string arguments_of(const engine::ToolCall& c) {
-  const json input = json::parse(c.arguments, nullptr, false);
-  return input.is_object() ? c.arguments : "{}";
 }
 
 json stop_sequence_of(const decode::Result& r) {
@@ -62,85 +51,6 @@ json openai_chunk(const ResponseInfo& info, json delta, const json& finish) {
       {"choices",
        json::array(
            {{{"index", info.choice}, {"delta", std::move(delta)}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
-}
-
-// What a tool reply stream sends, in the dialect's terms.
-struct ToolOps {
-  std::function<void(const std::string&)> content;
-  std::function<void(size_t, const std::string& id, const std::string& name)> start;
-  std::function<void(size_t, const std::string&)> arguments;
-  std::function<void(size_t)> end;
-};
-
-bool streams_calls(const ResponseInfo& info) {
-  return info.tool_stream && info.shape->prompt.tool_format != engine::ToolFormat::none;
-}
-
-// Sends what `content` and `calls` (name, arguments, arguments complete) add to what went out.
-void advance(ToolStream& ts, const std::string& content,
-             const std::vector<std::tuple<std::string, std::string, bool>>& calls, const char* id_prefix,
-             const ToolOps& ops) {
-  // Prose goes out before the first call only, and only while it extends what was sent (sent text
-  // cannot be taken back; a parse that reads it differently later sends no more of it).
-  if (ts.calls.empty() && content.size() > ts.content.size() && content.starts_with(ts.content)) {
-    ops.content(content.substr(ts.content.size()));
-    ts.content = content;
-  }
-  for (size_t i = 0; i < calls.size(); ++i) {
-    const auto& [name, arguments, done] = calls[i];
-    if (i >= ts.calls.size()) {
-      ts.calls.push_back({random_id(id_prefix), name});
-      ops.start(i, ts.calls[i].id, name);
-    }
-    ToolStream::Call& c = ts.calls[i];
-    if (arguments.size() > c.arguments.size() && arguments.starts_with(c.arguments)) {
-      ops.arguments(i, arguments.substr(c.arguments.size()));
-      c.arguments = arguments;
-    }
-    if (done && !c.stopped) {
-      ops.end(i);
-      c.stopped = true;
-    }
-  }
-}
-
-// Released text of a tool reply: what it adds to the stream. The JSON-object format is scanned
-// here (tool_stream.h); a native format is read by llama.cpp's partial parse of the text so far.
-void advance_text(const ResponseInfo& info, const std::string& text, const char* id_prefix, const ToolOps& ops) {
-  ToolStream& ts = *info.tool_stream;
-  ts.text += text;
-  std::vector<std::tuple<std::string, std::string, bool>> calls;
-  if (info.shape->prompt.tool_format == engine::ToolFormat::json_object) {
-    const ScannedReply scan = scan_tool_reply(ts.text, false);
-    for (const auto& c : scan.calls) calls.emplace_back(c.name, c.arguments, c.arguments_done);
-    advance(ts, ts.text.substr(0, scan.content_end), calls, id_prefix, ops);
-    return;
-  }
-  engine::ParsedReply p = info.shape->model->parse_reply(info.shape->prompt, ts.text, true);
-  // Blanks at the end may come before a call (and a reply with one has no prose of blanks).
-  while (!p.content.empty() && std::string_view(" \t\r\n").find(p.content.back()) != std::string_view::npos) {
-    p.content.pop_back();
-  }
-  for (const auto& c : p.tool_calls) {
-    if (c.name.empty()) break;  // a call whose name is still being written
-    calls.emplace_back(c.name, c.arguments, false);
-  }
-  advance(ts, p.content, calls, id_prefix, ops);
-}
-
-// The end of the turn: the parsed reply completes what the stream sent (all of it when nothing
-// went out yet).
-void advance_final(const ResponseInfo& info, ToolStream& ts, const engine::ParsedReply& p, const decode::Result& r,
-                   const char* id_prefix, const ToolOps& ops) {
-  const bool streamed = streams_calls(info);
-  const bool scanned_format = streamed && info.shape->prompt.tool_format == engine::ToolFormat::json_object;
-  const ScannedReply scan = scanned_format ? scan_tool_reply(r.text, true) : ScannedReply{};
-  std::vector<std::tuple<std::string, std::string, bool>> calls;
-  for (size_t i = 0; i < p.tool_calls.size(); ++i) {
-    const bool scanned = i < scan.calls.size() && scan.calls[i].arguments_done;
-    calls.emplace_back(p.tool_calls[i].name, scanned ? scan.calls[i].arguments : arguments_of(p.tool_calls[i]), true);
-  }
-  advance(ts, p.content, calls, id_prefix, ops);
 }
 
 // Anthropic: prose in a text block, each call in a tool_use block whose input grows by
@@ -210,7 +120,7 @@ ToolOps openai_ops(const ResponseInfo& info, std::string& out) {
 }  // namespace
 
 json anthropic_tool_response(const ResponseInfo& info, const decode::Result& r, json usage) {
-  const engine::ParsedReply p = parsed(info, r);
+  const engine::ParsedReply p = parsed_reply(info, r);
   json content = json::array();
   if (!p.reasoning.empty()) content.push_back({{"type", "thinking"}, {"thinking", p.reasoning}, {"signature", ""}});
   if (!p.content.empty() || p.tool_calls.empty()) content.push_back({{"type", "text"}, {"text", p.content}});
@@ -234,7 +144,7 @@ json logprobs_of_reply(const decode::Result& r) {
 }  // namespace
 
 json openai_tool_response(const ResponseInfo& info, const decode::Result& r, json usage) {
-  const engine::ParsedReply p = parsed(info, r);
+  const engine::ParsedReply p = parsed_reply(info, r);
   json message = {{"role", "assistant"},
                   {"content", p.content.empty() && !p.tool_calls.empty() ? json(nullptr) : json(p.content)},
                   {"refusal", nullptr}};
@@ -244,7 +154,7 @@ json openai_tool_response(const ResponseInfo& info, const decode::Result& r, jso
     for (const auto& c : p.tool_calls) {
       calls.push_back({{"id", random_id("call_")},
                        {"type", "function"},
-                       {"function", {{"name", c.name}, {"arguments", arguments_of(c)}}}});
+                       {"function", {{"name", c.name}, {"arguments", call_arguments(c)}}}});
     }
     message["tool_calls"] = std::move(calls);
   }
@@ -272,7 +182,7 @@ namespace {
 void anthropic_stream_finish(const ResponseInfo& info, const decode::Result& r, ToolStream& ts) {
   if (ts.finished) return;
   ts.finished = true;
-  const engine::ParsedReply p = parsed(info, r);
+  const engine::ParsedReply p = parsed_reply(info, r);
   ts.called = !p.tool_calls.empty();
   std::string& out = ts.tail;
   const ToolOps ops = anthropic_ops(ts, out);
@@ -352,22 +262,13 @@ namespace {
 void openai_stream_finish(const ResponseInfo& info, const decode::Result& r, ToolStream& ts) {
   if (ts.finished) return;
   ts.finished = true;
-  const engine::ParsedReply p = parsed(info, r);
+  const engine::ParsedReply p = parsed_reply(info, r);
   ts.called = !p.tool_calls.empty();
   if (!p.reasoning.empty()) {
     ts.tail += sse_data(openai_chunk(info, {{"reasoning_content", p.reasoning}}, nullptr));
     ts.reasoning = p.reasoning;
   }
   advance_final(info, ts, p, r, "call_", openai_ops(info, ts.tail));
-}
-
-// The blocks an OpenAI stream delivered: its reasoning, the prose and the calls as sent.
-json openai_sent_blocks(const ToolStream& ts) {
-  json calls = json::array();
-  for (const auto& c : ts.calls) {
-    calls.push_back({{"type", "tool_use"}, {"id", c.id}, {"name", c.name}, {"input", tool_input(c.arguments)}});
-  }
-  return neutral_blocks(ts.reasoning.empty() ? json(nullptr) : json(ts.reasoning), ts.content, std::move(calls));
 }
 
 }  // namespace
@@ -398,6 +299,10 @@ json tool_stream_blocks(const Dialect& dialect, const ResponseInfo& info, const 
   if (&dialect == &openai_chat_dialect()) {
     openai_stream_finish(info, r, *info.tool_stream);
     return openai_sent_blocks(*info.tool_stream);
+  }
+  if (&dialect == &openai_responses_dialect()) {
+    responses_stream_finish(info, r, *info.tool_stream);
+    return openai_sent_blocks(*info.tool_stream);  // the same neutral blocks: reasoning, prose, calls
   }
   return nullptr;  // completions: no tool split, the reply text is the one block
 }

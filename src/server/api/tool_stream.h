@@ -7,6 +7,7 @@
 // text already sent goes out.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -52,6 +53,9 @@ struct ToolStream {
   // signature in that event covers all the stream's blocks (server/api/tool_reply.cpp).
   bool finished = false;
   std::string tail;
+  // Responses API: the next event's sequence_number; `blocks` counts its output items and
+  // `sent` holds them ("message" with its text, "function_call" with its call, "reasoning").
+  int64_t sequence = 0;
 };
 
 }  // namespace sfcl::server

@@ -69,10 +69,34 @@ nlohmann::json openai_body_blocks(const nlohmann::json& choice) {
   return neutral_blocks(m.value("reasoning_content", nlohmann::json()), m["content"], std::move(calls));
 }
 
+// Responses output items: reasoning, the message's text, function calls (call_id is the call's id).
+nlohmann::json responses_body_blocks(const nlohmann::json& output) {
+  nlohmann::json reasoning;
+  nlohmann::json text;
+  nlohmann::json calls = nlohmann::json::array();
+  for (const auto& item : output) {
+    const std::string type = item.value("type", "");
+    if (type == "reasoning") {
+      reasoning = item["content"][0]["text"];
+    } else if (type == "message") {
+      std::string t;
+      for (const auto& part : item["content"]) t += part.value("text", "");
+      text = t;
+    } else if (type == "function_call") {
+      calls.push_back({{"type", "tool_use"},
+                       {"id", item["call_id"]},
+                       {"name", item["name"]},
+                       {"input", tool_input(item["arguments"].get<std::string>())}});
+    }
+  }
+  return neutral_blocks(reasoning, text.is_null() ? nlohmann::json("") : text, std::move(calls));
+}
+
 }  // namespace
 
 nlohmann::json body_blocks(const nlohmann::json& response, size_t choice) {
   if (response.value("type", "") == "message") return anthropic_body_blocks(response["content"]);
+  if (response.value("object", "") == "response") return responses_body_blocks(response["output"]);
   return openai_body_blocks(response["choices"][choice]);
 }
 

@@ -187,7 +187,7 @@ void start_choices_stream(State& st, const Dialect& dialect, const Admitted& a, 
   s->closed.assign(jobs.size(), false);
   for (size_t i = 0; i < jobs.size(); ++i) {
     s->infos.push_back(choice_info(info, static_cast<int32_t>(i), true));
-    if (info.shape) s->infos.back().tool_stream = std::make_shared<ToolStream>();
+    if (info.shape || dialect.keeps_stream_state()) s->infos.back().tool_stream = std::make_shared<ToolStream>();
   }
   s->jobs = std::move(jobs);
   s->dialect = &dialect;

@@ -206,9 +206,15 @@ void health(State& st, http::Response& r) {
 
 // The metrics label of a path: the known routes (the paths without /v1 count as their /v1 twin).
 std::string metrics_path(const std::string& path) {
-  static const std::set<std::string> known = {
-      "/v1/messages", "/v1/messages/count_tokens", "/v1/chat/completions", "/v1/completions", "/v1/models", "/health",
-      "/metrics",     "/v1/sfcl/public-key"};
+  static const std::set<std::string> known = {"/v1/messages",
+                                              "/v1/messages/count_tokens",
+                                              "/v1/chat/completions",
+                                              "/v1/completions",
+                                              "/v1/responses",
+                                              "/v1/models",
+                                              "/health",
+                                              "/metrics",
+                                              "/v1/sfcl/public-key"};
   if (known.count(path) != 0) return path;
   if (known.count("/v1" + path) != 0) return "/v1" + path;
   return "other";
@@ -236,7 +242,8 @@ void install_routes(http::Router& svr, State& st) {
   for (const auto& [path, api] :
        {std::pair{"/v1/messages", Api::anthropic}, std::pair{"/v1/chat/completions", Api::openai_chat},
         std::pair{"/v1/completions", Api::openai_completions}, std::pair{"/chat/completions", Api::openai_chat},
-        std::pair{"/completions", Api::openai_completions}}) {
+        std::pair{"/completions", Api::openai_completions}, std::pair{"/v1/responses", Api::openai_responses},
+        std::pair{"/responses", Api::openai_responses}}) {
     svr.Post(path, guarded(api, [&st, api = api](const http::Request& q, http::Response& r) {
                handle_generation(st, api, q, r);
              }));

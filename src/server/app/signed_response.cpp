@@ -241,8 +241,10 @@ std::vector<SignatureCheck> checks_of(const std::string& saved, const std::array
   out.push_back(check_unsigned(d));
   const json& fields = d.choices[0].sfcl["signed"];
   if (request) {
-    const Api api =
-        d.anthropic ? Api::anthropic : (request->contains("prompt") ? Api::openai_completions : Api::openai_chat);
+    const Api api = d.anthropic                   ? Api::anthropic
+                    : request->contains("input")  ? Api::openai_responses
+                    : request->contains("prompt") ? Api::openai_completions
+                                                  : Api::openai_chat;
     static const ServerOptions kDefaults;  // a named object: GCC 12 misreads a temporary's strings
     const GenerationRequest req = parse_request(api, *request, kDefaults);
     SignatureCheck r =
