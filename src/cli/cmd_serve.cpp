@@ -57,6 +57,25 @@ Runner register_serve(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::IsMember({"none", "auto", "deepseek", "deepseek-legacy"}));
   cmd->add_flag("-v,--verbose,--log-verbose", o->verbose, "Show llama.cpp's log");
+  cmd->add_flag("--embeddings,--embedding", o->embeddings,
+                "Serve /v1/embeddings and /embedding from the first model's weights (generation is served too)");
+  cmd->add_option("--embedding-model", o->embedding_model,
+                  "Serve embeddings from this GGUF (an embedding model) instead; implies --embeddings");
+  cmd->add_option_function<std::string>(
+         "--pooling",
+         [o](const std::string& p) {
+           o->pooling = p == "none"   ? engine::Pooling::none
+                        : p == "mean" ? engine::Pooling::mean
+                        : p == "cls"  ? engine::Pooling::cls
+                        : p == "last" ? engine::Pooling::last
+                                      : engine::Pooling::model;
+         },
+         "Pooling of embeddings: none, mean, cls, last (default: the model's)")
+      ->check(CLI::IsMember({"none", "mean", "cls", "last"}));
+  cmd->add_option("--embd-normalize", o->embd_normalize,
+                  "Normalisation of pooled embeddings: -1 none, 0 max absolute int16, 1 taxicab, 2 euclidean, >2 "
+                  "p-norm (requests' embd_normalize overrides it)")
+      ->capture_default_str();
   CLI::Option* ngl = add_model_flags(*cmd, o->model_options);
   add_context_flags(*cmd, o->scheduler.context);
   cmd->add_option("--test-ready-delay-ms", o->test_ready_delay_ms, "Test hook: delay readiness")->group("");

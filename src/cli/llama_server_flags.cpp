@@ -16,7 +16,7 @@ constexpr std::string_view kMedia = "images, audio and video: sfcl serve serves 
 constexpr std::string_view kAdapters = "LoRA adapters and control vectors: sfcl serve loads the GGUF model alone";
 constexpr std::string_view kDownload = "downloading models: sfcl serve loads local GGUF files (-m)";
 constexpr std::string_view kRouter = "router mode: repeat -m to serve several models";
-constexpr std::string_view kEmbed = "embeddings and reranking: sfcl serve has no /embedding or /rerank endpoint";
+constexpr std::string_view kRerank = "reranking: sfcl serve has no /rerank endpoint";
 constexpr std::string_view kRope = "RoPE and YaRN overrides: sfcl uses the model's own (its GGUF metadata)";
 constexpr std::string_view kSampler =
     "this sampler: sfcl's defaults are --temp, --top-k, --top-p, --min-p and --seed (requests set their own)";
@@ -220,7 +220,7 @@ std::vector<LlamaFlag> build() {
                      "--vision-gemma-4b-default",
                      "--vision-gemma-12b-default"});
   refuse(kRouter, {"--models-dir", "--models-preset", "--models-max", "--models-autoload", "--no-models-autoload"});
-  refuse(kEmbed, {"--embedding", "--embeddings", "--rerank", "--reranking", "--pooling", "--embd-normalize"});
+  refuse(kRerank, {"--rerank", "--reranking"});
   refuse(kRope, {"--rope-scaling", "--rope-scale", "--rope-freq-base", "--rope-freq-scale", "--yarn-orig-ctx",
                  "--yarn-ext-factor", "--yarn-attn-factor", "--yarn-beta-slow", "--yarn-beta-fast"});
   refuse(kSampler, {"--samplers",

@@ -28,6 +28,7 @@ std::string settings_json(const server::ServerOptions& o) {
                         {"seed", o.sampling.seed},
                         {"api_keys", o.api_keys.size()},
                         {"cors_origins", o.cors_origins},
+                        {"embeddings", o.embeddings || !o.embedding_model.empty()},
                         {"models", models}}
       .dump();
 }

@@ -337,6 +337,41 @@ class Context {
   int32_t last_logits_index_ = -1;
 };
 
+// How an embedding pools a sequence's token vectors (llama-server's --pooling): `model` is what
+// the GGUF says (its pooling_type; none for most generative models).
+enum class Pooling : uint8_t { model, none, mean, cls, last };
+struct EmbedderOptions {
+  uint32_t n_ctx = 2048;  // the longest input, in tokens (one ubatch: pooling reads a sequence whole)
+  int32_t n_threads = 0;  // 0 = hardware concurrency
+  Pooling pooling = Pooling::model;
+};
+
+// Embeddings of the model's own weights through a context of its own (embeddings on, llama.cpp's
+// pooling), so a served model answers /v1/embeddings beside its generation. One input at a time.
+class Embedder {
+ public:
+  Embedder(const Model& model, const EmbedderOptions& options);
+  ~Embedder();
+  Embedder(const Embedder&) = delete;
+  Embedder& operator=(const Embedder&) = delete;
+  // The embedding of `tokens` (1..n_ctx of them, ids in the vocabulary): one vector when pooled,
+  // one per token with pooling none. `normalize` is llama-server's embd_normalize (-1 none, 0 max
+  // absolute int16, 1 taxicab, 2 euclidean, >2 p-norm); vectors per token are never normalised.
+  [[nodiscard]] std::vector<std::vector<float>> embed(std::span<const Token> tokens, int normalize = 2);
+  [[nodiscard]] bool pooled() const { return pooled_; }
+  [[nodiscard]] const char* pooling_name() const;
+  [[nodiscard]] int32_t n_embd() const { return n_embd_; }
+  [[nodiscard]] uint32_t n_ctx() const { return n_ctx_; }
+
+ private:
+  const Model& model_;
+  llama_context* ctx_ = nullptr;
+  int pooling_ = 0;  // llama_pooling_type
+  bool pooled_ = false;
+  int32_t n_embd_ = 0;
+  uint32_t n_ctx_ = 0;
+};
+
 struct SamplingOptions {
   float temperature = 0.8F;     // 0 = greedy
   int32_t top_k = 40;           // 0 = off

@@ -60,6 +60,7 @@ std::string sample_value(const std::string& flag) {
       {"--chat-template-kwargs", "{}"},
       {"--chat-template", "chatml"},
       {"--kv-unified-per-slot", "2048"},
+      {"--pooling", "mean"},
       {"--chat-template-file", SFCL_SOURCE_DIR "/tests/cli/cli_test.sh"},
       {"--api-key-file", SFCL_SOURCE_DIR "/tests/cli/cli_test.sh"}};
   const auto it = values.find(flag);
@@ -97,6 +98,15 @@ TEST(LlamaServerFlags, EachIsAcceptedOrRefusedNamingItAndWhy) {
   EXPECT_GT(accepted, 60U);
   EXPECT_GT(refused, 100U);
   std::printf("llama-server spellings: %zu accepted, %zu refused\n", accepted, refused);
+}
+
+TEST(LlamaServerFlags, EmbeddingsAreOnlyServedWhenAskedFor) {
+  EXPECT_NE(sfcl_serve({}).out.find("\"embeddings\":false"), std::string::npos);
+  for (const char* flag : {"--embeddings", "--embedding"}) {
+    EXPECT_NE(sfcl_serve({flag, "--pooling", "last"}).out.find("\"embeddings\":true"), std::string::npos) << flag;
+  }
+  EXPECT_NE(sfcl_serve({"--embedding-model", "e.gguf"}).out.find("\"embeddings\":true"), std::string::npos);
+  EXPECT_EQ(sfcl_serve({"--rerank"}).rc, 2);
 }
 
 TEST(LlamaServerFlags, ContextIsTheTotalSplitOverTheSlots) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startProcess } from './processes.js';
 import { registerSdkTests, SCRIPTS } from './sdk_suite.js';
 import { registerResponsesTests } from './responses_suite.js';
+import { registerEmbeddingsOffTest } from './embeddings_suite.js';
 
 const SFCL = process.env.SFCL;
 const LLAMA_SERVER = process.env.LLAMA_SERVER;
@@ -50,3 +51,4 @@ after(() => {
 
 registerSdkTests(targets);
 registerResponsesTests(targets);
+registerEmbeddingsOffTest(targets);

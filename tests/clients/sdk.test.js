@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startProcess } from './processes.js';
 import { registerSdkTests, SCRIPTS } from './sdk_suite.js';
 import { registerResponsesTests } from './responses_suite.js';
+import { registerEmbeddingsOffTest, registerEmbeddingsTests } from './embeddings_suite.js';
 
 const SFCL = process.env.SFCL;
 const targets = { key: 'sdk-test-key' };
@@ -30,6 +31,7 @@ before(async () => {
   targets.scriptedBase = await startServer(model, ['--test-script', SCRIPTS.scripted]);
   targets.demoBase = await startServer(join(process.cwd(), '../../demo/sfcl-demo.gguf'), ['--test-script', SCRIPTS.demo]);
   targets.jsonBase = await startServer(model, ['--test-script', SCRIPTS.json]);
+  targets.embedBase = await startServer(join(process.cwd(), '../../demo/sfcl-demo.gguf'), ['--embeddings', '--pooling', 'mean']);
 });
 
 after(() => {
@@ -39,3 +41,5 @@ after(() => {
 
 registerSdkTests(targets);
 registerResponsesTests(targets);
+registerEmbeddingsOffTest(targets);
+registerEmbeddingsTests(targets);

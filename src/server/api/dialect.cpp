@@ -21,7 +21,8 @@ Api api_of_path(const std::string& path) {
   if (path.rfind("/v1/responses", 0) == 0 || path.rfind("/responses", 0) == 0) return Api::openai_responses;
   if (path.rfind("/v1/completions", 0) == 0 || path.rfind("/completions", 0) == 0) return Api::openai_completions;
   // llama-server's own endpoints and the model list answer in OpenAI's shape, as llama-server does.
-  for (const char* p : {"/tokenize", "/detokenize", "/apply-template", "/props", "/models", "/v1/models"}) {
+  for (const char* p : {"/embedding", "/v1/embeddings", "/tokenize", "/detokenize", "/apply-template", "/props",
+                        "/models", "/v1/models"}) {
     if (path.rfind(p, 0) == 0) return Api::openai_chat;
   }
   return Api::anthropic;

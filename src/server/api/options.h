@@ -58,7 +58,13 @@ struct ServerOptions {
   bool strip_zero_width = true;
   bool ui = true;  // the playground at / (web/, embedded at build time)
   std::string kb_path;
-  std::string chat_template;  // overrides the models' templates (engine::ModelOptions::chat_template)
+  // Embeddings (/v1/embeddings, /embedding): off unless asked for. From the first model's weights
+  // through a context of their own, or from a GGUF of their own (--embedding-model).
+  bool embeddings = false;
+  std::string embedding_model;
+  engine::Pooling pooling = engine::Pooling::model;
+  int32_t embd_normalize = 2;  // llama-server's: 2 = euclidean (unit length), -1 = none
+  std::string chat_template;   // overrides the models' templates (engine::ModelOptions::chat_template)
   // Defaults of the requests' chat_template_kwargs (name -> JSON text) and reasoning_format.
   std::map<std::string, std::string> chat_template_kwargs;
   std::string reasoning_format = "none";

@@ -111,6 +111,7 @@ int serve(const ServerOptions& options) {
 
   try {
     for (auto& m : st.models) load_model(st, *m);
+    load_embeddings(st);
     if (options.test_ready_delay_ms > 0)
       std::this_thread::sleep_for(std::chrono::milliseconds(options.test_ready_delay_ms));
     st.ready = true;

@@ -211,6 +211,7 @@ std::string metrics_path(const std::string& path) {
                                               "/v1/chat/completions",
                                               "/v1/completions",
                                               "/v1/responses",
+                                              "/v1/embeddings",
                                               "/v1/models",
                                               "/health",
                                               "/metrics",
@@ -275,6 +276,14 @@ void install_routes(http::Router& svr, State& st) {
                r.status = 200;
                r.set_content(route(st, parse_body_json(q.body)), "application/json");
              }));
+  }
+  // Embeddings (server/app/embeddings.h): OpenAI's shape, and llama-server's native one.
+  svr.Post("/v1/embeddings", guarded(Api::openai_chat, [&st](const http::Request& q, http::Response& r) {
+             handle_embeddings(st, q, r, true);
+           }));
+  for (const char* path : {"/embedding", "/embeddings"}) {
+    svr.Post(path, guarded(Api::openai_chat,
+                           [&st](const http::Request& q, http::Response& r) { handle_embeddings(st, q, r, false); }));
   }
   svr.Get("/health", [&st](const http::Request&, http::Response& r) { health(st, r); });
   svr.Get("/metrics", [&st](const http::Request&, http::Response& r) {

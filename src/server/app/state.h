@@ -15,6 +15,7 @@
 #include "server/api/request.h"
 #include "server/api/signing.h"
 #include "server/app/client_work.h"
+#include "server/app/embeddings.h"
 #include "server/runtime/scheduler.h"
 
 namespace sfcl::server {
@@ -43,7 +44,8 @@ struct State {
   std::unique_ptr<metrics::Metrics> metrics;
   std::optional<SigningKey> key;
   std::atomic<bool> was_degraded{false};
-  ClientWork client_work;  // --max-client-work
+  ClientWork client_work;                        // --max-client-work
+  std::unique_ptr<EmbeddingService> embeddings;  // --embeddings, --embedding-model (null: not served)
 };
 
 // The model a request's "model" names: with one model served, that one whatever the name; else
