@@ -53,7 +53,9 @@ void add_transport_flags(CLI::App& cmd, server::ServerOptions& o) {
 }
 
 void add_sampling_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptions>& o) {
-  cmd.add_option("--default-max-tokens", o->default_max_tokens, "max_tokens of OpenAI chat requests without one")
+  cmd.add_option("--default-max-tokens", o->default_max_tokens,
+                 "max_tokens of OpenAI chat and Responses requests without one, and of llama-server's /completion "
+                 "without n_predict")
       ->capture_default_str();
   cmd.add_option("--max-tokens-limit", o->max_tokens_limit, "Largest max_tokens accepted")->capture_default_str();
   cmd.add_option_function<int32_t>(

@@ -149,6 +149,10 @@ struct Result {
   // constrained, unverifiable of the delivered anchors) is report::status_line, one function for
   // generate, serve, the gateway, the playground and the signature.
   bool active = false;
+  // Set by the server's scheduler (llama-server's timings): from the slot taking the job to its
+  // first token (the prompt's prefill), and from there to the end.
+  double prompt_ms = 0;
+  double predicted_ms = 0;
 };
 
 // What the loop needs of the engine it runs on besides logits: a rewind and the context size.

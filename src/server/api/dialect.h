@@ -81,5 +81,6 @@ const Dialect& anthropic_dialect();
 const Dialect& openai_chat_dialect();
 const Dialect& openai_completions_dialect();
 const Dialect& openai_responses_dialect();  // responses.cpp
+const Dialect& llama_completion_dialect();  // llama_completion.cpp: llama-server's native /completion
 
 }  // namespace sfcl::server

@@ -172,6 +172,7 @@ void refuse_unknown_fields(Api api, const json& body) {
       check_names(body, {&kOpenAIChat, &kLlamaServer}, "");
       break;
     case Api::openai_completions:
+    case Api::llama_completion:
       check_names(body, {&kOpenAICompletions, &kLlamaServer}, "");
       break;
     case Api::openai_responses:

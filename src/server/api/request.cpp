@@ -405,9 +405,21 @@ GenerationRequest parse_count_tokens(const json& body, const ServerOptions& serv
 
 GenerationRequest parse_request(Api api, const json& body, const ServerOptions& server, const ModelSpec& model) {
   // A Responses body is read as the chat body it stands for (server/api/responses_request.cpp).
-  GenerationRequest r = api == Api::openai_responses
-                            ? parse_fields(Api::openai_chat, responses_to_chat(body, server), server, model)
-                            : parse_fields(api, body, server, model);
+  GenerationRequest r;
+  if (api == Api::openai_responses) {
+    r = parse_fields(Api::openai_chat, responses_to_chat(body, server), server, model);
+  } else if (api == Api::llama_completion) {
+    // llama-server's /completion: the completions body, but without n_predict it runs to the
+    // server's default length (llama-server: to the end of the context), not OpenAI's 16 tokens.
+    json native = body;
+    const bool unbounded = !native.contains("n_predict") || native["n_predict"] == -1;
+    if (native.is_object() && unbounded && !native.contains("max_tokens")) {
+      native["n_predict"] = server.default_max_tokens;
+    }
+    r = parse_fields(Api::openai_completions, native, server, model);
+  } else {
+    r = parse_fields(api, body, server, model);
+  }
   // -n caps every request, as llama-server's n_predict does: clamped, not refused.
   if (server.n_predict > 0) r.options.max_tokens = std::min(r.options.max_tokens, server.n_predict);
   return r;

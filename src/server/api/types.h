@@ -13,7 +13,7 @@
 
 namespace sfcl::server {
 
-enum class Api : uint8_t { anthropic, openai_chat, openai_completions, openai_responses };
+enum class Api : uint8_t { anthropic, openai_chat, openai_completions, openai_responses, llama_completion };
 
 // An error answered in the API's own shape.
 struct ApiError : std::runtime_error {

@@ -97,6 +97,9 @@ nlohmann::json responses_body_blocks(const nlohmann::json& output) {
 nlohmann::json body_blocks(const nlohmann::json& response, size_t choice) {
   if (response.value("type", "") == "message") return anthropic_body_blocks(response["content"]);
   if (response.value("object", "") == "response") return responses_body_blocks(response["output"]);
+  if (!response.contains("choices")) {  // llama-server's native /completion: its content
+    return nlohmann::json::array({{{"type", "text"}, {"text", response.value("content", "")}}});
+  }
   return openai_body_blocks(response["choices"][choice]);
 }
 

@@ -170,7 +170,7 @@ void handle_embeddings(State& st, const http::Request& http, http::Response& res
     const std::string where = inputs.size() > 1 ? std::string(key) + "[" + std::to_string(i) + "]" : key;
     if (inputs[i].empty()) throw bad(where + " is empty", where);
     if (inputs[i].size() > embedder.n_ctx()) {
-      throw bad(where + " is " + std::to_string(inputs[i].size()) + " tokens; embeddings take at most " +
+      throw bad(where + " is " + std::to_string(inputs[i].size()) + " tokens, too large: embeddings take at most " +
                     std::to_string(embedder.n_ctx()) + " (--ctx per slot, and the model's training context)",
                 where, "context_length_exceeded");
     }

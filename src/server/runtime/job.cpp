@@ -25,12 +25,13 @@ decode::EventSink job_event_sink(const std::shared_ptr<Job>& job) {
         ev.logprobs.assign(e.logprobs.begin(), e.logprobs.end());
         const auto now = std::chrono::steady_clock::now();
         if (job->metrics != nullptr) {
-          if (job->last_text == std::chrono::steady_clock::time_point{}) {
+          if (job->first_text == std::chrono::steady_clock::time_point{}) {
             job->metrics->first_token(std::chrono::duration<double>(now - job->enqueued).count());
           } else {
             job->metrics->inter_token(std::chrono::duration<double>(now - job->last_text).count());
           }
         }
+        if (job->first_text == std::chrono::steady_clock::time_point{}) job->first_text = now;
         job->last_text = now;
         break;
       }

@@ -31,6 +31,8 @@ struct Job {
   std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
   // Decode thread only.
   std::chrono::steady_clock::time_point last_text{};
+  std::chrono::steady_clock::time_point admitted_at{};  // a slot took it
+  std::chrono::steady_clock::time_point first_text{};
   // Everything the two threads share.
   JobChannel channel;
 };

@@ -114,6 +114,11 @@ void Scheduler::finish(Slot& slot, const std::string& error) {
   }
   decode::Result result;
   if (slot.seq) result = slot.seq->result();
+  if (job->first_text != std::chrono::steady_clock::time_point{}) {
+    using ms = std::chrono::duration<double, std::milli>;
+    result.prompt_ms = ms(job->first_text - job->admitted_at).count();
+    result.predicted_ms = ms(std::chrono::steady_clock::now() - job->first_text).count();
+  }
   if (slot.seq && job->metrics != nullptr && error.empty())
     job->metrics->generation(result, job->channel.cached_tokens());
   if (job->want_events && error.empty()) {
@@ -187,6 +192,7 @@ void Scheduler::admit() {
     reused_tokens_ += reuse;
     job->options.n_ctx_seq = static_cast<int32_t>(options_.n_ctx_per_slot);
     best->seq = std::make_unique<decode::Sequence>(model_, job->options, *job->sources, job_event_sink(job));
+    job->admitted_at = std::chrono::steady_clock::now();
     best->seq->start(job->prompt, best->id, reuse);
     job->channel.mark_admitted(reuse);
     if (best->seq->done()) finish(*best);

@@ -1,0 +1,110 @@
+// llama-server's native /completion: its response object (content, tokens, stop, stop_type,
+// tokens_predicted / tokens_evaluated, timings) and its data-only stream of partial objects ending
+// in one with "stop": true, no [DONE]. SFCL events ride in partial objects with empty content as an
+// "sfcl" field; the final object carries the final "sfcl" object. docs/API.md, "llama-server's
+// native endpoints".
+#include "server/api/dialect.h"
+#include "server/http/http_util.h"
+
+namespace sfcl::server {
+
+using nlohmann::json;
+
+namespace {
+
+const char* stop_type(const decode::Result& r) {
+  switch (r.stop_reason) {
+    case decode::StopReason::max_tokens:
+      return "limit";
+    case decode::StopReason::stop_sequence:
+      return "word";
+    default:
+      return "eos";
+  }
+}
+
+json timings(const decode::Result& r, int32_t cached) {
+  const int32_t prompt_n = std::max(0, r.prompt_tokens - cached);
+  const auto per_token = [](double ms, int32_t n) { return n > 0 ? ms / n : 0.0; };
+  const auto per_second = [](double ms, int32_t n) { return ms > 0 ? 1e3 * n / ms : 0.0; };
+  return {{"cache_n", cached},
+          {"prompt_n", prompt_n},
+          {"prompt_ms", r.prompt_ms},
+          {"prompt_per_token_ms", per_token(r.prompt_ms, prompt_n)},
+          {"prompt_per_second", per_second(r.prompt_ms, prompt_n)},
+          {"predicted_n", r.output_tokens},
+          {"predicted_ms", r.predicted_ms},
+          {"predicted_per_token_ms", per_token(r.predicted_ms, r.output_tokens)},
+          {"predicted_per_second", per_second(r.predicted_ms, r.output_tokens)}};
+}
+
+class LlamaCompletion final : public Dialect {
+ public:
+  [[nodiscard]] const char* id_prefix() const override { return "cmpl-"; }
+  [[nodiscard]] const ErrorTypes& errors() const override { return openai_completions_dialect().errors(); }
+  [[nodiscard]] json error_body(const ApiError& e) const override {
+    return openai_completions_dialect().error_body(e);  // llama-server's errors are OpenAI's shape
+  }
+  [[nodiscard]] json usage(const decode::Result& r, int32_t cached) const override {
+    return openai_completions_dialect().usage(r, cached);
+  }
+  [[nodiscard]] json response(const ResponseInfo& info, const decode::Result& r, int32_t cached) const override {
+    return {{"index", info.choice},
+            {"content", r.text},
+            {"tokens", json::array()},
+            {"id_slot", -1},
+            {"stop", true},
+            {"model", info.model},
+            {"tokens_predicted", r.output_tokens},
+            {"tokens_evaluated", r.prompt_tokens},
+            {"has_new_line", r.text.find('\n') != std::string::npos},
+            {"truncated", false},
+            {"stop_type", stop_type(r)},
+            {"stopping_word", r.stop_sequence},
+            {"tokens_cached", r.prompt_tokens + r.output_tokens},
+            {"timings", timings(r, cached)}};
+  }
+  [[nodiscard]] std::string stream_open(const ResponseInfo&, int32_t, int32_t) const override { return {}; }
+  [[nodiscard]] std::string stream_text(const ResponseInfo& info, const std::string& text) const override {
+    // What sse_data(partial(info, text)) writes (keys in nlohmann's order): the per-token path.
+    std::string out;
+    out.reserve(96 + text.size());
+    out += R"(data: {"content":)";
+    append_json_string(out, text);
+    out += R"(,"id_slot":-1,"index":)";
+    out += std::to_string(info.choice);
+    out += R"(,"stop":false,"tokens":[]})";
+    out += "\n\n";
+    return out;
+  }
+  [[nodiscard]] std::string stream_event(const ResponseInfo& info, const json& event) const override {
+    json p = partial(info, "");
+    p["sfcl"] = event;
+    return sse_data(p);
+  }
+  [[nodiscard]] std::string stream_ping() const override { return ": ping\n\n"; }
+  [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
+                                         json sfcl) const override {
+    json last = response(info, r, cached);
+    last["content"] = "";  // the text went out in the partial objects
+    last["sfcl"] = std::move(sfcl);
+    return sse_data(last);
+  }
+  [[nodiscard]] std::string stream_error(const std::string& message) const override {
+    return openai_completions_dialect().stream_error(message);
+  }
+
+ private:
+  static json partial(const ResponseInfo& info, const std::string& text) {
+    return {{"content", text}, {"id_slot", -1}, {"index", info.choice}, {"stop", false}, {"tokens", json::array()}};
+  }
+};
+
+}  // namespace
+
+const Dialect& llama_completion_dialect() {
+  static const LlamaCompletion kDialect;
+  return kDialect;
+}
+
+}  // namespace sfcl::server

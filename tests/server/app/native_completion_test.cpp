@@ -1,0 +1,101 @@
+// llama-server's native /completion against the real `sfcl serve` on 127.0.0.1: its response
+// fields (content, stop, stop_type, tokens_predicted / tokens_evaluated, timings with the prompt
+// cache's cache_n), its stream of partial objects ending in one with "stop": true and no [DONE],
+// the length without n_predict, and errors in OpenAI's shape.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "server/server_process.h"
+
+namespace sfcl::test {
+namespace {
+
+using nlohmann::json;
+
+class NativeCompletion : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new ServerProcess({"--parallel", "1", "--ctx", "1024"}); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  static ServerProcess* server_;
+};
+ServerProcess* NativeCompletion::server_ = nullptr;
+
+json body(int n_predict) {
+  return {{"prompt", "The quick brown fox jumps over the lazy dog"},
+          {"n_predict", n_predict},
+          {"temperature", 0},
+          {"ignore_eos", true}};
+}
+
+TEST_F(NativeCompletion, ResponseHasLlamaServersFieldsAndTimings) {
+  auto c = server_->client();
+  const json r = post_json(c, "/completion", body(6));
+  ASSERT_EQ(r["_status"], 200) << r.dump();
+  EXPECT_TRUE(r["content"].is_string());
+  EXPECT_EQ(r["stop"], true);
+  EXPECT_EQ(r["stop_type"], "limit");
+  EXPECT_EQ(r["tokens_predicted"], 6);
+  EXPECT_GT(r["tokens_evaluated"].get<int>(), 5);
+  EXPECT_EQ(r["timings"]["predicted_n"], 6);
+  EXPECT_GT(r["timings"]["predicted_ms"].get<double>(), 0.0);
+  EXPECT_GE(r["timings"]["prompt_ms"].get<double>(), 0.0);
+  EXPECT_EQ(r["timings"]["prompt_n"].get<int>() + r["timings"]["cache_n"].get<int>(), r["tokens_evaluated"]);
+  EXPECT_TRUE(r["sfcl"]["status"].is_string());
+  // The same prompt again: its prefix comes from the slot's cache.
+  const json again = post_json(c, "/completion", body(6));
+  EXPECT_GT(again["timings"]["cache_n"].get<int>(), 0) << again.dump();
+  EXPECT_EQ(again["content"], r["content"]);
+}
+
+TEST_F(NativeCompletion, StreamIsPartialObjectsEndingInStopTrueWithoutDone) {
+  auto c = server_->client();
+  const json whole = post_json(c, "/completion", body(8));
+  json b = body(8);
+  b["stream"] = true;
+  auto r = c.Post("/completion", b.dump(), "application/json");
+  ASSERT_TRUE(r);
+  const auto events = parse_sse(r->body);
+  ASSERT_GE(events.size(), 2U);
+  std::string text;
+  for (size_t i = 0; i + 1 < events.size(); ++i) {
+    const json p = json::parse(events[i].second);
+    EXPECT_EQ(p["stop"], false) << events[i].second;
+    text += p["content"].get<std::string>();
+  }
+  const json last = json::parse(events.back().second);
+  EXPECT_EQ(last["stop"], true);
+  EXPECT_EQ(last["tokens_predicted"], 8);
+  EXPECT_EQ(last["timings"]["predicted_n"], 8);
+  EXPECT_EQ(text, whole["content"]);
+  EXPECT_EQ(r->body.find("[DONE]"), std::string::npos);
+}
+
+TEST_F(NativeCompletion, WithoutNPredictItRunsToTheServersDefaultLengthNotOpenAIs16) {
+  auto c = server_->client();
+  json b = body(0);
+  b.erase("n_predict");
+  const json r = post_json(c, "/completion", b);
+  ASSERT_EQ(r["_status"], 200) << r.dump();
+  EXPECT_EQ(r["tokens_predicted"], 256);  // ServerOptions::default_max_tokens
+  b["n_predict"] = -1;                    // llama-server's "no limit"
+  EXPECT_EQ(post_json(c, "/completion", b)["tokens_predicted"], 256);
+}
+
+TEST_F(NativeCompletion, ErrorsAreOpenAIShapedNamingTheField) {
+  auto c = server_->client();
+  json b = body(4);
+  b["n_predictt"] = 3;
+  const json typo = post_json(c, "/completion", b);
+  EXPECT_EQ(typo["_status"], 400);
+  EXPECT_EQ(typo["error"]["param"], "n_predictt");
+  const json missing = post_json(c, "/completion", {{"n_predict", 3}});
+  EXPECT_EQ(missing["_status"], 400);
+  EXPECT_EQ(missing["error"]["param"], "prompt");
+}
+
+}  // namespace
+}  // namespace sfcl::test
