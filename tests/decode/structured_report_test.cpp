@@ -139,6 +139,37 @@ TEST_P(StructuredReportTest, JsonSyntaxIsNoValue) {
   }
 }
 
+// Tool-call arguments are JSON under the call's grammar: an invented number there is checked and
+// reported at its bytes of the reply, never passed as a marker the grammar refused.
+TEST_P(StructuredReportTest, InventedNumberInToolArgumentsIsReportedAsDelivered) {
+  engine::ChatInput in;
+  in.messages.push_back({"user", "Book seats for invoice INV-7."});
+  in.tools.push_back({"book", "Book seats",
+                      R"({"type":"object","properties":{"seats":{"type":"integer","maximum":9999}},)"
+                      R"("required":["seats"]})"});
+  in.tool_choice = engine::ToolChoice::required;
+  const engine::ChatPrompt p = model_->render_chat(in);
+  ASSERT_FALSE(p.grammar.gbnf.empty());
+  for (const Fallback f : {Fallback::abstain, Fallback::constrain}) {
+    Options o = test::greedy(Mode::anchor, 96);
+    o.grammar = p.grammar;
+    o.fallback = f;
+    o.logit_hook = test::script(*model_, R"({"name": "book", "arguments": {"seats": 512}})");
+    const test::LoopRun r = test::run_loop(*model_, kSource, o);
+    SCOPED_TRACE(std::string(fallback_name(f)) + ": " + r.result.text);
+    EXPECT_EQ(r.result.text.find("[not in"), std::string::npos);
+    expect_report_is_delivery(r);
+    bool seats = false;
+    for (const AnchorRecord& a : r.result.anchors) {
+      if (a.anchor.type != anchor::Type::number) continue;
+      seats = true;
+      EXPECT_EQ(a.verdict, Verdict::unsupported) << a.text;
+      EXPECT_TRUE(a.flagged) << a.text;
+    }
+    EXPECT_TRUE(seats);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Vocabularies, StructuredReportTest, ::testing::Values("byte", "qwen2"),
                          [](const auto& info) { return info.param; });
 
