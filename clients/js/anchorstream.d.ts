@@ -22,7 +22,7 @@ export interface AnchorFields extends Span {
   anchor_kind: string;
   text: string;
   norm: string;
-  verdict: 'confirmed' | 'derived' | 'unsupported' | 'unverifiable';
+  verdict: 'confirmed' | 'derived' | 'constrained' | 'unsupported' | 'unverifiable' | 'unchecked';
   confidence: number;
   checked: boolean;
   reason?: 'absent' | 'mismatch' | 'other_field' | string;

@@ -32,13 +32,16 @@ struct AnchorsOpts {
   float threshold = verify::CheckerOptions{}.threshold;
   bool strict = false;
   bool no_derived = false;
+  bool exit_zero = false;
 };
 
 void add_flags(CLI::App& cmd, AnchorsOpts& o) {
   cmd.require_subcommand(1);
   auto* ex = cmd.add_subcommand("extract", "One JSON line per anchor: id, kind, type, text, start, end, norm");
   auto* co = cmd.add_subcommand("count", "One JSON object: bytes, anchors, decision_points, by_type");
-  auto* ch = cmd.add_subcommand("check", "Check each anchor of the text against sources: JSON lines with verdicts");
+  auto* ch = cmd.add_subcommand("check",
+                                "Check each anchor of the text against sources: JSON lines with verdicts; exit "
+                                "code 1 when an anchor is unsupported (0 with --exit-zero)");
   auto* ho = cmd.add_subcommand("hold",
                                 "Each line written one character at a time: how far the released text trails "
                                 "(JSON line per input line, then a summary)");
@@ -61,6 +64,7 @@ void add_flags(CLI::App& cmd, AnchorsOpts& o) {
       ->check(CLI::Range(0.0, 1.0));
   ch->add_flag("--strict", o.strict, "With no source text at all, anchors are unsupported, not unverifiable");
   ch->add_flag("--no-derived", o.no_derived, "Values computed from source values are unsupported, not derived");
+  ch->add_flag("--exit-zero", o.exit_zero, "Exit 0 even when an anchor is unsupported (report only)");
 }
 
 int run_extract(const std::string& text, const anchor::LexerOptions& lo) {
@@ -102,17 +106,22 @@ int run_check(const AnchorsOpts& o, const std::string& text, const anchor::Lexer
   copt.derived = !o.no_derived;
   verify::Checker checker(index, copt);
   const auto anchors = anchor::extract(text, lo);
+  bool any_unsupported = false;
   for (size_t i = 0; i < anchors.size(); ++i) {
     const auto& a = anchors[i];
     const std::string_view field = anchor::field_label(text, a.start);
     const std::string_view surface = std::string_view(text).substr(a.start, a.end - a.start);
-    const auto r =
-        checker.check(a, field, surface, std::string_view(text).substr(0, a.start), std::string_view(text).substr(a.end));
+    const auto r = checker.check(a, field, surface, std::string_view(text).substr(0, a.start),
+                                 std::string_view(text).substr(a.end));
     const auto j = report::check_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(surface),
                                       utf8::sanitize(field), r, index);
     std::cout << j.dump() << "\n";
+    any_unsupported = any_unsupported || r.verdict == verify::Verdict::unsupported;
   }
-  return 0;
+  // A gate for pipelines: 1 when the text states something the sources do not support (2 stays
+  // the usage error).
+  std::cout.flush();
+  return any_unsupported && !o.exit_zero ? 1 : 0;
 }
 
 // What hold-back costs a stream of this text, as the server's lexer sees it: each line is fed one

@@ -39,5 +39,6 @@ Runner register_serve(CLI::App& app);
 Runner register_gateway(CLI::App& app);
 Runner register_keygen(CLI::App& app);
 Runner register_verify(CLI::App& app);
+Runner register_eval_spans(CLI::App& app);
 
 }  // namespace sfcl::cli

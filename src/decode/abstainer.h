@@ -45,10 +45,13 @@ class Abstainer {
   // Forced tokens are still to be written.
   [[nodiscard]] bool pending() const { return pos_ < forced_.size(); }
   static constexpr size_t kNone = static_cast<size_t>(-1);
-  // Gives up on the rest of the marker (the output's grammar does not allow it).
-  void drop() {
+  // Gives up on the rest of the marker (the output's grammar does not allow it): nothing stands
+  // in for the anchor any more, so whatever is written at its token is checked. Returns the
+  // output index the marker stood at (kNone when there was none).
+  size_t drop() {
     forced_.clear();
     pos_ = 0;
+    return std::exchange(marker_at_, kNone);
   }
   // The anchor at output token `first` is (part of) the marker.
   [[nodiscard]] bool is_marker(size_t first) const { return first == marker_at_; }

@@ -95,7 +95,15 @@ std::string Sequence::State::first_token_prefix(const Anchor& a, size_t first) c
 }
 
 bool Sequence::State::build_candidates(const Anchor& a, size_t first) {
-  return constrainer.build(model, sources, a, bound_field(sources, output.text(), a), first_token_prefix(a, first));
+  if (!constrainer.build(model, sources, a, bound_field(sources, output.text(), a), first_token_prefix(a, first))) {
+    return false;
+  }
+  if (!sampler.has_grammar()) return true;
+  // Only values the output's grammar can hold at the anchor's place: a JSON number holds no
+  // "$12,500.00", and a value the grammar cuts short would end the output mid-JSON.
+  constrainer.retain([&](std::span<const Token> c) { return grammar_accepts(first, c); });
+  sampler.reset_grammar(output.tokens());  // back to the state of the text as it stands
+  return constrainer.candidate_count() > 0;
 }
 
 bool Sequence::State::keep_prefix(size_t first, size_t upto) {
@@ -137,7 +145,20 @@ bool Sequence::State::handle_unsupported(const Anchor& a, const verify::CheckRes
   }
   backtracker.mark_fell_back(first);
   // Constrain writes only a value of the anchor's own type; with none in the sources it abstains.
-  const bool constrain = opt.fallback == Fallback::constrain && build_candidates(a, first);
+  const bool constrain_policy = opt.fallback == Fallback::constrain;
+  bool constrain = constrain_policy && build_candidates(a, first);
+  std::string marker;
+  if (!constrain && !grammar_takes(first, marker_tokens(a, first, marker))) {
+    // The output's grammar has no room for the marker here (a JSON number, a short string): a
+    // source value of the anchor's type when there is one, else the value stays, flagged. Either
+    // way the report says what the client gets (docs/DESIGN.md, 'Tools and structured output').
+    constrain = !constrain_policy && build_candidates(a, first);
+    if (!constrain) {
+      fallback_event(a, Fallback::flag, {}, r.reason);
+      record(a, r, first, true);
+      return false;
+    }
+  }
   fallback_event(a, constrain ? Fallback::constrain : Fallback::abstain, {}, r.reason);
   if (!constrain) {
     abstain(a, r, first, ctx);
@@ -155,21 +176,47 @@ bool Sequence::State::handle_unsupported(const Anchor& a, const verify::CheckRes
   return true;
 }
 
+std::vector<Token> Sequence::State::marker_tokens(const Anchor& a, size_t first, std::string& marker) const {
+  // The marker speaks the answer's language: Chinese after Chinese text.
+  const bool zh =
+      utf8::has_han(std::string_view(output.text()).substr(0, a.start)) || (a.start == 0 && utf8::has_han(text_of(a)));
+  marker = zh ? opt.abstain_marker_zh : opt.abstain_marker;
+  return model.tokenize(first_token_prefix(a, first) + marker, false, false);
+}
+
+bool Sequence::State::grammar_accepts(size_t first, std::span<const Token> tokens) {
+  sampler.reset_grammar(std::span<const Token>(output.tokens()).first(first));
+  for (const Token t : tokens) {
+    if (!sampler.accept_forced(t)) return false;
+  }
+  return true;
+}
+
+bool Sequence::State::grammar_takes(size_t first, std::span<const Token> tokens) {
+  if (!sampler.has_grammar()) return true;
+  const bool takes = grammar_accepts(first, tokens);
+  sampler.reset_grammar(output.tokens());  // back to the state of the text as it stands
+  return takes;
+}
+
+void Sequence::State::marker_rejected() {
+  const size_t at = abstainer.drop();
+  if (at == Abstainer::kNone) return;
+  const size_t from = at < output.size() ? output.token_start(at) : output.text().size();
+  std::erase_if(res.anchors, [&](const AnchorRecord& r) { return r.anchor.start >= from; });
+}
+
 void Sequence::State::abstain(const Anchor& a, const verify::CheckResult& r, size_t first, Engine& ctx) {
-  const std::string prefix = first_token_prefix(a, first);  // before the rewind cuts the text
-  AnchorRecord rec = make_record(a);                        // numbered before the rewind drops later records
+  AnchorRecord rec = make_record(a);  // numbered before the rewind drops later records
   rec.verdict = Verdict::unsupported;
   rec.reason = r.reason;
   rec.confidence = r.confidence;
   rec.checked = true;
   rec.flagged = true;
   rec.attempts = backtracker.attempts(first);
-  // The marker speaks the answer's language: Chinese after Chinese text.
-  const bool zh =
-      utf8::has_han(std::string_view(output.text()).substr(0, a.start)) || (a.start == 0 && utf8::has_han(text_of(a)));
+  std::string marker;
+  std::vector<Token> tokens = marker_tokens(a, first, marker);  // before the rewind cuts the text
   rewind(ctx, first);
-  const std::string& marker = zh ? opt.abstain_marker_zh : opt.abstain_marker;
-  std::vector<Token> tokens = model.tokenize(prefix + marker, false, false);
   // The record stands for what the client reads: the marker where the value was.
   rec.text = marker;
   rec.anchor.end = rec.anchor.start + static_cast<uint32_t>(marker.size());

@@ -32,6 +32,12 @@ class Constrainer {
              std::string_view field, std::string_view prefix);
   void add_candidate(std::vector<engine::Token> tokens) { cands_.push_back(std::move(tokens)); }
   [[nodiscard]] size_t candidate_count() const { return cands_.size(); }
+  // Keeps the candidates `keep(tokens)` is true for (those the output's grammar can hold there).
+  template <typename Keep>
+  void retain(Keep&& keep) {
+    std::erase_if(cands_,
+                  [&](const std::vector<engine::Token>& c) { return !keep(std::span<const engine::Token>(c)); });
+  }
 
   // Marks alive the candidates that begin with `kept` (the output tokens already written of the
   // value; all when empty) and are longer; false when none.

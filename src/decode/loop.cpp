@@ -232,7 +232,7 @@ Token Sequence::State::next_token(const float* logits) {
   if (const auto forced = abstainer.next()) {
     // A marker the grammar does not allow here (inside a JSON number) is not written.
     if (sampler.accept_forced(*forced)) return *forced;
-    abstainer.drop();
+    marker_rejected();
   }
   const size_t index = output.size();
   if (retry) {
@@ -292,7 +292,7 @@ void Sequence::State::step_sampled(Token sampled, Engine& ctx) {
   if (const auto forced = abstainer.next()) {
     // A marker the grammar does not allow is not written (as in next_token()): ask again.
     if (!sampler.accept_forced(*forced)) {
-      abstainer.drop();
+      marker_rejected();
       return;
     }
     tok = *forced;

@@ -118,6 +118,17 @@ struct Sequence::State {
   // Every check goes through here, so the stats and Options::on_check see all of them.
   verify::CheckResult timed_check(const anchor::Anchor& a);
   void abstain(const anchor::Anchor& a, const verify::CheckResult& r, size_t first, Engine& ctx);
+  // The marker that stands for `a` (its language's), as the tokens that write it at output token
+  // `first`: the bytes of that token before the anchor, then the marker.
+  [[nodiscard]] std::vector<Token> marker_tokens(const anchor::Anchor& a, size_t first, std::string& marker) const;
+  // Whether the output's grammar lets `tokens` be written at output token `first` (no grammar: yes).
+  // A JSON number or a bounded string has no room for "[not in the sources]".
+  bool grammar_takes(size_t first, std::span<const Token> tokens);
+  // The same, leaving the grammar in the state after them (the caller puts it back).
+  bool grammar_accepts(size_t first, std::span<const Token> tokens);
+  // A forced marker token the grammar rejected: the marker is not written, its record goes, and
+  // what is written in its place is checked like any value.
+  void marker_rejected();
 
   // Counts a seen anchor's verdict (and feeds dynamic temperature when `confidence`).
   void count(const verify::CheckResult& r, bool confidence);

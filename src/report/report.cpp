@@ -21,10 +21,20 @@ json raw_anchor_json(const anchor::Anchor& a, const std::string& id, std::string
   return x;
 }
 
+namespace {
+// Structural anchors (JSON boundaries and keys, XML tags, code signatures) and connectives other than
+// obligations are never fact-checked: "unchecked", not "unverifiable", which says a value went out
+// that no source could check (a request with no source text).
+std::string verdict_text(const anchor::Anchor& a, bool checked, verify::Verdict v) {
+  if (!checked && !verify::is_checkable(a)) return "unchecked";
+  return std::string(verify::verdict_name(v));
+}
+}  // namespace
+
 json check_json(const anchor::Anchor& a, const std::string& id, std::string_view text, std::string_view field,
                 const verify::CheckResult& r, const anchor::SourceIndex& index) {
   json j = raw_anchor_json(a, id, text);
-  j["verdict"] = std::string(verify::verdict_name(r.verdict));
+  j["verdict"] = verdict_text(a, r.checked, r.verdict);
   j["confidence"] = r.confidence;
   j["checked"] = r.checked;
   if (!field.empty()) j["field"] = std::string(field);
@@ -49,7 +59,7 @@ json check_json(const anchor::Anchor& a, const std::string& id, std::string_view
 
 json anchor_json(const decode::AnchorRecord& a) {
   json x = raw_anchor_json(a.anchor, a.id, a.text);
-  x["verdict"] = std::string(verify::verdict_name(a.verdict));
+  x["verdict"] = verdict_text(a.anchor, a.checked, a.verdict);
   x["confidence"] = a.confidence;
   x["checked"] = a.checked;
   if (a.flagged) x["flagged"] = true;

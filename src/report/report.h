@@ -13,7 +13,9 @@ namespace sfcl::report {
 // start/end, and ambiguous/alt_norm for a date read two ways.
 nlohmann::json raw_anchor_json(const anchor::Anchor& a, const std::string& id, std::string_view text);
 // An anchor and its check (sfcl anchors check): the raw fields plus verdict, confidence, checked,
-// field, reason, verbatim, derivation with its operands, and support {source, start, end}.
+// field, reason, verbatim, derivation with its operands, and support {source, start, end}. The
+// verdict of an anchor of a type that is never checked (JSON, XML, code, connectives other than
+// obligations) is "unchecked", here and in anchor_json.
 nlohmann::json check_json(const anchor::Anchor& a, const std::string& id, std::string_view text, std::string_view field,
                           const verify::CheckResult& r, const anchor::SourceIndex& index);
 
