@@ -34,28 +34,28 @@ check "generate --help" '[ $rc -eq 0 ] && grep -q -- "--sfcl" "$tmp/o" && grep -
 printf 'Pay $12,500.00 by June 15, 2024.\n' >"$tmp/src.txt"
 printf 'It is $12,600.00 on 2024-06-15 \xff.' | "$SFCL" anchors extract - >"$tmp/o"; rc=$?
 check "anchors extract jsonl" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"norm\":\"12600 USD\"" "$tmp/o" && grep -q "\"anchor_id\":\"entity_001\"" "$tmp/o"'
-printf 'It is $12,600.00 on 2024-06-15.' | "$SFCL" anchors check --source "$tmp/src.txt" - >"$tmp/o"; rc=$?
-check "anchors check verdicts, exit 1 on an unsupported anchor" '[ $rc -eq 1 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o" && grep -q "\"verdict\":\"confirmed\"" "$tmp/o" && grep -q "\"support\":{\"end\"" "$tmp/o"'
+printf 'It is $12,600.00 on 2024-06-15.' | "$SFCL" anchors check --fail-on-unsupported --source "$tmp/src.txt" - >"$tmp/o"; rc=$?
+check "anchors check verdicts, --fail-on-unsupported exits 1 on an unsupported anchor" '[ $rc -eq 1 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o" && grep -q "\"verdict\":\"confirmed\"" "$tmp/o" && grep -q "\"support\":{\"end\"" "$tmp/o"'
 printf 'Account: Acme Ltd.\nOpened by: Chloe Turner\n' >"$tmp/rec.txt"
 printf 'Opened by: Acme Ltd.' | "$SFCL" anchors check --source "$tmp/rec.txt" - >"$tmp/o"; rc=$?
-check "anchors check binds a field" '[ $rc -eq 1 ] && grep -q "\"field\":\"Opened by\"" "$tmp/o" && grep -q "\"other_field\":true" "$tmp/o" && grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
+check "anchors check binds a field (exit 0 by default)" '[ $rc -eq 0 ] && grep -q "\"field\":\"Opened by\"" "$tmp/o" && grep -q "\"other_field\":true" "$tmp/o" && grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
 "$SFCL" anchors count "$tmp/src.txt" >"$tmp/o"; rc=$?
 check "anchors count" '[ $rc -eq 0 ] && grep -q "\"decision_points\":2" "$tmp/o" && grep -q "\"bytes\":33" "$tmp/o"'
 "$SFCL" anchors count "$tmp/nope.txt" 2>"$tmp/e"; rc=$?
 check "unreadable file exits 2" '[ $rc -eq 2 ] && grep -q "cannot read" "$tmp/e"'
 printf 'It is $12,600.00 on 2024-06-15.' >"$tmp/ans.txt"
 "$SFCL" anchors check --source "$tmp/src.txt" "$tmp/ans.txt" </dev/null >"$tmp/o"; rc=$?
-check "anchors check --source S FILE (README order)" '[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"verdict\":\"confirmed\"" "$tmp/o"'
-"$SFCL" anchors check "$tmp/ans.txt" --source "$tmp/src.txt" </dev/null >"$tmp/o"; rc=$?
-check "anchors check FILE --source S" '[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
-"$SFCL" anchors check --source "$tmp/src.txt" --source "$tmp/rec.txt" "$tmp/ans.txt" </dev/null >"$tmp/o"; rc=$?
+check "anchors check --source S FILE (README order)" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"verdict\":\"confirmed\"" "$tmp/o"'
+"$SFCL" anchors check "$tmp/ans.txt" --source "$tmp/src.txt" --fail-on-unsupported </dev/null >"$tmp/o"; rc=$?
+check "anchors check FILE --source S --fail-on-unsupported exits 1" '[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
+"$SFCL" anchors check --fail-on-unsupported --source "$tmp/src.txt" --source "$tmp/rec.txt" "$tmp/ans.txt" </dev/null >"$tmp/o"; rc=$?
 check "anchors check with two --source" '[ $rc -eq 1 ] && [ $(wc -l <"$tmp/o") -eq 2 ]'
-printf 'It is $12,500.00 on 2024-06-15.' | "$SFCL" anchors check --source "$tmp/src.txt" - >"$tmp/o"; rc=$?
-check "anchors check exits 0 when every anchor is supported" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && ! grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
+printf 'It is $12,500.00 on 2024-06-15.' | "$SFCL" anchors check --fail-on-unsupported --source "$tmp/src.txt" - >"$tmp/o"; rc=$?
+check "anchors check --fail-on-unsupported exits 0 when every anchor is supported" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && ! grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
 "$SFCL" anchors check --exit-zero --source "$tmp/src.txt" "$tmp/ans.txt" </dev/null >"$tmp/o"; rc=$?
 check "anchors check --exit-zero reports and exits 0" '[ $rc -eq 0 ] && [ $(wc -l <"$tmp/o") -eq 2 ] && grep -q "\"verdict\":\"unsupported\"" "$tmp/o"'
 "$SFCL" anchors check --help >"$tmp/o"; rc=$?
-check "anchors check --help names the exit code and --exit-zero" '[ $rc -eq 0 ] && grep -q -- "--exit-zero" "$tmp/o" && grep -q "exit" "$tmp/o"'
+check "anchors check --help names the exit code and --fail-on-unsupported" '[ $rc -eq 0 ] && grep -q -- "--fail-on-unsupported" "$tmp/o" && grep -q "exit" "$tmp/o"'
 # hold: a plain word goes out once the next one starts; a value being written is held whole, in
 # both languages (the amount's 11 characters, 三万五千元 until 元 ends it).
 printf 'The total is due today.\n\nPaid $12,500.00 now.\n合同金额为三万五千元。\n' | "$SFCL" anchors hold - >"$tmp/o"; rc=$?

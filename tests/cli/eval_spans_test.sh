@@ -3,8 +3,8 @@
 # report is the one realoutput_check.py prints for the same rows (expected.txt, every line after the
 # first, which names the run time), and its figures are those counted by hand below.
 # When a checker change moves a verdict on these rows, regenerate expected.txt with the script:
-#   printf '#!/bin/sh\nexec build/release/src/cli/sfcl "$@" --exit-zero\n' >/tmp/sfcl0; chmod +x /tmp/sfcl0
-#   (cd tests/data/eval_spans && python3 .../realoutput_check.py /tmp/sfcl0 rows.jsonl | tail -n +2 >expected.txt)
+#   (cd tests/data/eval_spans && python3 .../realoutput_check.py "$PWD/../../../build/release/src/cli/sfcl" \
+#       rows.jsonl | tail -n +2 >expected.txt)
 set -u
 fail=0
 check() { if eval "$2"; then echo "ok - $1"; else echo "FAIL - $1"; fail=1; fi; }
