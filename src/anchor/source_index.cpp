@@ -160,6 +160,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
   Anchor year;
   for (const auto& a : found) {
     const std::string_view field = fields.label_at(a.start);
+    const size_t first = anchors_.size();
     add(a, id, text.substr(a.start, a.end - a.start), field);
     if (a.type == Type::name) add_name_parts(a, id, text, field);
     if (a.type == Type::score) add_score_sides(a, id, text, field);
@@ -172,6 +173,17 @@ int32_t SourceIndex::add_source(std::string_view given) {
         year.end = year.start + static_cast<uint32_t>(year.norm.size());
         add(year, id, text.substr(year.start, year.norm.size()), field, true);
       }
+    }
+    // Its role, and its parts' (the year of "born 14 March 1976" was a birth's too).
+    const std::string_view role = role_of(text.substr(0, a.start), text.substr(a.end));
+    uint8_t days = 0;
+    if (a.type == Type::time) {
+      days = weekdays(field);
+      if (days == 0) days = weekdays_of_time(text.substr(0, a.start), text.substr(a.end));
+    }
+    for (size_t k = first; k < anchors_.size(); ++k) {
+      anchors_[k].role = role;
+      anchors_[k].days = days;
     }
   }
   add_list_counts(text, found);
