@@ -102,14 +102,25 @@ bool year_of_date(const Anchor& date, Anchor& year) {
 }
 }  // namespace
 
-// A person's age written as news writes it, "Burns, 64, died" or "Smith (21)", is the duration an
-// answer writes as "64 years old" or "a 21-year-old": indexed as that duration too (a part, never a
-// value the constrain fallback writes). Only right after a capitalised word, so a list of numbers
+// A person's age written as news writes it, "Burns, 64, died", "Smith (21)", "Richard, who was 8,"
+// or "aged 64", is the duration an answer writes as "64 years old" or "a 21-year-old": indexed as
+// that duration too (a part, never a value the constrain fallback writes). A bare number only right
+// after a capitalised word, so a list of numbers
 // ("3, 4, 5") states no ages.
 namespace {
 bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
   if (a.type != Type::number || !(a.value >= 1 && a.value <= 120) || a.value != static_cast<int>(a.value)) return false;
   if (a.start < 3 || a.end >= text.size()) return false;
+  // "Martin Richard, who was 8," "aged 64": the age said in words.
+  const std::string_view lead = text.substr(0, a.start);
+  for (std::string_view w : {", who was ", ", who is ", " aged "}) {
+    if (lead.ends_with(w) && !is_digit(text[a.end])) {
+      age = a;
+      age.type = Type::duration;
+      age.norm += " year";
+      return true;
+    }
+  }
   const bool comma = text.substr(a.start - 2, 2) == ", " && (text[a.end] == ',' || text.substr(a.end, 2) == " ,");
   const bool paren = text[a.start - 1] == '(' && text[a.end] == ')';
   if (!comma && !paren) return false;

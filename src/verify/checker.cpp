@@ -378,6 +378,14 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
       if (!field.empty()) bind_to_field(a, field, r);
       return r;
     }
+    if (written_otherwise(a, surface, r.span)) {
+      // The sources write the value another way ("WA", "92 to 8", "eighth"): below certainty.
+      r.verdict = Verdict::confirmed;
+      r.confidence = kByParts;
+      r.support = -1;
+      bind(a, field, before, after, r);
+      return r;
+    }
   }
   // 3. A one-step computation over source values.
   Derived d;

@@ -109,6 +109,9 @@ class Checker {
   bool bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
   void bind(const anchor::Anchor& a, std::string_view field, std::string_view before, std::string_view after,
             CheckResult& r);
+  // written_forms.cpp: the value in another written form the sources use ("WA", "92 to 8", "eighth")
+  bool written_otherwise(const anchor::Anchor& a, std::string_view surface, anchor::TextSpan& span) const;
+  bool name_by_initials(std::string_view surface, anchor::TextSpan& span) const;
   // roles.cpp
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
