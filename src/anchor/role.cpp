@@ -54,23 +54,21 @@ bool is_verb_form(std::string_view w) {
 // other prepositions ("since 2010", "for 45 minutes"), reporting verbs, units of time.
 bool is_generic(std::string_view w) {
   return w.size() < 3 ||
-         one_of(
-             w,
-             {"and",       "or",      "but",      "than",    "more",   "less",    "which",         "who",      "whom",
-              "what",      "with",    "said",     "says",    "say",    "told",    "according",     "reported", "per",
-              "each",      "every",   "all",      "between", "least",  "most",    "mid",           "late",     "early",
-              "another",   "other",   "next",     "last",    "first",  "same",    "while",         "when",     "where",
-              "during",    "into",    "through",  "within",  "across", "among",   "against",       "like",     "such",
-              "including", "include", "includes", "plus",    "minus",  "number",  "amount",        "value",    "figure",
-              "date",      "time",    "year",     "years",   "day",    "days",    "month",         "months",   "it",
-              "they",      "we",      "you",      "she",     "he",     "there",   "here",          "not",      "any",
-              "both",      "since",   "for",      "until",   "till",   "before",  "after",         "from",     "by",
-              "to",        "up",      "down",     "now",     "then",   "still",   "also",          "again",    "this",
-              "that",      "these",   "those",    "has",     "have",   "had",     "will",          "would",    "can",
-              "could",     "may",     "might",    "about",   "around", "over",    "under",         "than",     "via",
-              "off",       "out",     "onto",     "upon",    "toward", "towards", "approximately", "nearly",   "almost",
-              "just",      "only",    "some",     "page",    "step",   "item",    "part",          "line",     "note",
-              "see"});
+         one_of(w,
+                {"and", "or", "but", "than", "more", "less", "which", "who", "whom", "what", "with", "said", "says",
+                 "say", "told", "according", "reported", "per", "each", "every", "all", "between", "least", "most",
+                 "mid", "late", "early", "another", "other", "next", "last", "first", "same", "while", "when", "where",
+                 "during", "into", "through", "within", "across", "among", "against", "like", "such", "including",
+                 "include", "includes", "plus", "minus", "number", "amount", "value", "figure", "date", "time", "year",
+                 "years", "day", "days", "month", "months", "it", "they", "we", "you", "she", "he", "there", "here",
+                 "not", "any", "both", "since", "for", "until", "till", "before", "after", "from", "by", "to", "up",
+                 "down", "now", "then", "still", "also", "again", "this", "that", "these", "those", "has", "have",
+                 "had", "will", "would", "can", "could", "may", "might", "about", "around", "over", "under", "than",
+                 "via", "off", "out", "onto", "upon", "toward", "towards", "approximately", "nearly", "almost", "just",
+                 "only", "some", "page", "step", "item", "part", "line", "note", "see",
+                 // verbs of estimating and reporting: "estimated at $212 million" says how, not what
+                 "estimated", "expected", "projected", "forecast", "predicted", "stated", "listed", "given", "recorded",
+                 "measured", "put", "seen", "valued", "priced", "rated", "ranked", "scheduled", "planned", "set"});
 }
 
 // Chinese role words written right before a value (after 为/是/：...): the field names of invoices,
@@ -317,7 +315,7 @@ std::string_view role_before(std::string_view text, size_t start) {
       i = w;
       while (i > stop && text[i - 1] == ' ') --i;
     };
-    if (placed) return is_verb_form(word) ? word : std::string_view{};
+    if (placed) return is_verb_form(word) && !is_generic(word) ? word : std::string_view{};
     if (is_article(word) || (!linked && is_link(word))) {
       if (is_link(word)) linked = true;
       if (!next_ok) return {};
@@ -380,8 +378,12 @@ std::string_view role_of(std::string_view before, std::string_view after) {
 bool same_role(std::string_view a, std::string_view b) {
   auto stem = [](std::string_view w) {
     for (std::string_view s : {"ing", "ed", "es", "s", "d"}) {
-      if (w.size() >= s.size() + 4 && ieq(w.substr(w.size() - s.size()), s)) return w.substr(0, w.size() - s.size());
+      if (w.size() >= s.size() + 4 && ieq(w.substr(w.size() - s.size()), s)) {
+        w.remove_suffix(s.size());
+        break;
+      }
     }
+    if (w.size() >= 5 && (w.back() == 'e' || w.back() == 'E')) w.remove_suffix(1);  // "approve" = "approv(ed)"
     return w;
   };
   if (a.empty() || b.empty()) return false;

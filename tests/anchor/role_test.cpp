@@ -47,12 +47,15 @@ TEST(RoleBefore, NoRoleWhereTheWordBeforeSaysNothing) {
       {"Smith said 40 people came.", "40"},
       {"New episodes of Survivor are 90 minutes long", "90"},  // a name is no role
       {"sales rose sharply. 2019 was", "2019"},
+      {"Costs are estimated at $212 million.", "$212"},  // how the value is known, not what it is
   };
   for (const auto& r : rows) EXPECT_EQ(role_of(r[0], r[1]), "") << r[0];
 }
 
 TEST(SameRole, CaseAndStem) {
   EXPECT_TRUE(same_role("arrested", "arrest"));
+  EXPECT_TRUE(same_role("approved", "approve"));
+  EXPECT_TRUE(same_role("founded", "founding"));
   EXPECT_TRUE(same_role("Subtotal", "subtotal"));
   EXPECT_TRUE(same_role("合计", "合计"));
   EXPECT_FALSE(same_role("subtotal", "due"));
