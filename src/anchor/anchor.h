@@ -193,6 +193,25 @@ class LineFieldScanner {
 // Labels compare ASCII-case-insensitively ("Total" = "total").
 bool same_label(std::string_view a, std::string_view b);
 
+// ---- roles (docs/ANCHORS.md, "Roles") ----
+
+// The word a value written at byte `start` is the value of, read right before it: "due" in "Total
+// due: $5", "subtotal" in "the subtotal of $4", "arrested" in "was arrested on March 26", 合计 in
+// "合计为500元". Function words between are skipped ("on", "the", "was", up to three); empty when the
+// word before is none ("and", "said", a digit, a sentence end). Points into `text`.
+std::string_view role_before(std::string_view text, size_t start);
+// role_before, or for a value that opens its sentence the verb of its clause after it: "charged"
+// in "On March 26 he was charged".
+std::string_view role_of(std::string_view before, std::string_view after);
+// Roles compare ASCII-case-insensitively and by stem ("arrested" = "arrest").
+bool same_role(std::string_view a, std::string_view b);
+// The days of the week a label names, Monday = bit 0 ... Sunday = bit 6: "Monday", "Mon-Fri",
+// "Saturday to Sunday", "weekends", "daily"; 0 when the label is anything else.
+uint8_t weekdays(std::string_view label);
+// The days a time of day is stated for, from the text around it: "Monday to Thursday from 5:00 PM
+// to 9:00 PM", "11 am to 11 pm on weekdays"; 0 when none is written next to it.
+uint8_t weekdays_of_time(std::string_view before, std::string_view after);
+
 // Anchors of all sources of one request (and the knowledge base), indexed by type and norm.
 struct SourceAnchor {
   Anchor anchor;
@@ -203,6 +222,8 @@ struct SourceAnchor {
   // Part of a longer source value (the year of a date): support for an answer, never a value the
   // constrain fallback writes on its own.
   bool part = false;
+  std::string role;  // role_before in its source ("subtotal", "arrested"), or empty
+  uint8_t days = 0;  // times of day: the days they are stated for (weekdays of the field label or text)
 };
 
 // A span of one source text (source -1 = knowledge base).

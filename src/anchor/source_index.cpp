@@ -102,14 +102,25 @@ bool year_of_date(const Anchor& date, Anchor& year) {
 }
 }  // namespace
 
-// A person's age written as news writes it, "Burns, 64, died" or "Smith (21)", is the duration an
-// answer writes as "64 years old" or "a 21-year-old": indexed as that duration too (a part, never a
-// value the constrain fallback writes). Only right after a capitalised word, so a list of numbers
+// A person's age written as news writes it, "Burns, 64, died", "Smith (21)", "Richard, who was 8,"
+// or "aged 64", is the duration an answer writes as "64 years old" or "a 21-year-old": indexed as
+// that duration too (a part, never a value the constrain fallback writes). A bare number only right
+// after a capitalised word, so a list of numbers
 // ("3, 4, 5") states no ages.
 namespace {
 bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
   if (a.type != Type::number || !(a.value >= 1 && a.value <= 120) || a.value != static_cast<int>(a.value)) return false;
   if (a.start < 3 || a.end >= text.size()) return false;
+  // "Martin Richard, who was 8," "aged 64": the age said in words.
+  const std::string_view lead = text.substr(0, a.start);
+  for (std::string_view w : {", who was ", ", who is ", " aged "}) {
+    if (lead.ends_with(w) && !is_digit(text[a.end])) {
+      age = a;
+      age.type = Type::duration;
+      age.norm += " year";
+      return true;
+    }
+  }
   const bool comma = text.substr(a.start - 2, 2) == ", " && (text[a.end] == ',' || text.substr(a.end, 2) == " ,");
   const bool paren = text[a.start - 1] == '(' && text[a.end] == ')';
   if (!comma && !paren) return false;
@@ -160,6 +171,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
   Anchor year;
   for (const auto& a : found) {
     const std::string_view field = fields.label_at(a.start);
+    const size_t first = anchors_.size();
     add(a, id, text.substr(a.start, a.end - a.start), field);
     if (a.type == Type::name) add_name_parts(a, id, text, field);
     if (a.type == Type::score) add_score_sides(a, id, text, field);
@@ -172,6 +184,17 @@ int32_t SourceIndex::add_source(std::string_view given) {
         year.end = year.start + static_cast<uint32_t>(year.norm.size());
         add(year, id, text.substr(year.start, year.norm.size()), field, true);
       }
+    }
+    // Its role, and its parts' (the year of "born 14 March 1976" was a birth's too).
+    const std::string_view role = role_of(text.substr(0, a.start), text.substr(a.end));
+    uint8_t days = 0;
+    if (a.type == Type::time) {
+      days = weekdays(field);
+      if (days == 0) days = weekdays_of_time(text.substr(0, a.start), text.substr(a.end));
+    }
+    for (size_t k = first; k < anchors_.size(); ++k) {
+      anchors_[k].role = role;
+      anchors_[k].days = days;
     }
   }
   add_list_counts(text, found);

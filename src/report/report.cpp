@@ -41,6 +41,14 @@ json check_json(const anchor::Anchor& a, const std::string& id, std::string_view
   if (r.other_field) j["other_field"] = true;
   if (r.reason != verify::Reason::none) j["reason"] = std::string(verify::reason_name(r.reason));
   if (r.verbatim) j["verbatim"] = true;
+  if (r.verdict == verify::Verdict::confirmed && anchor::kind_of(a.type) == anchor::Kind::entity) {
+    // The role the confirmation matched (docs/ANCHORS.md, "Roles"), or null where none was read.
+    j["role"] = nullptr;
+    if (r.role_matched && r.support >= 0) {
+      const auto& s = index.anchors()[static_cast<size_t>(r.support)];
+      j["role"] = !s.role.empty() ? s.role : s.field;
+    }
+  }
   if (r.verdict == verify::Verdict::derived) {
     j["derivation"] = std::string(verify::derivation_name(r.derivation));
     json ops = json::array();

@@ -300,8 +300,8 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
     r.verdict = Verdict::confirmed;
     r.confidence = 1.0F;
     r.support = hit;
-    if (!field.empty()) bind_to_field(a, field, r);
     cite(r);
+    bind(a, field, before, after, r);
     return r;
   }
   float best = 0.0F;
@@ -353,8 +353,8 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   if (best_idx >= 0 && best >= options_.threshold_for(a.type)) {
     r.verdict = Verdict::confirmed;
     r.support = best_idx;
-    if (!field.empty()) bind_to_field(a, field, r);
     cite(r);
+    bind(a, field, before, after, r);
     return r;
   }
   // 2. Written exactly as a source writes it (a name inside a longer name, a year inside a date,
@@ -367,7 +367,7 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
       r.confidence = 1.0F;
       r.verbatim = true;
       r.support = -1;
-      if (!field.empty()) bind_to_field(a, field, r);
+      bind(a, field, before, after, r);
       return r;
     }
     if (a.type == Type::name && name_by_parts(folded_, r.span)) {
@@ -376,6 +376,14 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
       r.confidence = kByParts;
       r.support = -1;
       if (!field.empty()) bind_to_field(a, field, r);
+      return r;
+    }
+    if (written_otherwise(a, surface, r.span)) {
+      // The sources write the value another way ("WA", "92 to 8", "eighth"): below certainty.
+      r.verdict = Verdict::confirmed;
+      r.confidence = kByParts;
+      r.support = -1;
+      bind(a, field, before, after, r);
       return r;
     }
   }
@@ -416,11 +424,19 @@ float Checker::similarity(const Anchor& a, uint32_t i) {
   return cosine(query_, std::sqrt(static_cast<float>(query_.size())), g, std::sqrt(static_cast<float>(g.size())));
 }
 
+// A confirmed value is bound to its field's label where the sources use it, else to its role.
+void Checker::bind(const Anchor& a, std::string_view field, std::string_view before, std::string_view after,
+                   CheckResult& r) {
+  if (!field.empty() && bind_to_field(a, field, r)) return;
+  bind_to_role(a, before, after, r);
+}
+
 // A confirmed anchor written under a label the sources also use for values of its type must match
 // one of those values: the right value under the wrong label is the error a reviewer misses most.
-void Checker::bind_to_field(const Anchor& a, std::string_view field, CheckResult& r) {
+// True when the label binds (the sources state values of the type under it).
+bool Checker::bind_to_field(const Anchor& a, std::string_view field, CheckResult& r) {
   const auto& all = index_.anchors();
-  if (r.support >= 0 && anchor::same_label(all[static_cast<size_t>(r.support)].field, field)) return;
+  if (r.support >= 0 && anchor::same_label(all[static_cast<size_t>(r.support)].field, field)) return true;
   bool bound = false;
   float best = 0.0F;
   int64_t best_idx = -1;
@@ -438,13 +454,13 @@ void Checker::bind_to_field(const Anchor& a, std::string_view field, CheckResult
   } else {
     for (uint32_t i : index_.of_type(a.type)) consider(i);
   }
-  if (!bound) return;  // the sources state nothing of this type under that label
+  if (!bound) return false;  // the sources state nothing of this type under that label
   if (best_idx >= 0 && best >= options_.threshold_for(a.type)) {
     r.support = best_idx;
     r.confidence = best;
     r.verbatim = false;
     cite(r);
-    return;
+    return true;
   }
   r.verdict = Verdict::unsupported;
   r.reason = Reason::other_field;
@@ -453,6 +469,7 @@ void Checker::bind_to_field(const Anchor& a, std::string_view field, CheckResult
   r.span = {};
   r.verbatim = false;
   r.other_field = true;
+  return true;
 }
 
 }  // namespace sfcl::verify

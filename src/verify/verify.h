@@ -63,6 +63,12 @@ struct CheckResult {
   // by: Acme Ltd." where the source states Acme as the account): unsupported for that reason.
   bool other_field = false;
   bool verbatim = false;  // confirmed because its text occurs as written in a source
+  // Confirmed with its role: the text states what the value is of ("total due", its days of the week)
+  // and the cited source occurrence is stated under that same role (docs/ANCHORS.md, "Roles"). False
+  // for a confirmation whose role could not be read or that the sources state under no role: the
+  // report says `role: null`. A value the sources state only under other roles is unsupported
+  // (`other_field`).
+  bool role_matched = false;
   Derivation derivation = Derivation::none;
   std::array<int64_t, 3> operands{-1, -1, -1};  // derived: indices into SourceIndex::anchors()
 };
@@ -100,7 +106,16 @@ class Checker {
   [[nodiscard]] bool has_numeric_source() const;
   // Support of source anchor `i` for `a` (1 exact, 0.9 partial date, name trigram cosine, else 0).
   float similarity(const anchor::Anchor& a, uint32_t i);
-  void bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
+  bool bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
+  void bind(const anchor::Anchor& a, std::string_view field, std::string_view before, std::string_view after,
+            CheckResult& r);
+  // written_forms.cpp: the value in another written form the sources use ("WA", "92 to 8", "eighth")
+  bool written_otherwise(const anchor::Anchor& a, std::string_view surface, anchor::TextSpan& span) const;
+  bool name_by_initials(std::string_view surface, anchor::TextSpan& span) const;
+  // roles.cpp
+  void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
+  bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
+  static void misattributed(CheckResult& r);
   [[nodiscard]] bool type_present(const anchor::Anchor& a) const;
   static void trim_name(std::string& folded);
   bool find_written(const anchor::Anchor& a, anchor::TextSpan& span) const;
@@ -119,12 +134,12 @@ class Checker {
   std::vector<uint32_t> numeric_;  // source anchors with a numeric value
   bool has_must_ = false;
   bool has_must_not_ = false;
-  std::vector<uint32_t> query_;  // scratch: trigrams of the checked name
-  bool query_ready_ = false;     // query_ holds the trigrams of this check's anchor
-  std::string folded_;           // scratch: the checked anchor's text, folded for the verbatim rule
-  mutable std::string scratch_;  // scratch: a run of a name's words (name_parts.cpp)
+  std::vector<uint32_t> query_;            // scratch: trigrams of the checked name
+  bool query_ready_ = false;               // query_ holds the trigrams of this check's anchor
+  std::string folded_;                     // scratch: the checked anchor's text, folded for the verbatim rule
+  mutable std::string scratch_;            // scratch: a run of a name's words (name_parts.cpp)
   mutable bool single_word_core_ = false;  // name_parts.cpp: a one-word core behind titles only
-  std::string cue_scratch_;      // scratch: the clause before a derived value, case-folded
+  std::string cue_scratch_;                // scratch: the clause before a derived value, case-folded
   std::unique_ptr<DerivedValues> derived_;
 };
 

@@ -1,0 +1,393 @@
+// The role of a value: what it is the value of, read from the words around it (docs/ANCHORS.md,
+// "Roles"). "total due $21,705.60" states a total due, "subtotal $18,240.00" a subtotal, "arrested on
+// March 26" the date of an arrest; "Monday to Thursday from 5:00 PM" the hours of four days. The
+// checker compares an answer's value with the source values of the same role.
+#include "anchor/lexer_internal.h"
+
+namespace sfcl::anchor {
+
+namespace {
+constexpr size_t kRoleReach = 48;   // bytes before a value searched for its role word
+constexpr int kMaxSkipped = 3;      // function words between the role word and the value
+constexpr size_t kDaysReach = 96;   // bytes around a time searched for its days
+constexpr uint8_t kAllDays = 0x7F;  // Monday = bit 0 ... Sunday = bit 6
+constexpr uint8_t kWeekdays = 0x1F;
+constexpr uint8_t kWeekend = 0x60;
+
+bool ieq(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (to_lower(static_cast<unsigned char>(a[i])) != to_lower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+bool one_of(std::string_view w, std::initializer_list<std::string_view> list) {
+  for (std::string_view s : list) {
+    if (ieq(w, s)) return true;
+  }
+  return false;
+}
+
+// What may stand between a role word and its value: articles and approximations ("the", "about",
+// "upwards of"), at most one link ("is", "was", "of": "the total is $5", "a fee of $5"), and at
+// most one of "on", "in", "at" after a verb ("arrested on March 26", "founded in 1998").
+bool is_article(std::string_view w) {
+  return one_of(
+      w, {"a",       "an",     "the",  "about", "around", "approximately", "roughly", "nearly", "almost", "over",
+          "upwards", "upward", "some", "just",  "only",   "exactly",       "its",     "his",    "her",    "their"});
+}
+bool is_link(std::string_view w) {
+  return one_of(w, {"is", "was", "were", "are", "be", "been", "of", "equals", "stands", "stood", "totals"});
+}
+bool is_place_preposition(std::string_view w) { return one_of(w, {"on", "in", "at"}); }
+// A verb that a date or place preposition follows: a past form ("arrested", "founded") or one of
+// the common irregular ones.
+bool is_verb_form(std::string_view w) {
+  if (w.size() >= 5 && (w.ends_with("ed") || w.ends_with("ED"))) return true;
+  return one_of(w,
+                {"born", "held", "won",   "began", "begun",  "made",   "paid",   "sold", "built",   "died", "met",
+                 "left", "took", "taken", "set",   "signed", "opened", "closed", "due",  "expires", "ends", "starts"});
+}
+
+// Words read right before a value that say nothing about what it is the value of: connectors,
+// other prepositions ("since 2010", "for 45 minutes"), reporting verbs, units of time.
+bool is_generic(std::string_view w) {
+  return w.size() < 3 ||
+         one_of(w,
+                {"and", "or", "but", "than", "more", "less", "which", "who", "whom", "what", "with", "said", "says",
+                 "say", "told", "according", "reported", "per", "each", "every", "all", "between", "least", "most",
+                 "mid", "late", "early", "another", "other", "next", "last", "first", "same", "while", "when", "where",
+                 "during", "into", "through", "within", "across", "among", "against", "like", "such", "including",
+                 "include", "includes", "plus", "minus", "number", "amount", "value", "figure", "date", "time", "year",
+                 "years", "day", "days", "month", "months", "it", "they", "we", "you", "she", "he", "there", "here",
+                 "not", "any", "both", "since", "for", "until", "till", "before", "after", "from", "by", "to", "up",
+                 "down", "now", "then", "still", "also", "again", "this", "that", "these", "those", "has", "have",
+                 "had", "will", "would", "can", "could", "may", "might", "about", "around", "over", "under", "than",
+                 "via", "off", "out", "onto", "upon", "toward", "towards", "approximately", "nearly", "almost", "just",
+                 "only", "some", "page", "step", "item", "part", "line", "note", "see",
+                 // verbs of estimating and reporting: "estimated at $212 million" says how, not what
+                 "estimated", "expected", "projected", "forecast", "predicted", "stated", "listed", "given", "recorded",
+                 "measured", "put", "seen", "valued", "priced", "rated", "ranked", "scheduled", "planned", "set"});
+}
+
+// Chinese role words written right before a value (after 为/是/：...): the field names of invoices,
+// forms and notices.
+constexpr std::string_view kCnRoles[] = {"联系电话", "电话",   "手机", "传真", "合计", "总计", "小计", "总额", "总价",
+                                         "应付",     "实付",   "已付", "余额", "押金", "定金", "税额", "单价", "编号",
+                                         "发票号",   "订单号", "账号", "出生", "成立", "逮捕", "截至", "罚款", "赔偿",
+                                         "违约金",   "保证金", "首付", "月租", "租金", "工资", "年薪", "月薪", "报价"};
+constexpr std::string_view kCnLinks[] = {"为", "是", "：", "达", "约", "共"};
+
+size_t word_start_back(std::string_view t, size_t end) {
+  size_t i = end;
+  while (i > 0 && (is_alpha(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '\'')) --i;
+  while (i < end && t[i] == '\'') ++i;  // a quote before a word, not an apostrophe in it
+  return i;
+}
+
+bool s_has_colon(std::string_view gap) { return gap.find(':') != std::string_view::npos; }
+
+std::string_view cn_role_before(std::string_view text, size_t end) {
+  for (int links = 0; links < 2; ++links) {
+    bool linked = false;
+    for (std::string_view l : kCnLinks) {
+      if (end >= l.size() && text.substr(end - l.size(), l.size()) == l) {
+        end -= l.size();
+        linked = true;
+        break;
+      }
+    }
+    if (!linked) break;
+  }
+  for (std::string_view r : kCnRoles) {
+    if (end >= r.size() && text.substr(end - r.size(), r.size()) == r) return text.substr(end - r.size(), r.size());
+  }
+  return {};
+}
+
+// Day words: "Monday", "Mon", "Mondays", "weekdays", "weekends", "daily".
+uint8_t day_word(std::string_view w) {
+  static constexpr std::string_view kFull[] = {"monday", "tuesday",  "wednesday", "thursday",
+                                               "friday", "saturday", "sunday"};
+  static constexpr std::string_view kShort[] = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+  if (!w.empty() && w.back() == '.') w.remove_suffix(1);
+  if (w.size() > 3 && (w.back() == 's' || w.back() == 'S')) {
+    const std::string_view sing = w.substr(0, w.size() - 1);
+    for (int d = 0; d < 7; ++d) {
+      if (ieq(sing, kFull[d])) return static_cast<uint8_t>(1U << d);
+    }
+  }
+  for (int d = 0; d < 7; ++d) {
+    if (ieq(w, kFull[d]) || ieq(w, kShort[d])) return static_cast<uint8_t>(1U << d);
+  }
+  if (one_of(w, {"tues", "thur", "thurs", "weds"})) {
+    return static_cast<uint8_t>(ieq(w.substr(0, 2), "tu") ? 1U << 1 : (ieq(w.substr(0, 2), "we") ? 1U << 2 : 1U << 3));
+  }
+  if (one_of(w, {"weekday", "weekdays"})) return kWeekdays;
+  if (one_of(w, {"weekend", "weekends"})) return kWeekend;
+  if (one_of(w, {"daily", "everyday"})) return kAllDays;
+  return 0;
+}
+
+uint8_t day_range(uint8_t from, uint8_t to) {
+  const int a = std::countr_zero(from);
+  const int b = 31 - std::countl_zero(static_cast<uint32_t>(to));
+  uint8_t m = 0;
+  for (int d = a;; d = (d + 1) % 7) {
+    m = static_cast<uint8_t>(m | (1U << d));
+    if (d == b) break;
+  }
+  return m;
+}
+
+bool is_range_word(std::string_view w) { return one_of(w, {"to", "through", "thru", "till", "until"}); }
+bool is_list_word(std::string_view w) { return one_of(w, {"and", "&"}); }
+
+// Words a time of day is written with, between it and its days: "from 5:00 PM to 9:00 PM".
+bool is_time_filler(std::string_view w) {
+  return one_of(w,
+                {"am", "pm",  "a.m.", "p.m.",     "a.m",   "p.m",     "from", "to", "until", "till",  "open",   "opens",
+                 "is", "are", "noon", "midnight", "hours", "between", "at",   "on", "every", "close", "closes", "h"});
+}
+
+}  // namespace
+
+uint8_t weekdays(std::string_view label) {
+  uint8_t mask = 0;
+  uint8_t last = 0;
+  bool range = false;
+  size_t i = 0;
+  auto flush_day = [&](uint8_t d) {
+    mask = static_cast<uint8_t>(
+        mask | (range && last && std::has_single_bit(last) && std::has_single_bit(d) ? day_range(last, d) : d));
+    last = d;
+    range = false;
+  };
+  while (i < label.size()) {
+    const auto c = static_cast<unsigned char>(label[i]);
+    if (is_alpha(c)) {
+      size_t j = i;
+      while (j < label.size() && (is_alpha(static_cast<unsigned char>(label[j])) || label[j] == '.')) ++j;
+      const std::string_view w = label.substr(i, j - i);
+      i = j;
+      if (const uint8_t d = day_word(w)) {
+        flush_day(d);
+      } else if (is_range_word(w)) {
+        range = true;
+      } else if (!is_list_word(w)) {
+        return 0;
+      }
+      continue;
+    }
+    if (c == '-' || c == '~') {
+      range = true;
+    } else if (label.substr(i, 3) == "\xE2\x80\x93") {  // –
+      range = true;
+      i += 3;
+      continue;
+    } else if (!(c == ' ' || c == ',' || c == '/' || c == '\'' || c == '"' || c == ':' || c == '&')) {
+      return 0;
+    }
+    ++i;
+  }
+  return range ? 0 : mask;
+}
+
+// Characters a time of day and its range are written with.
+bool allowed_char(char c) {
+  return c == ' ' || c == ':' || c == '.' || c == ',' || c == '-' || c == '(' || c == ')' || c == '/' || c == '\'' ||
+         c == '"' || is_digit(c);
+}
+
+// The day expression right before a time, with only times and their words between.
+uint8_t weekdays_back(std::string_view before) {
+  bool comma = false;
+  size_t i = before.size();
+  const size_t stop = before.size() > kDaysReach ? before.size() - kDaysReach : 0;
+  while (i > stop) {
+    const char c = before[i - 1];
+    if (allowed_char(c)) {
+      comma = comma || c == ',';
+      --i;
+      continue;
+    }
+    if (i >= 3 && before.substr(i - 3, 3) == "\xE2\x80\x93") {
+      i -= 3;
+      continue;
+    }
+    if (!is_alpha(static_cast<unsigned char>(c))) return 0;
+    size_t w = i;
+    while (w > stop && (is_alpha(static_cast<unsigned char>(before[w - 1])) || before[w - 1] == '.')) --w;
+    const std::string_view word = before.substr(w, i - w);
+    if (day_word(word)) {
+      // The day expression ends here: extend it back over days and their connectors.
+      size_t from = w;
+      size_t k = w;
+      while (k > stop) {
+        size_t e = k;
+        while (e > stop && (before[e - 1] == ' ' || before[e - 1] == ',' || before[e - 1] == '-' ||
+                            before[e - 1] == '&' || before[e - 1] == '/')) {
+          --e;
+        }
+        if (e >= 3 && before.substr(e - 3, 3) == "\xE2\x80\x93") e -= 3;
+        size_t s = word_start_back(before, e);
+        const std::string_view pw = before.substr(s, e - s);
+        if (s == e) break;
+        if (day_word(pw)) {
+          from = s;
+          k = s;
+        } else if (is_range_word(pw) || is_list_word(pw)) {
+          k = s;
+        } else {
+          break;
+        }
+      }
+      // "... 6 pm on weekdays, 8 am to 6 pm on Saturday": days after "on" and before a comma are the
+      // previous times'.
+      size_t p = from;
+      while (p > 0 && before[p - 1] == ' ') --p;
+      if (comma && p >= 2 && ieq(before.substr(p - 2, 2), "on") && (p == 2 || before[p - 3] == ' ')) return 0;
+      return weekdays(before.substr(from, w - from + word.size()));
+    }
+    if (!is_time_filler(word)) return 0;
+    i = w;
+  }
+  return 0;
+}
+
+// The days a time of day is stated for: the day expression right before it ("Monday to Thursday from
+// 5:00 PM to 9:00 PM", "Friday: 11 am - 10 pm"), with only times and their words between, or else
+// right after it ("11 am to 11 pm on Monday through Sunday", "9 am - 5 pm weekdays"). 0 when none.
+uint8_t weekdays_of_time(std::string_view before, std::string_view after) {
+  if (const uint8_t m = weekdays_back(before)) return m;
+  // Forwards: the same, after the value.
+  size_t j = 0;
+  const size_t end = std::min(after.size(), kDaysReach);
+  size_t days_from = std::string_view::npos;
+  size_t days_to = 0;
+  while (j < end) {
+    const char c = after[j];
+    if (allowed_char(c) || after.substr(j, 3) == "\xE2\x80\x93") {
+      j += (static_cast<unsigned char>(c) == 0xE2) ? 3 : 1;
+      continue;
+    }
+    if (!is_alpha(static_cast<unsigned char>(c)) && c != '&') break;
+    size_t e = j;
+    while (e < end && (is_alpha(static_cast<unsigned char>(after[e])) || after[e] == '.' || after[e] == '&')) ++e;
+    std::string_view word = after.substr(j, e - j);
+    if (!word.empty() && word.back() == '.' && !day_word(word) && !is_time_filler(word)) word.remove_suffix(1);
+    if (day_word(word)) {
+      if (days_from == std::string_view::npos) days_from = j;
+      days_to = j + word.size();
+    } else if (days_from != std::string_view::npos && (is_range_word(word) || is_list_word(word))) {
+      // inside the day expression
+    } else if (days_from != std::string_view::npos || !is_time_filler(word)) {
+      break;
+    }
+    j = e;
+  }
+  return days_from == std::string_view::npos ? 0 : weekdays(after.substr(days_from, days_to - days_from));
+}
+
+std::string_view role_before(std::string_view text, size_t start) {
+  start = std::min(start, text.size());
+  size_t i = start;
+  const size_t stop = start > kRoleReach ? start - kRoleReach : 0;
+  // What stands right before a value's first character: a space, a separator, an opening quote.
+  while (i > stop && (text[i - 1] == ' ' || text[i - 1] == ':' || text[i - 1] == '"' || text[i - 1] == '\'' ||
+                      text[i - 1] == '=' || text[i - 1] == '\t')) {
+    --i;
+  }
+  if (i > 0 && static_cast<unsigned char>(text[i - 1]) >= 0x80) {
+    if (const auto r = cn_role_before(text, start); !r.empty()) return r;
+    return cn_role_before(text, i);
+  }
+  const bool labelled = i < start && s_has_colon(text.substr(i, start - i));
+  bool linked = false;
+  bool placed = false;
+  for (int step = 0; step < 5 && i > stop; ++step) {
+    const size_t w = word_start_back(text, i);
+    if (w == i) return {};  // a digit, a value, a sentence end, a bracket: no word before
+    const std::string_view word = text.substr(w, i - w);
+    const bool next_ok = w > 0 && text[w - 1] == ' ';
+    auto go_on = [&] {
+      i = w;
+      while (i > stop && text[i - 1] == ' ') --i;
+    };
+    if (placed) return is_verb_form(word) && !is_generic(word) ? word : std::string_view{};
+    if (is_article(word) || (!linked && is_link(word))) {
+      if (is_link(word)) linked = true;
+      if (!next_ok) return {};
+      go_on();
+      continue;
+    }
+    if (!linked && is_place_preposition(word)) {
+      placed = true;
+      if (!next_ok) return {};
+      go_on();
+      continue;
+    }
+    if (is_generic(word)) return {};
+    // A capitalised word is a name, not a role, unless it is a label ("Total due: $5").
+    if (is_upper(static_cast<unsigned char>(word.front())) && !labelled && !(w == 0 || text[w - 1] == '\n')) return {};
+    return word;
+  }
+  return {};
+}
+
+namespace {
+// A value that opens its sentence ("On March 26 he was charged", "In 2014, the firm moved"): the
+// text before it is empty or a sentence end, after at most "On", "In", "At", "By".
+bool opens_sentence(std::string_view before) {
+  size_t i = before.size();
+  while (i > 0 && before[i - 1] == ' ') --i;
+  const size_t w = word_start_back(before, i);
+  if (w < i && one_of(before.substr(w, i - w), {"on", "in", "at", "by"})) {
+    i = w;
+    while (i > 0 && before[i - 1] == ' ') --i;
+  }
+  if (i == 0) return true;
+  const char c = before[i - 1];
+  return c == '\n' || c == '.' || c == '!' || c == '?' || c == ';';
+}
+}  // namespace
+
+// The clause's verb after a value that opens its sentence: "charged" in "On March 26 he was charged".
+std::string_view role_after(std::string_view after) {
+  constexpr int kMaxWords = 5;
+  size_t i = 0;
+  for (int n = 0; n < kMaxWords; ++n) {
+    while (i < after.size() && (after[i] == ' ' || after[i] == ',')) ++i;
+    const size_t w = i;
+    while (i < after.size() && is_alpha(static_cast<unsigned char>(after[i]))) ++i;
+    if (i == w) return {};  // a digit, a sentence end, a bracket
+    const std::string_view word = after.substr(w, i - w);
+    if (is_verb_form(word) && !is_generic(word)) return word;
+  }
+  return {};
+}
+
+std::string_view role_of(std::string_view before, std::string_view after) {
+  const std::string_view r = role_before(before, before.size());
+  if (!r.empty() || !opens_sentence(before)) return r;
+  return role_after(after);
+}
+
+// Roles compare case-insensitively and by stem: "arrested" = "arrest" = "arrests".
+bool same_role(std::string_view a, std::string_view b) {
+  auto stem = [](std::string_view w) {
+    for (std::string_view s : {"ing", "ed", "es", "s", "d"}) {
+      if (w.size() >= s.size() + 4 && ieq(w.substr(w.size() - s.size()), s)) {
+        w.remove_suffix(s.size());
+        break;
+      }
+    }
+    if (w.size() >= 5 && (w.back() == 'e' || w.back() == 'E')) w.remove_suffix(1);  // "approve" = "approv(ed)"
+    return w;
+  };
+  if (a.empty() || b.empty()) return false;
+  return ieq(stem(a), stem(b));
+}
+
+}  // namespace sfcl::anchor

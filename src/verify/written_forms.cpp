@@ -1,0 +1,112 @@
+// A value the sources write in another form than the answer (docs/ANCHORS.md, "Written another
+// way"): a name by its initials ("Western Australia" for "WA"), a number with its unit glued on
+// ("5.68m" for "5.68 m"), a score in words ("92-8" for "92 to 8"), an ordinal in words ("8th" for
+// "eighth"), a date with an ordinal day ("May 30th" for "may 30" in a lower-cased corpus), a phone
+// number with its area code in brackets ("301-352-1200" for "(301) 352-1200"). Each form is looked up
+// verbatim, so the value must still be the sources' digit for digit.
+#include <array>
+
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+
+using anchor::Anchor;
+using anchor::Type;
+
+namespace {
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+char lower(char c) { return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// Initials that are common words: a source that writes "us" or "it" names no one by them.
+bool common_word(std::string_view w) {
+  static constexpr std::array<std::string_view, 40> kWords = {
+      "as",  "at",  "be",  "by",  "do",  "go",  "he",  "if",  "in",  "is",  "it",  "me",  "my",  "no",
+      "of",  "on",  "or",  "so",  "to",  "up",  "us",  "we",  "an",  "am",  "the", "and", "for", "are",
+      "was", "not", "but", "can", "has", "you", "all", "any", "new", "may", "one", "who"};
+  for (std::string_view k : kWords) {
+    if (k == w) return true;
+  }
+  return false;
+}
+
+constexpr std::array<std::string_view, 21> kOrdinals = {
+    "",           "first",     "second",    "third",       "fourth",     "fifth",      "sixth",
+    "seventh",    "eighth",    "ninth",     "tenth",       "eleventh",   "twelfth",    "thirteenth",
+    "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth"};
+}  // namespace
+
+// "Western Australia" for a source's "WA" (or "W.A."): the initials of two to five capitalised
+// words, connectors aside.
+bool Checker::name_by_initials(std::string_view surface, anchor::TextSpan& span) const {
+  std::array<char, 5> initials{};
+  size_t n = 0;
+  size_t i = 0;
+  while (i < surface.size()) {
+    const size_t j = std::min(surface.find(' ', i), surface.size());
+    const std::string_view w = surface.substr(i, j - i);
+    i = j + 1;
+    if (w.empty() || anchor::is_name_filler(w)) continue;
+    // A word written out ("Western"), not an abbreviation itself ("US").
+    if (w.size() < 2 || !is_upper(w.front()) || is_upper(w[1]) || n == initials.size()) return false;
+    initials[n++] = lower(w.front());
+  }
+  if (n < 2) return false;
+  const std::string_view plain(initials.data(), n);
+  if (common_word(plain)) return false;  // "Utah Senate" is not the "U.S." of a source
+  if (index_.find_verbatim(plain, span)) return true;
+  scratch_.clear();
+  for (size_t k = 0; k < n; ++k) {
+    scratch_.push_back(initials[k]);
+    scratch_.push_back('.');
+  }
+  return index_.find_verbatim(scratch_, span);
+}
+
+bool Checker::written_otherwise(const Anchor& a, std::string_view surface, anchor::TextSpan& span) const {
+  scratch_.clear();
+  switch (a.type) {
+    case Type::name:
+      return name_by_initials(surface, span);
+    case Type::number: {
+      // "5.68m": the digits, then letters glued on (a unit the source writes apart, or a magnitude).
+      size_t d = 0;
+      while (d < surface.size() && (is_digit(surface[d]) || surface[d] == '.' || surface[d] == ',')) ++d;
+      if (d == 0 || d == surface.size() || d + 2 < surface.size()) return false;
+      scratch_.append(folded_.substr(0, d)).append(" ").append(folded_.substr(d));
+      return index_.find_verbatim(scratch_, span);
+    }
+    case Type::score: {  // "27-24" as "27 to 24"
+      const size_t dash = a.norm.find('-');
+      if (dash == std::string::npos || a.norm.find(' ') != std::string::npos) return false;
+      scratch_.append(a.norm.substr(0, dash)).append(" to ").append(a.norm.substr(dash + 1));
+      return index_.find_verbatim(scratch_, span, true);
+    }
+    case Type::quantity: {  // "8th" as "eighth"
+      if (!a.norm.starts_with('#') || !(a.value >= 1 && a.value < static_cast<double>(kOrdinals.size()))) return false;
+      return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span);
+    }
+    case Type::date: {  // "May 30th" as "may 30"
+      const size_t at = folded_.find_first_of("0123456789");
+      if (at == std::string::npos) return false;
+      size_t e = at;
+      while (e < folded_.size() && is_digit(folded_[e])) ++e;
+      const std::string_view suffix = std::string_view(folded_).substr(e, 2);
+      if (suffix != "st" && suffix != "nd" && suffix != "rd" && suffix != "th") return false;
+      scratch_.append(folded_.substr(0, e)).append(folded_.substr(e + 2));
+      return index_.find_verbatim(scratch_, span, true);
+    }
+    case Type::identifier: {  // "301-352-1200" as "(301) 352-1200"
+      const size_t dash = folded_.find('-');
+      if (dash != 3 || folded_.size() != 12 || folded_.find_first_not_of("0123456789-") != std::string::npos) {
+        return false;
+      }
+      scratch_.append("(").append(folded_.substr(0, 3)).append(") ").append(folded_.substr(4));
+      return index_.find_verbatim(scratch_, span, true);
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace sfcl::verify

@@ -1,0 +1,102 @@
+// Roles in the check (docs/ANCHORS.md, "Roles"): a value the sources state only under another role
+// is unsupported (other_field); one stated under the same role is confirmed with it.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+namespace {
+
+// Checks the anchor of `answer` that starts with `value`, as `sfcl anchors check` does.
+CheckResult check_at(const std::string& source, const std::string& answer, const std::string& value) {
+  anchor::SourceIndex idx;
+  idx.add_source(source);
+  Checker c(idx, {});
+  const std::string_view t = answer;
+  for (const auto& a : anchor::extract(answer)) {
+    if (t.substr(a.start).starts_with(value)) {
+      return c.check(a, anchor::field_label(t, a.start), t.substr(a.start, a.end - a.start), t.substr(0, a.start),
+                     t.substr(a.end));
+    }
+  }
+  ADD_FAILURE() << value << " is no anchor of " << answer;
+  return {};
+}
+
+struct Row {
+  const char* source;
+  const char* answer;
+  const char* value;
+  Verdict verdict;
+  bool role_matched;
+};
+
+void expect_rows(std::initializer_list<Row> rows) {
+  for (const auto& r : rows) {
+    const auto res = check_at(r.source, r.answer, r.value);
+    EXPECT_EQ(res.verdict, r.verdict) << r.answer << " / " << r.value;
+    EXPECT_EQ(res.role_matched, r.role_matched) << r.answer << " / " << r.value;
+    if (r.verdict == Verdict::unsupported) {
+      EXPECT_EQ(res.reason, Reason::other_field) << r.answer;
+      EXPECT_TRUE(res.other_field) << r.answer;
+    }
+  }
+}
+
+constexpr const char* kInvoice =
+    "Invoice INV-2024-0042\nSubtotal: $18,240.00\nTax: $3,465.60\nTotal due: $21,705.60\nMonthly fee: $450";
+
+TEST(Roles, AValueUnderAnotherRoleIsUnsupported) {
+  expect_rows({
+      {kInvoice, "The total due is $18,240.00.", "$18", Verdict::unsupported, false},  // the subtotal
+      {kInvoice, "The total due is $21,705.60.", "$21", Verdict::confirmed, true},
+      {kInvoice, "The subtotal of $18,240.00 is before tax.", "$18", Verdict::confirmed, true},
+      {kInvoice, "You paid $18,240.00.", "$18", Verdict::confirmed, false},  // no role read: role null
+      {"He was arrested on March 24, 2015. On March 26 he was charged.", "He was arrested on March 26.", "March",
+       Verdict::unsupported, false},
+      {"He was arrested on March 24, 2015. On March 26 he was charged.", "He was arrested on March 24.", "March",
+       Verdict::confirmed, true},
+      {"He was arrested on March 24, 2015. On March 26 he was charged.", "He was charged on March 26.", "March",
+       Verdict::confirmed, true},  // the source's verb after a date that opens its sentence
+      {"He was arrested on March 24, 2015. On March 26 he was charged.", "He was released on March 26.", "March",
+       Verdict::confirmed, false},  // the sources state no release: nothing to compare with
+  });
+}
+
+TEST(Roles, ChineseFieldWords) {
+  constexpr const char* kCn = "发票小计为4000元，税额为680元，合计为4680元。";
+  expect_rows({
+      {kCn, "本发票合计为4000元。", "4000", Verdict::unsupported, false},  // 小计's value
+      {kCn, "本发票合计为4680元。", "4680", Verdict::confirmed, true},
+      {kCn, "客户已付4000元。", "4000", Verdict::confirmed, false},
+  });
+}
+
+TEST(Roles, NoPositiveEvidenceNoFlag) {
+  expect_rows({
+      // The source's other value under that role is there, but this value is also stated with no role.
+      {"The fee is $450. Late payments: $450 and $90.", "The fee is $90.", "$90", Verdict::confirmed, false},
+      // A role the sources never use binds nothing.
+      {kInvoice, "The deposit is $450.", "$450", Verdict::confirmed, false},
+  });
+}
+
+constexpr const char* kHours =
+    "{'name': 'Mala Town', 'hours': {'Monday': '17:0-21:0', 'Tuesday': '17:0-21:0', 'Wednesday': '11:0-15:0', "
+    "'Thursday': '17:0-21:0', 'Friday': '11:0-22:0', 'Saturday': '12:0-22:0', 'Sunday': '12:0-22:0'}}";
+
+TEST(Roles, TimesOfDayAreTheHoursOfTheirDays) {
+  expect_rows({
+      {kHours, "Open Monday to Thursday from 5:00 PM to 9:00 PM.", "5:00", Verdict::unsupported, false},  // Wed
+      {kHours, "Open Monday to Tuesday from 5:00 PM to 9:00 PM.", "9:00", Verdict::confirmed, true},
+      {kHours, "Open from 11 am to 10 pm on Friday.", "10 pm", Verdict::confirmed, true},
+      {kHours, "Open from 11 am to 10 pm on weekends.", "11 am", Verdict::unsupported, false},  // 12:00 on both
+      {kHours, "Open Friday from 11 am to 10 pm, and Saturday from 12 pm.", "12 pm", Verdict::confirmed, true},
+      {kHours, "The kitchen closes at 9 pm.", "9 pm", Verdict::confirmed, false},  // no days written
+  });
+}
+
+}  // namespace
+}  // namespace sfcl::verify
