@@ -135,7 +135,9 @@ void check_prompt_size(State& st, const GenerationRequest& req, size_t prompt_to
   if (prompt_tokens + 1 >= limit) {
     throw ApiError(400, "invalid_request_error",
                    "prompt is too long: " + std::to_string(prompt_tokens) + " tokens, but the context holds " +
-                       std::to_string(limit) + " tokens per request",
+                       std::to_string(limit) +
+                       " tokens per request (sfcl never shifts the context to make room: shorten the prompt, or "
+                       "serve with a larger -c / --ctx)",
                    req.raw ? "prompt" : "messages", "context_length_exceeded");
   }
 }

@@ -234,6 +234,7 @@ TEST_F(ApiConventions, OverlongPromptIsContextLengthExceeded) {
   EXPECT_EQ(messages["_status"], 400);
   EXPECT_EQ(messages["type"], "error");
   EXPECT_NE(messages["error"]["message"].get<std::string>().find("too long"), std::string::npos);
+  EXPECT_NE(messages["error"]["message"].get<std::string>().find("never shifts the context"), std::string::npos);
 }
 
 TEST(ApiConventionFlags, LlamaCppSpellingsSetTheServersDefaultsAndCap) {
