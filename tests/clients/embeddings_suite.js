@@ -41,6 +41,10 @@ export function registerEmbeddingsTests(t) {
     assert.ok(b64.usage.prompt_tokens > 10);
     assert.equal(b64.usage.total_tokens, b64.usage.prompt_tokens);
     assert.ok(dot(floats.data[0].embedding, floats.data[1].embedding) < 0.9999);
+    // Token ids with pieces of text among them, as llama-server takes them.
+    const mixed = await client().embeddings.create({ model: 'x', input: [[1, 2, 'total', 3], 'text'], encoding_format: 'float' });
+    assert.equal(mixed.data.length, 2);
+    assert.equal(mixed.data[0].embedding.length, floats.data[0].embedding.length);
   });
 
   test('embeddings errors: empty, wrong dimensions, unknown field, too long', async () => {

@@ -18,9 +18,17 @@ ApiError bad(const std::string& message, const std::string& param, const std::st
   return {400, "invalid_request_error", message, param, code};
 }
 
+// Token ids, with pieces of text among them as llama-server takes them (tokenised in place,
+// without special tokens).
 std::vector<engine::Token> token_ids(const json& a, const engine::Model& m, const std::string& where) {
   std::vector<engine::Token> ids;
   for (const auto& v : a) {
+    if (v.is_string()) {
+      check_text(v.get_ref<const std::string&>(), where);
+      const auto piece = m.tokenize(v.get_ref<const std::string&>(), false, true);
+      ids.insert(ids.end(), piece.begin(), piece.end());
+      continue;
+    }
     if (!v.is_number_integer() || v.get<int64_t>() < 0 || v.get<int64_t>() >= m.n_vocab()) {
       throw bad(where + ": token ids are integers in 0.." + std::to_string(m.n_vocab() - 1), where);
     }
