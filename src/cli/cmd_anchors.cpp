@@ -109,18 +109,10 @@ int run_check(const AnchorsOpts& o, const std::string& text, const anchor::Lexer
   copt.strict = o.strict;
   copt.derived = !o.no_derived;
   verify::Checker checker(index, copt);
-  const auto anchors = anchor::extract(text, lo);
   bool any_unsupported = false;
-  for (size_t i = 0; i < anchors.size(); ++i) {
-    const auto& a = anchors[i];
-    const std::string_view field = anchor::field_label(text, a.start);
-    const std::string_view surface = std::string_view(text).substr(a.start, a.end - a.start);
-    const auto r = checker.check(a, field, surface, std::string_view(text).substr(0, a.start),
-                                 std::string_view(text).substr(a.end));
-    const auto j = report::check_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(surface),
-                                      utf8::sanitize(field), r, index);
+  for (const auto& j : report::check_text(text, lo, checker)) {
     std::cout << j.dump() << "\n";
-    any_unsupported = any_unsupported || r.verdict == verify::Verdict::unsupported;
+    any_unsupported = any_unsupported || j["verdict"] == "unsupported";
   }
   // A gate for pipelines: 1 when the text states something the sources do not support (2 stays
   // the usage error).

@@ -127,17 +127,10 @@ std::vector<Checked> check_row(const Row& row) {
     b += n;
   }
   std::vector<Checked> out;
-  const auto anchors = anchor::extract(text, lo);
-  for (size_t i = 0; i < anchors.size(); ++i) {
-    const auto& a = anchors[i];
-    const std::string_view field = anchor::field_label(text, a.start);
-    const std::string_view surface = std::string_view(text).substr(a.start, a.end - a.start);
-    const auto r = checker.check(a, field, surface, std::string_view(text).substr(0, a.start),
-                                 std::string_view(text).substr(a.end));
-    const json j = report::check_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(surface),
-                                      utf8::sanitize(field), r, index);
+  for (const json& j : report::check_text(text, lo, checker)) {
     out.push_back({decode(j["text"].get<std::string>()), j["anchor_type"], j["verdict"], j.value("reason", ""),
-                   char_at[a.start], char_at[a.end], j["anchor_kind"] == "entity" && j.value("checked", true)});
+                   char_at[j["start"].get<size_t>()], char_at[j["end"].get<size_t>()],
+                   j["anchor_kind"] == "entity" && j.value("checked", true)});
   }
   return out;
 }

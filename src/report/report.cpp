@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "util/utf8.h"
+
 namespace sfcl::report {
 
 using nlohmann::json;
@@ -63,6 +65,20 @@ json check_json(const anchor::Anchor& a, const std::string& id, std::string_view
     j["support"] = {{"source", r.span.source}, {"start", r.span.start}, {"end", r.span.end}};
   }
   return j;
+}
+
+std::vector<json> check_text(std::string_view text, const anchor::LexerOptions& lo, verify::Checker& checker) {
+  std::vector<json> out;
+  const auto anchors = anchor::extract(text, lo);
+  for (size_t i = 0; i < anchors.size(); ++i) {
+    const auto& a = anchors[i];
+    const std::string_view field = anchor::field_label(text, a.start);
+    const std::string_view surface = text.substr(a.start, a.end - a.start);
+    const auto r = checker.check(a, field, surface, text.substr(0, a.start), text.substr(a.end));
+    out.push_back(check_json(a, anchor::anchor_id(a.type, i + 1), utf8::sanitize(surface), utf8::sanitize(field), r,
+                             checker.index()));
+  }
+  return out;
 }
 
 json anchor_json(const decode::AnchorRecord& a) {

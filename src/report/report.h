@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "decode/decode.h"
 
@@ -18,6 +19,10 @@ nlohmann::json raw_anchor_json(const anchor::Anchor& a, const std::string& id, s
 // obligations) is "unchecked", here and in anchor_json.
 nlohmann::json check_json(const anchor::Anchor& a, const std::string& id, std::string_view text, std::string_view field,
                           const verify::CheckResult& r, const anchor::SourceIndex& index);
+// Every anchor of a finished text, checked against the checker's sources (with the field label it
+// is written under and the words around it), as check_json gives it: sfcl anchors check and
+// sfcl eval-spans.
+std::vector<nlohmann::json> check_text(std::string_view text, const anchor::LexerOptions& lo, verify::Checker& checker);
 
 // One anchor: anchor_id, anchor_type, anchor_kind, text, norm, start/end (byte offsets in the
 // delivered text), verdict, confidence, checked, source {message, start, end} when supported, and

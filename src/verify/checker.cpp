@@ -462,13 +462,8 @@ bool Checker::bind_to_field(const Anchor& a, std::string_view field, CheckResult
     cite(r);
     return true;
   }
-  r.verdict = Verdict::unsupported;
-  r.reason = Reason::other_field;
+  misattributed(r);
   r.confidence = best;
-  r.support = -1;
-  r.span = {};
-  r.verbatim = false;
-  r.other_field = true;
   return true;
 }
 
