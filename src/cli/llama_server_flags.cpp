@@ -1,6 +1,7 @@
 #include "cli/llama_server_flags.h"
 
 #include <initializer_list>
+#include <span>
 
 namespace sfcl::cli {
 
@@ -40,276 +41,310 @@ constexpr std::string_view kShift = "context shift: a request that outgrows its 
 constexpr std::string_view kCli = "llama.cpp's command-line tools: sfcl serve has no prompt or interactive mode";
 constexpr std::string_view kDefault = "llama.cpp's default, which sfcl keeps";
 
-std::vector<LlamaFlag> build() {
-  std::vector<LlamaFlag> t;
-  const auto add = [&t](K kind, std::string_view meaning, std::initializer_list<std::string_view> names, int values) {
-    for (const std::string_view n : names) t.push_back({n, kind, meaning, values});
-  };
-  const auto alias = [&](std::string_view to, std::initializer_list<std::string_view> names) {
-    add(K::alias, to, names, 0);
-  };
-  const auto refuse = [&](std::string_view why, std::initializer_list<std::string_view> names) {
-    add(K::refused, why, names, 0);
-  };
+// The table as it is written: one call per group of spellings that share a kind and a meaning.
+struct Table {
+  std::vector<LlamaFlag> rows;
+  void add(K kind, std::string_view meaning, std::span<const std::string_view> names, int values) {
+    for (const std::string_view n : names) rows.push_back({n, kind, meaning, values});
+  }
+  void add(K kind, std::string_view meaning, std::initializer_list<std::string_view> names, int values) {
+    add(kind, meaning, std::span<const std::string_view>(names.begin(), names.size()), values);
+  }
+  void alias(std::string_view to, std::initializer_list<std::string_view> names) { add(K::alias, to, names, 0); }
+  void refuse(std::string_view why, std::initializer_list<std::string_view> names) { add(K::refused, why, names, 0); }
+  void refuse(std::string_view why, std::span<const std::string_view> names) { add(K::refused, why, names, 0); }
+};
+
+void add_aliases(Table& t) {
   // Multi-letter single-dash spellings: CLI11 only knows one-letter short names.
-  alias("--n-gpu-layers", {"-ngl"});
-  alias("--main-gpu", {"-mg"});
-  alias("--split-mode", {"-sm"});
-  alias("--tensor-split", {"-ts"});
-  alias("--flash-attn", {"-fa"});
-  alias("--cache-type-k", {"-ctk"});
-  alias("--cache-type-v", {"-ctv"});
-  alias("--ubatch-size", {"-ub"});
-  alias("--threads-batch", {"-tb"});
-  alias("--parallel", {"-np"});
-  alias("--cache-ram", {"-cram"});
-  alias("--kv-unified", {"-kvu"});
-  alias("--no-kv-unified", {"-no-kvu"});
-  alias("--timeout", {"-to"});
+  t.alias("--n-gpu-layers", {"-ngl"});
+  t.alias("--main-gpu", {"-mg"});
+  t.alias("--split-mode", {"-sm"});
+  t.alias("--tensor-split", {"-ts"});
+  t.alias("--flash-attn", {"-fa"});
+  t.alias("--cache-type-k", {"-ctk"});
+  t.alias("--cache-type-v", {"-ctv"});
+  t.alias("--ubatch-size", {"-ub"});
+  t.alias("--threads-batch", {"-tb"});
+  t.alias("--parallel", {"-np"});
+  t.alias("--cache-ram", {"-cram"});
+  t.alias("--kv-unified", {"-kvu"});
+  t.alias("--no-kv-unified", {"-no-kvu"});
+  t.alias("--timeout", {"-to"});
   // llama-server's per-slot cap, which also sizes the pool without -c: sfcl's --ctx.
-  alias("--ctx", {"--kv-unified-per-slot"});
+  t.alias("--ctx", {"--kv-unified-per-slot"});
+}
 
+void add_ignored(Table& t) {
   // Accepted without effect: what they ask for is what sfcl does anyway.
-  add(K::ignored, "continuous batching is how sfcl always decodes", {"-cb", "--cont-batching"}, 0);
-  add(K::ignored, "/metrics is always served (Prometheus text)", {"--metrics"}, 0);
-  add(K::ignored, "sfcl has no /slots endpoint; /health and /metrics report the slots and their load",
-      {"--slots", "--no-slots"}, 0);
-  add(K::ignored, "sfcl runs no warmup decode; the first request pays the one-time setup", {"--warmup", "--no-warmup"},
-      0);
-  add(K::ignored, "llama.cpp's log is already off unless -v; sfcl's own status lines stay on stderr", {"--log-disable"},
-      0);
-  add(K::ignored, "sfcl gives every slot and queued request a handler thread (--parallel + --queue)",
-      {"--threads-http"}, 1);
-  add(K::ignored, "only speed: sfcl reuses a slot's cached prompt prefix (and --cache-ram), never KV-shifted chunks",
-      {"--cache-reuse"}, 1);
-  add(K::ignored, "sfcl always reuses a slot's cached prompt prefix", {"--cache-prompt"}, 0);
-  add(K::ignored, "sfcl loads no multimodal projector", {"--no-mmproj", "--no-mmproj-auto"}, 0);
-  add(K::ignored, "sfcl never shifts a slot's context", {"--no-context-shift"}, 0);
-  add(K::ignored, "sfcl has no agent or MCP proxy",
-      {"-no-ag", "--no-agent", "--no-ui-mcp-proxy", "--no-webui-mcp-proxy"}, 0);
-  add(K::ignored, "sfcl never downloads", {"--offline"}, 0);
-  add(K::ignored, "escapes apply to prompts on llama.cpp's command line; sfcl serve takes none",
-      {"-e", "--escape", "--no-escape"}, 0);
-  add(K::ignored, "libllama's timings are off in sfcl", {"--no-perf"}, 0);
-  add(K::ignored, kDefault, {"-kvo", "--kv-offload", "--repack", "--op-offload"}, 0);
+  t.add(K::ignored, "continuous batching is how sfcl always decodes", {"-cb", "--cont-batching"}, 0);
+  t.add(K::ignored, "/metrics is always served (Prometheus text)", {"--metrics"}, 0);
+  t.add(K::ignored, "sfcl has no /slots endpoint; /health and /metrics report the slots and their load",
+        {"--slots", "--no-slots"}, 0);
+  t.add(K::ignored, "sfcl runs no warmup decode; the first request pays the one-time setup",
+        {"--warmup", "--no-warmup"}, 0);
+  t.add(K::ignored, "llama.cpp's log is already off unless -v; sfcl's own status lines stay on stderr",
+        {"--log-disable"}, 0);
+  t.add(K::ignored, "sfcl gives every slot and queued request a handler thread (--parallel + --queue)",
+        {"--threads-http"}, 1);
+  t.add(K::ignored, "only speed: sfcl reuses a slot's cached prompt prefix (and --cache-ram), never KV-shifted chunks",
+        {"--cache-reuse"}, 1);
+  t.add(K::ignored, "sfcl always reuses a slot's cached prompt prefix", {"--cache-prompt"}, 0);
+  t.add(K::ignored, "sfcl loads no multimodal projector", {"--no-mmproj", "--no-mmproj-auto"}, 0);
+  t.add(K::ignored, "sfcl never shifts a slot's context", {"--no-context-shift"}, 0);
+  t.add(K::ignored, "sfcl has no agent or MCP proxy",
+        {"-no-ag", "--no-agent", "--no-ui-mcp-proxy", "--no-webui-mcp-proxy"}, 0);
+  t.add(K::ignored, "sfcl never downloads", {"--offline"}, 0);
+  t.add(K::ignored, "escapes apply to prompts on llama.cpp's command line; sfcl serve takes none",
+        {"-e", "--escape", "--no-escape"}, 0);
+  t.add(K::ignored, "libllama's timings are off in sfcl", {"--no-perf"}, 0);
+  t.add(K::ignored, kDefault, {"-kvo", "--kv-offload", "--repack", "--op-offload"}, 0);
+}
 
-  refuse("sfcl serve always batches continuously", {"-nocb", "--no-cont-batching"});
-  refuse("sfcl always reuses a slot's cached prompt prefix", {"--no-cache-prompt"});
-  refuse(kSpec, {"-lcs",
-                 "--lookup-cache-static",
-                 "-lcd",
-                 "--lookup-cache-dynamic",
-                 "--spec-draft-hf",
-                 "-hfd",
-                 "-hfrd",
-                 "--hf-repo-draft",
-                 "--spec-draft-threads",
-                 "-td",
-                 "--threads-draft",
-                 "--spec-draft-threads-batch",
-                 "-tbd",
-                 "--threads-batch-draft",
-                 "--spec-draft-cpu-mask",
-                 "-Cd",
-                 "--cpu-mask-draft",
-                 "--spec-draft-cpu-range",
-                 "-Crd",
-                 "--cpu-range-draft",
-                 "--spec-draft-cpu-strict",
-                 "--cpu-strict-draft",
-                 "--spec-draft-prio",
-                 "--prio-draft",
-                 "--spec-draft-poll",
-                 "--poll-draft",
-                 "--spec-draft-cpu-mask-batch",
-                 "-Cbd",
-                 "--cpu-mask-batch-draft",
-                 "--spec-draft-cpu-strict-batch",
-                 "--cpu-strict-batch-draft",
-                 "--spec-draft-prio-batch",
-                 "--prio-batch-draft",
-                 "--spec-draft-poll-batch",
-                 "--poll-batch-draft",
-                 "--spec-draft-type-k",
-                 "-ctkd",
-                 "--cache-type-k-draft",
-                 "--spec-draft-type-v",
-                 "-ctvd",
-                 "--cache-type-v-draft",
-                 "--spec-draft-override-tensor",
-                 "-otd",
-                 "--override-tensor-draft",
-                 "--spec-draft-cpu-moe",
-                 "-cmoed",
-                 "--cpu-moe-draft",
-                 "--spec-draft-n-cpu-moe",
-                 "--spec-draft-ncmoe",
-                 "-ncmoed",
-                 "--n-cpu-moe-draft",
-                 "--spec-draft-n-max",
-                 "--spec-draft-n-min",
-                 "--spec-synth-len",
-                 "--spec-synth-rates",
-                 "--spec-draft-p-split",
-                 "--draft-p-split",
-                 "--spec-draft-p-min",
-                 "--draft-p-min",
-                 "--spec-draft-backend-sampling",
-                 "--no-spec-draft-backend-sampling",
-                 "--spec-draft-device",
-                 "-devd",
-                 "--device-draft",
-                 "--spec-draft-ngl",
-                 "-ngld",
-                 "--gpu-layers-draft",
-                 "--n-gpu-layers-draft",
-                 "--spec-draft-model",
-                 "-md",
-                 "--model-draft",
-                 "--spec-type",
-                 "--spec-ngram-mod-n-min",
-                 "--spec-ngram-mod-n-max",
-                 "--spec-ngram-mod-n-match",
-                 "--spec-ngram-simple-size-n",
-                 "--spec-ngram-simple-size-m",
-                 "--spec-ngram-simple-min-hits",
-                 "--spec-ngram-map-k-size-n",
-                 "--spec-ngram-map-k-size-m",
-                 "--spec-ngram-map-k-min-hits",
-                 "--spec-ngram-map-k4v-size-n",
-                 "--spec-ngram-map-k4v-size-m",
-                 "--spec-ngram-map-k4v-min-hits",
-                 "--draft",
-                 "--draft-n",
-                 "--draft-max",
-                 "--draft-min",
-                 "--draft-n-min",
-                 "--spec-ngram-size-n",
-                 "--spec-ngram-size-m",
-                 "--spec-ngram-min-hits",
-                 "--spec-default",
-                 "--fim-qwen-7b-spec",
-                 "--fim-qwen-14b-spec"});
-  refuse(kCpu, {"-C", "--cpu-mask", "-Cr", "--cpu-range", "--cpu-strict", "--prio", "--poll", "-Cb", "--cpu-mask-batch",
-                "-Crb", "--cpu-range-batch", "--cpu-strict-batch", "--prio-batch", "--poll-batch", "--numa"});
-  refuse(kMedia, {"-mm", "--mmproj", "-mmu", "--mmproj-url", "--mmproj-auto", "--mmproj-offload", "--no-mmproj-offload",
-                  "-mmdev", "--mmproj-device", "--image-min-tokens", "--image-max-tokens", "--mtmd-batch-max-tokens",
-                  "--video-fps", "--video-timestamp-interval", "--video-ffmpeg-dir", "--media-path"});
-  refuse(kAdapters, {"--lora", "--lora-scaled", "--control-vector", "--control-vector-scaled",
-                     "--control-vector-layer-range", "--lora-init-without-apply"});
-  refuse(kDownload, {"-mu",
-                     "--model-url",
-                     "-dr",
-                     "--docker-repo",
-                     "-hf",
-                     "-hfr",
-                     "--hf-repo",
-                     "-hff",
-                     "--hf-file",
-                     "-hft",
-                     "--hf-token",
-                     "-cl",
-                     "--cache-list",
-                     "--embd-gemma-default",
-                     "--fim-qwen-1.5b-default",
-                     "--fim-qwen-3b-default",
-                     "--fim-qwen-7b-default",
-                     "--fim-qwen-30b-default",
-                     "--gpt-oss-20b-default",
-                     "--gpt-oss-120b-default",
-                     "--vision-gemma-4b-default",
-                     "--vision-gemma-12b-default"});
-  refuse(kRouter, {"--models-dir", "--models-preset", "--models-max", "--models-autoload", "--no-models-autoload"});
-  refuse(kRerank, {"--rerank", "--reranking"});
-  refuse(kRope, {"--rope-scaling", "--rope-scale", "--rope-freq-base", "--rope-freq-scale", "--yarn-orig-ctx",
-                 "--yarn-ext-factor", "--yarn-attn-factor", "--yarn-beta-slow", "--yarn-beta-fast"});
-  refuse(kSampler, {"--samplers",
-                    "--sampler-seq",
-                    "--sampling-seq",
-                    "--ignore-eos",
-                    "--top-nsigma",
-                    "--top-n-sigma",
-                    "--xtc-probability",
-                    "--xtc-threshold",
-                    "--typical",
-                    "--typical-p",
-                    "--repeat-last-n",
-                    "--repeat-penalty",
-                    "--presence-penalty",
-                    "--frequency-penalty",
-                    "--dry-multiplier",
-                    "--dry-base",
-                    "--dry-allowed-length",
-                    "--dry-penalty-last-n",
-                    "--dry-sequence-breaker",
-                    "--adaptive-target",
-                    "--adaptive-decay",
-                    "--dynatemp-range",
-                    "--dynatemp-exp",
-                    "--mirostat",
-                    "--mirostat-lr",
-                    "--mirostat-ent",
-                    "-l",
-                    "--logit-bias",
-                    "-bs",
-                    "--backend-sampling"});
-  refuse(kGrammar, {"--grammar", "--grammar-file", "-j", "--json-schema", "-jf", "--json-schema-file"});
-  refuse(kTools, {"--tools", "--tools-runtime", "--mcp-servers-config", "--mcp-servers-json", "-ag", "--agent",
-                  "--ui-mcp-proxy", "--webui-mcp-proxy"});
-  refuse(kUi, {"--ui-config", "--webui-config", "--ui-config-file", "--webui-config-file"});
-  refuse("static files: sfcl serves its own playground (--no-ui) and API only", {"--path"});
-  refuse("an API prefix: sfcl serves its API at the root paths", {"--api-prefix"});
-  refuse(kTls, {"--ssl-key-file", "--ssl-cert-file"});
-  refuse("sharing the port (SO_REUSEPORT): sfcl binds its port alone", {"--reuse-port"});
-  refuse(kCors, {"--cors-methods", "--cors-headers", "--cors-credentials", "--no-cors-credentials"});
-  refuse("model tags: sfcl's /v1/models lists ids and aliases", {"--tags"});
-  refuse(kPlacement, {"--no-host",
-                      "-nr",
-                      "--no-repack",
-                      "-nkvo",
-                      "--no-kv-offload",
-                      "--no-op-offload",
-                      "-dio",
-                      "--direct-io",
-                      "-ndio",
-                      "--no-direct-io",
-                      "-lm",
-                      "--load-mode",
-                      "-lzm",
-                      "--lazy-mode",
-                      "-dev",
-                      "--device",
-                      "--list-devices",
-                      "-ot",
-                      "--override-tensor",
-                      "-cmoe",
-                      "--cpu-moe",
-                      "-ncmoe",
-                      "--n-cpu-moe",
-                      "-ncffn",
-                      "--n-cpu-ffn",
-                      "--swa-full",
-                      "-dt",
-                      "--defrag-thold"});
-  refuse(kFit, {"-fit", "--fit", "-fitt", "--fit-target", "-fitc", "--fit-ctx"});
-  refuse("checking or overriding the model's tensors and metadata", {"--check-tensors", "--override-kv"});
-  refuse(kReasoning, {"-rea", "--reasoning", "--reasoning-effort", "--reasoning-budget", "--reasoning-budget-message",
-                      "--reasoning-preserve", "--no-reasoning-preserve"});
-  refuse(kChat, {"--skip-chat-parsing", "--no-skip-chat-parsing", "--prefill-assistant", "--no-prefill-assistant"});
-  refuse(kLog, {"--log-file", "--log-colors", "-lv", "--verbosity", "--log-verbosity", "--log-prefix",
-                "--no-log-prefix", "--log-timestamps", "--no-log-timestamps", "--log-prompts-dir", "--perf"});
-  refuse(kCheckpoints, {"-ctxcp", "--ctx-checkpoints", "--swa-checkpoints", "-cms", "--checkpoint-min-step",
-                        "--cache-idle-slots", "--no-cache-idle-slots"});
-  refuse(kShift, {"--context-shift", "--keep"});
-  refuse(kCli, {"-r", "--reverse-prompt", "-sp", "--special", "--spm-infill", "--completion-bash"});
-  refuse("POST /props: sfcl's /props is read-only", {"--props"});
-  refuse("saving slots to files: sfcl has no /slots endpoint", {"--slot-save-path"});
-  refuse("SSE pings: sfcl's streams send events only", {"--sse-ping-interval"});
-  refuse("slot choice by prompt similarity: sfcl picks the slot whose cached prompt shares the longest prefix",
-         {"-sps", "--slot-prompt-similarity"});
-  refuse("unloading the model when idle: sfcl keeps its models loaded", {"--sleep-idle-seconds"});
-  refuse("`sfcl --version` prints sfcl's version", {"--version"});
-  return t;
+void add_refused_engine(Table& t) {
+  t.refuse("sfcl serve always batches continuously", {"-nocb", "--no-cont-batching"});
+  t.refuse("sfcl always reuses a slot's cached prompt prefix", {"--no-cache-prompt"});
+}
+
+// llama-server's speculative-decoding flags (draft models, lookup caches, n-gram drafts).
+constexpr std::string_view kSpecFlags[] = {"-lcs",
+                                           "--lookup-cache-static",
+                                           "-lcd",
+                                           "--lookup-cache-dynamic",
+                                           "--spec-draft-hf",
+                                           "-hfd",
+                                           "-hfrd",
+                                           "--hf-repo-draft",
+                                           "--spec-draft-threads",
+                                           "-td",
+                                           "--threads-draft",
+                                           "--spec-draft-threads-batch",
+                                           "-tbd",
+                                           "--threads-batch-draft",
+                                           "--spec-draft-cpu-mask",
+                                           "-Cd",
+                                           "--cpu-mask-draft",
+                                           "--spec-draft-cpu-range",
+                                           "-Crd",
+                                           "--cpu-range-draft",
+                                           "--spec-draft-cpu-strict",
+                                           "--cpu-strict-draft",
+                                           "--spec-draft-prio",
+                                           "--prio-draft",
+                                           "--spec-draft-poll",
+                                           "--poll-draft",
+                                           "--spec-draft-cpu-mask-batch",
+                                           "-Cbd",
+                                           "--cpu-mask-batch-draft",
+                                           "--spec-draft-cpu-strict-batch",
+                                           "--cpu-strict-batch-draft",
+                                           "--spec-draft-prio-batch",
+                                           "--prio-batch-draft",
+                                           "--spec-draft-poll-batch",
+                                           "--poll-batch-draft",
+                                           "--spec-draft-type-k",
+                                           "-ctkd",
+                                           "--cache-type-k-draft",
+                                           "--spec-draft-type-v",
+                                           "-ctvd",
+                                           "--cache-type-v-draft",
+                                           "--spec-draft-override-tensor",
+                                           "-otd",
+                                           "--override-tensor-draft",
+                                           "--spec-draft-cpu-moe",
+                                           "-cmoed",
+                                           "--cpu-moe-draft",
+                                           "--spec-draft-n-cpu-moe",
+                                           "--spec-draft-ncmoe",
+                                           "-ncmoed",
+                                           "--n-cpu-moe-draft",
+                                           "--spec-draft-n-max",
+                                           "--spec-draft-n-min",
+                                           "--spec-synth-len",
+                                           "--spec-synth-rates",
+                                           "--spec-draft-p-split",
+                                           "--draft-p-split",
+                                           "--spec-draft-p-min",
+                                           "--draft-p-min",
+                                           "--spec-draft-backend-sampling",
+                                           "--no-spec-draft-backend-sampling",
+                                           "--spec-draft-device",
+                                           "-devd",
+                                           "--device-draft",
+                                           "--spec-draft-ngl",
+                                           "-ngld",
+                                           "--gpu-layers-draft",
+                                           "--n-gpu-layers-draft",
+                                           "--spec-draft-model",
+                                           "-md",
+                                           "--model-draft",
+                                           "--spec-type",
+                                           "--spec-ngram-mod-n-min",
+                                           "--spec-ngram-mod-n-max",
+                                           "--spec-ngram-mod-n-match",
+                                           "--spec-ngram-simple-size-n",
+                                           "--spec-ngram-simple-size-m",
+                                           "--spec-ngram-simple-min-hits",
+                                           "--spec-ngram-map-k-size-n",
+                                           "--spec-ngram-map-k-size-m",
+                                           "--spec-ngram-map-k-min-hits",
+                                           "--spec-ngram-map-k4v-size-n",
+                                           "--spec-ngram-map-k4v-size-m",
+                                           "--spec-ngram-map-k4v-min-hits",
+                                           "--draft",
+                                           "--draft-n",
+                                           "--draft-max",
+                                           "--draft-min",
+                                           "--draft-n-min",
+                                           "--spec-ngram-size-n",
+                                           "--spec-ngram-size-m",
+                                           "--spec-ngram-min-hits",
+                                           "--spec-default",
+                                           "--fim-qwen-7b-spec",
+                                           "--fim-qwen-14b-spec"};
+
+void add_refused_speculative(Table& t) { t.refuse(kSpec, kSpecFlags); }
+
+void add_refused_model(Table& t) {
+  t.refuse(kCpu,
+           {"-C", "--cpu-mask", "-Cr", "--cpu-range", "--cpu-strict", "--prio", "--poll", "-Cb", "--cpu-mask-batch",
+            "-Crb", "--cpu-range-batch", "--cpu-strict-batch", "--prio-batch", "--poll-batch", "--numa"});
+  t.refuse(kMedia,
+           {"-mm", "--mmproj", "-mmu", "--mmproj-url", "--mmproj-auto", "--mmproj-offload", "--no-mmproj-offload",
+            "-mmdev", "--mmproj-device", "--image-min-tokens", "--image-max-tokens", "--mtmd-batch-max-tokens",
+            "--video-fps", "--video-timestamp-interval", "--video-ffmpeg-dir", "--media-path"});
+  t.refuse(kAdapters, {"--lora", "--lora-scaled", "--control-vector", "--control-vector-scaled",
+                       "--control-vector-layer-range", "--lora-init-without-apply"});
+  t.refuse(kDownload, {"-mu",
+                       "--model-url",
+                       "-dr",
+                       "--docker-repo",
+                       "-hf",
+                       "-hfr",
+                       "--hf-repo",
+                       "-hff",
+                       "--hf-file",
+                       "-hft",
+                       "--hf-token",
+                       "-cl",
+                       "--cache-list",
+                       "--embd-gemma-default",
+                       "--fim-qwen-1.5b-default",
+                       "--fim-qwen-3b-default",
+                       "--fim-qwen-7b-default",
+                       "--fim-qwen-30b-default",
+                       "--gpt-oss-20b-default",
+                       "--gpt-oss-120b-default",
+                       "--vision-gemma-4b-default",
+                       "--vision-gemma-12b-default"});
+  t.refuse(kRouter, {"--models-dir", "--models-preset", "--models-max", "--models-autoload", "--no-models-autoload"});
+  t.refuse(kRerank, {"--rerank", "--reranking"});
+  t.refuse(kRope, {"--rope-scaling", "--rope-scale", "--rope-freq-base", "--rope-freq-scale", "--yarn-orig-ctx",
+                   "--yarn-ext-factor", "--yarn-attn-factor", "--yarn-beta-slow", "--yarn-beta-fast"});
+  t.refuse(kSampler, {"--samplers",
+                      "--sampler-seq",
+                      "--sampling-seq",
+                      "--ignore-eos",
+                      "--top-nsigma",
+                      "--top-n-sigma",
+                      "--xtc-probability",
+                      "--xtc-threshold",
+                      "--typical",
+                      "--typical-p",
+                      "--repeat-last-n",
+                      "--repeat-penalty",
+                      "--presence-penalty",
+                      "--frequency-penalty",
+                      "--dry-multiplier",
+                      "--dry-base",
+                      "--dry-allowed-length",
+                      "--dry-penalty-last-n",
+                      "--dry-sequence-breaker",
+                      "--adaptive-target",
+                      "--adaptive-decay",
+                      "--dynatemp-range",
+                      "--dynatemp-exp",
+                      "--mirostat",
+                      "--mirostat-lr",
+                      "--mirostat-ent",
+                      "-l",
+                      "--logit-bias",
+                      "-bs",
+                      "--backend-sampling"});
+}
+
+void add_refused_server(Table& t) {
+  t.refuse(kGrammar, {"--grammar", "--grammar-file", "-j", "--json-schema", "-jf", "--json-schema-file"});
+  t.refuse(kTools, {"--tools", "--tools-runtime", "--mcp-servers-config", "--mcp-servers-json", "-ag", "--agent",
+                    "--ui-mcp-proxy", "--webui-mcp-proxy"});
+  t.refuse(kUi, {"--ui-config", "--webui-config", "--ui-config-file", "--webui-config-file"});
+  t.refuse("static files: sfcl serves its own playground (--no-ui) and API only", {"--path"});
+  t.refuse("an API prefix: sfcl serves its API at the root paths", {"--api-prefix"});
+  t.refuse(kTls, {"--ssl-key-file", "--ssl-cert-file"});
+  t.refuse("sharing the port (SO_REUSEPORT): sfcl binds its port alone", {"--reuse-port"});
+  t.refuse(kCors, {"--cors-methods", "--cors-headers", "--cors-credentials", "--no-cors-credentials"});
+  t.refuse("model tags: sfcl's /v1/models lists ids and aliases", {"--tags"});
+}
+
+void add_refused_placement(Table& t) {
+  t.refuse(kPlacement, {"--no-host",
+                        "-nr",
+                        "--no-repack",
+                        "-nkvo",
+                        "--no-kv-offload",
+                        "--no-op-offload",
+                        "-dio",
+                        "--direct-io",
+                        "-ndio",
+                        "--no-direct-io",
+                        "-lm",
+                        "--load-mode",
+                        "-lzm",
+                        "--lazy-mode",
+                        "-dev",
+                        "--device",
+                        "--list-devices",
+                        "-ot",
+                        "--override-tensor",
+                        "-cmoe",
+                        "--cpu-moe",
+                        "-ncmoe",
+                        "--n-cpu-moe",
+                        "-ncffn",
+                        "--n-cpu-ffn",
+                        "--swa-full",
+                        "-dt",
+                        "--defrag-thold"});
+  t.refuse(kFit, {"-fit", "--fit", "-fitt", "--fit-target", "-fitc", "--fit-ctx"});
+  t.refuse("checking or overriding the model's tensors and metadata", {"--check-tensors", "--override-kv"});
+  t.refuse(kReasoning, {"-rea", "--reasoning", "--reasoning-effort", "--reasoning-budget", "--reasoning-budget-message",
+                        "--reasoning-preserve", "--no-reasoning-preserve"});
+  t.refuse(kChat, {"--skip-chat-parsing", "--no-skip-chat-parsing", "--prefill-assistant", "--no-prefill-assistant"});
+  t.refuse(kLog, {"--log-file", "--log-colors", "-lv", "--verbosity", "--log-verbosity", "--log-prefix",
+                  "--no-log-prefix", "--log-timestamps", "--no-log-timestamps", "--log-prompts-dir", "--perf"});
+  t.refuse(kCheckpoints, {"-ctxcp", "--ctx-checkpoints", "--swa-checkpoints", "-cms", "--checkpoint-min-step",
+                          "--cache-idle-slots", "--no-cache-idle-slots"});
+  t.refuse(kShift, {"--context-shift", "--keep"});
+  t.refuse(kCli, {"-r", "--reverse-prompt", "-sp", "--special", "--spm-infill", "--completion-bash"});
+  t.refuse("POST /props: sfcl's /props is read-only", {"--props"});
+  t.refuse("saving slots to files: sfcl has no /slots endpoint", {"--slot-save-path"});
+  t.refuse("SSE pings: sfcl's streams send events only", {"--sse-ping-interval"});
+  t.refuse("slot choice by prompt similarity: sfcl picks the slot whose cached prompt shares the longest prefix",
+           {"-sps", "--slot-prompt-similarity"});
+  t.refuse("unloading the model when idle: sfcl keeps its models loaded", {"--sleep-idle-seconds"});
+  t.refuse("`sfcl --version` prints sfcl's version", {"--version"});
+}
+
+std::vector<LlamaFlag> build() {
+  Table t;
+  add_aliases(t);
+  add_ignored(t);
+  add_refused_engine(t);
+  add_refused_speculative(t);
+  add_refused_model(t);
+  add_refused_server(t);
+  add_refused_placement(t);
+  return std::move(t.rows);
 }
 
 // "-ngl=99" names -ngl; "-ngl" names itself.
