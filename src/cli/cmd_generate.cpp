@@ -90,15 +90,7 @@ void add_flags(CLI::App& cmd, GenerateOpts& o) {
   add_context_flags(cmd, o.context);
 }
 
-int run(const GenerateOpts& o) {
-  engine::set_verbose_log(o.verbose);
-  std::string prompt = o.prompt_file.empty() ? o.prompt : read_input(o.prompt_file);
-  std::string system = o.system;
-  if (prompt.empty()) throw UsageError("a prompt is required (--prompt or --prompt-file)");
-  if (!o.keep_zero_width) {
-    prompt = anchor::strip_zero_width(prompt);
-    system = anchor::strip_zero_width(system);
-  }
+decode::Options decode_options_of(const GenerateOpts& o) {
   decode::Options opt;
   if (!decode::parse_mode(o.mode, opt.mode)) throw UsageError("bad --sfcl mode");
   if (!decode::parse_fallback(o.fallback, opt.fallback)) throw UsageError("bad --fallback");
@@ -109,6 +101,82 @@ int run(const GenerateOpts& o) {
   opt.dynamic_temperature = o.dynamic_temperature;
   opt.stop = o.stop;
   opt.sampling = o.sampling;
+  return opt;
+}
+
+std::vector<engine::Token> prompt_tokens(const GenerateOpts& o, const engine::Model& model, const engine::Context& ctx,
+                                         const std::string& system, const std::string& prompt) {
+  std::vector<engine::Token> tokens;
+  if (o.raw) {
+    tokens = model.tokenize(prompt, true, true);
+  } else {
+    // The prompt and system text are content: tokenised as plain text, never as control tokens.
+    engine::ChatInput chat;
+    if (!system.empty()) chat.messages.push_back({"system", system});
+    chat.messages.push_back({"user", prompt});
+    tokens = model.render_chat(chat).tokens;
+  }
+  if (tokens.size() >= ctx.n_ctx()) {
+    throw UsageError("prompt is " + std::to_string(tokens.size()) + " tokens but the context holds " +
+                     std::to_string(ctx.n_ctx()) + " (raise --ctx)");
+  }
+  return tokens;
+}
+
+// Wall time of one generation, split at the first sampling (prompt processing | generation).
+struct Timing {
+  double secs = 0;
+  double prompt_secs = 0;
+  double prompt_tps = 0;
+  double tps = 0;
+};
+
+void print_result(const GenerateOpts& o, const decode::Result& r, const decode::Options& opt, const Timing& t,
+                  const nlohmann::json& events) {
+  if (!o.json) {
+    std::fwrite("\n", 1, 1, stdout);
+    std::fflush(stdout);
+    std::fprintf(
+        stderr, "prompt tokens: %d (%.1f tok/s), output tokens: %d, decoded: %lld, %.1f tok/s, stop: %s, sfcl: %s\n",
+        r.prompt_tokens, t.prompt_tps, r.output_tokens, static_cast<long long>(r.stats.decoded_tokens), t.tps,
+        std::string(decode::stop_reason_name(r.stop_reason)).c_str(), report::status_line(r, opt.mode).c_str());
+    return;
+  }
+  nlohmann::json anchors = nlohmann::json::array();
+  for (const auto& a : r.anchors) anchors.push_back(report::anchor_json(a));
+  nlohmann::json j = {{"text", r.text},
+                      {"stop_reason", std::string(decode::stop_reason_name(r.stop_reason))},
+                      {"prompt_tokens", r.prompt_tokens},
+                      {"output_tokens", r.output_tokens},
+                      {"decoded_tokens", r.stats.decoded_tokens},
+                      {"seconds", t.secs},
+                      {"prompt_seconds", t.prompt_secs},
+                      {"prompt_tokens_per_second", t.prompt_tps},
+                      {"tokens_per_second", t.tps},
+                      {"sfcl",
+                       {{"mode", std::string(decode::mode_name(opt.mode))},
+                        {"status", report::status_line(r, opt.mode)},
+                        {"backtracks", r.stats.backtracks},
+                        {"regenerated_tokens", r.stats.regenerated_tokens},
+                        {"fallbacks", r.stats.fallbacks},
+                        {"check_us_total", static_cast<double>(r.stats.check_ns_total) / 1000.0},
+                        {"check_us_max", static_cast<double>(r.stats.check_ns_max) / 1000.0},
+                        {"anchors", anchors}}}};
+  if (!r.stop_sequence.empty()) j["stop_sequence"] = r.stop_sequence;
+  if (o.events) j["events"] = events;
+  std::cout << j.dump() << "\n";
+}
+
+int run(const GenerateOpts& o) {
+  engine::set_verbose_log(o.verbose);
+  std::string prompt = o.prompt_file.empty() ? o.prompt : read_input(o.prompt_file);
+  std::string system = o.system;
+  if (prompt.empty()) throw UsageError("a prompt is required (--prompt or --prompt-file)");
+  if (!o.keep_zero_width) {
+    prompt = anchor::strip_zero_width(prompt);
+    system = anchor::strip_zero_width(system);
+  }
+  decode::Options opt = decode_options_of(o);
 
   anchor::SourceIndex index;
   if (!system.empty()) index.add_source(system);
@@ -125,20 +193,7 @@ int run(const GenerateOpts& o) {
   copt.n_ctx = o.ctx;
   copt.n_threads = o.threads;
   engine::Context ctx(*model, copt);
-  std::vector<engine::Token> tokens;
-  if (o.raw) {
-    tokens = model->tokenize(prompt, true, true);
-  } else {
-    // The prompt and system text are content: tokenised as plain text, never as control tokens.
-    engine::ChatInput chat;
-    if (!system.empty()) chat.messages.push_back({"system", system});
-    chat.messages.push_back({"user", prompt});
-    tokens = model->render_chat(chat).tokens;
-  }
-  if (tokens.size() >= ctx.n_ctx()) {
-    throw UsageError("prompt is " + std::to_string(tokens.size()) + " tokens but the context holds " +
-                     std::to_string(ctx.n_ctx()) + " (raise --ctx)");
-  }
+  const std::vector<engine::Token> tokens = prompt_tokens(o, *model, ctx, system, prompt);
   nlohmann::json events = nlohmann::json::array();
   auto sink = [&](const decode::Event& e) {
     if (e.kind == decode::Event::Kind::token) {
@@ -164,44 +219,13 @@ int run(const GenerateOpts& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const decode::Result r = decode::generate(ctx, tokens, opt, index, sink);
   const auto t1 = std::chrono::steady_clock::now();
-  const double secs = std::chrono::duration<double>(t1 - t0).count();
-  const double prompt_secs = std::chrono::duration<double>(first_sample.value_or(t1) - t0).count();
-  const double gen_secs = secs - prompt_secs;
-  const double prompt_tps = prompt_secs > 0 ? static_cast<double>(r.prompt_tokens) / prompt_secs : 0.0;
-  const double tps = gen_secs > 0 ? static_cast<double>(r.stats.decoded_tokens) / gen_secs : 0.0;
-  if (o.json) {
-    nlohmann::json anchors = nlohmann::json::array();
-    for (const auto& a : r.anchors) anchors.push_back(report::anchor_json(a));
-    nlohmann::json j = {{"text", r.text},
-                        {"stop_reason", std::string(decode::stop_reason_name(r.stop_reason))},
-                        {"prompt_tokens", r.prompt_tokens},
-                        {"output_tokens", r.output_tokens},
-                        {"decoded_tokens", r.stats.decoded_tokens},
-                        {"seconds", secs},
-                        {"prompt_seconds", prompt_secs},
-                        {"prompt_tokens_per_second", prompt_tps},
-                        {"tokens_per_second", tps},
-                        {"sfcl",
-                         {{"mode", std::string(decode::mode_name(opt.mode))},
-                          {"status", report::status_line(r, opt.mode)},
-                          {"backtracks", r.stats.backtracks},
-                          {"regenerated_tokens", r.stats.regenerated_tokens},
-                          {"fallbacks", r.stats.fallbacks},
-                          {"check_us_total", static_cast<double>(r.stats.check_ns_total) / 1000.0},
-                          {"check_us_max", static_cast<double>(r.stats.check_ns_max) / 1000.0},
-                          {"anchors", anchors}}}};
-    if (!r.stop_sequence.empty()) j["stop_sequence"] = r.stop_sequence;
-    if (o.events) j["events"] = events;
-    std::cout << j.dump() << "\n";
-  } else {
-    std::fwrite("\n", 1, 1, stdout);
-    std::fflush(stdout);
-    std::fprintf(stderr,
-                 "prompt tokens: %d (%.1f tok/s), output tokens: %d, decoded: %lld, %.1f tok/s, stop: %s, sfcl: %s\n",
-                 r.prompt_tokens, prompt_tps, r.output_tokens, static_cast<long long>(r.stats.decoded_tokens), tps,
-                 std::string(decode::stop_reason_name(r.stop_reason)).c_str(),
-                 report::status_line(r, opt.mode).c_str());
-  }
+  Timing t;
+  t.secs = std::chrono::duration<double>(t1 - t0).count();
+  t.prompt_secs = std::chrono::duration<double>(first_sample.value_or(t1) - t0).count();
+  const double gen_secs = t.secs - t.prompt_secs;
+  t.prompt_tps = t.prompt_secs > 0 ? static_cast<double>(r.prompt_tokens) / t.prompt_secs : 0.0;
+  t.tps = gen_secs > 0 ? static_cast<double>(r.stats.decoded_tokens) / gen_secs : 0.0;
+  print_result(o, r, opt, t, events);
   return 0;
 }
 

@@ -17,32 +17,31 @@
 
 namespace sfcl::cli {
 
-Runner register_serve(CLI::App& app) {
-  auto* cmd = app.add_subcommand("serve", "Serve a GGUF model over the Anthropic Messages and OpenAI APIs");
-  cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // later flags win
-  auto o = std::make_shared<server::ServerOptions>();
-  const ModelFlags model_flags = add_per_model_flags(*cmd);
-  const ApiFlags api = add_api_flags(*cmd, o);
-  const ContextFlags ctx = add_context_size_flags(*cmd, o->scheduler);
-  cmd->add_option("-t,--threads", o->scheduler.n_threads, "CPU threads (0 = all)")->capture_default_str();
-  cmd->add_option("--queue", o->scheduler.queue_limit, "Requests that may wait for a slot; more get 429")
+namespace {
+
+void add_scheduler_flags(CLI::App& cmd, server::SchedulerOptions& s) {
+  cmd.add_option("-t,--threads", s.n_threads, "CPU threads (0 = all)")->capture_default_str();
+  cmd.add_option("--queue", s.queue_limit, "Requests that may wait for a slot; more get 429")
       ->capture_default_str()
       ->check(CLI::Range(0, 100000));
-  cmd->add_flag("--kv-unified,!--no-kv-unified", o->scheduler.kv_unified,
-                "One KV cache shared by all slots (default, as llama-server's -kvu); --no-kv-unified: a KV "
-                "stream per slot");
-  cmd->add_option("--cache-ram", o->scheduler.cache_ram_mib,
-                  "MiB of host memory for KV states of prompts no slot holds any more, restored instead of "
-                  "processed again (0 = off); alias -cram")
+  cmd.add_flag("--kv-unified,!--no-kv-unified", s.kv_unified,
+               "One KV cache shared by all slots (default, as llama-server's -kvu); --no-kv-unified: a KV "
+               "stream per slot");
+  cmd.add_option("--cache-ram", s.cache_ram_mib,
+                 "MiB of host memory for KV states of prompts no slot holds any more, restored instead of "
+                 "processed again (0 = off); alias -cram")
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 24));
-  cmd->add_flag(
+}
+
+void add_chat_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptions>& o) {
+  cmd.add_flag(
       "--jinja", [o](int64_t) { o->model_options.jinja = true; },
       "Run the models' Jinja chat templates through llama.cpp's common chat code (the default)");
-  cmd->add_flag(
+  cmd.add_flag(
       "--no-jinja", [o](int64_t) { o->model_options.jinja = false; },
       "llama.cpp's built-in chat templates only (a template it does not recognise: role: content lines)");
-  cmd->add_option_function<std::string>(
+  cmd.add_option_function<std::string>(
       "--chat-template-kwargs",
       [o](const std::string& text) {
         const auto kw = nlohmann::json::parse(text, nullptr, false);
@@ -51,17 +50,19 @@ Runner register_serve(CLI::App& app) {
       },
       "JSON object of extra chat template variables, e.g. '{\"enable_thinking\": false}' (requests' "
       "chat_template_kwargs are merged over it)");
-  cmd->add_option("--reasoning-format", o->reasoning_format,
-                  "Reasoning of thinking models: none (left in the text) or auto, deepseek, deepseek-legacy (the "
-                  "template renders and the reply parser reads it as llama-server's); requests may override it")
+  cmd.add_option("--reasoning-format", o->reasoning_format,
+                 "Reasoning of thinking models: none (left in the text) or auto, deepseek, deepseek-legacy (the "
+                 "template renders and the reply parser reads it as llama-server's); requests may override it")
       ->capture_default_str()
       ->check(CLI::IsMember({"none", "auto", "deepseek", "deepseek-legacy"}));
-  cmd->add_flag("-v,--verbose,--log-verbose", o->verbose, "Show llama.cpp's log");
-  cmd->add_flag("--embeddings,--embedding", o->embeddings,
-                "Serve /v1/embeddings and /embedding from the first model's weights (generation is served too)");
-  cmd->add_option("--embedding-model", o->embedding_model,
-                  "Serve embeddings from this GGUF (an embedding model) instead; implies --embeddings");
-  cmd->add_option_function<std::string>(
+}
+
+void add_embedding_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptions>& o) {
+  cmd.add_flag("--embeddings,--embedding", o->embeddings,
+               "Serve /v1/embeddings and /embedding from the first model's weights (generation is served too)");
+  cmd.add_option("--embedding-model", o->embedding_model,
+                 "Serve embeddings from this GGUF (an embedding model) instead; implies --embeddings");
+  cmd.add_option_function<std::string>(
          "--pooling",
          [o](const std::string& p) {
            o->pooling = p == "none"   ? engine::Pooling::none
@@ -72,10 +73,25 @@ Runner register_serve(CLI::App& app) {
          },
          "Pooling of embeddings: none, mean, cls, last (default: the model's)")
       ->check(CLI::IsMember({"none", "mean", "cls", "last"}));
-  cmd->add_option("--embd-normalize", o->embd_normalize,
-                  "Normalisation of pooled embeddings: -1 none, 0 max absolute int16, 1 taxicab, 2 euclidean, >2 "
-                  "p-norm (requests' embd_normalize overrides it)")
+  cmd.add_option("--embd-normalize", o->embd_normalize,
+                 "Normalisation of pooled embeddings: -1 none, 0 max absolute int16, 1 taxicab, 2 euclidean, >2 "
+                 "p-norm (requests' embd_normalize overrides it)")
       ->capture_default_str();
+}
+
+}  // namespace
+
+Runner register_serve(CLI::App& app) {
+  auto* cmd = app.add_subcommand("serve", "Serve a GGUF model over the Anthropic Messages and OpenAI APIs");
+  cmd->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // later flags win
+  auto o = std::make_shared<server::ServerOptions>();
+  const ModelFlags model_flags = add_per_model_flags(*cmd);
+  const ApiFlags api = add_api_flags(*cmd, o);
+  const ContextFlags ctx = add_context_size_flags(*cmd, o->scheduler);
+  add_scheduler_flags(*cmd, o->scheduler);
+  add_chat_flags(*cmd, o);
+  cmd->add_flag("-v,--verbose,--log-verbose", o->verbose, "Show llama.cpp's log");
+  add_embedding_flags(*cmd, o);
   CLI::Option* ngl = add_model_flags(*cmd, o->model_options);
   add_context_flags(*cmd, o->scheduler.context);
   cmd->add_option("--test-ready-delay-ms", o->test_ready_delay_ms, "Test hook: delay readiness")->group("");
