@@ -275,16 +275,8 @@ void sampling_of(const json& body, const ServerOptions& server, engine::Sampling
   s.seed = seed < 0 ? 0xFFFFFFFFU : static_cast<uint32_t>(seed);
 }
 
-// `count_only`: /v1/messages/count_tokens, whose body is a Messages request that may leave out
-// max_tokens; every other field is checked as the request would be.
-GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& server, const ModelSpec& model,
-                               bool count_only = false) {
-  if (!body.is_object()) throw bad("the request body must be a JSON object");
-  GenerationRequest r;
-  parse_sfcl(body, server, model, r);
-  parse_tools(api, body, r);
-  parse_structured_output(api, body, r);
-  parse_template_options(api, body, server, r);
+// The fields every dialect shares: stream, sampling, logit_bias and ignore_eos.
+void parse_generation(Api api, const json& body, const ServerOptions& server, GenerationRequest& r) {
   if (body.contains("stream") && !body["stream"].is_null()) {
     if (!body["stream"].is_boolean()) throw bad("stream must be a boolean", "stream");
     r.stream = body["stream"].get<bool>();
@@ -303,47 +295,27 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
       }
     };
   }
-  // llama-server's n_predict: the reply's length when max_tokens is not given, else a cap on it.
-  const auto n_predict = static_cast<int32_t>(integer_in(body, "n_predict", -1, server.max_tokens_limit, -1));
-  const auto cap = [n_predict](int32_t max_tokens) {
-    return n_predict > 0 ? std::min(max_tokens, n_predict) : max_tokens;
-  };
-  if (api == Api::anthropic) {
-    check_model(body, model, r, false);
-    r.options.max_tokens = cap(max_tokens_of(body, "max_tokens", server, !count_only, 1));
-    anthropic_messages(body, server, r);
-    if (body.contains("stop_sequences"))
-      r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", decode::kMaxStops, false);
-    return r;
+}
+
+// OpenAI's legacy completions: one prompt string, sent as it is (no chat template).
+void completion_prompt(const json& body, const ServerOptions& server, GenerationRequest& r) {
+  if (!body.contains("prompt")) throw bad("prompt: field required", "prompt");
+  const json& p = body["prompt"];
+  if (p.is_string()) {
+    r.raw_prompt = clean(p.get<std::string>(), server);
+  } else if (p.is_array() && p.size() == 1 && p[0].is_string()) {
+    r.raw_prompt = clean(p[0].get<std::string>(), server);
+  } else {
+    throw bad("prompt must be a string (or an array of one string)", "prompt");
   }
-  check_model(body, model, r, false);
-  const int32_t fallback = api == Api::openai_completions ? 16 : server.default_max_tokens;
-  r.options.max_tokens = max_tokens_of(body, "max_tokens", server, false, fallback);
-  if (body.contains("max_completion_tokens")) {
-    r.options.max_tokens = max_tokens_of(body, "max_completion_tokens", server, false, r.options.max_tokens);
-  }
-  const bool given = (body.contains("max_tokens") && !body["max_tokens"].is_null()) ||
-                     (body.contains("max_completion_tokens") && !body["max_completion_tokens"].is_null());
-  r.options.max_tokens = given || n_predict <= 0 ? cap(r.options.max_tokens) : n_predict;
-  r.include_usage = include_usage_of(body);
-  r.options.logprobs = logprobs_of(api, body);
-  r.n = choices_of(body, server);
-  if (body.contains("stop")) r.options.stop = stops_of(body["stop"], "stop", std::min<size_t>(4, decode::kMaxStops));
-  if (api == Api::openai_completions) {
-    if (!body.contains("prompt")) throw bad("prompt: field required", "prompt");
-    const json& p = body["prompt"];
-    if (p.is_string()) {
-      r.raw_prompt = clean(p.get<std::string>(), server);
-    } else if (p.is_array() && p.size() == 1 && p[0].is_string()) {
-      r.raw_prompt = clean(p[0].get<std::string>(), server);
-    } else {
-      throw bad("prompt must be a string (or an array of one string)", "prompt");
-    }
-    check_text(r.raw_prompt, "prompt");
-    if (r.raw_prompt.empty()) throw bad("prompt must not be empty", "prompt");
-    r.raw = true;
-    return r;
-  }
+  check_text(r.raw_prompt, "prompt");
+  if (r.raw_prompt.empty()) throw bad("prompt must not be empty", "prompt");
+  r.raw = true;
+}
+
+// OpenAI's chat messages (tool calls and their answers: server/api/tools.cpp); a last assistant
+// message is the prefill the model continues.
+void openai_messages(const json& body, const ServerOptions& server, GenerationRequest& r) {
   if (!body.contains("messages")) throw bad("messages: field required", "messages");
   const json& msgs = body["messages"];
   if (!msgs.is_array()) throw bad("messages must be an array", "messages");
@@ -392,6 +364,50 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   bool any_user = false;
   for (const auto& m : r.messages) any_user = any_user || m.role == "user";
   if (!any_user) throw bad("messages: at least one user message is required", "messages");
+}
+
+// `count_only`: /v1/messages/count_tokens, whose body is a Messages request that may leave out
+// max_tokens; every other field is checked as the request would be.
+GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& server, const ModelSpec& model,
+                               bool count_only = false) {
+  if (!body.is_object()) throw bad("the request body must be a JSON object");
+  GenerationRequest r;
+  parse_sfcl(body, server, model, r);
+  parse_tools(api, body, r);
+  parse_structured_output(api, body, r);
+  parse_template_options(api, body, server, r);
+  parse_generation(api, body, server, r);
+  // llama-server's n_predict: the reply's length when max_tokens is not given, else a cap on it.
+  const auto n_predict = static_cast<int32_t>(integer_in(body, "n_predict", -1, server.max_tokens_limit, -1));
+  const auto cap = [n_predict](int32_t max_tokens) {
+    return n_predict > 0 ? std::min(max_tokens, n_predict) : max_tokens;
+  };
+  if (api == Api::anthropic) {
+    check_model(body, model, r, false);
+    r.options.max_tokens = cap(max_tokens_of(body, "max_tokens", server, !count_only, 1));
+    anthropic_messages(body, server, r);
+    if (body.contains("stop_sequences"))
+      r.options.stop = stops_of(body["stop_sequences"], "stop_sequences", decode::kMaxStops, false);
+    return r;
+  }
+  check_model(body, model, r, false);
+  const int32_t fallback = api == Api::openai_completions ? 16 : server.default_max_tokens;
+  r.options.max_tokens = max_tokens_of(body, "max_tokens", server, false, fallback);
+  if (body.contains("max_completion_tokens")) {
+    r.options.max_tokens = max_tokens_of(body, "max_completion_tokens", server, false, r.options.max_tokens);
+  }
+  const bool given = (body.contains("max_tokens") && !body["max_tokens"].is_null()) ||
+                     (body.contains("max_completion_tokens") && !body["max_completion_tokens"].is_null());
+  r.options.max_tokens = given || n_predict <= 0 ? cap(r.options.max_tokens) : n_predict;
+  r.include_usage = include_usage_of(body);
+  r.options.logprobs = logprobs_of(api, body);
+  r.n = choices_of(body, server);
+  if (body.contains("stop")) r.options.stop = stops_of(body["stop"], "stop", std::min<size_t>(4, decode::kMaxStops));
+  if (api == Api::openai_completions) {
+    completion_prompt(body, server, r);
+    return r;
+  }
+  openai_messages(body, server, r);
   return r;
 }
 
