@@ -30,6 +30,58 @@ struct AnthropicBlock {
   bool open = true;
 };
 
+// The open block a delta or stop event names by its index; nullptr (and noted) when none is.
+AnthropicBlock* block_at(std::vector<AnthropicBlock>& blocks, const json& j, const std::string& at, Delivered& d) {
+  const json index = j.value("index", json());
+  if (!index.is_number_unsigned() || index.get<size_t>() >= blocks.size() || !blocks[index.get<size_t>()].open) {
+    d.unsigned_parts.push_back(at + ".index " + index.dump() + " is no open content block");
+    return nullptr;
+  }
+  return &blocks[index.get<size_t>()];
+}
+
+void anthropic_message_start(const json& e, const std::string& at, Delivered& d) {
+  only(d, e, at, {"type", "message"});
+  const json m = e.value("message", json::object());
+  if (!only(d, m, at + ".message",
+            {"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"})) {
+    return;
+  }
+  expect(d, m, "type", "message", at + ".message");
+  expect(d, m, "role", "assistant", at + ".message");
+  expect(d, m, "content", json::array(), at + ".message");
+  expect(d, m, "stop_reason", nullptr, at + ".message");
+  expect(d, m, "stop_sequence", nullptr, at + ".message");
+  if (m.contains("usage")) check_usage(d, m["usage"], true, at + ".message.usage");
+  d.id = string_at(d, m, "id", at + ".message");
+  d.model = string_at(d, m, "model", at + ".message");
+}
+
+// A delta appends to its block: text, thinking, or a tool_use's partial JSON input.
+void anthropic_block_delta(const json& e, const std::string& at, std::vector<AnthropicBlock>& blocks, Delivered& d) {
+  AnthropicBlock* b = block_at(blocks, e, at, d);
+  const json delta = e.value("delta", json());
+  const std::string kind = type_of(delta);
+  const std::string block_type = b != nullptr ? b->block["type"].get<std::string>() : "";
+  const char* field = kind == "text_delta" ? "text" : kind == "input_json_delta" ? "partial_json" : "thinking";
+  const bool fits = (kind == "text_delta" && block_type == "text") ||
+                    (kind == "input_json_delta" && block_type == "tool_use") ||
+                    (kind == "thinking_delta" && block_type == "thinking");
+  if (!fits) {
+    d.unsigned_parts.push_back(at + ".delta (" + (kind.empty() ? "untyped" : kind) + ")" +
+                               (b != nullptr ? " on a " + block_type + " block" : ""));
+    return;
+  }
+  only(d, delta, at + ".delta", {"type", field});
+  const std::string piece = string_at(d, delta, field, at + ".delta");
+  if (kind == "input_json_delta") {
+    b->partial_json += piece;
+  } else {
+    std::string text = b->block[kind == "text_delta" ? "text" : "thinking"].get<std::string>();
+    b->block[kind == "text_delta" ? "text" : "thinking"] = text + piece;
+  }
+}
+
 void anthropic_event(const SseEvent& ev, const json& e, const std::string& at, std::vector<AnthropicBlock>& blocks,
                      bool& started, bool& stopped, Delivered& d) {
   DeliveredChoice& choice = d.choices.front();
@@ -39,31 +91,10 @@ void anthropic_event(const SseEvent& ev, const json& e, const std::string& at, s
   if (ev.event != type) d.unsigned_parts.push_back(at + ": event \"" + ev.event + "\" carries type \"" + type + "\"");
   if (stopped) d.unsigned_parts.push_back(at + ": after message_stop");
   if (!started && type != "message_start" && type != "ping") d.unsigned_parts.push_back(at + ": before message_start");
-  const auto block_at = [&](const json& j) -> AnthropicBlock* {
-    const json index = j.value("index", json());
-    if (!index.is_number_unsigned() || index.get<size_t>() >= blocks.size() || !blocks[index.get<size_t>()].open) {
-      d.unsigned_parts.push_back(at + ".index " + index.dump() + " is no open content block");
-      return nullptr;
-    }
-    return &blocks[index.get<size_t>()];
-  };
   if (type == "message_start") {
     if (started) d.unsigned_parts.push_back(at + ": a second message_start");
     started = true;
-    only(d, e, at, {"type", "message"});
-    const json m = e.value("message", json::object());
-    if (!only(d, m, at + ".message",
-              {"id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"})) {
-      return;
-    }
-    expect(d, m, "type", "message", at + ".message");
-    expect(d, m, "role", "assistant", at + ".message");
-    expect(d, m, "content", json::array(), at + ".message");
-    expect(d, m, "stop_reason", nullptr, at + ".message");
-    expect(d, m, "stop_sequence", nullptr, at + ".message");
-    if (m.contains("usage")) check_usage(d, m["usage"], true, at + ".message.usage");
-    d.id = string_at(d, m, "id", at + ".message");
-    d.model = string_at(d, m, "model", at + ".message");
+    anthropic_message_start(e, at, d);
   } else if (type == "content_block_start") {
     only(d, e, at, {"type", "index", "content_block"});
     if (e.value("index", json()) != json(blocks.size())) {
@@ -73,30 +104,10 @@ void anthropic_event(const SseEvent& ev, const json& e, const std::string& at, s
     if (!block.is_null()) blocks.push_back({std::move(block)});
   } else if (type == "content_block_delta") {
     only(d, e, at, {"type", "index", "delta"});
-    AnthropicBlock* b = block_at(e);
-    const json delta = e.value("delta", json());
-    const std::string kind = type_of(delta);
-    const std::string block_type = b != nullptr ? b->block["type"].get<std::string>() : "";
-    const char* field = kind == "text_delta" ? "text" : kind == "input_json_delta" ? "partial_json" : "thinking";
-    const bool fits = (kind == "text_delta" && block_type == "text") ||
-                      (kind == "input_json_delta" && block_type == "tool_use") ||
-                      (kind == "thinking_delta" && block_type == "thinking");
-    if (!fits) {
-      d.unsigned_parts.push_back(at + ".delta (" + (kind.empty() ? "untyped" : kind) + ")" +
-                                 (b != nullptr ? " on a " + block_type + " block" : ""));
-      return;
-    }
-    only(d, delta, at + ".delta", {"type", field});
-    const std::string piece = string_at(d, delta, field, at + ".delta");
-    if (kind == "input_json_delta") {
-      b->partial_json += piece;
-    } else {
-      std::string text = b->block[kind == "text_delta" ? "text" : "thinking"].get<std::string>();
-      b->block[kind == "text_delta" ? "text" : "thinking"] = text + piece;
-    }
+    anthropic_block_delta(e, at, blocks, d);
   } else if (type == "content_block_stop") {
     only(d, e, at, {"type", "index"});
-    if (AnthropicBlock* b = block_at(e); b != nullptr) b->open = false;
+    if (AnthropicBlock* b = block_at(blocks, e, at, d); b != nullptr) b->open = false;
   } else if (type == "message_delta") {
     only(d, e, at, {"type", "delta", "usage", "sfcl"});
     const json delta = e.value("delta", json::object());

@@ -222,25 +222,26 @@ std::string metrics_path(const std::string& path) {
   return "other";
 }
 
-}  // namespace
-
-void install_routes(http::Router& svr, State& st) {
-  auto guarded = [](Api api, auto&& fn) {
-    return [api, fn](const http::Request& req, http::Response& res) {
-      try {
-        fn(req, res);
-      } catch (const ApiError& e) {
-        send_error(res, api, e);
-      } catch (const std::bad_alloc&) {
-        send_error(res, api, ApiError(503, dialect_for(api).errors().unavailable, "out of memory for this request"));
-      } catch (const nlohmann::json::exception&) {
-        send_error(res, api,
-                   ApiError(400, "invalid_request_error", "a request field has a type this server cannot use"));
-      } catch (const std::exception& e) {
-        send_error(res, api, ApiError(500, dialect_for(api).errors().server, e.what()));
-      }
-    };
+// A handler whose exceptions become the API's error shape: every route answers, none throws.
+template <typename Fn>
+http::Handler guarded(Api api, Fn fn) {
+  return [api, fn](const http::Request& req, http::Response& res) {
+    try {
+      fn(req, res);
+    } catch (const ApiError& e) {
+      send_error(res, api, e);
+    } catch (const std::bad_alloc&) {
+      send_error(res, api, ApiError(503, dialect_for(api).errors().unavailable, "out of memory for this request"));
+    } catch (const nlohmann::json::exception&) {
+      send_error(res, api, ApiError(400, "invalid_request_error", "a request field has a type this server cannot use"));
+    } catch (const std::exception& e) {
+      send_error(res, api, ApiError(500, dialect_for(api).errors().server, e.what()));
+    }
   };
+}
+
+// The generation endpoints of every dialect, and Anthropic's token count.
+void install_generation_routes(http::Router& svr, State& st) {
   for (const auto& [path, api] :
        {std::pair{"/v1/messages", Api::anthropic}, std::pair{"/v1/chat/completions", Api::openai_chat},
         std::pair{"/v1/completions", Api::openai_completions}, std::pair{"/chat/completions", Api::openai_chat},
@@ -259,6 +260,10 @@ void install_routes(http::Router& svr, State& st) {
              check_prompt_bytes(st, Api::anthropic, req);  // before tokenising: its cost grows with the text
              set_json(r, 200, {{"input_tokens", tokenize_request(*m.model, req).size()}});
            }));
+}
+
+// Models, llama-server's own endpoints and embeddings.
+void install_model_routes(http::Router& svr, State& st) {
   for (const char* path : {"/v1/models", "/models"}) {
     svr.Get(path, [&st](const http::Request&, http::Response& r) { set_json(r, 200, models_list(st)); });
   }
@@ -286,6 +291,10 @@ void install_routes(http::Router& svr, State& st) {
     svr.Post(path, guarded(Api::openai_chat,
                            [&st](const http::Request& q, http::Response& r) { handle_embeddings(st, q, r, false); }));
   }
+}
+
+// Health, metrics, the signing key and the playground.
+void install_service_routes(http::Router& svr, State& st) {
   svr.Get("/health", [&st](const http::Request&, http::Response& r) { health(st, r); });
   svr.Get("/metrics", [&st](const http::Request&, http::Response& r) {
     // The models' schedulers and weights are written by the loader until `ready`: read them after.
@@ -323,6 +332,14 @@ void install_routes(http::Router& svr, State& st) {
     svr.Get("/", asset);
     svr.GetPrefix("/ui/", asset);
   }
+}
+
+}  // namespace
+
+void install_routes(http::Router& svr, State& st) {
+  install_generation_routes(svr, st);
+  install_model_routes(svr, st);
+  install_service_routes(svr, st);
 }
 
 void dispatch(const http::Router& routes, State& st, const http::Request& req, http::Response& res) {
