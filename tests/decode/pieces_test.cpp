@@ -143,6 +143,25 @@ TEST(Backtracker, AFallbackEndsTheRetries) {
   EXPECT_FALSE(b.fell_back(5));
 }
 
+TEST(Backtracker, AnAnchorRewoundAwayMayBeRetriedAgainWithTheRetriesLeft) {
+  Backtracker b(10, 3);
+  b.add_attempt(4);
+  b.mark_fell_back(4);
+  b.forget_fallback(4);
+  EXPECT_FALSE(b.fell_back(4));
+  EXPECT_TRUE(b.may_retry(4));
+  EXPECT_EQ(b.attempts(4), 1);  // the retries spent stay spent
+}
+
+TEST(Backtracker, ARewindForgetsOnlyTheFallbacksAfterIt) {
+  Backtracker b(10, 1);
+  for (const size_t first : {2U, 10U, 20U}) b.mark_fell_back(first);
+  b.forget_fallbacks_after(10);
+  EXPECT_TRUE(b.fell_back(2));
+  EXPECT_TRUE(b.fell_back(10));
+  EXPECT_FALSE(b.fell_back(20));
+}
+
 TEST(Backtracker, BansApplyAtOnePosition) {
   Backtracker b(10, 2);
   EXPECT_TRUE(b.bans_at(0).empty());
