@@ -182,6 +182,8 @@ void refuse_unknown_fields(Api api, const json& body) {
   if (body.contains("sfcl") && body["sfcl"].is_object()) check_names(body["sfcl"], {&kSfcl}, "sfcl.");
 }
 
+std::span<const std::string_view> sfcl_option_names() { return kSfcl; }
+
 bool responses_passes_through(std::string_view key) {
   static const Names kChatOwn = {"chat_template_kwargs", "enable_thinking", "reasoning_format", "sfcl"};
   return std::find(kLlamaServer.begin(), kLlamaServer.end(), key) != kLlamaServer.end() ||

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -51,6 +52,9 @@ void refuse_unsupported(Api api, const nlohmann::json& body);
 // neither the official API of `api`, nor llama-server, nor sfcl defines; also inside "sfcl"
 // (server/api/fields.cpp).
 void refuse_unknown_fields(Api api, const nlohmann::json& body);
+// The fields of a request's "sfcl" object, as the parser reads them (docs/API.md, "The `sfcl`
+// request options" lists each; tests/server/api/request_params_test.cpp holds the two together).
+std::span<const std::string_view> sfcl_option_names();
 // The same against an endpoint's own list (llama-server's /tokenize, /detokenize).
 void refuse_unknown_fields(const nlohmann::json& body, const std::vector<std::string_view>& known);
 

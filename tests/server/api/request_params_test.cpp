@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
+#include "server/api/params.h"
 #include "server/api/request.h"
 
 namespace sfcl::server {
@@ -30,6 +33,27 @@ ApiError error_of(Api api, const json& body, const ServerOptions& o = options())
   }
   ADD_FAILURE() << "parsed: " << body.dump();
   return {0, "", ""};
+}
+
+// The field list and the parser agree (a listed option is read: a wrong value is a 400 naming it,
+// not "unknown parameter"), and the API reference names every option.
+TEST(RequestParams, EverySfclOptionIsReadByTheParserAndDocumented) {
+  std::ifstream in(std::string(SFCL_SOURCE_DIR) + "/docs/API.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  const std::string text = doc.str();
+  const size_t section = text.find("## The `sfcl` request options");
+  ASSERT_NE(section, std::string::npos);
+  const std::string options_doc = text.substr(section, text.find("\n## ", section + 1) - section);
+  ASSERT_FALSE(sfcl_option_names().empty());
+  for (const std::string_view name : sfcl_option_names()) {
+    const std::string key(name);
+    const ApiError e = error_of(Api::openai_chat, chat({{"sfcl", {{key, json::array({json::array({1})})}}}}));
+    EXPECT_EQ(e.status, 400) << key;
+    EXPECT_EQ(e.param, "sfcl." + key) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("unknown"), std::string::npos) << e.what();
+    EXPECT_NE(options_doc.find("`" + key + "`"), std::string::npos) << key << " is not in docs/API.md";
+  }
 }
 
 TEST(RequestParams, SamplingDefaultsAreLlamaCppsChain) {
