@@ -35,13 +35,15 @@ void one_request(httplib::Client& cli, const json& body, LoadRun& run, std::mute
   const auto t0 = Clock::now();
   double first = -1;
   double last = -1;
-  int64_t chunks = 0;
   int64_t usage_tokens = -1;
+  bool error_event = false;
   std::string buf;
   auto on_line = [&](const std::string& line) {
     if (line.rfind("data: ", 0) != 0 || line == "data: [DONE]") return;
     const json j = json::parse(line.substr(6), nullptr, false);
     if (j.is_discarded()) return;
+    // Both servers report a failure mid-stream as an event with an `error` member, after a 200.
+    if (j.contains("error")) error_event = true;
     if (j.contains("usage") && j["usage"].is_object() && j["usage"].contains("completion_tokens")) {
       usage_tokens = j["usage"]["completion_tokens"].get<int64_t>();
     }
@@ -51,7 +53,6 @@ void one_request(httplib::Client& cli, const json& body, LoadRun& run, std::mute
         const double t = ms_since(t0);
         if (first < 0) first = t;
         last = t;
-        ++chunks;
       }
     }
   };
@@ -72,20 +73,28 @@ void one_request(httplib::Client& cli, const json& body, LoadRun& run, std::mute
   };
   httplib::Response res;
   httplib::Error err = httplib::Error::Success;
-  const bool ok = cli.send(req, res, err) && res.status == 200 && first >= 0;
+  const bool sent = cli.send(req, res, err) && res.status == 200 && first >= 0;
   const std::lock_guard<std::mutex> lock(mu);
   ++run.requests;
-  if (!ok) {
+  if (error_event) ++run.error_events;
+  // Tokens are counted from usage only: content chunks need not be one token each.
+  if (sent && !error_event && usage_tokens < 0) ++run.no_usage;
+  if (!sent || error_event || usage_tokens < 0) {
     ++run.errors;
     return;
   }
-  const int64_t tokens = usage_tokens >= 0 ? usage_tokens : chunks;
+  const int64_t tokens = usage_tokens;
+  if (tokens < body.value("max_tokens", int64_t{0})) ++run.short_completions;
   run.completion_tokens += tokens;
   run.ttft_ms.push_back(first);
   if (tokens > 1) run.itl_ms.push_back((last - first) / static_cast<double>(tokens - 1));
 }
 
-LoadRun run_load(const Target& t, const std::vector<json>& prompts, int concurrency, int per_stream, size_t offset) {
+// Every request's system message starts with a line of its own (`tag`, stream, request), so when
+// the set's prompts repeat, no server is timed on a prefix it cached from an earlier request; the
+// targets still get the same texts (same tag) in the same slot.
+LoadRun run_load(const Target& t, const std::vector<json>& prompts, int concurrency, int per_stream, size_t offset,
+                 const std::string& tag) {
   LoadRun run;
   std::mutex mu;
   std::vector<std::thread> threads;
@@ -100,6 +109,9 @@ LoadRun run_load(const Target& t, const std::vector<json>& prompts, int concurre
         json body =
             prompts[(offset + static_cast<size_t>(s) * static_cast<size_t>(per_stream) + static_cast<size_t>(k)) %
                     prompts.size()];
+        auto& system = body["messages"][0]["content"];
+        system =
+            "Request " + tag + "-" + std::to_string(s) + "-" + std::to_string(k) + ".\n" + system.get<std::string>();
         body.update(t.extra);
         one_request(cli, body, run, mu);
       }
@@ -130,11 +142,17 @@ struct CellSummary {
   MinMedMax generated_tokens_per_s;
   double ttft_p50, ttft_p95, itl_p50, itl_p95;
   int errors = 0;
+  int error_events = 0;
+  int short_completions = 0;
 };
 
 CellSummary summarize(const std::vector<LoadRun>& runs) {
-  CellSummary c{over(runs, req_ps), over(runs, gen_tps), 0, 0, 0, 0, 0};
-  for (const auto& x : runs) c.errors += x.errors;
+  CellSummary c{over(runs, req_ps), over(runs, gen_tps), 0, 0, 0, 0, 0, 0, 0};
+  for (const auto& x : runs) {
+    c.errors += x.errors;
+    c.error_events += x.error_events;
+    c.short_completions += x.short_completions;
+  }
   const auto ttft = pooled(runs, true);
   const auto itl = pooled(runs, false);
   c.ttft_p50 = percentile(ttft, 0.5);
@@ -163,6 +181,9 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
                                                  {{"role", "user"}, {"content", it.question}}})},
                        {"max_tokens", o.max_tokens},
                        {"temperature", 0},
+                       // Both servers honour it: every request generates max_tokens tokens, so
+                       // neither wins by stopping early.
+                       {"ignore_eos", true},
                        {"stream", true},
                        {"stream_options", {{"include_usage", true}}}});
   }
@@ -173,6 +194,9 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   std::string peer_url = o.peer_url;
   std::string sfcl_url = o.sfcl_url;
   const std::string threads = std::to_string(o.threads);
+  std::vector<std::string> peer_argv;  // empty when the peer runs elsewhere
+  std::vector<std::string> sfcl_off_argv;
+  std::vector<std::string> sfcl_on_argv;
   if (peer_url.empty()) {
     if (!std::filesystem::exists(o.peer_binary)) {
       throw cli::UsageError("no " + o.peer + " binary at " + o.peer_binary.string() +
@@ -180,59 +204,58 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
     }
     const int port = free_port();
     std::filesystem::create_directories(logs);
-    peer = std::make_unique<ChildProcess>(std::vector<std::string>{o.peer_binary.string(),
-                                                                   "-m",
-                                                                   o.model.string(),
-                                                                   "--host",
-                                                                   "127.0.0.1",
-                                                                   "--port",
-                                                                   std::to_string(port),
-                                                                   "-np",
-                                                                   std::to_string(o.parallel),
-                                                                   "-c",
-                                                                   std::to_string(o.ctx_per_slot * o.parallel),
-                                                                   "-t",
-                                                                   threads,
-                                                                   "-tb",
-                                                                   threads,
-                                                                   "--no-webui",
-                                                                   "--fit",
-                                                                   "off",
-                                                                   "--alias",
-                                                                   model_id},
-                                          logs / "peer.log");
+    peer_argv = {o.peer_binary.string(), "-m", o.model.string(), "--host", "127.0.0.1", "--port", std::to_string(port),
+                 "-np", std::to_string(o.parallel),
+                 // llama-server splits -c over the slots, or with -kvu lets one slot take all of
+                 // it unless --kv-unified-per-slot caps it, as sfcl's --ctx does.
+                 "-c", std::to_string(o.ctx_per_slot * o.parallel), "--kv-unified-per-slot",
+                 std::to_string(o.ctx_per_slot), o.kv_unified ? "--kv-unified" : "--no-kv-unified", "-b",
+                 std::to_string(o.batch), "-ub", std::to_string(o.ubatch), "--cache-ram",
+                 std::to_string(o.cache_ram_mib), "-t", threads, "-tb", threads, "--no-webui", "--fit", "off",
+                 "--alias", model_id};
+    peer = std::make_unique<ChildProcess>(peer_argv, logs / "peer.log");
     peer_url = "http://127.0.0.1:" + std::to_string(port);
   }
   // SFCL off and on each get a server of their own: on one server the mode timed second would find
   // the prompts the first had just cached (the prefix cache), and run ~2x faster for that alone.
   std::unique_ptr<ChildProcess> sfcl_on;
   std::string sfcl_on_url = o.sfcl_url;
-  const auto start_sfcl = [&](const std::string& log, std::unique_ptr<ChildProcess>& child, std::string& url) {
+  const auto start_sfcl = [&](const std::string& log, std::unique_ptr<ChildProcess>& child, std::string& url,
+                              std::vector<std::string>& argv) {
     const int port = free_port();
     std::filesystem::create_directories(logs);
-    std::vector<std::string> argv = {self_executable().string(),
-                                     "serve",
-                                     "-m",
-                                     o.model.string(),
-                                     "--host",
-                                     "127.0.0.1",
-                                     "--port",
-                                     std::to_string(port),
-                                     "--parallel",
-                                     std::to_string(o.parallel),
-                                     "--ctx",
-                                     std::to_string(o.ctx_per_slot),
-                                     "-t",
-                                     threads,
-                                     "--queue",
-                                     "1024"};
+    argv = {self_executable().string(),
+            "serve",
+            "-m",
+            o.model.string(),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            std::to_string(port),
+            "--parallel",
+            std::to_string(o.parallel),
+            "--ctx",
+            std::to_string(o.ctx_per_slot),
+            o.kv_unified ? "--kv-unified" : "--no-kv-unified",
+            "-b",
+            std::to_string(o.batch),
+            "--ubatch-size",
+            std::to_string(o.ubatch),
+            "--cache-ram",
+            std::to_string(o.cache_ram_mib),
+            "-t",
+            threads,
+            "--threads-batch",
+            threads,
+            "--queue",
+            "1024"};
     argv.insert(argv.end(), o.sfcl_args.begin(), o.sfcl_args.end());
     child = std::make_unique<ChildProcess>(argv, logs / log);
     url = "http://127.0.0.1:" + std::to_string(port);
   };
   if (sfcl_url.empty()) {
-    start_sfcl("sfcl-off.log", sfcl, sfcl_url);
-    start_sfcl("sfcl-on.log", sfcl_on, sfcl_on_url);
+    start_sfcl("sfcl-off.log", sfcl, sfcl_url, sfcl_off_argv);
+    start_sfcl("sfcl-on.log", sfcl_on, sfcl_on_url, sfcl_on_argv);
   }
   const auto ready = [](const std::string& name, const std::string& url, ChildProcess* child) {
     const auto end = Clock::now() + std::chrono::seconds(180);
@@ -258,6 +281,15 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
                {"threads", o.threads},
                {"parallel_slots", o.parallel},
                {"ctx_per_slot", o.ctx_per_slot},
+               {"batch", o.batch},
+               {"ubatch", o.ubatch},
+               {"cache_ram_mib", o.cache_ram_mib},
+               {"kv_unified", o.kv_unified},
+               {"ignore_eos", true},
+               {"prompt_first_line", "unique per request (same across targets)"},
+               {"peer_command", peer_argv},
+               {"sfcl_off_command", sfcl_off_argv},
+               {"sfcl_on_command", sfcl_on_argv},
                {"max_tokens", o.max_tokens},
                {"requests_per_stream", o.requests_per_stream},
                {"reps", o.reps},
@@ -273,7 +305,7 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   for (const auto& t : targets) rep.targets.push_back(t.name);
   // Same warm-up for every target: one request per slot, all at once.
   for (const auto& t : targets) {
-    const LoadRun w = run_load(t, prompts, o.parallel, 1, 0);
+    const LoadRun w = run_load(t, prompts, o.parallel, 1, 0, "warm-up");
     if (w.errors == w.requests) throw cli::UsageError(t.name + " at " + t.url + " failed every warm-up request");
   }
   rep.runs.assign(targets.size(), std::vector<std::vector<LoadRun>>(o.concurrency.size()));
@@ -283,7 +315,8 @@ PeerBenchReport run_peer_bench(const PeerBenchOptions& o) {
   for (int r = 0; r < o.reps; ++r) {
     for (size_t c = 0; c < o.concurrency.size(); ++c) {
       for (size_t t = 0; t < targets.size(); ++t) {  // same prompts for every target in this slot
-        rep.runs[t][c].push_back(run_load(targets[t], prompts, o.concurrency[c], o.requests_per_stream, offset));
+        const std::string tag = std::to_string(r) + "-" + std::to_string(o.concurrency[c]);
+        rep.runs[t][c].push_back(run_load(targets[t], prompts, o.concurrency[c], o.requests_per_stream, offset, tag));
         progress.advance();
       }
       offset += static_cast<size_t>(o.concurrency[c] * o.requests_per_stream);
@@ -324,6 +357,8 @@ json peer_json(const PeerBenchReport& r) {
                          {"ttft_ms", {{"p50", x.ttft_p50}, {"p95", x.ttft_p95}}},
                          {"inter_token_ms", {{"p50", x.itl_p50}, {"p95", x.itl_p95}}},
                          {"errors", x.errors},
+                         {"error_events", x.error_events},
+                         {"short_completions", x.short_completions},
                          {"peak_rss_mib", t < r.peak_rss_mib.size() ? r.peak_rss_mib[t] : 0.0}});
     }
     ratios.push_back({{"concurrency", r.concurrency[c]},
@@ -335,6 +370,13 @@ json peer_json(const PeerBenchReport& r) {
 
 void print_peer(const PeerBenchReport& r) {
   std::printf("peer: %s vs sfcl serve; %s\n", r.peer.c_str(), r.setup.dump().c_str());
+  // The exact command lines, so a reader can check both servers ran the same configuration.
+  for (const char* key : {"peer_command", "sfcl_off_command", "sfcl_on_command"}) {
+    if (!r.setup.contains(key) || r.setup[key].empty()) continue;
+    std::string line;
+    for (const auto& a : r.setup[key]) line += (line.empty() ? "" : " ") + a.get<std::string>();
+    std::printf("%-16s %s\n", key, line.c_str());
+  }
   std::printf("%-5s %-18s %18s %24s %17s %17s %6s\n", "conc", "server", "requests/s", "generated tok/s (med)",
               "TTFT p50/p95 ms", "ITL p50/p95 ms", "errors");
   for (size_t c = 0; c < r.concurrency.size(); ++c) {
@@ -344,6 +386,10 @@ void print_peer(const PeerBenchReport& r) {
       std::printf("%-5d %-18s %18.2f %10.0f (%5.0f-%5.0f) %8.1f/%8.1f %8.2f/%8.2f %6d\n", r.concurrency[c],
                   r.targets[t].c_str(), x.requests_per_s.median, g.median, g.min, g.max, x.ttft_p50, x.ttft_p95,
                   x.itl_p50, x.itl_p95, x.errors);
+      if (x.error_events > 0 || x.short_completions > 0) {
+        std::printf("      %s: %d streams ended in an error event, %d completions shorter than max_tokens\n",
+                    r.targets[t].c_str(), x.error_events, x.short_completions);
+      }
     }
     const auto off = throughput_ratio(r.runs[1][c], r.runs[0][c]);
     const auto on = throughput_ratio(r.runs[2][c], r.runs[0][c]);

@@ -20,9 +20,15 @@ struct PeerBenchOptions {
   int reps = 5;
   int requests_per_stream = 16;
   int max_tokens = 64;
+  // The configuration both servers started here run with, defined once so neither gets a
+  // different KV layout, batch or host cache (each server's own defaults differ).
   int threads = 2;
   int parallel = 8;
   int ctx_per_slot = 1024;
+  int batch = 512;           // sfcl serve's default -b (llama-server's is 2048)
+  int ubatch = 512;          // -ub (both default to 512, given so it cannot drift)
+  int cache_ram_mib = 2048;  // sfcl's default --cache-ram (llama-server's is 8192)
+  bool kv_unified = true;    // sfcl's default; llama-server turns it on only with -np auto
   int items = 60;
   std::vector<std::string> sfcl_args;  // more flags for the sfcl servers started here (--kv-unified)
   bool progress = true;                // a progress line on stderr
@@ -33,6 +39,9 @@ struct LoadRun {
   double wall_s = 0;
   int requests = 0;
   int errors = 0;
+  int error_events = 0;       // streams that ended in an `error` event (counted in errors too)
+  int no_usage = 0;           // streams without a usage object (counted in errors too)
+  int short_completions = 0;  // usage.completion_tokens < max_tokens despite ignore_eos
   int64_t completion_tokens = 0;
   std::vector<double> ttft_ms;  // per request
   std::vector<double> itl_ms;   // per request: (last content - first content) / (tokens - 1)

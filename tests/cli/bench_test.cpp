@@ -2,10 +2,13 @@
 // and holds a plausible value; the SVG is a complete document. Not timed: numbers are not judged.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "server/server_process.h"
 #include "support/run_command.h"
@@ -69,10 +72,25 @@ TEST(Bench, QuickJsonHasEveryFieldForModesAndPeer) {
   EXPECT_TRUE(p["setup"]["client"].is_string());
   // SFCL off and on each on a server of their own (one shared prefix cache would favour the second).
   EXPECT_NE(p["setup"].at("sfcl_url"), p["setup"].at("sfcl_on_url"));
+  // The servers started here run the configuration the report states, and it says how.
+  const json& setup = p["setup"];
+  EXPECT_TRUE(setup["peer_command"].empty());  // the peer ran elsewhere (--peer-url)
+  const auto argv = setup.at("sfcl_off_command").get<std::vector<std::string>>();
+  const auto has = [&argv](const std::string& a, const std::string& v) {
+    for (size_t i = 0; i + 1 < argv.size(); ++i)
+      if (argv[i] == a && argv[i + 1] == v) return true;
+    return false;
+  };
+  EXPECT_TRUE(has("-b", std::to_string(setup.at("batch").get<int>()))) << setup.dump();
+  EXPECT_TRUE(has("--cache-ram", std::to_string(setup.at("cache_ram_mib").get<int>()))) << setup.dump();
+  EXPECT_EQ(std::count(argv.begin(), argv.end(), "--kv-unified"), setup.at("kv_unified").get<bool>() ? 1 : 0);
+  EXPECT_EQ(setup.at("sfcl_on_command").size(), argv.size());
   ASSERT_EQ(p["results"].size(), 6U);  // concurrency 1 and 2, three targets each
   for (const auto& r : p["results"]) {
     EXPECT_TRUE(r["target"].is_string());
     EXPECT_EQ(r["errors"], 0) << r.dump();
+    EXPECT_EQ(r["error_events"], 0) << r.dump();
+    EXPECT_TRUE(r["short_completions"].is_number_integer()) << r.dump();
     expect_spread(r["requests_per_s"], "requests_per_s");
     expect_spread(r["generated_tokens_per_s"], "generated_tokens_per_s");
     EXPECT_GT(r["requests_per_s"]["median"].get<double>(), 0.0) << r.dump();
