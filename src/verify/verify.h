@@ -106,6 +106,11 @@ class Checker {
   [[nodiscard]] bool has_numeric_source() const;
   // Support of source anchor `i` for `a` (1 exact, 0.9 partial date, name trigram cosine, else 0).
   float similarity(const anchor::Anchor& a, uint32_t i);
+  // check()'s steps after an exact match (checker.cpp)
+  float best_support(const anchor::Anchor& a, int64_t& best_idx);
+  bool confirm_written(const anchor::Anchor& a, std::string_view field, std::string_view surface,
+                       std::string_view before, std::string_view after, CheckResult& r);
+  bool confirm_derived(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
   void bind(const anchor::Anchor& a, std::string_view field, std::string_view before, std::string_view after,
             CheckResult& r);
