@@ -129,6 +129,10 @@ class Checker {
   // A name checked by its parts (name_parts.cpp): `folded` is fold_for_match of what was written.
   bool name_by_parts(std::string_view folded, anchor::TextSpan& span) const;
   bool name_by_parts_words(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  // name_by_parts_words' two readings: a run the sources write with every other word theirs, or
+  // the words of one source name reordered.
+  bool name_by_core(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  bool name_reordered(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   [[nodiscard]] bool source_word(std::string_view w) const;
   bool derivation_cued(Derivation d, std::string_view before, std::string_view after);
