@@ -123,6 +123,97 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   return 0;
 }
 
+// "百分之二十" / "百分之20" at p.
+size_t scan_cn_percent(Src& src, size_t p, Anchor& a) {
+  const size_t k = p + 9;
+  size_t j = cn_numeral_run(src, k);
+  uint64_t v = 0;
+  if (j > k && cn_value(src.s.substr(k, j - k), v)) {
+    set_norm(a, Type::percent, std::to_string(v) + "%");
+    a.value = static_cast<double>(v);
+    return j;
+  }
+  j = src.digits(k);
+  if (j > k) {
+    set_norm(a, Type::percent, canonical_decimal(src.s.substr(k, j - k), "", 0) + "%");
+    a.value = std::strtod(a.norm.c_str(), nullptr);
+    return j;
+  }
+  return 0;
+}
+
+// "第3条", "第三款" (a clause), "第12位", "第三名" (an ordinal) at p.
+size_t scan_cn_ordinal(Src& src, size_t p, Anchor& a) {
+  const size_t k = p + 3;
+  size_t j = src.digits(k);
+  std::string num;
+  if (j > k) {
+    while (src.at(j) == '.' && is_digit(src.at(j + 1))) j = src.digits(j + 1);
+    num = std::string(src.s.substr(k, j - k));
+    const size_t nz = num.find_first_not_of('0');
+    if (nz != std::string::npos && nz > 0) num.erase(0, nz);
+  } else {
+    j = cn_numeral_run(src, k);
+    uint64_t v = 0;
+    if (j == k || !cn_value(src.s.substr(k, j - k), v)) return 0;
+    num = std::to_string(v);
+  }
+  for (std::string_view unit : kClauseUnitsZh) {
+    if (src.match(j, unit)) {
+      set_norm(a, Type::clause, num);
+      return j + unit.size();
+    }
+  }
+  // An ordinal with its measure word: 第12位, 第三名, 第23次.
+  std::string_view unit;
+  if (size_t e = quantity_suffix(src, j, unit); e > j && num.find('.') == std::string::npos) {
+    set_ordinal(a, num);
+    return e;
+  }
+  return 0;
+}
+
+// A run of Chinese numerals at p with what follows it: 元 (an amount), a duration, a measure word,
+// or a bare number of two characters or more with a unit; 0 when none of them.
+size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
+  const size_t j = cn_numeral_run(src, p);
+  uint64_t v = 0;
+  const std::string_view run = src.s.substr(p, j - p);
+  if (j <= p || !cn_value(run, v)) return 0;
+  size_t e = j;
+  std::string_view unit;
+  if (src.match(e, "元")) {
+    e += 3;
+    if (src.match(e, "整")) e += 3;
+    set_norm(a, Type::amount, std::to_string(v) + " CNY");
+    a.value = static_cast<double>(v);
+    return e;
+  }
+  if (size_t e2 = duration_suffix(src, j, unit, true); e2 > 0 && !src.match(j, "日")) {
+    set_norm(a, Type::duration, std::to_string(v) + " " + std::string(unit));
+    a.value = static_cast<double>(v);
+    return e2;
+  }
+  if (size_t e2 = duration_suffix(src, j, unit, true); e2 > 0 && run.size() > 3) {
+    set_norm(a, Type::duration, std::to_string(v) + " " + std::string(unit));
+    a.value = static_cast<double>(v);
+    return e2;
+  }
+  // A count with its measure word (两名, 三家, 十二台); not 一 alone (一个, 一次 are mostly words)
+  // nor 分 (十分: "very").
+  if (size_t e2 = quantity_suffix(src, j, unit); e2 > 0 && run != "一" && unit != "分") {
+    set_norm(a, Type::quantity, std::to_string(v) + " " + std::string(unit));
+    a.value = static_cast<double>(v);
+    return e2;
+  }
+  if (run.size() >= 6 && has_cn_unit(run)) {  // at least two characters with a unit: 三千五百
+    set_norm(a, Type::number, std::to_string(v));
+    a.value = static_cast<double>(v);
+    return j;
+  }
+  return 0;
+}
+
 }  // namespace
 
 // At a Han character c0 (complete, at p): the keyword matchers run only for their first characters.
@@ -139,89 +230,10 @@ size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a) {
   if (c0 == U'人' && src.match(p, "人民币")) {
     if (size_t e = scan_prefixed_amount(src, p, a)) return e;
   }
-  if (c0 == U'百' && src.match(p, "百分之")) {
-    const size_t k = p + 9;
-    size_t j = cn_numeral_run(src, k);
-    uint64_t v = 0;
-    if (j > k && cn_value(src.s.substr(k, j - k), v)) {
-      set_norm(a, Type::percent, std::to_string(v) + "%");
-      a.value = static_cast<double>(v);
-      return j;
-    }
-    j = src.digits(k);
-    if (j > k) {
-      set_norm(a, Type::percent, canonical_decimal(src.s.substr(k, j - k), "", 0) + "%");
-      a.value = std::strtod(a.norm.c_str(), nullptr);
-      return j;
-    }
-    return 0;
-  }
-  if (c0 == U'第') {
-    const size_t k = p + 3;
-    size_t j = src.digits(k);
-    std::string num;
-    if (j > k) {
-      while (src.at(j) == '.' && is_digit(src.at(j + 1))) j = src.digits(j + 1);
-      num = std::string(src.s.substr(k, j - k));
-      const size_t nz = num.find_first_not_of('0');
-      if (nz != std::string::npos && nz > 0) num.erase(0, nz);
-    } else {
-      j = cn_numeral_run(src, k);
-      uint64_t v = 0;
-      if (j == k || !cn_value(src.s.substr(k, j - k), v)) return 0;
-      num = std::to_string(v);
-    }
-    for (std::string_view unit : kClauseUnitsZh) {
-      if (src.match(j, unit)) {
-        set_norm(a, Type::clause, num);
-        return j + unit.size();
-      }
-    }
-    // An ordinal with its measure word: 第12位, 第三名, 第23次.
-    std::string_view unit;
-    if (size_t e = quantity_suffix(src, j, unit); e > j && num.find('.') == std::string::npos) {
-      set_ordinal(a, num);
-      return e;
-    }
-    return 0;
-  }
+  if (c0 == U'百' && src.match(p, "百分之")) return scan_cn_percent(src, p, a);
+  if (c0 == U'第') return scan_cn_ordinal(src, p, a);
   if (is_cn_numeral(c0)) {
-    const size_t j = cn_numeral_run(src, p);
-    uint64_t v = 0;
-    const std::string_view run = src.s.substr(p, j - p);
-    if (j > p && cn_value(run, v)) {
-      size_t e = j;
-      std::string_view unit;
-      if (src.match(e, "元")) {
-        e += 3;
-        if (src.match(e, "整")) e += 3;
-        set_norm(a, Type::amount, std::to_string(v) + " CNY");
-        a.value = static_cast<double>(v);
-        return e;
-      }
-      if (size_t e2 = duration_suffix(src, j, unit, true); e2 > 0 && !src.match(j, "日")) {
-        set_norm(a, Type::duration, std::to_string(v) + " " + std::string(unit));
-        a.value = static_cast<double>(v);
-        return e2;
-      }
-      if (size_t e2 = duration_suffix(src, j, unit, true); e2 > 0 && run.size() > 3) {
-        set_norm(a, Type::duration, std::to_string(v) + " " + std::string(unit));
-        a.value = static_cast<double>(v);
-        return e2;
-      }
-      // A count with its measure word (两名, 三家, 十二台); not 一 alone (一个, 一次 are mostly words)
-      // nor 分 (十分: "very").
-      if (size_t e2 = quantity_suffix(src, j, unit); e2 > 0 && run != "一" && unit != "分") {
-        set_norm(a, Type::quantity, std::to_string(v) + " " + std::string(unit));
-        a.value = static_cast<double>(v);
-        return e2;
-      }
-      if (run.size() >= 6 && has_cn_unit(run)) {  // at least two characters with a unit: 三千五百
-        set_norm(a, Type::number, std::to_string(v));
-        a.value = static_cast<double>(v);
-        return j;
-      }
-    }
+    if (size_t e = scan_cn_numeral(src, p, a)) return e;
   }
   return scan_org_name(src, p, a);
 }

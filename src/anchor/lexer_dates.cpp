@@ -144,6 +144,113 @@ namespace {
 
 bool valid_md(int m, int d) { return m >= 1 && m <= 12 && d >= 1 && d <= 31; }
 
+// "2024-06-15", "2024/6/15", "2024.6.15": the year's digits end at d1, `sep` follows them.
+size_t year_first_date(Src& src, size_t p, size_t d1, int sep, Anchor& a) {
+  const size_t m1 = src.digits(d1 + 1);
+  if (m1 - d1 - 1 < 1 || m1 - d1 - 1 > 2 || src.at(m1) != sep) return 0;
+  const size_t dd1 = src.digits(m1 + 1);
+  if (dd1 - m1 - 1 < 1 || dd1 - m1 - 1 > 2 || !src.word_end(dd1)) return 0;
+  const int y = src.number_at(p, d1);
+  const int m = src.number_at(d1 + 1, m1);
+  const int d = src.number_at(m1 + 1, dd1);
+  if (!valid_md(m, d)) return 0;
+  set_norm(a, Type::date, ymd(y, m, d));
+  return dd1;
+}
+
+// "6月15日" / "6月15号" after a year (or alone): the month's digits are [k, m1).
+size_t cjk_month_date(Src& src, int y, size_t k, size_t m1, Anchor& a) {
+  const int m = src.number_at(k, m1);
+  const size_t k2 = m1 + 3;
+  const size_t dd1 = src.digits(k2);
+  if (dd1 > k2 && dd1 - k2 <= 2 && (src.match(dd1, "日") || src.match(dd1, "号"))) {
+    const int d = src.number_at(k2, dd1);
+    if (valid_md(m, d)) {
+      set_norm(a, Type::date, ymd(y, m, d));
+      return dd1 + 3;
+    }
+  }
+  if (m >= 1 && m <= 12) {
+    set_norm(a, Type::date, ymd(y, m, 0));
+    return m1 + 3;
+  }
+  return 0;
+}
+
+// "第三季度" / "第3季度" at k, after "2024年".
+size_t cjk_quarter(Src& src, int y, size_t k, Anchor& a) {
+  const size_t q0 = k + 3;
+  const auto d = src.cp(q0);
+  int q = 0;
+  if (d.length > 0) {
+    if (d.cp >= U'1' && d.cp <= U'4') q = static_cast<int>(d.cp - U'0');
+    if (d.cp == U'一') q = 1;
+    if (d.cp == U'二') q = 2;
+    if (d.cp == U'三') q = 3;
+    if (d.cp == U'四') q = 4;
+  }
+  if (q > 0 && src.match(q0 + static_cast<size_t>(d.length), "季度")) {
+    set_norm(a, Type::date, std::to_string(y) + "-Q" + std::to_string(q));
+    return q0 + static_cast<size_t>(d.length) + 6;
+  }
+  return 0;
+}
+
+// "2024年6月15日", "2024年6月", "2024年第三季度", "2024年": four digits [p, d1) then "年".
+size_t cjk_year_date(Src& src, size_t p, size_t d1, Anchor& a) {
+  const int y = src.number_at(p, d1);
+  const size_t k = d1 + 3;
+  const size_t m1 = src.digits(k);
+  if (m1 > k && m1 - k <= 2 && src.match(m1, "月")) return cjk_month_date(src, y, k, m1, a);
+  if (src.match(k, "第")) return cjk_quarter(src, y, k, a);
+  if (y >= 1000 && y <= 2999) {
+    set_norm(a, Type::date, std::to_string(y));
+    return d1 + 3;
+  }
+  return 0;
+}
+
+// "03/04/2024", "3-4-2024", "3.4.2024": one or two digits [p, d1), `sep`; both readings are
+// tried, and an anchor valid both ways is ambiguous (opt.date_order picks the first reading).
+size_t year_last_date(Src& src, size_t p, size_t d1, int sep, Anchor& a, const LexerOptions& opt) {
+  const size_t b1 = src.digits(d1 + 1);
+  if (b1 - d1 - 1 < 1 || b1 - d1 - 1 > 2 || src.at(b1) != sep) return 0;
+  const size_t y1 = src.digits(b1 + 1);
+  if (y1 - b1 - 1 != 4 || !src.word_end(y1)) return 0;
+  const int x = src.number_at(p, d1);
+  const int z = src.number_at(d1 + 1, b1);
+  const int y = src.number_at(b1 + 1, y1);
+  const bool mf = valid_md(x, z);  // month first reading valid
+  const bool df = valid_md(z, x);  // day first reading valid
+  if (!mf && !df) return 0;
+  a.type = Type::date;
+  if (mf && df && x != z) {
+    a.ambiguous = true;
+    const bool month_first = opt.date_order == DateOrder::month_first;
+    a.norm = month_first ? ymd(y, x, z) : ymd(y, z, x);
+    a.alt_norm = month_first ? ymd(y, z, x) : ymd(y, x, z);
+  } else {
+    a.norm = mf ? ymd(y, x, z) : ymd(y, z, x);
+  }
+  return y1;
+}
+
+// "6月15日" without a year: one or two digits [p, d1) then "月".
+size_t cjk_month_day(Src& src, size_t p, size_t d1, Anchor& a) {
+  const int m = src.number_at(p, d1);
+  if (m < 1 || m > 12) return 0;
+  const size_t k = d1 + 3;
+  const size_t dd1 = src.digits(k);
+  if (dd1 > k && dd1 - k <= 2 && (src.match(dd1, "日") || src.match(dd1, "号"))) {
+    const int d = src.number_at(k, dd1);
+    if (valid_md(m, d)) {
+      set_norm(a, Type::date, md(m, d));
+      return dd1 + 3;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 // "2024-06-15", "2024/6/15", "2024年6月15日", "2024年第三季度", "03/04/2024", "6月15日".
@@ -151,105 +258,11 @@ size_t scan_numeric_date(Src& src, size_t p, Anchor& a, const LexerOptions& opt)
   const size_t d1 = src.digits(p);
   const size_t n = d1 - p;
   const int sep = src.at(d1);
-  if (n == 4 && (sep == '-' || sep == '/' || sep == '.')) {
-    const size_t m1 = src.digits(d1 + 1);
-    if (m1 - d1 - 1 >= 1 && m1 - d1 - 1 <= 2 && src.at(m1) == sep) {
-      const size_t dd1 = src.digits(m1 + 1);
-      if (dd1 - m1 - 1 >= 1 && dd1 - m1 - 1 <= 2 && src.word_end(dd1)) {
-        const int y = src.number_at(p, d1);
-        const int m = src.number_at(d1 + 1, m1);
-        const int d = src.number_at(m1 + 1, dd1);
-        if (valid_md(m, d)) {
-          set_norm(a, Type::date, ymd(y, m, d));
-          return dd1;
-        }
-      }
-    }
-    return 0;
-  }
-  if (n == 4 && src.match(d1, "年")) {
-    const int y = src.number_at(p, d1);
-    const size_t k = d1 + 3;
-    const size_t m1 = src.digits(k);
-    if (m1 > k && m1 - k <= 2 && src.match(m1, "月")) {
-      const int m = src.number_at(k, m1);
-      const size_t k2 = m1 + 3;
-      const size_t dd1 = src.digits(k2);
-      if (dd1 > k2 && dd1 - k2 <= 2 && (src.match(dd1, "日") || src.match(dd1, "号"))) {
-        const int d = src.number_at(k2, dd1);
-        if (valid_md(m, d)) {
-          set_norm(a, Type::date, ymd(y, m, d));
-          return dd1 + 3;
-        }
-      }
-      if (m >= 1 && m <= 12) {
-        set_norm(a, Type::date, ymd(y, m, 0));
-        return m1 + 3;
-      }
-      return 0;
-    }
-    if (src.match(k, "第")) {
-      const size_t q0 = k + 3;
-      const auto d = src.cp(q0);
-      int q = 0;
-      if (d.length > 0) {
-        if (d.cp >= U'1' && d.cp <= U'4') q = static_cast<int>(d.cp - U'0');
-        if (d.cp == U'一') q = 1;
-        if (d.cp == U'二') q = 2;
-        if (d.cp == U'三') q = 3;
-        if (d.cp == U'四') q = 4;
-      }
-      if (q > 0 && src.match(q0 + static_cast<size_t>(d.length), "季度")) {
-        set_norm(a, Type::date, std::to_string(y) + "-Q" + std::to_string(q));
-        return q0 + static_cast<size_t>(d.length) + 6;
-      }
-      return 0;
-    }
-    if (y >= 1000 && y <= 2999) {
-      set_norm(a, Type::date, std::to_string(y));
-      return d1 + 3;
-    }
-    return 0;
-  }
-  if ((n == 1 || n == 2) && (sep == '/' || sep == '-' || sep == '.')) {
-    const size_t b1 = src.digits(d1 + 1);
-    if (b1 - d1 - 1 >= 1 && b1 - d1 - 1 <= 2 && src.at(b1) == sep) {
-      const size_t y1 = src.digits(b1 + 1);
-      if (y1 - b1 - 1 == 4 && src.word_end(y1)) {
-        const int x = src.number_at(p, d1);
-        const int z = src.number_at(d1 + 1, b1);
-        const int y = src.number_at(b1 + 1, y1);
-        const bool mf = valid_md(x, z);  // month first reading valid
-        const bool df = valid_md(z, x);  // day first reading valid
-        if (!mf && !df) return 0;
-        a.type = Type::date;
-        if (mf && df && x != z) {
-          a.ambiguous = true;
-          const bool month_first = opt.date_order == DateOrder::month_first;
-          a.norm = month_first ? ymd(y, x, z) : ymd(y, z, x);
-          a.alt_norm = month_first ? ymd(y, z, x) : ymd(y, x, z);
-        } else {
-          a.norm = mf ? ymd(y, x, z) : ymd(y, z, x);
-        }
-        return y1;
-      }
-    }
-    return 0;
-  }
-  if ((n == 1 || n == 2) && src.match(d1, "月")) {
-    const int m = src.number_at(p, d1);
-    if (m < 1 || m > 12) return 0;
-    const size_t k = d1 + 3;
-    const size_t dd1 = src.digits(k);
-    if (dd1 > k && dd1 - k <= 2 && (src.match(dd1, "日") || src.match(dd1, "号"))) {
-      const int d = src.number_at(k, dd1);
-      if (valid_md(m, d)) {
-        set_norm(a, Type::date, md(m, d));
-        return dd1 + 3;
-      }
-    }
-    return 0;
-  }
+  const bool date_sep = sep == '-' || sep == '/' || sep == '.';
+  if (n == 4 && date_sep) return year_first_date(src, p, d1, sep, a);
+  if (n == 4 && src.match(d1, "年")) return cjk_year_date(src, p, d1, a);
+  if ((n == 1 || n == 2) && date_sep) return year_last_date(src, p, d1, sep, a, opt);
+  if ((n == 1 || n == 2) && src.match(d1, "月")) return cjk_month_day(src, p, d1, a);
   return 0;
 }
 

@@ -23,8 +23,8 @@ Multiplier multiplier(Src& src, size_t j) {
     if (src.match(j, w) && src.word_end(j + w.size())) return {j + w.size(), shift};
   }
   // Compound magnitudes first: "3千亿元" is 3×10^11 yuan, not 3千 followed by a lone "亿元".
-  for (const auto& [w, shift] : {std::pair<std::string_view, int>{"千亿", 11}, {"万亿", 12}, {"百亿", 10},
-                                 {"千万", 7}, {"百万", 6}}) {
+  for (const auto& [w, shift] :
+       {std::pair<std::string_view, int>{"千亿", 11}, {"万亿", 12}, {"百亿", 10}, {"千万", 7}, {"百万", 6}}) {
     if (src.match(j, w)) return {j + w.size(), shift};
   }
   if (src.match(j, "亿")) return {j + 3, 8};
@@ -148,57 +148,47 @@ size_t digits_end(Src& src, size_t p) {
   return j;
 }
 
-size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) {
-  if (list_marker(src, p)) return 0;
-  if (size_t e = scan_numeric_date(src, p, a, opt)) return e;
-  if (size_t e = scan_time(src, p, a)) return e;
-  if (size_t e = scan_day_first(src, p, a)) return e;
-  if (size_t e = scan_score(src, p, a)) return e;
-  const size_t j = digits_end(src, p);
+namespace {
+
+// Digits [p, j) with letters attached after the multiplier: an ordinal, a "30-day" duration, a
+// "4-star" count, or an identifier; 0 when none of them.
+size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
   const std::string_view raw = src.s.substr(p, j - p);
   bool ok = false;
-  const Multiplier mult = multiplier(src, j);
-  if (is_alpha(src.at(mult.end)) || src.at(mult.end) == '-' || src.at(mult.end) == '_') {
-    // Attached letters: an ordinal, a "30-day" duration, a "4-star" count, or an identifier.
-    std::string_view unit;
-    const auto with_unit = [&](Type type, int shift) {
-      a.norm = number_norm(raw, shift, ok);
-      if (!ok) return false;
-      a.type = type;
-      a.value = to_value(a.norm);
-      a.norm += ' ';
-      a.norm += unit;
-      return true;
-    };
-    if (size_t e = duration_suffix(src, mult.end, unit, false); e > 0 && with_unit(Type::duration, mult.shift)) return e;
-    if (src.at(mult.end) == '-' && mult.shift == 0) {  // "4-star rating", "a 26-point lead"
-      if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
-    }
-    const size_t o = ordinal_suffix(src, j);
-    if (o > j) {
-      a.norm = number_norm(raw, 0, ok);
-      if (ok) {
-        set_ordinal(a, a.norm);
-      } else {
-        a.type = Type::identifier;
-      }
-      return o;
-    }
-    if (size_t e = scan_identifier(src, p)) {
-      set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
-      return e;
-    }
+  std::string_view unit;
+  const auto with_unit = [&](Type type, int shift) {
+    a.norm = number_norm(raw, shift, ok);
+    if (!ok) return false;
+    a.type = type;
+    a.value = to_value(a.norm);
+    a.norm += ' ';
+    a.norm += unit;
+    return true;
+  };
+  if (size_t e = duration_suffix(src, mult.end, unit, false); e > 0 && with_unit(Type::duration, mult.shift)) return e;
+  if (src.at(mult.end) == '-' && mult.shift == 0) {  // "4-star rating", "a 26-point lead"
+    if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
   }
-  a.norm = number_norm(raw, mult.shift, ok);
-  if (!ok) {
-    if (size_t e = scan_identifier(src, p)) {
-      set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
-      return e;
+  const size_t o = ordinal_suffix(src, j);
+  if (o > j) {
+    a.norm = number_norm(raw, 0, ok);
+    if (ok) {
+      set_ordinal(a, a.norm);
+    } else {
+      a.type = Type::identifier;
     }
-    a.type = Type::identifier;  // "1.2.3": a version or outline number, kept as written
-    return j;
+    return o;
   }
-  a.value = to_value(a.norm);
+  if (size_t e = scan_identifier(src, p)) {
+    set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
+    return e;
+  }
+  return 0;
+}
+
+// What follows a well-formed number [p, j) (a.norm and a.value set): a percent, a currency, a
+// day or duration, a quantity, a longer identifier, or else the number itself.
+size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
   if (size_t e = percent_suffix(src, mult.end)) {
     a.type = Type::percent;
     a.norm += '%';
@@ -239,6 +229,33 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
   }
   a.type = Type::number;
   return mult.end;
+}
+
+}  // namespace
+
+size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) {
+  if (list_marker(src, p)) return 0;
+  if (size_t e = scan_numeric_date(src, p, a, opt)) return e;
+  if (size_t e = scan_time(src, p, a)) return e;
+  if (size_t e = scan_day_first(src, p, a)) return e;
+  if (size_t e = scan_score(src, p, a)) return e;
+  const size_t j = digits_end(src, p);
+  const Multiplier mult = multiplier(src, j);
+  if (is_alpha(src.at(mult.end)) || src.at(mult.end) == '-' || src.at(mult.end) == '_') {
+    if (size_t e = attached_letters(src, p, j, mult, a)) return e;
+  }
+  bool ok = false;
+  a.norm = number_norm(src.s.substr(p, j - p), mult.shift, ok);
+  if (!ok) {
+    if (size_t e = scan_identifier(src, p)) {
+      set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
+      return e;
+    }
+    a.type = Type::identifier;  // "1.2.3": a version or outline number, kept as written
+    return j;
+  }
+  a.value = to_value(a.norm);
+  return number_with_suffix(src, p, j, mult, a);
 }
 
 }  // namespace sfcl::anchor::lex

@@ -211,6 +211,69 @@ std::string Model::chat_template_kind() const { return chat_ ? chat_->kind : "pl
 
 size_t Model::chat_renders_reused() const { return chat_ ? detail::render_cache_hits(*chat_) : 0; }
 
+namespace {
+
+// A Jinja template's render (it writes the prefill itself): the template's own tool grammar and
+// parser where it has one (`native`), else the tools described in the system message. `masked`:
+// `input` with its contents as placeholders of `pieces`.
+std::string render_jinja(const ChatTemplates& templates, const llama_vocab* vocab, const ChatInput& input,
+                         const ChatInput& masked, Pieces& pieces, ChatPrompt& out, bool& native) {
+  detail::CommonRendered r = detail::common_render(templates, vocab, masked, pieces.salt.empty());
+  // What the parser and a strict grammar read first holds the prefill's text, not its placeholder.
+  r.generation_prompt = unmask(r.generation_prompt, pieces);
+  r.grammar.prefix = unmask(r.grammar.prefix, pieces);
+  native = input.tools_active() && !r.grammar.gbnf.empty();
+  if (input.tools_active() && !native) {
+    // The template ignores tools: describe them in the system message instead.
+    pieces.contents.clear();
+    ChatInput plain = input;
+    plain.messages = flatten_tools(input, true);
+    plain.tools.clear();
+    for (auto& m : plain.messages) {
+      if (!m.content.empty()) m.content = pieces.placeholder(m.content);
+    }
+    if (!plain.prefill.empty()) plain.prefill = pieces.placeholder(plain.prefill);
+    return detail::common_render(templates, vocab, plain, pieces.salt.empty()).prompt;
+  }
+  out.stops = std::move(r.stops);
+  if (r.supports_thinking && input.reasoning_format != "none") {
+    out.reasoning_format = input.reasoning_format;
+    out.parser_format = r.format;
+    out.parser_state = r.parser;
+    out.generation_prompt = r.generation_prompt;
+  }
+  if (native) {
+    out.grammar = std::move(r.grammar);
+    out.tool_format = ToolFormat::native;
+    out.parser_format = std::move(r.format);
+    out.parser_state = std::move(r.parser);
+    out.generation_prompt = std::move(r.generation_prompt);
+  }
+  return std::move(r.prompt);
+}
+
+// The grammar of a render without the template's own: the tool-call object, else the request's
+// grammar or JSON schema.
+void request_grammar(const ChatInput& input, bool native, ChatPrompt& out) {
+  if (input.tools_active() && !native) {
+    out.tool_format = ToolFormat::json_object;
+    out.grammar.gbnf = json_schema_grammar(tool_calls_schema(input));
+    if (input.tool_choice == ToolChoice::automatic) {
+      out.grammar.lazy = true;
+      out.grammar.trigger_patterns = {R"(\{"name")"};
+    }
+  }
+  if (!input.tools_active()) {
+    if (!input.grammar.empty()) {
+      out.grammar.gbnf = input.grammar;
+    } else if (!input.json_schema.empty()) {
+      out.grammar.gbnf = json_schema_grammar(input.json_schema);
+    }
+  }
+}
+
+}  // namespace
+
 ChatPrompt Model::render_chat(const ChatInput& input) const {
   ChatPrompt out;
   const ChatTemplates fallback{"plain", {}, {}};
@@ -229,59 +292,13 @@ ChatPrompt Model::render_chat(const ChatInput& input) const {
     }
     if (!masked.prefill.empty()) masked.prefill = pieces.placeholder(masked.prefill);
     literal_specials(masked, [&pieces](std::string t) { return pieces.placeholder(std::move(t)); });
-    detail::CommonRendered r = detail::common_render(templates, vocab_, masked, pieces.salt.empty());
-    // What the parser and a strict grammar read first holds the prefill's text, not its placeholder.
-    r.generation_prompt = unmask(r.generation_prompt, pieces);
-    r.grammar.prefix = unmask(r.grammar.prefix, pieces);
-    native = input.tools_active() && !r.grammar.gbnf.empty();
-    if (!input.tools_active() || native) {
-      rendered = std::move(r.prompt);
-      out.stops = std::move(r.stops);
-      if (r.supports_thinking && input.reasoning_format != "none") {
-        out.reasoning_format = input.reasoning_format;
-        out.parser_format = r.format;
-        out.parser_state = r.parser;
-        out.generation_prompt = r.generation_prompt;
-      }
-      if (native) {
-        out.grammar = std::move(r.grammar);
-        out.tool_format = ToolFormat::native;
-        out.parser_format = std::move(r.format);
-        out.parser_state = std::move(r.parser);
-        out.generation_prompt = std::move(r.generation_prompt);
-      }
-    } else {
-      // The template ignores tools: describe them in the system message instead.
-      pieces.contents.clear();
-      ChatInput plain = input;
-      plain.messages = flatten_tools(input, true);
-      plain.tools.clear();
-      for (auto& m : plain.messages) {
-        if (!m.content.empty()) m.content = pieces.placeholder(m.content);
-      }
-      if (!plain.prefill.empty()) plain.prefill = pieces.placeholder(plain.prefill);
-      rendered = detail::common_render(templates, vocab_, plain, pieces.salt.empty()).prompt;
-    }
+    rendered = render_jinja(templates, vocab_, input, masked, pieces, out, native);
   } else {
     std::vector<ChatMessage> msgs = flatten_tools(input, templates.kind == "plain");
     for (auto& m : msgs) m.content = pieces.placeholder(m.content);
     rendered = templates.kind == "builtin" ? builtin_render(templates.builtin_name, msgs) : plain_render(msgs);
   }
-  if (input.tools_active() && !native) {
-    out.tool_format = ToolFormat::json_object;
-    out.grammar.gbnf = json_schema_grammar(tool_calls_schema(input));
-    if (input.tool_choice == ToolChoice::automatic) {
-      out.grammar.lazy = true;
-      out.grammar.trigger_patterns = {R"(\{"name")"};
-    }
-  }
-  if (!input.tools_active()) {
-    if (!input.grammar.empty()) {
-      out.grammar.gbnf = input.grammar;
-    } else if (!input.json_schema.empty()) {
-      out.grammar.gbnf = json_schema_grammar(input.json_schema);
-    }
-  }
+  request_grammar(input, native, out);
   if (!input.prefill.empty()) {
     if (!jinja) rendered += pieces.placeholder(input.prefill);
     // A native tool-call grammar's prefix is the generation prompt, which holds the prefill already.

@@ -142,6 +142,58 @@ struct Cursor {
   }
 };
 
+// A "prompt_progress" (`progress`) or "timings" object: the cached and evaluated prompt tokens.
+void read_progress(Cursor& c, bool progress, CompletionEvent& out) {
+  c.object([&](std::string_view k) {
+    if ((progress && k == "cache") || (!progress && k == "cache_n" && out.cached < 0)) {
+      out.cached = c.number<int32_t>();
+    } else if (!progress && k == "prompt_n") {
+      out.evaluated = c.number<int32_t>();
+    } else {
+      c.skip();
+    }
+  });
+}
+
+// One top_logprobs list, appended to `top`.
+void read_top(Cursor& c, std::vector<TopProb>& top) {
+  c.array([&] {
+    TopProb t;
+    c.object([&](std::string_view f) {
+      if (f == "id") {
+        t.id = c.number<Token>();
+      } else if (f == "logprob") {
+        t.logprob = c.logprob();
+      } else {
+        c.skip();
+      }
+    });
+    top.push_back(t);
+  });
+}
+
+// "completion_probabilities": one entry per token of the event (as far as the backend reports
+// them), each with its list; the parser's buffers are filled in place.
+void read_probabilities(Cursor& c, std::vector<PositionProbs>& positions, std::vector<TopProb>& top) {
+  c.array([&] {
+    PositionProbs pos;
+    pos.top_begin = static_cast<uint32_t>(top.size());
+    c.object([&](std::string_view k) {
+      if (k == "id") {
+        pos.id = c.number<Token>();
+      } else if (k == "logprob") {
+        pos.logprob = c.logprob();
+      } else if (k == "top_logprobs") {
+        read_top(c, top);
+      } else {
+        c.skip();
+      }
+    });
+    pos.top_end = static_cast<uint32_t>(top.size());
+    positions.push_back(pos);
+  });
+}
+
 }  // namespace
 
 bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
@@ -167,50 +219,9 @@ bool CompletionEventParser::parse(std::string_view json, CompletionEvent& out) {
       // A progress event's `tokens` holds a placeholder id, not a sampled token.
       const bool progress = key == "prompt_progress";
       progress_event = progress_event || progress;
-      c.object([&](std::string_view k) {
-        if ((progress && k == "cache") || (!progress && k == "cache_n" && out.cached < 0)) {
-          out.cached = c.number<int32_t>();
-        } else if (!progress && k == "prompt_n") {
-          out.evaluated = c.number<int32_t>();
-        } else {
-          c.skip();
-        }
-      });
+      read_progress(c, progress, out);
     } else if (key == "completion_probabilities") {
-      // One entry per token of the event (as far as the backend reports them), each with its list.
-      c.array([&] {
-        PositionProbs pos;
-        pos.top_begin = static_cast<uint32_t>(top_.size());
-        c.object([&](std::string_view k) {
-          if (k == "id") {
-            pos.id = c.number<Token>();
-            return;
-          }
-          if (k == "logprob") {
-            pos.logprob = c.logprob();
-            return;
-          }
-          if (k != "top_logprobs") {
-            c.skip();
-            return;
-          }
-          c.array([&] {
-            TopProb t;
-            c.object([&](std::string_view f) {
-              if (f == "id") {
-                t.id = c.number<Token>();
-              } else if (f == "logprob") {
-                t.logprob = c.logprob();
-              } else {
-                c.skip();
-              }
-            });
-            top_.push_back(t);
-          });
-        });
-        pos.top_end = static_cast<uint32_t>(top_.size());
-        positions_.push_back(pos);
-      });
+      read_probabilities(c, positions_, top_);
     } else {
       c.skip();
     }

@@ -276,36 +276,11 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
   return plain >= 0;
 }
 
-CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
-                           std::string_view after) {
-  CheckResult r;
-  query_ready_ = false;
-  if (!is_checkable(a)) return r;
-  if (!index_.has_text()) {
-    // Nothing to check against: reported as unverifiable, unsupported only when strict. A citation
-    // is unsupported all the same: a reference no source gave is invented.
-    if (options_.strict || a.type == Type::citation) {
-      r.checked = true;
-      r.verdict = Verdict::unsupported;
-      r.reason = Reason::absent;
-    }
-    return r;
-  }
-  r.checked = true;
+// Best support of `a` short of an exact match: an equal value, a quantity's bare number, a
+// compatible date, or the closest name by trigram cosine; returns its confidence (0 when none).
+float Checker::best_support(const Anchor& a, int64_t& best_idx) {
   const auto& all = index_.anchors();
-  // 1. Exact typed match (both readings of an ambiguous date).
-  int64_t hit = index_.find_exact(a.type, a.norm);
-  if (hit < 0 && !a.alt_norm.empty()) hit = index_.find_exact(a.type, a.alt_norm);
-  if (hit >= 0) {
-    r.verdict = Verdict::confirmed;
-    r.confidence = 1.0F;
-    r.support = hit;
-    cite(r);
-    bind(a, field, before, after, r);
-    return r;
-  }
   float best = 0.0F;
-  int64_t best_idx = -1;
   switch (a.type) {
     case Type::number:
       // A bare number is supported by any source value that equals it ("12,500" by "$12,500.00").
@@ -349,6 +324,86 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
     default:
       break;  // numeric types, identifiers, clauses: exact or nothing (12,500 vs 12,600 is a miss)
   }
+  return best;
+}
+
+// Written exactly as a source writes it (a name inside a longer name, a year inside a date, a
+// possessive), by a name's parts, or in another written form: confirmed, bound to its field.
+bool Checker::confirm_written(const Anchor& a, std::string_view field, std::string_view surface,
+                              std::string_view before, std::string_view after, CheckResult& r) {
+  anchor::fold_for_match(surface, folded_);
+  if (a.type == Type::name) trim_name(folded_);
+  if (find_written(a, r.span) || (a.type == Type::name && affiliation_written(surface, r.span))) {
+    r.verdict = Verdict::confirmed;
+    r.confidence = 1.0F;
+    r.verbatim = true;
+    r.support = -1;
+    bind(a, field, before, after, r);
+    return true;
+  }
+  if (a.type == Type::name && name_by_parts(folded_, r.span)) {
+    // Each part is the sources', the whole is not written there: confirmed below certainty.
+    r.verdict = Verdict::confirmed;
+    r.confidence = kByParts;
+    r.support = -1;
+    if (!field.empty()) bind_to_field(a, field, r);
+    return true;
+  }
+  if (written_otherwise(a, surface, r.span)) {
+    // The sources write the value another way ("WA", "92 to 8", "eighth"): below certainty.
+    r.verdict = Verdict::confirmed;
+    r.confidence = kByParts;
+    r.support = -1;
+    bind(a, field, before, after, r);
+    return true;
+  }
+  return false;
+}
+
+// A one-step computation over source values (cued by its sentence where that is known).
+bool Checker::confirm_derived(const Anchor& a, std::string_view before, std::string_view after, CheckResult& r) {
+  Derived d;
+  if (!derived_ || !derived_->find(a, d) || (after.data() != nullptr && !derivation_cued(d.kind, before, after))) {
+    return false;
+  }
+  r.verdict = Verdict::derived;
+  r.confidence = 1.0F;
+  r.derivation = d.kind;
+  r.operands = d.operands;
+  r.support = d.operands[0];
+  cite(r);
+  return true;
+}
+
+CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
+                           std::string_view after) {
+  CheckResult r;
+  query_ready_ = false;
+  if (!is_checkable(a)) return r;
+  if (!index_.has_text()) {
+    // Nothing to check against: reported as unverifiable, unsupported only when strict. A citation
+    // is unsupported all the same: a reference no source gave is invented.
+    if (options_.strict || a.type == Type::citation) {
+      r.checked = true;
+      r.verdict = Verdict::unsupported;
+      r.reason = Reason::absent;
+    }
+    return r;
+  }
+  r.checked = true;
+  // 1. Exact typed match (both readings of an ambiguous date), else the best similar one.
+  int64_t hit = index_.find_exact(a.type, a.norm);
+  if (hit < 0 && !a.alt_norm.empty()) hit = index_.find_exact(a.type, a.alt_norm);
+  if (hit >= 0) {
+    r.verdict = Verdict::confirmed;
+    r.confidence = 1.0F;
+    r.support = hit;
+    cite(r);
+    bind(a, field, before, after, r);
+    return r;
+  }
+  int64_t best_idx = -1;
+  const float best = best_support(a, best_idx);
   r.confidence = best;
   if (best_idx >= 0 && best >= options_.threshold_for(a.type)) {
     r.verdict = Verdict::confirmed;
@@ -357,47 +412,10 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
     bind(a, field, before, after, r);
     return r;
   }
-  // 2. Written exactly as a source writes it (a name inside a longer name, a year inside a date,
-  // a possessive): confirmed, still bound to its field.
-  if (!surface.empty() && a.type != Type::logic) {
-    anchor::fold_for_match(surface, folded_);
-    if (a.type == Type::name) trim_name(folded_);
-    if (find_written(a, r.span) || (a.type == Type::name && affiliation_written(surface, r.span))) {
-      r.verdict = Verdict::confirmed;
-      r.confidence = 1.0F;
-      r.verbatim = true;
-      r.support = -1;
-      bind(a, field, before, after, r);
-      return r;
-    }
-    if (a.type == Type::name && name_by_parts(folded_, r.span)) {
-      // Each part is the sources', the whole is not written there: confirmed below certainty.
-      r.verdict = Verdict::confirmed;
-      r.confidence = kByParts;
-      r.support = -1;
-      if (!field.empty()) bind_to_field(a, field, r);
-      return r;
-    }
-    if (written_otherwise(a, surface, r.span)) {
-      // The sources write the value another way ("WA", "92 to 8", "eighth"): below certainty.
-      r.verdict = Verdict::confirmed;
-      r.confidence = kByParts;
-      r.support = -1;
-      bind(a, field, before, after, r);
-      return r;
-    }
-  }
+  // 2. Written as the sources write it.
+  if (!surface.empty() && a.type != Type::logic && confirm_written(a, field, surface, before, after, r)) return r;
   // 3. A one-step computation over source values.
-  Derived d;
-  if (derived_ && derived_->find(a, d) && (after.data() == nullptr || derivation_cued(d.kind, before, after))) {
-    r.verdict = Verdict::derived;
-    r.confidence = 1.0F;
-    r.derivation = d.kind;
-    r.operands = d.operands;
-    r.support = d.operands[0];
-    cite(r);
-    return r;
-  }
+  if (confirm_derived(a, before, after, r)) return r;
   r.support = -1;
   if (a.type == Type::logic && !type_present(a)) return r;  // no obligation to compare with: unverifiable
   r.verdict = Verdict::unsupported;

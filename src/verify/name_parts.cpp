@@ -160,20 +160,8 @@ bool Checker::name_by_parts(std::string_view folded, anchor::TextSpan& span) con
   return name_by_parts_words(all, span);
 }
 
-bool Checker::name_by_parts_words(std::span<const std::string_view> words, anchor::TextSpan& span) const {
+bool Checker::name_by_core(std::span<const std::string_view> words, anchor::TextSpan& span) const {
   const size_t n = words.size();
-  if (n == 1) {
-    // A single word beside a coordination: a word of the sources ("Burgers and Restaurants").
-    return source_word(words[0]) && (span = {}, true);
-  }
-  // Titles alone ("Republican Senator", "Kentucky Senator" has a place too): a description, not a
-  // name; the sources' own words.
-  if (std::all_of(words.begin(), words.end(), [&](std::string_view w) {
-        return anchor::is_name_filler(w) || ((is_title(w) || is_opener(w)) && source_word(w));
-      })) {
-    span = {};
-    return true;
-  }
   // The longest run the sources write; then every other word must be theirs too. A one-word core
   // that the sources never read as a name ("Obama" of "Mr. Obama said") is accepted behind titles
   // and openers only: behind another source word it may be a different person ("Sheryl Ralph").
@@ -212,6 +200,10 @@ bool Checker::name_by_parts_words(std::span<const std::string_view> words, ancho
       }
     }
   }
+  return false;
+}
+
+bool Checker::name_reordered(std::span<const std::string_view> words, anchor::TextSpan& span) const {
   // The words of one source name in another order ("Department of Justice" for "Justice
   // Department's National Security Division"): the answer's content words are the first words of
   // the source name, reordered. Any subset would let a name drop its middle ("Sheryl Ralph" for
@@ -245,6 +237,23 @@ bool Checker::name_by_parts_words(std::span<const std::string_view> words, ancho
     }
   }
   return false;
+}
+
+bool Checker::name_by_parts_words(std::span<const std::string_view> words, anchor::TextSpan& span) const {
+  const size_t n = words.size();
+  if (n == 1) {
+    // A single word beside a coordination: a word of the sources ("Burgers and Restaurants").
+    return source_word(words[0]) && (span = {}, true);
+  }
+  // Titles alone ("Republican Senator", "Kentucky Senator" has a place too): a description, not a
+  // name; the sources' own words.
+  if (std::all_of(words.begin(), words.end(), [&](std::string_view w) {
+        return anchor::is_name_filler(w) || ((is_title(w) || is_opener(w)) && source_word(w));
+      })) {
+    span = {};
+    return true;
+  }
+  return name_by_core(words, span) || name_reordered(words, span);
 }
 
 }  // namespace sfcl::verify

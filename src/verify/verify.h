@@ -106,6 +106,11 @@ class Checker {
   [[nodiscard]] bool has_numeric_source() const;
   // Support of source anchor `i` for `a` (1 exact, 0.9 partial date, name trigram cosine, else 0).
   float similarity(const anchor::Anchor& a, uint32_t i);
+  // check()'s steps after an exact match (checker.cpp)
+  float best_support(const anchor::Anchor& a, int64_t& best_idx);
+  bool confirm_written(const anchor::Anchor& a, std::string_view field, std::string_view surface,
+                       std::string_view before, std::string_view after, CheckResult& r);
+  bool confirm_derived(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
   void bind(const anchor::Anchor& a, std::string_view field, std::string_view before, std::string_view after,
             CheckResult& r);
@@ -124,6 +129,10 @@ class Checker {
   // A name checked by its parts (name_parts.cpp): `folded` is fold_for_match of what was written.
   bool name_by_parts(std::string_view folded, anchor::TextSpan& span) const;
   bool name_by_parts_words(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  // name_by_parts_words' two readings: a run the sources write with every other word theirs, or
+  // the words of one source name reordered.
+  bool name_by_core(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  bool name_reordered(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   [[nodiscard]] bool source_word(std::string_view w) const;
   bool derivation_cued(Derivation d, std::string_view before, std::string_view after);
