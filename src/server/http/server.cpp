@@ -26,6 +26,7 @@ using asio::use_awaitable;
 namespace {
 
 constexpr auto kTuple = asio::as_tuple(use_awaitable);
+using Parser = bhttp::request_parser<bhttp::string_body>;
 constexpr size_t kLargeBody = 1U << 20;
 
 std::chrono::steady_clock::duration seconds(double s) {
@@ -244,6 +245,85 @@ struct Server::Impl {
     co_await send(stream, req, res, false, start);
   }
 
+  // A request whose head could not be read: the error it gets, if any (a client that left or went
+  // quiet gets none).
+  awaitable<void> refuse_unread(beast::tcp_stream& stream, const Parser& parser, Request& req, beast::error_code e1,
+                                std::chrono::steady_clock::time_point start) {
+    // The request line is parsed before the header limit or a declared body size can fail it:
+    // its path picks the error's shape (OpenAI's or Anthropic's).
+    req.target = std::string(parser.get().target());
+    req.path = req.target.substr(0, req.target.find('?'));
+    if (e1 == bhttp::error::body_limit) {  // a declared Content-Length over the limit
+      co_await refuse(
+          stream, req, 413,
+          "the request body is larger than this server's limit (" + std::to_string(limits.max_body) + " bytes)", start);
+    } else if (e1 == bhttp::error::header_limit) {
+      co_await refuse(stream, req, 431,
+                      "the request headers are larger than " + std::to_string(limits.max_header_bytes) + " bytes",
+                      start);
+    } else if (e1 != beast::error::timeout && e1 != bhttp::error::end_of_stream && e1 != asio::error::eof &&
+               e1 != asio::error::connection_reset && e1 != asio::error::operation_aborted) {
+      co_await refuse(stream, req, 400, "malformed request: " + e1.message(), start);
+    }
+  }
+
+  // The limits and rules a request's head must meet before its body is read; true: refused (and
+  // the connection closes).
+  awaitable<bool> refused_head(beast::tcp_stream& stream, const Parser& parser, const Request& req,
+                               std::chrono::steady_clock::time_point start) {
+    if (req.headers.size() > limits.max_headers) {
+      co_await refuse(stream, req, 431, "the request has more than " + std::to_string(limits.max_headers) + " headers",
+                      start);
+      co_return true;
+    }
+    // RFC 9112, 3.2: exactly one Host in HTTP/1.1, at most one before. With two, the Host
+    // checks (--allowed-host) would see only the first.
+    const auto hosts = std::count_if(parser.get().begin(), parser.get().end(),
+                                     [](const auto& f) { return f.name() == bhttp::field::host; });
+    if (hosts > 1 || (hosts == 0 && parser.get().version() >= 11)) {
+      co_await refuse(
+          stream, req, 400,
+          hosts > 1 ? "the request has more than one Host header" : "an HTTP/1.1 request needs a Host header", start);
+      co_return true;
+    }
+    if (parser.get().method() == bhttp::verb::post && !parser.content_length() && !parser.chunked()) {
+      co_await refuse(stream, req, 411, "a POST needs Content-Length or Transfer-Encoding: chunked", start);
+      co_return true;
+    }
+    if (parser.content_length() && *parser.content_length() > limits.max_body) {
+      co_await refuse(
+          stream, req, 413,
+          "the request body is larger than this server's limit (" + std::to_string(limits.max_body) + " bytes)", start);
+      co_return true;
+    }
+    co_return false;
+  }
+
+  // The rest of the body (after a 100 Continue when the client asked for one); false: the
+  // connection ends (an error answered, or the client left).
+  awaitable<bool> read_body(beast::tcp_stream& stream, beast::flat_buffer& buf, Parser& parser, const Request& req,
+                            std::chrono::steady_clock::time_point start) {
+    if (iequals(req.get_header_value("Expect"), "100-continue")) {
+      stream.expires_after(seconds(limits.write_timeout_s));
+      static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+      auto [e, n] = co_await asio::async_write(stream, asio::buffer(kContinue), kTuple);
+      if (e) co_return false;
+    }
+    stream.expires_after(seconds(limits.body_timeout_s));
+    auto [e2, n2] = co_await bhttp::async_read(stream, buf, parser, kTuple);
+    if (e2 == bhttp::error::body_limit) {
+      co_await refuse(
+          stream, req, 413,
+          "the request body is larger than this server's limit (" + std::to_string(limits.max_body) + " bytes)", start);
+      co_return false;
+    }
+    if (e2 && e2 != beast::error::timeout && e2 != bhttp::error::partial_message && e2 != asio::error::eof &&
+        e2 != asio::error::connection_reset) {
+      co_await refuse(stream, req, 400, "malformed request body: " + e2.message(), start);
+    }
+    co_return !e2;
+  }
+
   awaitable<void> session(tcp::socket socket) {
     struct Count {
       std::atomic<int32_t>& n;
@@ -266,7 +346,7 @@ struct Server::Impl {
       }
       first = false;
       stream.expires_after(seconds(limits.header_timeout_s));
-      bhttp::request_parser<bhttp::string_body> parser;
+      Parser parser;
       parser.header_limit(limits.max_header_bytes);
       parser.body_limit(limits.max_body);
       auto [e1, n1] = co_await bhttp::async_read_header(stream, buf, parser, kTuple);
@@ -274,23 +354,7 @@ struct Server::Impl {
       Request req;
       req.remote = remote;
       if (e1) {
-        // The request line is parsed before the header limit or a declared body size can fail it:
-        // its path picks the error's shape (OpenAI's or Anthropic's).
-        req.target = std::string(parser.get().target());
-        req.path = req.target.substr(0, req.target.find('?'));
-        if (e1 == bhttp::error::body_limit) {  // a declared Content-Length over the limit
-          co_await refuse(
-              stream, req, 413,
-              "the request body is larger than this server's limit (" + std::to_string(limits.max_body) + " bytes)",
-              start);
-        } else if (e1 == bhttp::error::header_limit) {
-          co_await refuse(stream, req, 431,
-                          "the request headers are larger than " + std::to_string(limits.max_header_bytes) + " bytes",
-                          start);
-        } else if (e1 != beast::error::timeout && e1 != bhttp::error::end_of_stream && e1 != asio::error::eof &&
-                   e1 != asio::error::connection_reset && e1 != asio::error::operation_aborted) {
-          co_await refuse(stream, req, 400, "malformed request: " + e1.message(), start);
-        }
+        co_await refuse_unread(stream, parser, req, e1, start);
         break;
       }
       const auto& h = parser.get();
@@ -298,32 +362,7 @@ struct Server::Impl {
       req.target = std::string(h.target());
       req.path = req.target.substr(0, req.target.find('?'));
       for (const auto& f : h) req.headers.emplace_back(std::string(f.name_string()), std::string(f.value()));
-      if (req.headers.size() > limits.max_headers) {
-        co_await refuse(stream, req, 431,
-                        "the request has more than " + std::to_string(limits.max_headers) + " headers", start);
-        break;
-      }
-      // RFC 9112, 3.2: exactly one Host in HTTP/1.1, at most one before. With two, the Host
-      // checks (--allowed-host) would see only the first.
-      const auto hosts =
-          std::count_if(h.begin(), h.end(), [](const auto& f) { return f.name() == bhttp::field::host; });
-      if (hosts > 1 || (hosts == 0 && h.version() >= 11)) {
-        co_await refuse(
-            stream, req, 400,
-            hosts > 1 ? "the request has more than one Host header" : "an HTTP/1.1 request needs a Host header", start);
-        break;
-      }
-      if (h.method() == bhttp::verb::post && !parser.content_length() && !parser.chunked()) {
-        co_await refuse(stream, req, 411, "a POST needs Content-Length or Transfer-Encoding: chunked", start);
-        break;
-      }
-      if (parser.content_length() && *parser.content_length() > limits.max_body) {
-        co_await refuse(
-            stream, req, 413,
-            "the request body is larger than this server's limit (" + std::to_string(limits.max_body) + " bytes)",
-            start);
-        break;
-      }
+      if (co_await refused_head(stream, parser, req, start)) break;
       Response early;
       if (hooks.before_body && hooks.before_body(req, early)) {
         // The connection goes on only when there was no body left unread (a preflight, a GET).
@@ -332,28 +371,7 @@ struct Server::Impl {
         if (reuse) continue;
         break;
       }
-      if (!parser.is_done()) {
-        if (iequals(req.get_header_value("Expect"), "100-continue")) {
-          stream.expires_after(seconds(limits.write_timeout_s));
-          static const std::string kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-          auto [e, n] = co_await asio::async_write(stream, asio::buffer(kContinue), kTuple);
-          if (e) break;
-        }
-        stream.expires_after(seconds(limits.body_timeout_s));
-        auto [e2, n2] = co_await bhttp::async_read(stream, buf, parser, kTuple);
-        if (e2 == bhttp::error::body_limit) {
-          co_await refuse(
-              stream, req, 413,
-              "the request body is larger than this server's limit (" + std::to_string(limits.max_body) + " bytes)",
-              start);
-          break;
-        }
-        if (e2 && e2 != beast::error::timeout && e2 != bhttp::error::partial_message && e2 != asio::error::eof &&
-            e2 != asio::error::connection_reset) {
-          co_await refuse(stream, req, 400, "malformed request body: " + e2.message(), start);
-        }
-        if (e2) break;
-      }
+      if (!parser.is_done() && !co_await read_body(stream, buf, parser, req, start)) break;
       req.body = std::move(parser.get().body());
       req.client_gone = [fd] { return peer_gone(fd); };
       bool keep_alive = parser.keep_alive() && !stopped.load();
