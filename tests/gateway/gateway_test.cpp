@@ -12,6 +12,7 @@
 
 #include "gateway/gateway_process.h"
 #include "gateway/local_http_server.h"
+#include "support/wait.h"
 
 namespace sfcl::test {
 namespace {
@@ -335,7 +336,12 @@ TEST_F(GatewayTest, AQueuedRequestWhoseClientLeftFreesItsPlace) {
     auto r = quitter.Post("/v1/messages", messages_body({"", "Say x."}, 4, false).dump(), "application/json");
     EXPECT_FALSE(r);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the server notices within 100 ms
+  // The server notices the hang-up and drops the queued request (within 100 ms).
+  const auto queued = [&] {
+    auto h = gw.client().Get("/health");
+    return h && h->status == 200 ? json::parse(h->body).value("queue", -1) : -1;
+  };
+  ASSERT_TRUE(test::wait_until([&] { return queued() == 0; }));
   auto c = gw.client();
   auto r = c.Post("/v1/messages", messages_body({"", "Say x."}, 4, false).dump(), "application/json");
   ASSERT_TRUE(r);

@@ -3,6 +3,7 @@
 #include "gateway/pool.h"
 
 #include "gateway/local_http_server.h"
+#include "support/wait.h"
 
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -28,6 +29,7 @@ class HealthServer {
     });
     // Every text tokenises to one id: `vocab`, so two servers differ when their vocab does.
     http_.routes.Post("/tokenize", [this](const httplib::Request&, httplib::Response& res) {
+      ++probes;
       res.set_content("{\"tokens\":[" + std::to_string(vocab.load()) + "]}", "application/json");
     });
     http_.start();
@@ -35,6 +37,7 @@ class HealthServer {
   [[nodiscard]] BackendAddress address() const { return parse_backend_url(http_.url()); }
   std::atomic<bool> healthy{true};
   std::atomic<int> vocab{1};
+  std::atomic<int> probes{0};  // /tokenize calls answered
 
  private:
   test::LocalHttpServer http_;  // last: stops before the state its handlers read
@@ -230,8 +233,10 @@ TEST(GatewayPool, BackendWithAnotherTokenizerIsKeptOutOfRotation) {
   }
   EXPECT_TRUE(in);
   a.vocab = 3;  // restarted on another model after a failure
+  const int probed = a.probes.load();
   pool.mark_failed(0);
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // several probes
+  // Several probes answered with the other vocabulary, and it is still out.
+  ASSERT_TRUE(test::wait_until([&] { return a.probes.load() >= probed + 3; }));
   EXPECT_FALSE(pool.status()[0].healthy);
   const auto got = pool.acquire(5, std::nullopt, soon());
   ASSERT_TRUE(got);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "support/test_model.h"
+#include "support/wait.h"
 
 namespace sfcl::test {
 
@@ -95,6 +96,14 @@ class ServerProcess {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     return -2;
+  }
+  // /health's slots_busy (-1 when it does not answer): what a test waits on to know that a request
+  // is generating.
+  [[nodiscard]] int slots_busy() const {
+    httplib::Client c("127.0.0.1", port_);
+    auto r = c.Get("/health");
+    if (!r || r->status != 200) return -1;
+    return nlohmann::json::parse(r->body).value("slots_busy", -1);
   }
   [[nodiscard]] int port() const { return port_; }
   void set_port(int p) { port_ = p; }

@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <string>
+#include <string_view>
 #include <thread>
+
+#include "support/wait.h"
 
 namespace sfcl::server {
 namespace {
@@ -17,12 +21,14 @@ class KeptSink : public http::StreamSink {
     if (fail_after_ >= 0 && writes_ >= fail_after_) return false;
     ++writes_;
     text_.append(data, size);
+    if (std::string_view(data, size).find("event: ping") != std::string_view::npos) ++pings;
     return true;
   }
   void done() override { done_ = true; }
   [[nodiscard]] const std::string& text() const { return text_; }
   [[nodiscard]] bool finished() const { return done_; }
   void fail_after(int writes) { fail_after_ = writes; }
+  std::atomic<int> pings{0};  // read by the decode-side thread
 
  private:
   std::string text_;
@@ -62,9 +68,10 @@ void drive(Stream& s, KeptSink& sink) {
 TEST(ServerStream, AnIdleStreamIsPingedThenGetsItsTextAndClose) {
   auto s = make_stream();
   KeptSink sink;
-  std::thread decode([job = s->job] {
+  std::thread decode([job = s->job, &sink] {
     job->channel.mark_admitted(0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(250));  // a long prompt, a backtrack
+    // A long prompt, a backtrack: nothing to send until two pings have gone out.
+    EXPECT_TRUE(test::wait_until([&] { return sink.pings.load() >= 2; }));
     job->channel.push_event(text("Hello"));
     job->channel.push_event(text(" world"));
     decode::Result r;

@@ -537,17 +537,36 @@ TEST(ServerLifecycle, AuthAcceptsBothHeadersAndHealthStaysOpen) {
 }
 
 TEST(ServerLifecycle, SigtermFinishesTheStreamInFlightAndExitsZero) {
-  ServerProcess s({"--ctx", "4096"});
+  // 1500 scripted tokens: the stream runs for a while after its first text.
+  ServerProcess s({"--ctx", "4096", "--test-script", std::string(3000, 'x')});
+  // The signal goes once the client has its first text, so the stream is surely in flight.
+  std::promise<void> first_text;
+  std::string raw;
+  httplib::Request req;
+  req.method = "POST";
+  req.path = "/v1/messages";
+  req.body = anthropic("long answer please", 1500, true).dump();
+  req.set_header("Content-Type", "application/json");
+  req.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
+    const bool had = raw.find("content_block_delta") != std::string::npos;
+    raw.append(data, len);
+    if (!had && raw.find("content_block_delta") != std::string::npos) first_text.set_value();
+    return true;
+  };
   auto fut = std::async(std::launch::async, [&] {
     auto c = s.client();
-    auto r = c.Post("/v1/messages", anthropic("long answer please", 1500, true).dump(), "application/json");
-    return r ? r->body : std::string();
+    httplib::Response res;
+    httplib::Error err = httplib::Error::Success;
+    return c.send(req, res, err) && res.status == 200;
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_EQ(first_text.get_future().wait_for(std::chrono::seconds(60)), std::future_status::ready);
   const int rc = s.terminate();
-  const std::string body = fut.get();
+  ASSERT_TRUE(fut.get());
   EXPECT_EQ(rc, 0);
-  EXPECT_NE(body.find("event: message_stop"), std::string::npos);
+  EXPECT_NE(raw.find("event: message_stop"), std::string::npos);
+  size_t deltas = 0;
+  for (const auto& [e, d] : parse_sse(raw)) deltas += e == "content_block_delta" ? 1 : 0;
+  EXPECT_GT(deltas, 100U) << "the stream was finished, not cut, after the signal";
 }
 
 }  // namespace

@@ -300,9 +300,14 @@ TEST(ServerLifecycle, OneClientsPreparationsAreBoundedAndOthersAreServed) {
   while (text.size() < 2000000) text += "The fee is 1,200 dollars, due on 2024-06-15. ";
   const std::string heavy = post_request("/tokenize", json{{"content", text}}.dump());
   auto first = std::async(std::launch::async, [&] { return exchange(s.port(), heavy, 120000); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // Once the heavy request is in preparation (while it is being read, small ones still pass), the
+  // next one of the same client is refused; then another address is served at once.
   const std::string small = post_request("/tokenize", json{{"content", "hi"}}.dump());
-  const std::string refused = exchange(s.port(), small, 10000, INADDR_LOOPBACK);
+  std::string refused;
+  ASSERT_TRUE(test::wait_until([&] {
+    refused = exchange(s.port(), small, 10000, INADDR_LOOPBACK);
+    return status_of(refused) == 429 || first.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  }));
   const std::string other = exchange(s.port(), small, 10000, INADDR_LOOPBACK + 1);  // 127.0.0.2
   EXPECT_EQ(status_of(first.get()), 200);
   EXPECT_EQ(status_of(refused), 429) << refused;
@@ -351,8 +356,13 @@ TEST_F(ServerTransport, KeepAliveRequestsStayFast) {
 TEST_F(ServerTransport, RejectedRequestsAreLogged) {
   exchange(port(), "GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: wrong-secret-key\r\n\r\n");
   exchange(port(), post_request("/v1/messages", "{\"secret_body\": 1}", "x-api-key: wrong-secret-key\r\n"));
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  const std::string log = read_file(server_->log());
+  // Both lines are written once the responses have gone out.
+  std::string log;
+  EXPECT_TRUE(test::wait_until([&] {
+    log = read_file(server_->log());
+    return log.find("\"path\":\"/v1/models\"") != std::string::npos &&
+           log.find("\"path\":\"/v1/messages\"") != std::string::npos;
+  }));
   EXPECT_NE(log.find("\"status\":401"), std::string::npos) << log;
   EXPECT_NE(log.find("\"path\":\"/v1/models\""), std::string::npos);
   EXPECT_EQ(log.find("wrong-secret-key"), std::string::npos);
@@ -365,13 +375,17 @@ TEST(ServerLifecycle, ConnectionCapRefusesCleanly) {
   ServerProcess s({"--max-connections", "20"});
   std::vector<RawConn> held;
   for (int i = 0; i < 20; ++i) held.emplace_back(s.port());
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  const std::string r = exchange(s.port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
-  EXPECT_EQ(status_of(r), 503) << r;
+  // Once the server has accepted the 20, the next connection gets the 503.
+  const std::string health = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  std::string r;
+  EXPECT_TRUE(test::wait_until([&] {
+    r = exchange(s.port(), health);
+    return status_of(r) == 503;
+  }));
   EXPECT_NE(r.find("Retry-After: 1"), std::string::npos) << r;
   held.clear();
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  EXPECT_EQ(status_of(exchange(s.port(), "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")), 200);
+  // Once it has seen them close, there is room again.
+  EXPECT_TRUE(test::wait_until([&] { return status_of(exchange(s.port(), health)) == 200; }));
 }
 
 // Item 6: a non-stream request whose client hangs up stops generating; item #18: 429 says
@@ -383,7 +397,7 @@ TEST(ServerLifecycle, NonStreamDisconnectCancelsAnd429HasRetryAfter) {
   {
     RawConn c(s.port());
     c.send(post_request("/v1/messages", body.dump()));
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ASSERT_TRUE(test::wait_until([&] { return s.slots_busy() == 1; }));
     // While it runs, the only slot is taken and nothing may queue: 429 with Retry-After.
     const std::string busy = exchange(s.port(), post_request("/v1/messages", small_message()));
     EXPECT_EQ(status_of(busy), 429) << busy;
