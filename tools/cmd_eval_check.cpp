@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/option_flags.h"
 #include "eval_check.h"
 #include "tools/commands.h"
 
@@ -11,8 +12,7 @@ namespace sfcl::tools {
 namespace {
 struct EvalCheckOpts {
   std::vector<std::string> sets;
-  float threshold = verify::CheckerOptions{}.threshold;
-  bool no_derived = false;
+  decode::Options check;  // its checker part: the check options this command takes
   bool json = false;
   int show_misses = 20;
 };
@@ -24,10 +24,7 @@ void add_flags(CLI::App& cmd, EvalCheckOpts& o) {
       ->required()
       ->allow_extra_args(false)
       ->check(CLI::ExistingFile);
-  cmd.add_option("--threshold", o.threshold, "Confidence threshold")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  cmd.add_flag("--no-derived", o.no_derived, "Numbers computed from source values are unsupported, not derived");
+  cli::add_option_flags(cmd, o.check, {"threshold", "derived"});
   cmd.add_option("--misses", o.show_misses, "Missed wrong answers and false flags to print")->capture_default_str();
   cmd.add_flag("--json", o.json, "One JSON object instead of the table");
 }
@@ -38,10 +35,7 @@ int run(const EvalCheckOpts& o) {
   std::vector<std::filesystem::path> files(o.sets.begin(), o.sets.end());
   const auto items = demo::load_check_set(files);
   if (items.empty()) throw cli::UsageError("the check set has no items");
-  verify::CheckerOptions copt;
-  copt.threshold = o.threshold;
-  copt.derived = !o.no_derived;
-  const demo::CheckReport rep = demo::run_check_set(items, copt);
+  const demo::CheckReport rep = demo::run_check_set(items, o.check.checker);
   const demo::KindCount inv = rep.invented();
   const auto wrong_total = [](const demo::CheckReport& r) {
     int n = 0;

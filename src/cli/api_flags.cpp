@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "cli/commands.h"
+#include "cli/option_flags.h"
 
 namespace sfcl::cli {
 
@@ -63,24 +64,7 @@ void add_sampling_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptio
          "Cap on every request's max_tokens: larger ones are clamped to it (0 or -1 = no cap)")
       ->default_str(std::to_string(o->n_predict))
       ->check(CLI::Range(-1, 1 << 24));
-  cmd.add_option("--temp,--temperature", o->sampling.temperature, "Temperature of requests that set none (0 = greedy)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 2.0));
-  cmd.add_option("--top-k", o->sampling.top_k, "top_k of requests that set none (0 = off)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 1 << 30));
-  cmd.add_option("--top-p", o->sampling.top_p, "top_p of requests that set none (1 = off)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  cmd.add_option("--min-p", o->sampling.min_p, "min_p of requests that set none (0 = off)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  cmd.add_option_function<int64_t>(
-         "-s,--seed",
-         [o](const int64_t& seed) { o->sampling.seed = seed < 0 ? 0xFFFFFFFFU : static_cast<uint32_t>(seed); },
-         "Seed of requests that set none (-1 = random)")
-      ->default_str("-1")
-      ->check(CLI::Range(int64_t{-1}, int64_t{0xFFFFFFFF}));
+  add_option_flags(cmd, o->sampling, {"temperature", "top_k", "top_p", "min_p", "seed"}, true);
 }
 
 void add_admission_flags(CLI::App& cmd, server::ServerOptions& o) {
@@ -112,18 +96,7 @@ void add_admission_flags(CLI::App& cmd, server::ServerOptions& o) {
 ApiFlags add_api_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptions>& o) {
   ApiFlags f;
   add_transport_flags(cmd, *o);
-  cmd.add_option("--threshold", o->threshold, "Default confidence threshold")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  cmd.add_option("--max-backtracks", o->max_backtracks, "Default backtracks per anchor")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 16));
-  cmd.add_option("--fallback", *f.fallback, "Default fallback: constrain, flag or abstain")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
-  cmd.add_flag(
-      "--no-derived", [o](int64_t) { o->derived = false; },
-      "Values computed from source values (sums, date differences, ...) are unsupported, not derived");
+  add_option_flags(cmd, o->checks, {"threshold", "max_backtracks", "fallback", "strict", "derived"}, true);
   cmd.add_flag("--events", o->events, "Send anchor_confirmed/backtrack SSE events by default");
   cmd.add_flag("--no-compat-headers", *f.no_compat, "Omit x-anthropic-layer-status and X-Anthropic-SFCL-Status");
   cmd.add_flag("--keep-zero-width", *f.keep_zero_width, "Do not strip zero-width characters from requests");
@@ -147,7 +120,6 @@ ApiFlags add_api_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOption
 }
 
 void apply_api_flags(const ApiFlags& flags, server::ServerOptions& o) {
-  decode::parse_fallback(*flags.fallback, o.fallback);
   o.compat_headers = !*flags.no_compat;
   o.strip_zero_width = !*flags.keep_zero_width;
   if (flags.key_file->empty()) return;

@@ -12,7 +12,6 @@ namespace sfcl::cli {
 
 // What CLI11 writes that is not an option field itself; read by apply_api_flags after parsing.
 struct ApiFlags {
-  std::shared_ptr<std::string> fallback = std::make_shared<std::string>("constrain");
   std::shared_ptr<std::string> key_file = std::make_shared<std::string>();
   std::shared_ptr<bool> no_compat = std::make_shared<bool>(false);
   std::shared_ptr<bool> keep_zero_width = std::make_shared<bool>(false);
@@ -21,7 +20,7 @@ struct ApiFlags {
 // Declares the flags on `cmd`, bound to `o` (which must outlive the parse).
 ApiFlags add_api_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptions>& o);
 
-// After parsing: the fallback, the header and zero-width switches, and the keys of --api-key-file
+// After parsing: the header and zero-width switches, and the keys of --api-key-file
 // (a UsageError when it cannot be read).
 void apply_api_flags(const ApiFlags& flags, server::ServerOptions& o);
 

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/io.h"
+#include "cli/option_flags.h"
 #include "report/report.h"
 #include "verify/verify.h"
 
@@ -29,10 +30,8 @@ struct AnchorsOpts {
   std::string date_order = "month-first";
   std::vector<std::string> sources;
   std::string kb;
-  float threshold = verify::CheckerOptions{}.threshold;
-  bool strict = false;
-  bool no_derived = false;
-  bool gate = false;  // --fail-on-unsupported
+  decode::Options check;  // its checker part: the check options this command takes
+  bool gate = false;      // --fail-on-unsupported
 };
 
 void add_flags(CLI::App& cmd, AnchorsOpts& o) {
@@ -59,11 +58,7 @@ void add_flags(CLI::App& cmd, AnchorsOpts& o) {
       ->required()
       ->allow_extra_args(false);
   ch->add_option("--kb", o.kb, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
-  ch->add_option("--threshold", o.threshold, "Confidence threshold")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
-  ch->add_flag("--strict", o.strict, "With no source text at all, anchors are unsupported, not unverifiable");
-  ch->add_flag("--no-derived", o.no_derived, "Values computed from source values are unsupported, not derived");
+  add_option_flags(*ch, o.check, {"threshold", "strict", "derived"});
   // Opt-in: tools that read the JSON lines (realoutput_check.py among them) take any exit code
   // but 0 for a failed run.
   ch->add_flag("--fail-on-unsupported", o.gate, "Exit 1 when an anchor is unsupported (a gate for pipelines)");
@@ -104,11 +99,7 @@ int run_check(const AnchorsOpts& o, const std::string& text, const anchor::Lexer
   anchor::SourceIndex index(lo);
   for (const auto& f : o.sources) index.add_source(read_input(f));
   if (!o.kb.empty()) index.add_knowledge(anchor::load_knowledge(o.kb));
-  verify::CheckerOptions copt;
-  copt.threshold = o.threshold;
-  copt.strict = o.strict;
-  copt.derived = !o.no_derived;
-  verify::Checker checker(index, copt);
+  verify::Checker checker(index, o.check.checker);
   bool any_unsupported = false;
   for (const auto& j : report::check_text(text, lo, checker)) {
     std::cout << j.dump() << "\n";

@@ -2,6 +2,7 @@
 // engines; the check loop runs in the gateway, the engines sample (docs/SCALING.md).
 #include "cli/api_flags.h"
 #include "cli/commands.h"
+#include "cli/option_flags.h"
 #include "gateway/gateway.h"
 
 namespace sfcl::cli {
@@ -68,12 +69,12 @@ Runner register_gateway(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--sfcl", *mode, "Default check mode: off, anchor or per-token")
       ->capture_default_str()
-      ->check(CLI::IsMember({"off", "anchor", "per-token"}));
+      ->check(CLI::IsMember(choice_names(decode::mode_names())));
   // The API side's flags, as `sfcl serve` has them (bound to the options' server part).
   const ApiFlags api_flags = add_api_flags(*cmd, std::shared_ptr<server::ServerOptions>(o, &o->server));
   return [o, mode, backend_api, api_flags]() -> int {
     o->api = *backend_api == "openai" ? gateway::BackendApi::openai : gateway::BackendApi::llama;
-    decode::parse_mode(*mode, o->server.mode);
+    decode::parse_mode(*mode, o->server.checks.mode);
     apply_api_flags(api_flags, o->server);
     return gateway::run_gateway(*o);
   };

@@ -7,6 +7,7 @@
 #include "cli/engine_flags.h"
 #include "cli/io.h"
 #include "cli/load_progress.h"
+#include "cli/option_flags.h"
 #include "report/report.h"
 
 namespace sfcl::cli {
@@ -26,11 +27,7 @@ struct GenerateOpts {
   std::vector<std::string> sources;
   std::string kb;
   std::string chat_template;
-  std::string mode = "anchor";
-  int32_t max_backtracks = decode::Options{}.max_backtracks;
-  std::string fallback = "constrain";
-  float threshold = verify::CheckerOptions{}.threshold;
-  bool no_derived = false;
+  decode::Options check;  // the check options' values (decode::check_options())
   bool events = false;
   bool dynamic_temperature = false;
   std::vector<std::string> stop;
@@ -54,13 +51,7 @@ void add_flags(CLI::App& cmd, GenerateOpts& o) {
   cmd.add_option("-n,--max-tokens", o.n, "Maximum tokens to deliver")
       ->capture_default_str()
       ->check(CLI::Range(1, 1 << 20));
-  cmd.add_option("--temperature", o.sampling.temperature, "Sampling temperature (0 = greedy)")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 5.0));
-  cmd.add_option("--top-k", o.sampling.top_k, "Top-k (0 = off)")->capture_default_str();
-  cmd.add_option("--top-p", o.sampling.top_p, "Top-p (1 = off)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
-  cmd.add_option("--min-p", o.sampling.min_p, "Min-p (0 = off)")->capture_default_str()->check(CLI::Range(0.0, 1.0));
-  cmd.add_option("--seed", o.sampling.seed, "Sampling seed (default random)");
+  add_option_flags(cmd, o.sampling, {"temperature", "top_k", "top_p", "min_p", "seed"});
   cmd.add_option("-c,--ctx", o.ctx, "Context size in tokens")->capture_default_str()->check(CLI::Range(16, 1 << 20));
   cmd.add_option("-t,--threads", o.threads, "CPU threads (0 = all)")->capture_default_str();
   cmd.add_flag("--json", o.json, "Print one JSON object (text, tokens, timings, anchors) instead of streaming");
@@ -68,19 +59,7 @@ void add_flags(CLI::App& cmd, GenerateOpts& o) {
   cmd.add_option("--kb", o.kb, "Knowledge-anchor file (JSONL)");
   cmd.add_option("--chat-template", o.chat_template,
                  "Chat template instead of the model's own: a llama.cpp template name, a Jinja file or Jinja text");
-  cmd.add_option("--sfcl", o.mode, "Check mode: off, anchor or per-token")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"off", "anchor", "per-token"}));
-  cmd.add_option("--max-backtracks", o.max_backtracks, "Backtracks per anchor before the fallback")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 16));
-  cmd.add_option("--fallback", o.fallback, "After the last backtrack: constrain, flag or abstain")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"constrain", "flag", "abstain"}));
-  cmd.add_flag("--no-derived", o.no_derived, "Values computed from source values are unsupported, not derived");
-  cmd.add_option("--threshold", o.threshold, "Confidence threshold")
-      ->capture_default_str()
-      ->check(CLI::Range(0.0, 1.0));
+  add_option_flags(cmd, o.check, {"mode", "threshold", "max_backtracks", "fallback", "strict", "derived"});
   cmd.add_flag("--events", o.events, "Print events (anchor_confirmed, backtrack, fallback) as JSON lines to stderr");
   cmd.add_flag("--dynamic-temperature", o.dynamic_temperature, "Adapt temperature to running anchor confidence");
   cmd.add_option("--stop", o.stop, "Stop sequence (repeatable)")->allow_extra_args(false);
@@ -91,13 +70,8 @@ void add_flags(CLI::App& cmd, GenerateOpts& o) {
 }
 
 decode::Options decode_options_of(const GenerateOpts& o) {
-  decode::Options opt;
-  if (!decode::parse_mode(o.mode, opt.mode)) throw UsageError("bad --sfcl mode");
-  if (!decode::parse_fallback(o.fallback, opt.fallback)) throw UsageError("bad --fallback");
+  decode::Options opt = o.check;
   opt.max_tokens = o.n;
-  opt.max_backtracks = o.max_backtracks;
-  opt.checker.threshold = o.threshold;
-  opt.checker.derived = !o.no_derived;
   opt.dynamic_temperature = o.dynamic_temperature;
   opt.stop = o.stop;
   opt.sampling = o.sampling;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/option_flags.h"
 
 namespace sfcl::cli {
 
@@ -52,7 +53,7 @@ ModelFlags add_per_model_flags(CLI::App& cmd) {
   f.mode = per_model(cmd.add_option("--sfcl", sink.modes,
                                     "Check mode: off, anchor or per-token (default anchor). After a --model: that "
                                     "model's; before the first: every model's default"))
-               ->check(CLI::IsMember({"off", "anchor", "per-token"}));
+               ->check(CLI::IsMember(choice_names(decode::mode_names())));
   f.chat_template =
       per_model(cmd.add_option("--chat-template", sink.templates,
                                "Chat template instead of the model's own: a llama.cpp template name, a Jinja file or "
@@ -82,7 +83,7 @@ void assign_model_flags(const CLI::App& cmd, const ModelFlags& flags, const std:
       if (for_model) {
         o.models.back().mode = mode;
       } else {
-        o.mode = mode;
+        o.checks.mode = mode;
       }
     } else if (opt == flags.chat_template || opt == flags.chat_template_file) {
       std::string spec = value(opt);

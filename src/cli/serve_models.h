@@ -25,7 +25,7 @@ struct ModelFlags {
 // Declares the flags on `cmd`.
 ModelFlags add_per_model_flags(CLI::App& cmd);
 
-// Turns the parsed flags into o.models, o.mode and o.chat_template. With one --model (or none:
+// Turns the parsed flags into o.models, o.checks.mode and o.chat_template. With one --model (or none:
 // `default_path`) every per-model flag is that model's wherever it stands, as before. With several,
 // a flag belongs to the --model before it; --sfcl and --chat-template before the first --model are
 // the defaults of every model, --model-id and --alias there are a UsageError.

@@ -17,6 +17,7 @@
 
 #include "anchor/anchor.h"
 #include "engine/engine.h"
+#include "util/option_spec.h"
 #include "verify/verify.h"
 
 namespace sfcl::decode {
@@ -62,6 +63,11 @@ struct Options {
   // and its `logprobs` most likely alternatives (at most TokenLogprob::kMaxTop).
   int32_t logprobs = -1;
 };
+
+// The check options, each defined once (check_options.cpp): a request's "sfcl" fields, the flags
+// of sfcl serve, generate and anchors check (docs/API.md, "The `sfcl` request options").
+using CheckOption = util::OptionSpec<Options>;
+std::span<const CheckOption> check_options();
 
 // One delivered output token's log-probability under the logits it was sampled from (after
 // Options::logit_hook, before bans, sampler settings and grammar): a regenerated token carries the

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/option_spec.h"
+
 struct llama_model;
 struct llama_context;
 struct llama_sampler;
@@ -383,6 +385,11 @@ struct SamplingOptions {
   // token, applied in full only when it rejects it (docs/DESIGN.md, 'Tools and structured output').
   bool grammar_first = false;
 };
+
+// The sampling options that a request and the CLI set, each defined once (sampling_options.cpp):
+// request field, flag, range, help (docs/API.md, "Sampling").
+using SamplingOption = util::OptionSpec<SamplingOptions>;
+std::span<const SamplingOption> sampling_options();
 
 // llama.cpp's sampler chain applied to a logits row, with two hooks the check loop needs:
 // tokens banned at this position (logit -inf) and an optional allow-list (constrained decode).

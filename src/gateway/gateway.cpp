@@ -154,7 +154,7 @@ void start_remote(State& st, server::ServedModel& served, const GatewayOptions& 
   st.ready = true;
   std::fprintf(stderr, "sfcl: ready: %s via %zu backends x %d slots x %d tokens, sfcl mode %s\n",
                served.spec.id.c_str(), addresses.size(), options.pool.slots_per_backend, ro.n_ctx,
-               std::string(decode::mode_name(st.opt.mode)).c_str());
+               std::string(decode::mode_name(st.opt.checks.mode)).c_str());
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ using Names = std::vector<std::string_view>;
 // llama-server's request fields that sfcl implements or accepts, on every generation endpoint.
 const Names kLlamaServer = {
     // supported
-    "top_k", "min_p", "seed", "logit_bias", "json_schema", "grammar", "n_predict",
+    "logit_bias", "json_schema", "grammar", "n_predict",
     // accepted and ignored: sfcl always reuses the KV prefix, picks slots itself, sends its own pings
     // and timings, and samples on the CPU
     "cache_prompt", "id_slot", "timings_per_token", "return_progress", "sse_ping_interval", "backend_sampling",
@@ -33,22 +33,22 @@ const Names kLlamaServer = {
     "reasoning_budget_tokens", "reasoning_budget_message", "reasoning_control", "thinking_budget_tokens"};
 
 // OpenAI chat completions, llama-server's chat additions, and sfcl.
-const Names kOpenAIChat = {
-    "model", "messages", "max_tokens", "max_completion_tokens", "temperature", "top_p", "n", "stream", "stream_options",
-    "stop", "tools", "tool_choice", "parallel_tool_calls", "response_format", "reasoning_effort",
-    // accepted and ignored (hints that do not change the answer)
-    "user", "store", "metadata", "service_tier", "prompt_cache_key", "safety_identifier", "verbosity",
-    // refused by refuse_unsupported unless neutral
-    "frequency_penalty", "presence_penalty", "logprobs", "top_logprobs", "audio", "modalities", "prediction",
-    "web_search_options", "functions", "function_call",
-    // llama-server's chat fields
-    "chat_template_kwargs", "enable_thinking", "reasoning_format", "add_generation_prompt", "continue_final_message",
-    "sfcl"};
+const Names kOpenAIChat = {"model", "messages", "max_tokens", "max_completion_tokens", "n", "stream", "stream_options",
+                           "stop", "tools", "tool_choice", "parallel_tool_calls", "response_format", "reasoning_effort",
+                           // accepted and ignored (hints that do not change the answer)
+                           "user", "store", "metadata", "service_tier", "prompt_cache_key", "safety_identifier",
+                           "verbosity",
+                           // refused by refuse_unsupported unless neutral
+                           "frequency_penalty", "presence_penalty", "logprobs", "top_logprobs", "audio", "modalities",
+                           "prediction", "web_search_options", "functions", "function_call",
+                           // llama-server's chat fields
+                           "chat_template_kwargs", "enable_thinking", "reasoning_format", "add_generation_prompt",
+                           "continue_final_message", "sfcl"};
 
 // OpenAI Responses (POST /v1/responses: server/api/responses_request.cpp), with llama-server's chat
 // fields and sfcl's.
-const Names kOpenAIResponses = {"model", "input", "instructions", "max_output_tokens", "temperature", "top_p", "stream",
-                                "tools", "tool_choice", "parallel_tool_calls", "text", "reasoning",
+const Names kOpenAIResponses = {"model", "input", "instructions", "max_output_tokens", "stream", "tools", "tool_choice",
+                                "parallel_tool_calls", "text", "reasoning",
                                 // accepted and ignored (hints, and options of OpenAI's storage and built-in tools)
                                 "store", "metadata", "user", "safety_identifier", "prompt_cache_key",
                                 "prompt_cache_retention", "prompt_cache_options", "service_tier", "include",
@@ -64,8 +64,6 @@ const Names kOpenAICompletions = {"model",
                                   "prompt",
                                   "max_tokens",
                                   "max_completion_tokens",
-                                  "temperature",
-                                  "top_p",
                                   "n",
                                   "stream",
                                   "stream_options",
@@ -97,9 +95,6 @@ const Names kAnthropic = {"model",
                           "system",
                           "stop_sequences",
                           "stream",
-                          "temperature",
-                          "top_p",
-                          "top_k",
                           "metadata",
                           "tools",
                           "tool_choice",
@@ -114,8 +109,22 @@ const Names kAnthropic = {"model",
                           "reasoning_format",
                           "sfcl"};
 
-const Names kSfcl = {"mode",   "threshold", "max_backtracks", "fallback", "events",
-                     "strict", "derived",   "abstain_marker", "sources"};
+// The sampling fields every dialect takes (engine::sampling_options(): the official APIs'
+// temperature and top_p, llama-server's top_k, min_p and seed).
+const Names kSampling = [] {
+  Names names;
+  for (const engine::SamplingOption& option : engine::sampling_options()) names.push_back(option.field);
+  return names;
+}();
+
+// A request's "sfcl" object: the check options' fields (decode::check_options()) and the server's
+// own (parse_sfcl in request.cpp).
+const Names kSfcl = [] {
+  Names names;
+  for (const decode::CheckOption& option : decode::check_options()) names.push_back(option.field);
+  names.insert(names.end(), {"events", "abstain_marker", "sources"});
+  return names;
+}();
 
 // Levenshtein distance, for the "did you mean" of a typo.
 size_t distance(std::string_view a, std::string_view b) {
@@ -166,17 +175,17 @@ void refuse_unknown_fields(Api api, const json& body) {
   if (!body.is_object()) return;
   switch (api) {
     case Api::anthropic:
-      check_names(body, {&kAnthropic, &kLlamaServer}, "");
+      check_names(body, {&kAnthropic, &kSampling, &kLlamaServer}, "");
       break;
     case Api::openai_chat:
-      check_names(body, {&kOpenAIChat, &kLlamaServer}, "");
+      check_names(body, {&kOpenAIChat, &kSampling, &kLlamaServer}, "");
       break;
     case Api::openai_completions:
     case Api::llama_completion:
-      check_names(body, {&kOpenAICompletions, &kLlamaServer}, "");
+      check_names(body, {&kOpenAICompletions, &kSampling, &kLlamaServer}, "");
       break;
     case Api::openai_responses:
-      check_names(body, {&kOpenAIResponses, &kLlamaServer}, "");
+      check_names(body, {&kOpenAIResponses, &kSampling, &kLlamaServer}, "");
       break;
   }
   if (body.contains("sfcl") && body["sfcl"].is_object()) check_names(body["sfcl"], {&kSfcl}, "sfcl.");
@@ -187,6 +196,7 @@ std::span<const std::string_view> sfcl_option_names() { return kSfcl; }
 bool responses_passes_through(std::string_view key) {
   static const Names kChatOwn = {"chat_template_kwargs", "enable_thinking", "reasoning_format", "sfcl"};
   return std::find(kLlamaServer.begin(), kLlamaServer.end(), key) != kLlamaServer.end() ||
+         std::find(kSampling.begin(), kSampling.end(), key) != kSampling.end() ||
          std::find(kChatOwn.begin(), kChatOwn.end(), key) != kChatOwn.end();
 }
 

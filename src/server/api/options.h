@@ -46,13 +46,9 @@ struct ServerOptions {
   // only these Host names besides localhost/127.0.0.1/[::1] (DNS rebinding).
   std::vector<std::string> cors_origins;
   std::vector<std::string> allowed_hosts;
-  // SFCL defaults; each request may override them in its "sfcl" object (and a model its mode).
-  // (the defaults are decode::Options' own, so they are declared once)
-  decode::Mode mode = decode::Options{}.mode;
-  float threshold = decode::Options{}.checker.threshold;
-  int32_t max_backtracks = decode::Options{}.max_backtracks;
-  decode::Fallback fallback = decode::Options{}.fallback;
-  bool derived = decode::Options{}.checker.derived;
+  // SFCL defaults: the fields of decode::check_options() in `checks` (a model's --sfcl overrides
+  // the mode); each request may override them in its "sfcl" object. Only those fields are read.
+  decode::Options checks;
   bool events = false;
   bool compat_headers = true;
   bool strip_zero_width = true;
@@ -105,7 +101,7 @@ struct ServerOptions {
 
 // The SFCL mode a model's requests start from (its own --sfcl, else the server's).
 inline decode::Mode mode_of(const ServerOptions& server, const ModelSpec& model) {
-  return model.mode.value_or(server.mode);
+  return model.mode.value_or(server.checks.mode);
 }
 
 }  // namespace sfcl::server

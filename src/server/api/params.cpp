@@ -1,8 +1,10 @@
 #include "server/api/params.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <initializer_list>
 #include <limits>
+#include <stdexcept>
 #include <string_view>
 
 namespace sfcl::server {
@@ -26,6 +28,39 @@ int64_t integer_in(const json& body, const char* key, int64_t lo, int64_t hi, in
     throw bad_param(name + " is " + v.dump() + "; it must be an integer" + range, name);
   }
   return v.get<int64_t>();
+}
+
+double option_value(const json& body, const char* key, util::OptionKind kind, double lo, double hi,
+                    const std::string& prefix) {
+  const json& v = body[key];
+  const std::string name = prefix + key;
+  switch (kind) {
+    case util::OptionKind::number: {
+      if (!v.is_number()) throw bad_param(name + " must be a number", name);
+      const double x = v.get<double>();
+      char range[64];
+      std::snprintf(range, sizeof range, " from %g to %g", lo, hi);
+      if (x < lo || x > hi) throw bad_param(name + " is " + v.dump() + "; it must be a number" + range, name);
+      return x;
+    }
+    case util::OptionKind::integer:
+      return static_cast<double>(integer_in(body, key, static_cast<int64_t>(lo), static_cast<int64_t>(hi), 0, prefix));
+    case util::OptionKind::boolean:
+      if (!v.is_boolean()) throw bad_param(name + " must be a boolean", name);
+      return v.get<bool>() ? 1.0 : 0.0;
+    case util::OptionKind::choice:
+      break;
+  }
+  throw std::logic_error("option_value: a choice");
+}
+
+void bad_choice(std::span<const std::string_view> choices, const std::string& name) {
+  std::string names;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (i > 0) names += i + 1 == choices.size() ? " or " : ", ";
+    names += "\"" + std::string(choices[i]) + "\"";
+  }
+  throw bad_param(name + " must be " + names, name);
 }
 
 void check_text(const std::string& text, const std::string& where) {

@@ -12,6 +12,7 @@
 #include "engine/engine.h"
 #include "server/api/options.h"
 #include "server/api/types.h"
+#include "util/option_spec.h"
 
 namespace sfcl::server {
 
@@ -26,6 +27,29 @@ int64_t integer_in(const nlohmann::json& body, const char* key, int64_t lo, int6
 // o["type"] when it is a string; "" when `o` is not an object or has no type (or null); a 400 naming
 // where + ".type" when it is another JSON type.
 std::string type_of(const nlohmann::json& o, const std::string& where);
+
+// An option family's value at body[key] (util::OptionSpec): a number or an integer within
+// [lo, hi], a boolean as 0/1; a 400 naming prefix + key otherwise. Not for choices.
+double option_value(const nlohmann::json& body, const char* key, util::OptionKind kind, double lo, double hi,
+                    const std::string& prefix);
+// The 400 naming `name` that lists the choices it takes.
+[[noreturn]] void bad_choice(std::span<const std::string_view> choices, const std::string& name);
+
+// Sets in `o` each option of `table` that `body` holds (a null one is absent), validated as its
+// entry says; a 400 naming prefix + field otherwise.
+template <typename Options>
+void parse_options(const nlohmann::json& body, std::span<const util::OptionSpec<Options>> table, Options& o,
+                   const std::string& prefix = {}) {
+  for (const util::OptionSpec<Options>& spec : table) {
+    const std::string key(spec.field);
+    if (!body.contains(key) || body[key].is_null()) continue;
+    if (spec.kind != util::OptionKind::choice) {
+      spec.set(o, option_value(body, key.c_str(), spec.kind, spec.lo, spec.hi, prefix));
+    } else if (!body[key].is_string() || !util::set_choice(spec, o, body[key].template get<std::string>())) {
+      bad_choice(spec.choices(), prefix + key);
+    }
+  }
+}
 
 // Refuses text the model and the checker would read differently: a NUL cuts the C string the chat
 // template sees, while the checker would index what follows it.

@@ -42,19 +42,6 @@ std::string text_of(const json& content, const std::string& where) {
   return out;
 }
 
-// `prefix` names the enclosing object in errors ("sfcl.").
-float number_in(const json& body, const char* key, float lo, float hi, float fallback, const std::string& prefix = {}) {
-  if (!body.contains(key) || body[key].is_null()) return fallback;
-  const std::string name = prefix + key;
-  if (!body[key].is_number()) throw bad(name + " must be a number", name);
-  const double v = body[key].get<double>();
-  if (v < lo || v > hi) {
-    throw bad(name + " must be between " + std::to_string(lo).substr(0, 3) + " and " + std::to_string(hi).substr(0, 3),
-              name);
-  }
-  return static_cast<float>(v);
-}
-
 int32_t max_tokens_of(const json& body, const char* key, const ServerOptions& server, bool required, int32_t fallback) {
   if (!body.contains(key) || body[key].is_null()) {
     if (required) throw bad(std::string(key) + ": field required", key);
@@ -84,47 +71,18 @@ void check_model(const json& body, const ModelSpec& model, GenerationRequest& r,
 }
 
 void parse_sfcl(const json& body, const ServerOptions& server, const ModelSpec& model, GenerationRequest& r) {
+  for (const decode::CheckOption& spec : decode::check_options()) spec.set(r.options, spec.get(server.checks));
   r.options.mode = mode_of(server, model);
-  r.options.checker.threshold = server.threshold;
-  r.options.max_backtracks = server.max_backtracks;
-  r.options.fallback = server.fallback;
-  r.options.checker.derived = server.derived;
   r.events = server.events;
   if (!body.contains("sfcl") || body["sfcl"].is_null()) return;
   const json& s = body["sfcl"];
   if (!s.is_object()) throw bad("sfcl must be an object", "sfcl");
   // A null option is the same as an absent one: the server's default.
   const auto has = [](const json& o, const char* key) { return o.contains(key) && !o[key].is_null(); };
-  if (has(s, "mode")) {
-    if (!s["mode"].is_string() || !decode::parse_mode(s["mode"].get<std::string>(), r.options.mode)) {
-      throw bad("sfcl.mode must be \"off\", \"anchor\" or \"per-token\"", "sfcl.mode");
-    }
-  }
-  if (has(s, "threshold"))
-    r.options.checker.threshold = number_in(s, "threshold", 0.0F, 1.0F, r.options.checker.threshold, "sfcl.");
-  if (has(s, "max_backtracks")) {
-    if (!s["max_backtracks"].is_number_integer() || s["max_backtracks"].get<int64_t>() < 0 ||
-        s["max_backtracks"].get<int64_t>() > 16) {
-      throw bad("sfcl.max_backtracks must be an integer from 0 to 16", "sfcl.max_backtracks");
-    }
-    r.options.max_backtracks = s["max_backtracks"].get<int32_t>();
-  }
-  if (has(s, "fallback")) {
-    if (!s["fallback"].is_string() || !decode::parse_fallback(s["fallback"].get<std::string>(), r.options.fallback)) {
-      throw bad("sfcl.fallback must be \"constrain\", \"flag\" or \"abstain\"", "sfcl.fallback");
-    }
-  }
+  parse_options(s, decode::check_options(), r.options, "sfcl.");
   if (has(s, "events")) {
     if (!s["events"].is_boolean()) throw bad("sfcl.events must be a boolean", "sfcl.events");
     r.events = s["events"].get<bool>();
-  }
-  if (has(s, "strict")) {
-    if (!s["strict"].is_boolean()) throw bad("sfcl.strict must be a boolean", "sfcl.strict");
-    r.options.checker.strict = s["strict"].get<bool>();
-  }
-  if (has(s, "derived")) {
-    if (!s["derived"].is_boolean()) throw bad("sfcl.derived must be a boolean", "sfcl.derived");
-    r.options.checker.derived = s["derived"].get<bool>();
   }
   // The words written in place of a value nothing in the sources supports (one string for every
   // language, or {"en": ..., "zh": ...}).
@@ -266,13 +224,7 @@ namespace {
 // overridden by what the request sets. top_k and min_p are llama-server's extensions.
 void sampling_of(const json& body, const ServerOptions& server, engine::SamplingOptions& s) {
   s = server.sampling;
-  s.temperature = number_in(body, "temperature", 0.0F, 2.0F, s.temperature);
-  s.top_p = number_in(body, "top_p", 0.0F, 1.0F, s.top_p);
-  s.min_p = number_in(body, "min_p", 0.0F, 1.0F, s.min_p);
-  s.top_k = static_cast<int32_t>(integer_in(body, "top_k", 0, std::numeric_limits<int32_t>::max(), s.top_k));
-  // -1 (llama-server's "random") and the uint32 range; anything else would wrap.
-  const int64_t seed = integer_in(body, "seed", -1, std::numeric_limits<uint32_t>::max(), s.seed);
-  s.seed = seed < 0 ? 0xFFFFFFFFU : static_cast<uint32_t>(seed);
+  parse_options(body, engine::sampling_options(), s);
 }
 
 // The fields every dialect shares: stream, sampling, logit_bias and ignore_eos.

@@ -140,9 +140,9 @@ json props(const State& st, const std::string& target) {
           {"modalities", {{"vision", false}, {"audio", false}}},
           {"sfcl",
            {{"mode", std::string(decode::mode_name(m.mode))},
-            {"threshold", decimal(st.opt.threshold)},
-            {"max_backtracks", st.opt.max_backtracks},
-            {"fallback", std::string(decode::fallback_name(st.opt.fallback))}}}};
+            {"threshold", decimal(st.opt.checks.checker.threshold)},
+            {"max_backtracks", st.opt.checks.max_backtracks},
+            {"fallback", std::string(decode::fallback_name(st.opt.checks.fallback))}}}};
 }
 
 namespace {

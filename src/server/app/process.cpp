@@ -12,7 +12,7 @@ using Clock = std::chrono::steady_clock;
 
 void start_services(State& st) {
   spdlog::set_pattern(st.opt.log_format == "json" ? "%v" : "[%Y-%m-%d %H:%M:%S.%e] [%l] %v");
-  st.metrics = std::make_unique<metrics::Metrics>(st.opt.mode, st.opt.drift_threshold);
+  st.metrics = std::make_unique<metrics::Metrics>(st.opt.checks.mode, st.opt.drift_threshold);
   if (!st.opt.sign_key_path.empty()) st.key = load_signing_key(st.opt.sign_key_path);
   if (!st.opt.kb_path.empty()) {
     auto kb = std::make_shared<anchor::SourceIndex>();

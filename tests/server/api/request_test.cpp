@@ -10,10 +10,10 @@ using nlohmann::json;
 
 ServerOptions server_options() {
   ServerOptions o;
-  o.threshold = 0.5F;
-  o.max_backtracks = 5;
-  o.fallback = decode::Fallback::flag;
-  o.mode = decode::Mode::per_token;
+  o.checks.checker.threshold = 0.5F;
+  o.checks.max_backtracks = 5;
+  o.checks.fallback = decode::Fallback::flag;
+  o.checks.mode = decode::Mode::per_token;
   return o;
 }
 
@@ -52,10 +52,9 @@ TEST(ServerRequest, SfclOptionsDefaultToTheServersWhenAbsentOrNull) {
 TEST(ServerRequest, ServerDefaultsAreDecodesOwn) {
   const ServerOptions o;
   const decode::Options d;
-  EXPECT_FLOAT_EQ(o.threshold, d.checker.threshold);
-  EXPECT_EQ(o.max_backtracks, d.max_backtracks);
-  EXPECT_EQ(o.fallback, d.fallback);
-  EXPECT_EQ(o.mode, d.mode);
+  for (const decode::CheckOption& spec : decode::check_options()) {
+    EXPECT_EQ(spec.get(o.checks), spec.get(d)) << spec.field;
+  }
 }
 
 TEST(ServerRequest, SfclOptionsOverrideTheServers) {
