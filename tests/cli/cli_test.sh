@@ -85,7 +85,7 @@ check "unknown split mode exits 2" '[ $rc -eq 2 ] && grep -q -- "--split-mode" "
 check "an unknown llama.cpp-style flag is an unknown option" '[ $rc -eq 2 ] && grep -q "unknown option -xyz" "$tmp/e"'
 "$SFCL" serve -m "$tmp/m.gguf" -ngx 99 2>"$tmp/e"; rc=$?
 check "an unknown single-dash flag on serve is an unknown option" '[ $rc -eq 2 ] && grep -q "unknown option -ngx" "$tmp/e"'
-"$SFCL" generate -m "$tmp/m.gguf" -p hi -n 4 -t1 --temperature 0 --top-k -1 >/dev/null 2>"$tmp/e"; rc=$?
+"$SFCL" generate -m "$tmp/m.gguf" -p hi -n 4 -t1 --temperature 0 --seed -1 >/dev/null 2>"$tmp/e"; rc=$?
 check "negative number values and -t1 still parse" '[ $rc -eq 0 ]'
 "$SFCL" generate -m "$tmp/m.gguf" -p hi --temperature -1 2>"$tmp/e"; rc=$?
 check "a negative value reaches the range check" '[ $rc -eq 2 ] && grep -q "not in range" "$tmp/e"'

@@ -58,7 +58,7 @@ void bad_choice(std::span<const std::string_view> choices, const std::string& na
   std::string names;
   for (size_t i = 0; i < choices.size(); ++i) {
     if (i > 0) names += i + 1 == choices.size() ? " or " : ", ";
-    names += "\"" + std::string(choices[i]) + "\"";
+    names.append(1, '"').append(choices[i]).append(1, '"');
   }
   throw bad_param(name + " must be " + names, name);
 }
