@@ -111,6 +111,14 @@ ApiFlags add_api_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOption
   cmd.add_option("--drain-timeout", o->drain_timeout_s, "Seconds to finish in-flight responses on SIGTERM")
       ->capture_default_str();
   add_admission_flags(cmd, *o);
+  cmd.add_option("--answer-cache-mib", o->answer_cache_mib,
+                 "MiB for answers of deterministic requests (temperature 0 or a fixed seed), served again to the "
+                 "same request under the same API key with X-SFCL-Cache: hit (0 = off)")
+      ->capture_default_str()
+      ->check(CLI::Range(int64_t{0}, int64_t{1} << 20));
+  cmd.add_option("--answer-cache-ttl", o->answer_cache_ttl_s, "Seconds an answer stays in the answer cache")
+      ->capture_default_str()
+      ->check(CLI::Range(1.0, 365.0 * 24 * 3600));
   cmd.add_option("--sign-key", o->sign_key_path, "Ed25519 key file (sfcl keygen): sign verdicts");
   cmd.add_option("--log-format", o->log_format, "Log lines: text or json")
       ->capture_default_str()

@@ -91,6 +91,11 @@ struct ServerOptions {
   // Degraded when the mean confidence of the last 200 checked anchors is this far below that of the
   // 1,000 before them (metrics::Metrics::drift).
   double drift_threshold = 0.2;
+  // The verified-answer cache (server/app/answer_cache.h): its budget in MiB (0 = off, the
+  // default: benchmarks and evaluations that repeat a request would be answered from memory) and
+  // how long an answer stays.
+  int64_t answer_cache_mib = 0;
+  double answer_cache_ttl_s = 24.0 * 3600.0;
   std::string sign_key_path;        // Ed25519 key (sfcl keygen); empty = no signatures
   std::string log_format = "text";  // text | json
   // Test hook: makes the model write this text while its output follows it (deterministic

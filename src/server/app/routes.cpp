@@ -47,8 +47,60 @@ void log_request(const State& st, const std::string& id, const std::string& endp
             {"sfcl_status", outcome != nullptr ? report::status_line(r, mode) : "cancelled"}});
 }
 
+// What a stream sent, kept for the answer cache while it fits the cache's budget.
+struct KeptStream {
+  std::string bytes;
+  bool too_large = false;
+};
+
+// A stream passed through to the client and kept.
+class RecordingSink : public http::StreamSink {
+ public:
+  RecordingSink(http::StreamSink& to, KeptStream& kept, size_t max_bytes) : to_(to), kept_(kept), max_(max_bytes) {}
+  bool write(const char* data, size_t size) override {
+    if (!kept_.too_large && kept_.bytes.size() + size <= max_) {
+      kept_.bytes.append(data, size);
+    } else {
+      kept_.too_large = true;
+      kept_.bytes.clear();
+    }
+    return to_.write(data, size);
+  }
+  void done() override { to_.done(); }
+
+ private:
+  http::StreamSink& to_;
+  KeptStream& kept_;
+  size_t max_;
+};
+
+// Answers from the answer cache when `key` is there (X-SFCL-Cache: hit); false when it is not.
+bool serve_cached(State& st, const std::string& key, const http::Request& http, bool stream, http::Response& res) {
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<AnswerCache::Answer> hit = st.answers->find(key);
+  if (!hit) return false;
+  for (auto& [name, value] : hit->headers) res.set_header(std::move(name), std::move(value));
+  res.set_header("X-SFCL-Cache", "hit");
+  res.set_content(std::move(hit->body), std::move(hit->content_type));
+  res.logged = true;
+  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  log_line(st, spdlog::level::info, "request",
+           {{"endpoint", http.path}, {"stream", stream}, {"outcome", "cache_hit"}, {"latency_ms", ms}});
+  return true;
+}
+
+// A completed answer's bytes into the answer cache, with the headers the handler set.
+void keep_answer(State& st, const std::string& key, const http::Headers& sent, std::string body,
+                 std::string content_type) {
+  http::Headers headers;
+  for (const auto& [name, value] : sent) {
+    if (name != "X-SFCL-Cache") headers.emplace_back(name, value);
+  }
+  st.answers->store(key, {std::move(content_type), std::move(body), std::move(headers)});
+}
+
 void start_stream(State& st, const Dialect& dialect, const Admitted& a, ResponseInfo info, const std::string& endpoint,
-                  http::Response& res) {
+                  const std::string& cache_key, http::Response& res) {
   res.logged = true;  // the stream's end writes the request's log line
   const decode::Mode mode = a.req.options.mode;
   set_status_headers(res, st.opt.compat_headers, mode, stream_status(mode, !a.job->sources->empty()));
@@ -63,14 +115,27 @@ void start_stream(State& st, const Dialect& dialect, const Admitted& a, Response
   s->key = st.key ? &*st.key : nullptr;
   // A client that leaves while text is held back is noticed at once, not at the next write.
   res.on_client_gone = [job = a.job] { job->channel.cancel(); };
+  // With a cache key, what the client receives is kept, and stored once the answer completed.
+  auto kept = cache_key.empty() ? nullptr : std::make_shared<KeptStream>();
+  const size_t keep_max = st.answers ? st.answers->max_bytes() : 0;
+  auto headers = std::make_shared<http::Headers>(kept ? res.headers : http::Headers{});
   res.set_chunked_content_provider(
-      "text/event-stream", [s](http::StreamSink& sink) { return stream_step(*s, sink); },
-      [s, stp = &st, endpoint](bool) {
+      "text/event-stream",
+      [s, kept, keep_max](http::StreamSink& sink) {
+        if (!kept) return stream_step(*s, sink);
+        RecordingSink recording(sink, *kept, keep_max);
+        return stream_step(*s, recording);
+      },
+      [s, stp = &st, endpoint, kept, headers, cache_key](bool completed) {
         JobChannel& ch = s->job->channel;
         if (!ch.is_finished()) ch.cancel();
+        const JobOutcome* outcome = ch.is_finished() ? &ch.wait_finished() : nullptr;
+        const bool whole = kept && completed && !kept->too_large && !kept->bytes.empty();
+        if (whole && outcome != nullptr && outcome->error.empty() && !outcome->cancelled) {
+          keep_answer(*stp, cache_key, *headers, std::move(kept->bytes), "text/event-stream");
+        }
         // A cancelled job ends at the scheduler's next step; the log line does not wait for it.
-        log_request(*stp, s->info.id, endpoint, s->mode, ch.is_finished() ? &ch.wait_finished() : nullptr,
-                    ch.cached_tokens(), s->start, true);
+        log_request(*stp, s->info.id, endpoint, s->mode, outcome, ch.cached_tokens(), s->start, true);
         --stp->in_flight;
       });
 }
@@ -82,6 +147,11 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   Admitted a = admit_request(st, api, http);
   if (const std::string why = a.model->scheduler->unavailable(); !why.empty()) {
     throw ApiError(503, dialect.errors().unavailable, why);
+  }
+  const std::string cache_key = st.answers ? answer_key(http, a.model->spec.id, a.req) : "";
+  if (!cache_key.empty()) {
+    if (serve_cached(st, cache_key, http, a.req.stream, res)) return;
+    res.set_header("X-SFCL-Cache", "miss");
   }
   if (a.req.n > 1) {  // OpenAI n: server/app/choices.cpp
     handle_choices(st, dialect, a, http, res);
@@ -97,7 +167,7 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   info.shape = a.job->shape;
   ++st.in_flight;
   if (a.req.stream) {
-    start_stream(st, dialect, a, std::move(info), http.path, res);
+    start_stream(st, dialect, a, std::move(info), http.path, cache_key, res);
     return;
   }
   struct Guard {
@@ -131,6 +201,7 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
     res.set_header("X-SFCL-Request-Id", info.id);
   }
   set_json(res, 200, out);
+  if (!cache_key.empty()) keep_answer(st, cache_key, res.headers, res.body, "application/json");
   res.logged = true;
   log_request(st, info.id, http.path, mode, &outcome, cached, start, false);
 }
@@ -190,6 +261,10 @@ void health(State& st, http::Response& r) {
                {"slots_busy", s.busy_slots},
                {"queue", s.queued},
                {"confidence_drift", st.metrics->drift()}};
+  if (st.answers) {
+    const AnswerCache::Stats c = st.answers->stats();
+    body["answer_cache"] = {{"entries", c.entries}, {"bytes", c.bytes}, {"hits", c.hits}, {"misses", c.misses}};
+  }
   if (st.models.size() > 1) {  // each model has its own slots and queue
     json models = json::array();
     for (const auto& m : st.models) {

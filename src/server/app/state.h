@@ -14,6 +14,7 @@
 #include "server/api/options.h"
 #include "server/api/request.h"
 #include "server/api/signing.h"
+#include "server/app/answer_cache.h"
 #include "server/app/client_work.h"
 #include "server/app/embeddings.h"
 #include "server/runtime/scheduler.h"
@@ -46,6 +47,7 @@ struct State {
   std::atomic<bool> was_degraded{false};
   ClientWork client_work;                        // --max-client-work
   std::unique_ptr<EmbeddingService> embeddings;  // --embeddings, --embedding-model (null: not served)
+  std::unique_ptr<AnswerCache> answers;          // --answer-cache-mib (null: off)
 };
 
 // The model a request's "model" names: with one model served, that one whatever the name; else
