@@ -304,13 +304,15 @@ TEST(ServerLifecycle, OneClientsPreparationsAreBoundedAndOthersAreServed) {
   // next one of the same client is refused; then another address is served at once.
   const std::string small = post_request("/tokenize", json{{"content", "hi"}}.dump());
   std::string refused;
+  std::string seen;  // the statuses the small requests got, for a failure's message
   ASSERT_TRUE(test::wait_until([&] {
     refused = exchange(s.port(), small, 10000, INADDR_LOOPBACK);
+    seen += std::to_string(status_of(refused)) + " ";
     return status_of(refused) == 429 || first.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-  }));
+  })) << seen;
   const std::string other = exchange(s.port(), small, 10000, INADDR_LOOPBACK + 1);  // 127.0.0.2
   EXPECT_EQ(status_of(first.get()), 200);
-  EXPECT_EQ(status_of(refused), 429) << refused;
+  EXPECT_EQ(status_of(refused), 429) << "small requests got: " << seen << "\n" << refused;
   EXPECT_NE(refused.find("--max-client-work"), std::string::npos) << refused;
   EXPECT_NE(refused.find("Retry-After: 1"), std::string::npos) << refused;
   EXPECT_EQ(status_of(other), 200) << other;
