@@ -102,6 +102,9 @@ ApiFlags add_api_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOption
   cmd.add_flag("--keep-zero-width", *f.keep_zero_width, "Do not strip zero-width characters from requests");
   cmd.add_flag("--ui,--webui,!--no-ui,!--no-webui", o->ui,
                "Serve the playground page at / (default); --no-ui / --no-webui: do not");
+  cmd.add_flag("--metrics,!--no-metrics", o->metrics,
+               "Serve Prometheus metrics at /metrics (default); --no-metrics: answer 501 there");
+  cmd.add_flag("--slots,!--no-slots", o->slots, "Serve the slots' state at /slots (default); --no-slots: answer 501");
   cmd.add_option("--kb", o->kb_path, "Knowledge-anchor file (JSONL: term, value, type, aliases)");
   cmd.add_option("--api-key", o->api_keys, "Accepted API key (repeatable or comma-separated; none = no auth)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)

@@ -78,9 +78,6 @@ void add_aliases(Table& t) {
 void add_ignored(Table& t) {
   // Accepted without effect: what they ask for is what sfcl does anyway.
   t.add(K::ignored, "continuous batching is how sfcl always decodes", {"-cb", "--cont-batching"}, 0);
-  t.add(K::ignored, "/metrics is always served (Prometheus text)", {"--metrics"}, 0);
-  t.add(K::ignored, "sfcl has no /slots endpoint; /health and /metrics report the slots and their load",
-        {"--slots", "--no-slots"}, 0);
   t.add(K::ignored, "sfcl runs no warmup decode; the first request pays the one-time setup",
         {"--warmup", "--no-warmup"}, 0);
   t.add(K::ignored, "llama.cpp's log is already off unless -v; sfcl's own status lines stay on stderr",

@@ -1,5 +1,7 @@
 #include "metrics/metrics.h"
 
+#include "metrics/llamacpp.h"
+
 #include <prometheus/counter.h>
 #include <prometheus/gauge.h>
 #include <prometheus/histogram.h>
@@ -23,6 +25,7 @@ prometheus::Histogram::BucketBoundaries latency_buckets() {
 
 struct Metrics::Impl {
   std::shared_ptr<prometheus::Registry> reg = std::make_shared<prometheus::Registry>();
+  LlamaCppFamilies llama{*reg};  // under mu
   prometheus::Family<prometheus::Counter>& requests =
       BuildCounter().Name("sfcl_requests_total").Help("HTTP requests by endpoint and status").Register(*reg);
   prometheus::Counter& prompt_tokens = BuildCounter()
@@ -214,6 +217,7 @@ void Metrics::generation(const decode::Result& r, int32_t cached) {
   impl_->backtracks.Increment(static_cast<double>(r.stats.backtracks));
   impl_->regenerated.Increment(static_cast<double>(r.stats.regenerated_tokens));
   std::lock_guard<std::mutex> lk(impl_->mu);
+  impl_->llama.generation(r.prompt_tokens - cached, cached, r.prompt_ms, r.output_tokens, r.predicted_ms);
   impl_->prompt_total += r.prompt_tokens;
   impl_->cached_total += cached;
   impl_->cache_ratio.Set(impl_->prompt_total > 0 ? impl_->cached_total / impl_->prompt_total : 0.0);
@@ -240,6 +244,11 @@ void Metrics::generation(const decode::Result& r, int32_t cached) {
   impl_->brs.Set(impl_->sums.backtracks > 0
                      ? static_cast<double>(impl_->sums.resolved) / static_cast<double>(impl_->sums.backtracks)
                      : 1.0);
+}
+
+void Metrics::embedded(int64_t tokens, int64_t decodes, double ms) {
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  impl_->llama.embedded(tokens, decodes, ms);
 }
 
 void Metrics::anchor_spam() { impl_->spam.Increment(); }
@@ -269,6 +278,13 @@ void Metrics::set_renders_reused(int64_t reused) {
 void Metrics::set_load(int busy, int queued) {
   impl_->slots_busy.Set(busy);
   impl_->queue.Set(queued);
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  impl_->llama.set_load(busy, queued);
+}
+
+void Metrics::set_decode(int64_t decodes, int64_t slots_fed, int64_t longest_sequence) {
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  impl_->llama.set_decode(decodes, slots_fed, longest_sequence);
 }
 
 double Metrics::drift() const {
@@ -287,6 +303,10 @@ std::string Metrics::serialize() const {
   const double d = drift();
   impl_->drift_g.Set(d);
   impl_->degraded_g.Set(d > impl_->drift_threshold ? 1 : 0);
+  {
+    std::lock_guard<std::mutex> lk(impl_->mu);
+    impl_->llama.close_window();
+  }
   std::ostringstream os;
   prometheus::TextSerializer().Serialize(os, impl_->reg->Collect());
   return os.str();

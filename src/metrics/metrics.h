@@ -45,10 +45,15 @@ class Metrics {
   void fallback(decode::Fallback policy);
   // Once per finished generation.
   void generation(const decode::Result& r, int32_t cached_tokens);
+  // One embeddings request (/v1/embeddings, /embedding): its tokens, decode calls and time.
+  void embedded(int64_t tokens, int64_t decodes, double ms);
   void anchor_spam();
   // `reason`: one of kAdmissionReasons (the label's bounded values).
   void admission_rejected(const std::string& reason);
   void set_load(int busy_slots, int queued);
+  // The schedulers' running totals as they read now: batch decode calls, the slots those calls fed
+  // and the longest sequence a slot held (llama-server's llamacpp:n_decode_total and kin).
+  void set_decode(int64_t decodes, int64_t slots_fed, int64_t longest_sequence);
   // The host-memory prompt cache's totals over every scheduler, as they read now.
   void set_host_cache(int64_t restores, int64_t restored_tokens, int64_t bytes, int64_t entries);
   // The served models' chat renders taken from their render caches so far (a running total).
@@ -59,7 +64,8 @@ class Metrics {
   // Baseline mean confidence minus recent mean confidence; 0 until the recent window is full and
   // the baseline holds at least as many anchors (a minimum sample of 2 x kDriftWindow).
   [[nodiscard]] double drift() const;
-  // Prometheus text exposition format.
+  // Prometheus text exposition format: the sfcl_* families and llama-server's llamacpp:* ones. A
+  // scrape closes the window the llamacpp:*_tokens_seconds throughput gauges average over.
   [[nodiscard]] std::string serialize() const;
 
  private:

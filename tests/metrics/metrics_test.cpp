@@ -76,6 +76,49 @@ TEST(Metrics, WindowForgetsTheOldestRequest) {
   EXPECT_DOUBLE_EQ(sample(m.serialize(), "sfcl_aar"), 0.0);
 }
 
+// llama-server's names (llamacpp:*) as its /metrics writes them: counters of prompt tokens decoded
+// (cached ones apart), output tokens and their seconds, decode calls; throughput gauges averaged
+// over the window between two scrapes, the first output token (from the prompt's logits) aside.
+TEST(Metrics, LlamaServerNamesCountWhatLlamaServerCounts) {
+  Metrics m(decode::Mode::anchor, 0.15);
+  decode::Result r = result(11, 0, 0, 0, 0);  // 10 prompt tokens, 11 output tokens
+  r.prompt_ms = 500;
+  r.predicted_ms = 2000;
+  m.generation(r, 4);  // 4 of the prompt's tokens came from the cache
+  m.set_decode(12, 18, 21);
+  m.set_load(1, 2);
+  std::string t = m.serialize();
+  EXPECT_EQ(sample(t, "llamacpp:prompt_tokens_total"), 6);
+  EXPECT_EQ(sample(t, "llamacpp:prompt_tokens_cached_total"), 4);
+  EXPECT_DOUBLE_EQ(sample(t, "llamacpp:prompt_seconds_total"), 0.5);
+  EXPECT_EQ(sample(t, "llamacpp:tokens_predicted_total"), 11);
+  EXPECT_DOUBLE_EQ(sample(t, "llamacpp:tokens_predicted_seconds_total"), 2.0);
+  EXPECT_EQ(sample(t, "llamacpp:n_decode_total"), 12);
+  EXPECT_EQ(sample(t, "llamacpp:n_tokens_max"), 21);
+  EXPECT_DOUBLE_EQ(sample(t, "llamacpp:n_busy_slots_per_decode"), 1.5);
+  EXPECT_EQ(sample(t, "llamacpp:requests_processing"), 1);
+  EXPECT_EQ(sample(t, "llamacpp:requests_deferred"), 2);
+  EXPECT_DOUBLE_EQ(sample(t, "llamacpp:prompt_tokens_seconds"), 12.0);    // 6 tokens in 0.5 s
+  EXPECT_DOUBLE_EQ(sample(t, "llamacpp:predicted_tokens_seconds"), 5.0);  // 10 steps in 2 s
+  EXPECT_EQ(sample(t, "llamacpp:spec_decode_num_drafts_total"), 0);
+  for (const char* name : {"llamacpp:n_decode_total", "llamacpp:spec_decode_num_draft_tokens_total"}) {
+    EXPECT_NE(t.find(std::string("# TYPE ") + name + " counter"), std::string::npos) << name;
+  }
+  EXPECT_NE(t.find("# TYPE llamacpp:requests_deferred gauge"), std::string::npos);
+  m.embedded(7, 2, 100);  // an embeddings request: prompt tokens and decodes, no output
+  t = m.serialize();
+  EXPECT_EQ(sample(t, "llamacpp:prompt_tokens_total"), 13);
+  EXPECT_EQ(sample(t, "llamacpp:n_decode_total"), 14);
+  EXPECT_EQ(sample(t, "llamacpp:tokens_predicted_total"), 11);
+  EXPECT_DOUBLE_EQ(sample(t, "llamacpp:prompt_tokens_seconds"), 70.0);  // this window: 7 tokens in 0.1 s
+  // The next scrape's window is empty; the counters only grow, also when a total reads lower.
+  m.set_decode(3, 3, 5);
+  t = m.serialize();
+  EXPECT_EQ(sample(t, "llamacpp:predicted_tokens_seconds"), 0);
+  EXPECT_EQ(sample(t, "llamacpp:n_decode_total"), 14);
+  EXPECT_EQ(sample(t, "llamacpp:n_tokens_max"), 21);
+}
+
 // Healthy traffic as it arrives: requests of two kinds (most values confirmed, or fewer than half),
 // 1-8 anchors each, confidences mostly 0 or 1. `drop` lowers every request's confirmed rate.
 class Traffic {

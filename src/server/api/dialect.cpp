@@ -25,7 +25,7 @@ Api api_of_path(const std::string& path) {
   if (path == "/completion") return Api::llama_completion;
   // llama-server's own endpoints and the model list answer in OpenAI's shape, as llama-server does.
   for (const char* p : {"/embedding", "/v1/embeddings", "/tokenize", "/detokenize", "/apply-template", "/props",
-                        "/models", "/v1/models"}) {
+                        "/slots", "/models", "/v1/models"}) {
     if (path.rfind(p, 0) == 0) return Api::openai_chat;
   }
   return Api::anthropic;

@@ -25,8 +25,9 @@ const char* stop_type(const decode::Result& r) {
 
 json timings(const decode::Result& r, int32_t cached) {
   const int32_t prompt_n = std::max(0, r.prompt_tokens - cached);
+  const int32_t steps = std::max(0, r.output_tokens - 1);
   const auto per_token = [](double ms, int32_t n) { return n > 0 ? ms / n : 0.0; };
-  const auto per_second = [](double ms, int32_t n) { return ms > 0 ? 1e3 * n / ms : 0.0; };
+  const auto per_second = [](double ms, int32_t n) { return ms > 0 ? 1e3 / ms * n : 0.0; };  // llama-server's order
   return {{"cache_n", cached},
           {"prompt_n", prompt_n},
           {"prompt_ms", r.prompt_ms},
@@ -34,8 +35,9 @@ json timings(const decode::Result& r, int32_t cached) {
           {"prompt_per_second", per_second(r.prompt_ms, prompt_n)},
           {"predicted_n", r.output_tokens},
           {"predicted_ms", r.predicted_ms},
-          {"predicted_per_token_ms", per_token(r.predicted_ms, r.output_tokens)},
-          {"predicted_per_second", per_second(r.predicted_ms, r.output_tokens)}};
+          // The first output token comes from the prompt's logits: the rate is over the steps after it.
+          {"predicted_per_token_ms", per_token(r.predicted_ms, steps)},
+          {"predicted_per_second", per_second(r.predicted_ms, steps)}};
 }
 
 class LlamaCompletion final : public Dialect {

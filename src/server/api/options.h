@@ -52,7 +52,9 @@ struct ServerOptions {
   bool events = false;
   bool compat_headers = true;
   bool strip_zero_width = true;
-  bool ui = true;  // the playground at / (web/, embedded at build time)
+  bool ui = true;       // the playground at / (web/, embedded at build time)
+  bool metrics = true;  // GET /metrics (off: 501, as llama-server without --metrics)
+  bool slots = true;    // GET /slots (off: 501, as llama-server with --no-slots)
   std::string kb_path;
   // Embeddings (/v1/embeddings, /embedding): off unless asked for. From the first model's weights
   // through a context of their own, or from a GGUF of their own (--embedding-model).

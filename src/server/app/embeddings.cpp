@@ -2,6 +2,8 @@
 
 #include <sodium.h>
 
+#include <chrono>
+
 #include "server/api/params.h"
 #include "server/app/state.h"
 #include "server/http/http_util.h"
@@ -187,6 +189,7 @@ void handle_embeddings(State& st, const http::Request& http, http::Response& res
   int64_t tokens = 0;
   {
     const Turn turn(e, st.opt.scheduler.queue_limit);
+    const auto start = std::chrono::steady_clock::now();
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (http.client_gone()) {
         res.status = 499;
@@ -202,6 +205,9 @@ void handle_embeddings(State& st, const http::Request& http, http::Response& res
         data.push_back({{"object", "embedding"}, {"index", i}, {"embedding", std::move(v[0])}});
       }
     }
+    if (st.metrics)
+      st.metrics->embedded(tokens, static_cast<int64_t>(inputs.size()),
+                           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
   }
   if (!openai) {
     set_json(res, 200, data);

@@ -145,6 +145,32 @@ json props(const State& st, const std::string& target) {
             {"fallback", std::string(decode::fallback_name(st.opt.checks.fallback))}}}};
 }
 
+json slots(const State& st, const std::string& target) {
+  if (!st.opt.slots) {
+    throw ApiError(501, "not_supported_error",
+                   "this server does not serve /slots (started with --no-slots); start it with --slots");
+  }
+  const ServedModel& m = model_of(st, {{"model", query_value(target, "model")}});
+  const json params = props(st, target)["default_generation_settings"]["params"];
+  json out = json::array();
+  bool idle = false;
+  for (const SlotState& s : m.scheduler->slot_states()) {
+    idle = idle || !s.is_processing;
+    out.push_back({{"id", s.id},
+                   {"id_task", s.id_task},
+                   {"n_ctx", s.n_ctx},
+                   {"speculative", false},
+                   {"is_processing", s.is_processing},
+                   {"n_cached", s.n_cached},
+                   {"params", params}});
+  }
+  // llama-server's ?fail_on_no_slot=1: a 503 while every slot is busy (load balancers probe it).
+  if (query_value(target, "fail_on_no_slot") == "1" && !idle) {
+    throw ApiError(503, openai_chat_dialect().errors().unavailable, "no slot available");
+  }
+  return out;
+}
+
 namespace {
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }

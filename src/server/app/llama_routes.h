@@ -20,6 +20,10 @@ nlohmann::json model_object(const State& st, const ServedModel& model);
 nlohmann::json model_by_id(const State& st, const std::string& id);
 // GET /props[?model=name]: the server's defaults, slots, model path and chat template, as llama-server's.
 nlohmann::json props(const State& st, const std::string& target);
+// GET /slots[?model=name][&fail_on_no_slot=1]: the model's slots (id, n_ctx, is_processing, the
+// sampling defaults), as llama-server's; 501 with --no-slots, 503 with fail_on_no_slot=1 while
+// every slot is busy.
+nlohmann::json slots(const State& st, const std::string& target);
 
 // Each within the limits of a generation request's prompt (--max-prompt-bytes, 413 past it): the
 // text given and the text made. Each answers the JSON text itself: with_pieces is written as it

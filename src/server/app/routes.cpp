@@ -53,10 +53,13 @@ struct KeptStream {
   bool too_large = false;
 };
 
-// A stream passed through to the client and kept.
+// A stream passed through to the client and kept; `whole` gets what was kept just before the stream's end
+// is written, so that a client asking again at once finds it stored.
+template <class Whole>
 class RecordingSink : public http::StreamSink {
  public:
-  RecordingSink(http::StreamSink& to, KeptStream& kept, size_t max_bytes) : to_(to), kept_(kept), max_(max_bytes) {}
+  RecordingSink(http::StreamSink& to, KeptStream& kept, size_t max_bytes, Whole& whole)
+      : to_(to), kept_(kept), max_(max_bytes), whole_(whole) {}
   bool write(const char* data, size_t size) override {
     if (!kept_.too_large && kept_.bytes.size() + size <= max_) {
       kept_.bytes.append(data, size);
@@ -66,12 +69,16 @@ class RecordingSink : public http::StreamSink {
     }
     return to_.write(data, size);
   }
-  void done() override { to_.done(); }
+  void done() override {
+    if (!kept_.too_large && !kept_.bytes.empty()) whole_(std::move(kept_.bytes));
+    to_.done();
+  }
 
  private:
   http::StreamSink& to_;
   KeptStream& kept_;
   size_t max_;
+  Whole& whole_;
 };
 
 // Answers from the answer cache when `key` is there (X-SFCL-Cache: hit); false when it is not.
@@ -121,19 +128,21 @@ void start_stream(State& st, const Dialect& dialect, const Admitted& a, Response
   auto headers = std::make_shared<http::Headers>(kept ? res.headers : http::Headers{});
   res.set_chunked_content_provider(
       "text/event-stream",
-      [s, kept, keep_max](http::StreamSink& sink) {
+      [s, stp = &st, kept, keep_max, headers, cache_key](http::StreamSink& sink) {
         if (!kept) return stream_step(*s, sink);
-        RecordingSink recording(sink, *kept, keep_max);
+        auto whole = [&](std::string bytes) {
+          const JobOutcome& outcome = s->job->channel.wait_finished();  // the stream ends only on an outcome
+          if (outcome.error.empty() && !outcome.cancelled) {
+            keep_answer(*stp, cache_key, *headers, std::move(bytes), "text/event-stream");
+          }
+        };
+        RecordingSink recording(sink, *kept, keep_max, whole);
         return stream_step(*s, recording);
       },
-      [s, stp = &st, endpoint, kept, headers, cache_key](bool completed) {
+      [s, stp = &st, endpoint](bool) {
         JobChannel& ch = s->job->channel;
         if (!ch.is_finished()) ch.cancel();
         const JobOutcome* outcome = ch.is_finished() ? &ch.wait_finished() : nullptr;
-        const bool whole = kept && completed && !kept->too_large && !kept->bytes.empty();
-        if (whole && outcome != nullptr && outcome->error.empty() && !outcome->cancelled) {
-          keep_answer(*stp, cache_key, *headers, std::move(kept->bytes), "text/event-stream");
-        }
         // A cancelled job ends at the scheduler's next step; the log line does not wait for it.
         log_request(*stp, s->info.id, endpoint, s->mode, outcome, ch.cached_tokens(), s->start, true);
         --stp->in_flight;
@@ -228,6 +237,9 @@ SchedulerStats load_of(const State& st) {
     all.cache_restored_tokens += s.cache_restored_tokens;
     all.cache_bytes += s.cache_bytes;
     all.cache_entries += s.cache_entries;
+    all.decodes += s.decodes;
+    all.slots_fed += s.slots_fed;
+    all.longest_sequence = std::max(all.longest_sequence, s.longest_sequence);
   }
   return all;
 }
@@ -351,6 +363,9 @@ void install_model_routes(http::Router& svr, State& st) {
   svr.Get("/props", guarded(Api::openai_chat, [&st](const http::Request& q, http::Response& r) {
             set_json(r, 200, props(st, q.target));
           }));
+  svr.Get("/slots", guarded(Api::openai_chat, [&st](const http::Request& q, http::Response& r) {
+            set_json(r, 200, slots(st, q.target));
+          }));
   for (const auto& [path, route] : llama_post_routes()) {
     svr.Post(path, guarded(Api::openai_chat, [&st, route = route](const http::Request& q, http::Response& r) {
                const ClientWork::Lease work = client_work_lease(st, Api::openai_chat, q);
@@ -372,10 +387,17 @@ void install_model_routes(http::Router& svr, State& st) {
 void install_service_routes(http::Router& svr, State& st) {
   svr.Get("/health", [&st](const http::Request&, http::Response& r) { health(st, r); });
   svr.Get("/metrics", [&st](const http::Request&, http::Response& r) {
+    if (!st.opt.metrics) {
+      send_error(r, Api::openai_chat,
+                 ApiError(501, "not_supported_error",
+                          "this server does not serve metrics (started with --no-metrics); start it with --metrics"));
+      return;
+    }
     // The models' schedulers and weights are written by the loader until `ready`: read them after.
     if (st.ready.load()) {
       const SchedulerStats s = load_of(st);
       st.metrics->set_load(s.busy_slots, s.queued);
+      st.metrics->set_decode(s.decodes, s.slots_fed, s.longest_sequence);
       st.metrics->set_host_cache(s.cache_hits, s.cache_restored_tokens, s.cache_bytes, s.cache_entries);
       int64_t reused = 0;
       for (const auto& m : st.models) {
@@ -383,6 +405,9 @@ void install_service_routes(http::Router& svr, State& st) {
       }
       st.metrics->set_renders_reused(reused);
     }
+    r.set_header(
+        "Process-Start-Time-Unix",
+        std::to_string(std::chrono::duration_cast<std::chrono::seconds>(st.started.time_since_epoch()).count()));
     r.set_content(st.metrics->serialize(), "text/plain; version=0.0.4; charset=utf-8");
   });
   svr.Get("/v1/sfcl/public-key", [&st](const http::Request&, http::Response& r) {

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -48,6 +49,8 @@ struct State {
   ClientWork client_work;                        // --max-client-work
   std::unique_ptr<EmbeddingService> embeddings;  // --embeddings, --embedding-model (null: not served)
   std::unique_ptr<AnswerCache> answers;          // --answer-cache-mib (null: off)
+  // When this server started (/metrics' Process-Start-Time-Unix header, as llama-server sends it).
+  std::chrono::system_clock::time_point started = std::chrono::system_clock::now();
 };
 
 // The model a request's "model" names: with one model served, that one whatever the name; else

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace sfcl::server {
 
@@ -21,6 +22,20 @@ struct SchedulerStats {
   int64_t cache_saves = 0;
   int64_t cache_bytes = 0;
   int32_t cache_entries = 0;
+  // Batch decode calls since the start, the slots those calls fed (their sum), and the longest
+  // sequence (prompt + output) a slot held.
+  int64_t decodes = 0;
+  int64_t slots_fed = 0;
+  int64_t longest_sequence = 0;
+};
+
+// One slot as GET /slots reports it (llama-server's fields that sfcl has).
+struct SlotState {
+  int32_t id = 0;
+  int32_t n_ctx = 0;
+  bool is_processing = false;
+  int64_t id_task = -1;  // the admission that took it last (-1: none yet)
+  int32_t n_cached = 0;  // tokens its KV cache holds for prefix reuse, as of its last request's end
 };
 
 class JobRunner {
@@ -41,6 +56,8 @@ class JobRunner {
   // Why no job can be served now (the gateway: no backend is healthy), so requests get 503 at once
   // and /health says so; empty when jobs can be served.
   [[nodiscard]] virtual std::string unavailable() const { return {}; }
+  // The runner's slots (none for runners without slots of their own, such as the gateway's).
+  [[nodiscard]] virtual std::vector<SlotState> slot_states() const { return {}; }
 };
 
 }  // namespace sfcl::server

@@ -27,17 +27,28 @@ Scheduler::Scheduler(const engine::Model& model, const SchedulerOptions& options
       owned_ctx_(std::make_unique<engine::Context>(model, context_options(options))),
       ctx_(owned_ctx_.get()) {
   if (options.cache_ram_mib > 0) prompt_cache_ = std::make_unique<PromptCache>(size_t{options.cache_ram_mib} << 20);
-  slots_.resize(static_cast<size_t>(options.n_parallel));
-  for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;
-  thread_ = std::thread([this] { loop(); });
+  init_slots();
 }
 
 Scheduler::Scheduler(const engine::Model& model, engine::Context& ctx, const SchedulerOptions& options)
     : model_(model), options_(options), ctx_(&ctx) {
   if (options.cache_ram_mib > 0) prompt_cache_ = std::make_unique<PromptCache>(size_t{options.cache_ram_mib} << 20);
-  slots_.resize(static_cast<size_t>(options.n_parallel));
-  for (int32_t i = 0; i < options.n_parallel; ++i) slots_[static_cast<size_t>(i)].id = i;
+  init_slots();
+}
+
+void Scheduler::init_slots() {
+  slots_.resize(static_cast<size_t>(options_.n_parallel));
+  states_.resize(slots_.size());
+  for (int32_t i = 0; i < options_.n_parallel; ++i) {
+    slots_[static_cast<size_t>(i)].id = i;
+    states_[static_cast<size_t>(i)] = {i, static_cast<int32_t>(options_.n_ctx_per_slot), false, -1, 0};
+  }
   thread_ = std::thread([this] { loop(); });
+}
+
+std::vector<SlotState> Scheduler::slot_states() const {
+  std::lock_guard lock(states_mu_);
+  return states_;
 }
 
 Scheduler::~Scheduler() {
@@ -93,6 +104,9 @@ SchedulerStats Scheduler::stats() const {
   s.cache_saves = cache_saves_.load();
   s.cache_bytes = cache_bytes_.load();
   s.cache_entries = cache_entries_.load();
+  s.decodes = decodes_.load();
+  s.slots_fed = slots_fed_.load();
+  s.longest_sequence = longest_sequence_.load();
   return s;
 }
 
@@ -112,12 +126,21 @@ void Scheduler::finish(Slot& slot, const std::string& error) {
       slot.cached.resize(end);
     }
   }
+  {
+    std::lock_guard lock(states_mu_);
+    SlotState& state = states_[static_cast<size_t>(slot.id)];
+    state.is_processing = false;
+    state.n_cached = static_cast<int32_t>(slot.cached.size());
+  }
   decode::Result result;
   if (slot.seq) result = slot.seq->result();
+  using ms = std::chrono::duration<double, std::milli>;
+  const auto now = std::chrono::steady_clock::now();
   if (job->first_text != std::chrono::steady_clock::time_point{}) {
-    using ms = std::chrono::duration<double, std::milli>;
     result.prompt_ms = ms(job->first_text - job->admitted_at).count();
-    result.predicted_ms = ms(std::chrono::steady_clock::now() - job->first_text).count();
+    result.predicted_ms = ms(now - job->first_text).count();
+  } else if (job->admitted_at != std::chrono::steady_clock::time_point{}) {
+    result.prompt_ms = ms(now - job->admitted_at).count();  // no text: all of it was the prompt's
   }
   if (slot.seq && job->metrics != nullptr && error.empty())
     job->metrics->generation(result, job->channel.cached_tokens());
@@ -195,6 +218,12 @@ void Scheduler::admit() {
     job->admitted_at = std::chrono::steady_clock::now();
     best->seq->start(job->prompt, best->id, reuse);
     job->channel.mark_admitted(reuse);
+    {
+      std::lock_guard lock(states_mu_);
+      SlotState& state = states_[static_cast<size_t>(best->id)];
+      state.is_processing = true;
+      state.id_task = static_cast<int64_t>(admissions_);
+    }
     if (best->seq->done()) finish(*best);
   }
 }
@@ -347,6 +376,15 @@ void Scheduler::loop() {
         if (s.job) finish(s, e.what());
       }
       continue;
+    }
+    decodes_.fetch_add(1, std::memory_order_relaxed);
+    for (const SlotTake& t : plan) {
+      if (t.tokens <= 0) continue;
+      slots_fed_.fetch_add(1, std::memory_order_relaxed);
+      const Slot& s = slots_[static_cast<size_t>(t.slot)];
+      // This thread alone writes it; readers take any recent value.
+      const int64_t end = s.seq->pending_pos() + static_cast<int64_t>(s.fed);
+      if (end > longest_sequence_.load(std::memory_order_relaxed)) longest_sequence_.store(end);
     }
     for (const auto& f : ready) {
       Slot& s = *f.slot;

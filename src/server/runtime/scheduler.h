@@ -69,6 +69,7 @@ class Scheduler final : public JobRunner {
   // False when the queue is full (the caller answers 429).
   bool submit(const std::shared_ptr<Job>& job) override;
   [[nodiscard]] SchedulerStats stats() const override;
+  [[nodiscard]] std::vector<SlotState> slot_states() const override;
   [[nodiscard]] const SchedulerOptions& options() const { return options_; }
   void stop() override;
 
@@ -81,6 +82,7 @@ class Scheduler final : public JobRunner {
     std::vector<engine::Token> cached;  // tokens in this slot's KV cache (prefix reuse)
     uint64_t last_used = 0;             // admissions counter when it last took a request
   };
+  void init_slots();  // slots_, states_ and the thread, once options_ and ctx_ are set
   void loop();
   void admit();
   void finish(Slot& slot, const std::string& error = {});
@@ -110,6 +112,13 @@ class Scheduler final : public JobRunner {
   std::atomic<int64_t> cache_saves_{0};
   std::atomic<int64_t> cache_bytes_{0};
   std::atomic<int32_t> cache_entries_{0};
+  // Batch decodes, the slots they fed, the longest sequence a slot reached (SchedulerStats).
+  std::atomic<int64_t> decodes_{0};
+  std::atomic<int64_t> slots_fed_{0};
+  std::atomic<int64_t> longest_sequence_{0};
+  // What slot_states() reads: written at admission and finish only (never per token).
+  mutable std::mutex states_mu_;
+  std::vector<SlotState> states_;
   std::thread thread_;
 };
 

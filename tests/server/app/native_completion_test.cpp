@@ -51,6 +51,42 @@ TEST_F(NativeCompletion, ResponseHasLlamaServersFieldsAndTimings) {
   EXPECT_EQ(again["content"], r["content"]);
 }
 
+// As llama-server counts: the first output token comes from the prompt's logits, so the generation
+// rate is over the steps after it (none for one token), and no timing is negative or missing.
+TEST_F(NativeCompletion, GenerationRateLeavesOutTheFirstToken) {
+  auto c = server_->client();
+  const json one = post_json(c, "/completion", body(1))["timings"];
+  EXPECT_EQ(one["predicted_n"], 1);
+  EXPECT_EQ(one["predicted_per_second"], 0.0);
+  EXPECT_EQ(one["predicted_per_token_ms"], 0.0);
+  EXPECT_GT(one["prompt_ms"].get<double>(), 0.0);
+  const json many = post_json(c, "/completion", body(16))["timings"];
+  ASSERT_EQ(many["predicted_n"], 16);
+  const double ms = many["predicted_ms"].get<double>();
+  ASSERT_GT(ms, 0.0);
+  EXPECT_DOUBLE_EQ(many["predicted_per_second"].get<double>(), 1e3 / ms * 15);
+  EXPECT_DOUBLE_EQ(many["predicted_per_token_ms"].get<double>(), ms / 15);
+  for (const auto& [key, value] : many.items()) EXPECT_GE(value.get<double>(), 0.0) << key;
+}
+
+// llama-server's GET /slots: each slot idle once its request ended, with its context and the task
+// that took it last; ?fail_on_no_slot=1 is answered 200 while a slot is free.
+TEST_F(NativeCompletion, SlotsAreIdleAfterACompletion) {
+  auto c = server_->client();
+  ASSERT_EQ(post_json(c, "/completion", body(4))["_status"], 200);
+  auto r = c.Get("/slots?fail_on_no_slot=1");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  const json slots = json::parse(r->body);
+  ASSERT_EQ(slots.size(), 1U) << r->body;  // --parallel 1
+  EXPECT_EQ(slots[0]["id"], 0);
+  EXPECT_EQ(slots[0]["n_ctx"], 1024);
+  EXPECT_EQ(slots[0]["is_processing"], false);
+  EXPECT_GE(slots[0]["id_task"].get<int>(), 1);
+  EXPECT_GT(slots[0]["n_cached"].get<int>(), 0);  // the prompt stays for prefix reuse
+  EXPECT_EQ(slots[0]["params"]["top_k"], 40);
+}
+
 TEST_F(NativeCompletion, StreamIsPartialObjectsEndingInStopTrueWithoutDone) {
   auto c = server_->client();
   const json whole = post_json(c, "/completion", body(8));
