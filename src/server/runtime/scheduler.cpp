@@ -46,6 +46,18 @@ void Scheduler::init_slots() {
   thread_ = std::thread([this] { loop(); });
 }
 
+void Scheduler::count_decode(const std::vector<SlotTake>& plan) {
+  decodes_.fetch_add(1, std::memory_order_relaxed);
+  for (const SlotTake& t : plan) {
+    if (t.tokens <= 0) continue;
+    slots_fed_.fetch_add(1, std::memory_order_relaxed);
+    const Slot& s = slots_[static_cast<size_t>(t.slot)];
+    // This thread alone writes it; readers take any recent value.
+    const int64_t end = s.seq->pending_pos() + static_cast<int64_t>(s.fed);
+    if (end > longest_sequence_.load(std::memory_order_relaxed)) longest_sequence_.store(end);
+  }
+}
+
 std::vector<SlotState> Scheduler::slot_states() const {
   std::lock_guard lock(states_mu_);
   return states_;
@@ -377,15 +389,7 @@ void Scheduler::loop() {
       }
       continue;
     }
-    decodes_.fetch_add(1, std::memory_order_relaxed);
-    for (const SlotTake& t : plan) {
-      if (t.tokens <= 0) continue;
-      slots_fed_.fetch_add(1, std::memory_order_relaxed);
-      const Slot& s = slots_[static_cast<size_t>(t.slot)];
-      // This thread alone writes it; readers take any recent value.
-      const int64_t end = s.seq->pending_pos() + static_cast<int64_t>(s.fed);
-      if (end > longest_sequence_.load(std::memory_order_relaxed)) longest_sequence_.store(end);
-    }
+    count_decode(plan);
     for (const auto& f : ready) {
       Slot& s = *f.slot;
       s.fed = 0;

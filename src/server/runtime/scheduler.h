@@ -84,6 +84,7 @@ class Scheduler final : public JobRunner {
   };
   void init_slots();  // slots_, states_ and the thread, once options_ and ctx_ are set
   void loop();
+  void count_decode(const std::vector<SlotTake>& plan);  // after a decode: the llamacpp:* totals
   void admit();
   void finish(Slot& slot, const std::string& error = {});
   // Before a slot gives up most of its cache for `job`: saves it to the prompt cache, then restores

@@ -299,20 +299,29 @@ TEST(ServerLifecycle, OneClientsPreparationsAreBoundedAndOthersAreServed) {
   std::string text;
   while (text.size() < 2000000) text += "The fee is 1,200 dollars, due on 2024-06-15. ";
   const std::string heavy = post_request("/tokenize", json{{"content", text}}.dump());
-  auto first = std::async(std::launch::async, [&] { return exchange(s.port(), heavy, 120000); });
   // Once the heavy request is in preparation (while it is being read, small ones still pass), the
-  // next one of the same client is refused; then another address is served at once.
+  // next one of the same client is refused; then another address is served at once. A small
+  // request in preparation just when the heavy one's begins takes the place first (the heavy one
+  // is then the 429): that round is run again.
   const std::string small = post_request("/tokenize", json{{"content", "hi"}}.dump());
   std::string refused;
-  std::string seen;  // the statuses the small requests got, for a failure's message
-  ASSERT_TRUE(test::wait_until([&] {
-    refused = exchange(s.port(), small, 10000, INADDR_LOOPBACK);
-    seen += std::to_string(status_of(refused)) + " ";
-    return status_of(refused) == 429 || first.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
-  })) << seen;
-  const std::string other = exchange(s.port(), small, 10000, INADDR_LOOPBACK + 1);  // 127.0.0.2
-  EXPECT_EQ(status_of(first.get()), 200);
-  EXPECT_EQ(status_of(refused), 429) << "small requests got: " << seen << "\n" << refused;
+  std::string seen;  // the statuses the requests got, for a failure's message
+  std::string first;
+  std::string other;
+  for (int round = 0; round < 5; ++round) {
+    auto heavy_reply = std::async(std::launch::async, [&] { return exchange(s.port(), heavy, 120000); });
+    ASSERT_TRUE(test::wait_until([&] {
+      refused = exchange(s.port(), small, 10000, INADDR_LOOPBACK);
+      seen += std::to_string(status_of(refused)) + " ";
+      return status_of(refused) == 429 || heavy_reply.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    })) << seen;
+    other = exchange(s.port(), small, 10000, INADDR_LOOPBACK + 1);  // 127.0.0.2, while the place is held
+    first = heavy_reply.get();
+    seen += "(heavy " + std::to_string(status_of(first)) + ") ";
+    if (status_of(first) != 429) break;
+  }
+  EXPECT_EQ(status_of(first), 200) << "requests got: " << seen;
+  EXPECT_EQ(status_of(refused), 429) << "requests got: " << seen << "\n" << refused;
   EXPECT_NE(refused.find("--max-client-work"), std::string::npos) << refused;
   EXPECT_NE(refused.find("Retry-After: 1"), std::string::npos) << refused;
   EXPECT_EQ(status_of(other), 200) << other;
