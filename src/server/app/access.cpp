@@ -124,15 +124,18 @@ bool screen_request(const State& st, const http::Request& req, http::Response& r
   }
   const std::string& origin = req.get_header_value("Origin");
   const bool cross = !origin.empty() && !same_origin(req, origin);
-  if (cross && !origin_listed(st, origin)) {
+  const bool listed = !cross || origin_listed(st, origin);
+  if (!listed && req.method != "OPTIONS") {
     send_api_error(res, req.path, 403, "permission_error",
                    "cross-origin requests from " + origin + " are not allowed (see --cors-origin)");
     return true;
   }
   if (req.method == "OPTIONS") {  // preflight: answered before auth, as browsers send no key with it
-    res.status = 200;             // as llama-server answers it (any 2xx passes a browser's check)
+    // 200 as llama-server answers it; for an origin not listed without Access-Control-Allow-*, which
+    // is how a browser learns the request is refused (the request itself would be a 403).
+    res.status = 200;
     res.set_header("Allow", "GET, POST, OPTIONS");
-    if (cross) {
+    if (cross && listed) {
       add_cors_headers(st, req, res);
       res.set_header("Access-Control-Allow-Methods", "GET, POST, OPTIONS");
       const std::string& asked = req.get_header_value("Access-Control-Request-Headers");
