@@ -43,7 +43,11 @@ json timings(const decode::Result& r, int32_t cached) {
 class LlamaCompletion final : public Dialect {
  public:
   [[nodiscard]] const char* id_prefix() const override { return "cmpl-"; }
-  [[nodiscard]] const ErrorTypes& errors() const override { return openai_completions_dialect().errors(); }
+  [[nodiscard]] const ErrorTypes& errors() const override {
+    // llama-server's own types (tools/server/server-common.cpp, format_error_response).
+    static const ErrorTypes kTypes{"server_error", "unavailable_error", "authentication_error", "invalid_request_error"};
+    return kTypes;
+  }
   [[nodiscard]] json error_body(const ApiError& e) const override {
     return openai_completions_dialect().error_body(e);  // llama-server's errors are OpenAI's shape
   }

@@ -305,6 +305,7 @@ std::string metrics_path(const std::string& path) {
                                               "/metrics",
                                               "/v1/sfcl/public-key"};
   if (known.count(path) != 0) return path;
+  if (path == "/completions") return "/completion";  // llama-server's native endpoint, as routed
   if (known.count("/v1" + path) != 0) return "/v1" + path;
   return "other";
 }
@@ -327,12 +328,13 @@ http::Handler guarded(Api api, Fn fn) {
   };
 }
 
-// The generation endpoints of every dialect, and Anthropic's token count.
+// The generation endpoints of every dialect, and Anthropic's token count. Without /v1, /completions
+// is llama-server's native /completion, as llama-server routes it.
 void install_generation_routes(http::Router& svr, State& st) {
   for (const auto& [path, api] :
        {std::pair{"/v1/messages", Api::anthropic}, std::pair{"/v1/chat/completions", Api::openai_chat},
         std::pair{"/v1/completions", Api::openai_completions}, std::pair{"/chat/completions", Api::openai_chat},
-        std::pair{"/completions", Api::openai_completions}, std::pair{"/v1/responses", Api::openai_responses},
+        std::pair{"/completions", Api::llama_completion}, std::pair{"/v1/responses", Api::openai_responses},
         std::pair{"/responses", Api::openai_responses}, std::pair{"/completion", Api::llama_completion}}) {
     svr.Post(path, guarded(api, [&st, api = api](const http::Request& q, http::Response& r) {
                handle_generation(st, api, q, r);

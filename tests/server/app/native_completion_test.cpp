@@ -87,6 +87,29 @@ TEST_F(NativeCompletion, SlotsAreIdleAfterACompletion) {
   EXPECT_EQ(slots[0]["params"]["top_k"], 40);
 }
 
+// Without /v1, /completions is the native endpoint, as llama-server routes it; a wrong key there
+// is llama-server's authentication_error.
+TEST(NativeCompletionRoutes, CompletionsWithoutV1IsNativeAndAWrongKeyIsAnAuthenticationError) {
+  ServerProcess s({"--api-key", "right-key"});
+  auto c = s.client();
+  const httplib::Headers key = {{"Authorization", "Bearer right-key"}};
+  auto r = c.Post("/completions", key, body(3).dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  const json native = json::parse(r->body);
+  EXPECT_TRUE(native["content"].is_string()) << r->body;
+  EXPECT_EQ(native["tokens_predicted"], 3);
+  auto v1 = c.Post("/v1/completions", key, json{{"prompt", "hi"}, {"max_tokens", 2}}.dump(), "application/json");
+  ASSERT_TRUE(v1);
+  EXPECT_TRUE(json::parse(v1->body)["choices"].is_array()) << v1->body;  // OpenAI's shape stays on /v1
+  for (const char* path : {"/completion", "/completions"}) {
+    auto wrong = c.Post(path, {{"Authorization", "Bearer wrong"}}, body(3).dump(), "application/json");
+    ASSERT_TRUE(wrong);
+    EXPECT_EQ(wrong->status, 401) << path;
+    EXPECT_EQ(json::parse(wrong->body)["error"]["type"], "authentication_error") << wrong->body;
+  }
+}
+
 TEST_F(NativeCompletion, StreamIsPartialObjectsEndingInStopTrueWithoutDone) {
   auto c = server_->client();
   const json whole = post_json(c, "/completion", body(8));
