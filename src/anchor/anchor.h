@@ -211,6 +211,10 @@ uint8_t weekdays(std::string_view label);
 // The days a time of day is stated for, from the text around it: "Monday to Thursday from 5:00 PM
 // to 9:00 PM", "11 am to 11 pm on weekdays"; 0 when none is written next to it.
 uint8_t weekdays_of_time(std::string_view before, std::string_view after);
+// The days of the next time the same sentence states past this time's own days ("11:00 am to 8:00
+// pm Monday to Sunday, with extended hours until 9:00 pm on Friday and Saturday": Friday and
+// Saturday for 8:00 pm): exceptions to this time's days. 0 when none.
+uint8_t weekdays_excepted(std::string_view before, std::string_view after);
 
 // Anchors of all sources of one request (and the knowledge base), indexed by type and norm.
 struct SourceAnchor {

@@ -259,9 +259,11 @@ uint8_t weekdays_back(std::string_view before) {
 // The days a time of day is stated for: the day expression right before it ("Monday to Thursday from
 // 5:00 PM to 9:00 PM", "Friday: 11 am - 10 pm"), with only times and their words between, or else
 // right after it ("11 am to 11 pm on Monday through Sunday", "9 am - 5 pm weekdays"). 0 when none.
-uint8_t weekdays_of_time(std::string_view before, std::string_view after) {
-  if (const uint8_t m = weekdays_back(before)) return m;
-  // Forwards: the same, after the value.
+namespace {
+// The day expression right after a time (only time words before it): its days, and in `end` where
+// it ends (0 when there is none).
+uint8_t weekdays_after(std::string_view after, size_t& end_at) {
+  end_at = 0;
   size_t j = 0;
   const size_t end = std::min(after.size(), kDaysReach);
   size_t days_from = std::string_view::npos;
@@ -287,7 +289,34 @@ uint8_t weekdays_of_time(std::string_view before, std::string_view after) {
     }
     j = e;
   }
-  return days_from == std::string_view::npos ? 0 : weekdays(after.substr(days_from, days_to - days_from));
+  if (days_from == std::string_view::npos) return 0;
+  end_at = days_to;
+  return weekdays(after.substr(days_from, days_to - days_from));
+}
+}  // namespace
+
+uint8_t weekdays_of_time(std::string_view before, std::string_view after) {
+  if (const uint8_t m = weekdays_back(before)) return m;
+  size_t end = 0;
+  return weekdays_after(after, end);  // forwards: the same, after the value
+}
+
+uint8_t weekdays_excepted(std::string_view before, std::string_view after) {
+  // Past this time's own days: the next time in the sentence (not the other end of this one's
+  // range, which comes before its days: "from 4:00 pm to 9:00 pm on weekdays"), and its days.
+  size_t from = 0;
+  if (weekdays_back(before) == 0) {
+    size_t own_end = 0;
+    if (weekdays_after(after, own_end) == 0) return 0;
+    from = own_end;
+  }
+  const size_t end = std::min({after.size(), kDaysReach * 2, after.find_first_of(".;\n")});
+  size_t i = from;
+  while (i < end && !is_digit(static_cast<unsigned char>(after[i]))) ++i;
+  if (i >= end) return 0;
+  const size_t time_at = i;
+  while (i < end && (is_digit(static_cast<unsigned char>(after[i])) || after[i] == ':')) ++i;
+  return weekdays_of_time(after.substr(from, time_at - from), after.substr(i, end - i));
 }
 
 std::string_view role_before(std::string_view text, size_t start) {

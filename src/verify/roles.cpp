@@ -44,9 +44,12 @@ void Checker::misattributed(CheckResult& r) {
 
 // A time of day stated for days of the week ("Monday to Thursday from 5:00 PM to 9:00 PM") must be
 // one of the times the sources state for each of those days they list (a record's "'Monday':
-// '17:0-21:0'"). True when the days decided the verdict.
+// '17:0-21:0'"), the days the sentence later gives another time aside. True when the days decided
+// the verdict.
 bool Checker::bind_to_days(const Anchor& a, std::string_view before, std::string_view after, CheckResult& r) {
-  const uint8_t days = anchor::weekdays_of_time(before, after);
+  const uint8_t named = anchor::weekdays_of_time(before, after);
+  // Days the sentence gives another time later are its exceptions, not this time's.
+  const auto days = static_cast<uint8_t>(named & ~anchor::weekdays_excepted(before, after));
   if (days == 0) return false;
   const auto& all = index_.anchors();
   const float threshold = options_.threshold_for(a.type);

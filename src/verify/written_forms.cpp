@@ -2,9 +2,11 @@
 // way"): a name by its initials ("Western Australia" for "WA"), a number with its unit glued on
 // ("5.68m" for "5.68 m"), a score in words ("92-8" for "92 to 8"), an ordinal in words ("8th" for
 // "eighth"), a date with an ordinal day ("May 30th" for "may 30" in a lower-cased corpus), a phone
-// number with its area code in brackets ("301-352-1200" for "(301) 352-1200"). Each form is looked up
+// number with its area code in brackets ("301-352-1200" for "(301) 352-1200"), the second year of a
+// season ("2008" for "2007-08"), dimensions ("4x4" for "4 x 4" or "4 by 4"). Each form is looked up
 // verbatim, so the value must still be the sources' digit for digit.
 #include <array>
+#include <string>
 
 #include "verify/verify.h"
 
@@ -63,12 +65,50 @@ bool Checker::name_by_initials(std::string_view surface, anchor::TextSpan& span)
   return index_.find_verbatim(scratch_, span);
 }
 
+// "2008" of a season the sources write "2007-08" (or "2007 -- 08", "2007/08", "2007–08赛季"): the
+// second year of a span of two, its century left out.
+bool Checker::season_year(std::string_view surface, anchor::TextSpan& span) const {
+  if (surface.size() != 4 || surface.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  const int year = (surface[0] - '0') * 1000 + (surface[1] - '0') * 100 + (surface[2] - '0') * 10 + (surface[3] - '0');
+  if (year < 1001 || year > 2999 || year % 100 == 0) return false;  // "1999-00" is not written this way
+  const std::string first = std::to_string(year - 1);
+  const std::string_view second = surface.substr(2);
+  for (const std::string_view dash : {"-", " - ", " -- ", "--", "/"}) {
+    scratch_.assign(first).append(dash).append(second);
+    if (index_.find_verbatim(scratch_, span)) return true;
+  }
+  return false;
+}
+
+// "4x4", "2x6s" (timber, screens, rooms) that the sources write "4 x 4", "4 by 4" or "4x4": the same
+// two numbers, digit for digit, in the same order.
+bool Checker::dimensions_written(anchor::TextSpan& span) const {
+  std::string_view f = folded_;
+  const bool plural = f.size() > 3 && f.back() == 's';  // "2x4s": the source may write "2 by 4s"
+  if (plural) f.remove_suffix(1);
+  const size_t x = f.find('x');
+  if (x == 0 || x == std::string_view::npos || x + 1 == f.size()) return false;
+  const std::string_view a = f.substr(0, x);
+  const std::string_view b = f.substr(x + 1);
+  if (a.find_first_not_of("0123456789") != std::string_view::npos ||
+      b.find_first_not_of("0123456789") != std::string_view::npos) {
+    return false;
+  }
+  for (const std::string_view by : {"x", " x ", " by "}) {
+    scratch_.assign(a).append(by).append(b);
+    if (index_.find_verbatim(scratch_, span)) return true;
+    if (plural && index_.find_verbatim(scratch_.append("s"), span)) return true;
+  }
+  return false;
+}
+
 bool Checker::written_otherwise(const Anchor& a, std::string_view surface, anchor::TextSpan& span) const {
   scratch_.clear();
   switch (a.type) {
     case Type::name:
       return name_by_initials(surface, span);
     case Type::number: {
+      if (season_year(surface, span)) return true;
       // "5.68m": the digits, then letters glued on (a unit the source writes apart, or a magnitude).
       size_t d = 0;
       while (d < surface.size() && (is_digit(surface[d]) || surface[d] == '.' || surface[d] == ',')) ++d;
@@ -97,6 +137,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, ancho
       return index_.find_verbatim(scratch_, span, true);
     }
     case Type::identifier: {  // "301-352-1200" as "(301) 352-1200"
+      if (dimensions_written(span)) return true;
       const size_t dash = folded_.find('-');
       if (dash != 3 || folded_.size() != 12 || folded_.find_first_not_of("0123456789-") != std::string::npos) {
         return false;

@@ -95,6 +95,13 @@ TEST(Roles, TimesOfDayAreTheHoursOfTheirDays) {
       {kHours, "Open from 11 am to 10 pm on weekends.", "11 am", Verdict::unsupported, false},  // 12:00 on both
       {kHours, "Open Friday from 11 am to 10 pm, and Saturday from 12 pm.", "12 pm", Verdict::confirmed, true},
       {kHours, "The kitchen closes at 9 pm.", "9 pm", Verdict::confirmed, false},  // no days written
+      // The days the sentence gives another time later are exceptions, not this time's days.
+      {kHours, "Open from 5:00 PM Monday to Thursday, except Wednesday from 11 am.", "5:00", Verdict::confirmed, true},
+      {kHours, "Open until 10 pm from Friday to Sunday.", "10 pm", Verdict::confirmed, true},
+      {kHours, "Open Monday to Sunday until 9 pm, with extended hours until 10 pm on Friday, Saturday and Sunday.",
+       "9 pm", Verdict::unsupported, false},  // Wednesday closes at 15:00
+      {kHours, "Open from 5 pm to 9 pm on Monday and Tuesday, and from 12 pm to 10 pm on weekends.", "9 pm",
+       Verdict::confirmed, true},  // the range's other end is not an exception
   });
 }
 

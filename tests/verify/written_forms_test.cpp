@@ -51,6 +51,15 @@ TEST(WrittenForms, RightValueInAnotherFormWrongValueCaught) {
       {"he will fight chris algieri on may 30 .", "He will fight Algieri on May 31st.", "May", Verdict::unsupported},
       {"They can be reached at (301) 352-1200.", "Call 301-352-1200.", "301", Verdict::confirmed},
       {"They can be reached at (301) 352-1200.", "Call 301-352-1201.", "301", Verdict::unsupported},
+      {"He finished third during the 2007 -- 08 season .", "He finished third in the 2007-2008 season.", "2008",
+       Verdict::confirmed},
+      {"He finished third during the 2007 -- 08 season .", "He finished third in the 2008-2009 season.", "2009",
+       Verdict::unsupported},
+      {"他在2007-08赛季排名第三。", "他在2008赛季排名第三。", "2008", Verdict::confirmed},
+      {"他在2007-08赛季排名第三。", "他在2009赛季排名第三。", "2009", Verdict::unsupported},
+      {"Cut the two 4 x 4 skids at 70 inches.", "Cut two 4x4 skids.", "4x4", Verdict::confirmed},
+      {"Cut two pressure-treated 2 by 4s to length.", "Cut the 2x4s to length.", "2x4s", Verdict::confirmed},
+      {"Cut the two 4 x 4 skids at 70 inches.", "Cut two 4x6 skids.", "4x6", Verdict::unsupported},
   };
   for (const auto& r : rows) {
     const auto res = check_at(r.source, r.answer, r.value);
