@@ -66,6 +66,7 @@ void add_flags(CLI::App& cmd, GenerateOpts& o) {
   cmd.add_flag("--keep-zero-width", o.keep_zero_width, "Do not strip zero-width characters from the input");
   cmd.add_flag("-v,--verbose", o.verbose, "Show llama.cpp's log");
   add_model_flags(cmd, o.model_options);
+  add_lora_flags(cmd, o.model_options);
   add_context_flags(cmd, o.context);
 }
 
@@ -167,6 +168,9 @@ int run(const GenerateOpts& o) {
   copt.n_ctx = o.ctx;
   copt.n_threads = o.threads;
   engine::Context ctx(*model, copt);
+  std::vector<float> lora;
+  for (const auto& a : model->lora_adapters()) lora.push_back(a.scale);
+  ctx.set_lora(lora);
   const std::vector<engine::Token> tokens = prompt_tokens(o, *model, ctx, system, prompt);
   nlohmann::json events = nlohmann::json::array();
   auto sink = [&](const decode::Event& e) {

@@ -63,6 +63,36 @@ int run(const MakeTestModelOpts& o) {
 
 }  // namespace
 
+namespace {
+struct MakeTestLoraOpts {
+  std::string out;
+  std::string base;
+  uint32_t rank = 8;
+  uint64_t seed = 1;
+  float scale = 0.05F;
+};
+
+void add_flags(CLI::App& cmd, MakeTestLoraOpts& o) {
+  cmd.add_option("out", o.out, "Output .gguf path")->required();
+  cmd.add_option("--base", o.base, "The model GGUF the adapter is for")->required()->check(CLI::ExistingFile);
+  cmd.add_option("--rank", o.rank, "LoRA rank")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd.add_option("--seed", o.seed, "Weight seed")->capture_default_str();
+  cmd.add_option("--scale", o.scale, "Standard deviation of the random A and B")->capture_default_str();
+}
+
+int run(const MakeTestLoraOpts& o) {
+  engine::write_random_lora(o.out, o.base, o.rank, o.seed, o.scale);
+  std::cerr << "wrote " << o.out << "\n";
+  return 0;
+}
+}  // namespace
+
+Runner register_make_test_lora(CLI::App& app) {
+  return add_command<MakeTestLoraOpts>(
+      app, "make-test-lora",
+      "Write a random-weight LoRA adapter GGUF for a model (attn_q, attn_v, ffn_up), for testing --lora");
+}
+
 Runner register_make_test_model(CLI::App& app) {
   return add_command<MakeTestModelOpts>(
       app, "make-test-model", "Write a random-weight LLaMA GGUF (byte vocabulary, or a real one with --vocab)");

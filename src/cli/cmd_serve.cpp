@@ -93,6 +93,7 @@ Runner register_serve(CLI::App& app) {
   cmd->add_flag("-v,--verbose,--log-verbose", o->verbose, "Show llama.cpp's log");
   add_embedding_flags(*cmd, o);
   CLI::Option* ngl = add_model_flags(*cmd, o->model_options);
+  add_lora_flags(*cmd, o->model_options);
   add_context_flags(*cmd, o->scheduler.context);
   cmd->add_option("--test-ready-delay-ms", o->test_ready_delay_ms, "Test hook: delay readiness")->group("");
   auto print_only = std::make_shared<bool>(false);

@@ -34,6 +34,7 @@ int run_app(int argc, char** argv, std::span<const Register> commands);
 
 Runner register_generate(CLI::App& app);
 Runner register_make_test_model(CLI::App& app);
+Runner register_make_test_lora(CLI::App& app);
 Runner register_anchors(CLI::App& app);
 Runner register_serve(CLI::App& app);
 Runner register_gateway(CLI::App& app);

@@ -1,5 +1,7 @@
 #include "cli/engine_flags.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -34,6 +36,74 @@ CLI::Option* add_model_flags(CLI::App& cmd, engine::ModelOptions& model) {
   cmd.add_flag("--mmap,!--no-mmap", model.use_mmap, "Map the model file (default); --no-mmap: read it into memory");
   cmd.add_flag("--mlock", model.use_mlock, "Keep the model in RAM (no swapping)");
   return ngl;
+}
+
+namespace {
+std::vector<std::string> split_commas(const std::string& v) {
+  std::vector<std::string> out;
+  size_t at = 0;
+  while (at <= v.size()) {
+    const size_t comma = std::min(v.find(',', at), v.size());
+    if (comma > at) out.push_back(v.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return out;
+}
+
+float lora_scale(const std::string& text, const std::string& item) {
+  try {
+    size_t used = 0;
+    const float scale = std::stof(text, &used);
+    if (used == text.size() && std::isfinite(scale)) return scale;
+  } catch (const std::exception&) {  // std::stof's invalid_argument / out_of_range
+  }
+  throw CLI::ValidationError("--lora-scaled", "'" + item + "': the scale must be a number (FILE:SCALE)");
+}
+
+// FILE:SCALE items (comma-separated, llama-server's form), or a FILE followed by its SCALE.
+void add_scaled(const std::vector<std::string>& values, std::vector<engine::LoraSpec>& out) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    const size_t colon = values[i].rfind(':');
+    if (colon == std::string::npos) {
+      if (i + 1 == values.size()) {
+        throw CLI::ValidationError("--lora-scaled", "'" + values[i] + "' has no scale (FILE:SCALE)");
+      }
+      out.push_back({values[i], lora_scale(values[i + 1], values[i] + " " + values[i + 1])});
+      ++i;
+      continue;
+    }
+    for (const std::string& item : split_commas(values[i])) {
+      const size_t c = item.rfind(':');
+      if (c == std::string::npos || c == 0) {
+        throw CLI::ValidationError("--lora-scaled", "'" + item + "' is not FILE:SCALE");
+      }
+      out.push_back({item.substr(0, c), lora_scale(item.substr(c + 1), item)});
+    }
+  }
+}
+}  // namespace
+
+void add_lora_flags(CLI::App& cmd, engine::ModelOptions& model) {
+  cmd.add_option_function<std::vector<std::string>>(
+         "--lora",
+         [&model](const std::vector<std::string>& v) {
+           for (const std::string& arg : v) {
+             for (const std::string& file : split_commas(arg)) model.lora.push_back({file, 1.0F});
+           }
+         },
+         "LoRA adapter GGUF for the (first) model at scale 1; comma-separated or repeated for several. "
+         "Requests pick adapters and scales with \"lora\"; GET/POST /lora-adapters list and set them")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->allow_extra_args(false)
+      ->type_name("FILE");
+  cmd.add_option_function<std::vector<std::string>>(
+         "--lora-scaled", [&model](const std::vector<std::string>& v) { add_scaled(v, model.lora); },
+         "LoRA adapter with its scale: FILE:SCALE (comma-separated or repeated), or FILE SCALE")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1, 2)
+      ->type_name("FILE:SCALE");
+  cmd.add_flag("--lora-init-without-apply", model.lora_without_apply,
+               "Load the LoRA adapters at scale 0 (POST /lora-adapters or a request's \"lora\" applies them)");
 }
 
 void note_cpu_only(const CLI::Option& ngl, const engine::ModelOptions& model) {

@@ -12,6 +12,9 @@ namespace sfcl::cli {
 // --n-gpu-layers, --main-gpu, -sm/--split-mode, -ts/--tensor-split, --mmap/--no-mmap, --mlock;
 // returns the --n-gpu-layers option (for note_cpu_only).
 CLI::Option* add_model_flags(CLI::App& cmd, engine::ModelOptions& model);
+// --lora FILE[,FILE...] and --lora-scaled FILE:SCALE[,...] (or FILE SCALE), each repeatable, in
+// llama-server's spelling; --lora-init-without-apply loads them at scale 0.
+void add_lora_flags(CLI::App& cmd, engine::ModelOptions& model);
 // After parsing: an -ngl asking for GPU layers on a machine without a GPU backend says, on
 // stderr, that the model runs on the CPU (llama.cpp would offload nothing without a word).
 void note_cpu_only(const CLI::Option& ngl, const engine::ModelOptions& model);

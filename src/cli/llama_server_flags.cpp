@@ -14,7 +14,7 @@ using K = LlamaFlagKind;
 constexpr std::string_view kSpec = "speculative decoding: sfcl's check loop samples each token from its one model";
 constexpr std::string_view kCpu = "CPU affinity, priority and polling: sfcl sets only the thread counts (-t, -tb)";
 constexpr std::string_view kMedia = "images, audio and video: sfcl serve serves text";
-constexpr std::string_view kAdapters = "LoRA adapters and control vectors: sfcl serve loads the GGUF model alone";
+constexpr std::string_view kAdapters = "control vectors: sfcl applies LoRA adapters (--lora), not control vectors";
 constexpr std::string_view kDownload = "downloading models: sfcl serve loads local GGUF files (-m)";
 constexpr std::string_view kRouter = "router mode: repeat -m to serve several models";
 constexpr std::string_view kRerank = "reranking: sfcl serve has no /rerank endpoint";
@@ -210,8 +210,7 @@ void add_refused_model(Table& t) {
            {"-mm", "--mmproj", "-mmu", "--mmproj-url", "--mmproj-auto", "--mmproj-offload", "--no-mmproj-offload",
             "-mmdev", "--mmproj-device", "--image-min-tokens", "--image-max-tokens", "--mtmd-batch-max-tokens",
             "--video-fps", "--video-timestamp-interval", "--video-ffmpeg-dir", "--media-path"});
-  t.refuse(kAdapters, {"--lora", "--lora-scaled", "--control-vector", "--control-vector-scaled",
-                       "--control-vector-layer-range", "--lora-init-without-apply"});
+  t.refuse(kAdapters, {"--control-vector", "--control-vector-scaled", "--control-vector-layer-range"});
   t.refuse(kDownload, {"-mu",
                        "--model-url",
                        "-dr",

@@ -20,6 +20,7 @@ struct llama_model;
 struct llama_context;
 struct llama_sampler;
 struct llama_vocab;
+struct llama_adapter_lora;
 
 struct ggml_threadpool;
 
@@ -142,6 +143,21 @@ inline constexpr size_t kMaxGrammarAlternatives = 1024;
 inline constexpr size_t kMaxGrammarBytes = size_t{256} << 10;
 void check_grammar_bounds(std::string_view gbnf);
 
+// A LoRA adapter to load with the model (llama-server's --lora FILE / --lora-scaled FILE SCALE):
+// `scale` is what requests get when they name no adapters; 0 loads it switched off.
+struct LoraSpec {
+  std::filesystem::path path;
+  float scale = 1.0F;
+};
+// A loaded adapter as GET /lora-adapters lists it: its file, its default scale and the task name
+// and prompt prefix its GGUF carries (adapter.lora.task_name, adapter.lora.prompt_prefix).
+struct LoraInfo {
+  std::string path;
+  float scale = 1.0F;
+  std::string task_name;
+  std::string prompt_prefix;
+};
+
 // Where the weights go and how they are read (llama.cpp's llama_model_params). On a build with
 // only the CPU backend the GPU fields have no effect.
 struct ModelOptions {
@@ -171,6 +187,10 @@ struct ModelOptions {
   // every message's content is a placeholder when the template runs), so a request shaped like a
   // recent one skips the template (docs/DESIGN.md, 'Tools and structured output'). 0 = every request renders.
   size_t template_render_cache = 64;
+  // Loaded after the weights, in this order (llama_adapter_lora_init); a file llama.cpp rejects
+  // (not a LoRA GGUF, another base model's shapes) fails the load.
+  std::vector<LoraSpec> lora{};
+  bool lora_without_apply = false;  // every adapter starts at scale 0 (--lora-init-without-apply)
 };
 
 // "none"/"layer"/"row" -> llama_split_mode; cache types "f32", "f16", "bf16", "q8_0", "q4_0",
@@ -231,6 +251,9 @@ class Model {
   // Tokens that begin a new capitalised word: a space, then an ASCII capital (" Emma", " D").
   [[nodiscard]] const std::vector<Token>& spaced_capital_tokens() const;
 
+  // The adapters ModelOptions::lora loaded, in its order; their index is the id requests use.
+  [[nodiscard]] const std::vector<LoraInfo>& lora_adapters() const { return lora_info_; }
+
   [[nodiscard]] llama_model* raw() const { return model_; }
   [[nodiscard]] const llama_vocab* vocab() const { return vocab_; }
 
@@ -239,6 +262,10 @@ class Model {
   llama_model* model_;
   const llama_vocab* vocab_;
   std::shared_ptr<const ChatTemplates> chat_;
+  friend class Context;
+  void load_lora(const ModelOptions& options);  // engine/lora.cpp
+  std::vector<llama_adapter_lora*> lora_;       // freed with the model
+  std::vector<LoraInfo> lora_info_;
   mutable std::once_flag special_once_;
   mutable std::vector<std::string> special_texts_;
   // engine/tokenize.cpp, engine/chat_literal.cpp: special texts found in one pass.
@@ -323,6 +350,11 @@ class Context {
   // Replaces seq's cells with saved ones; false (seq left empty) when llama.cpp rejects them.
   bool restore_state(int32_t seq, std::span<const uint8_t> state);
 
+  // The scale of each of the model's LoRA adapters (Model::lora_adapters order; 0 = off) for the
+  // decodes from here on. A context starts with none applied. Throws EngineError when the count
+  // is not the model's; no allocation when the scales are those already applied.
+  void set_lora(std::span<const float> scales);
+
   [[nodiscard]] uint32_t n_ctx() const;
   [[nodiscard]] uint32_t n_batch() const { return n_batch_; }
   [[nodiscard]] int32_t n_vocab() const { return n_vocab_; }
@@ -337,6 +369,7 @@ class Context {
   uint32_t n_batch_;
   int32_t n_vocab_;
   int32_t last_logits_index_ = -1;
+  std::vector<float> lora_scales_;  // what set_lora last applied
 };
 
 // How an embedding pools a sequence's token vectors (llama-server's --pooling): `model` is what
@@ -485,6 +518,13 @@ uint32_t write_random_model_on_vocab(const std::filesystem::path& path, const st
 // Shapes of public models (weights random), for speed measurements at real sizes:
 // "qwen2-0.5b", "llama-3.2-1b". Throws EngineError naming the known shapes.
 LlamaHParams model_shape(const std::string& name);
+// A LoRA adapter for the model in `base` (any architecture llama.cpp reads; the base's tensor shapes
+// are read from its GGUF): rank-`rank` A and B matrices, random normal (std `scale`, deterministic in
+// seed), for every 2-D weight whose name contains one of `targets` ("attn_q", "attn_v", ...).
+// Random weights: for tests of the adapter plumbing, not a fine-tune. Throws EngineError.
+void write_random_lora(const std::filesystem::path& path, const std::filesystem::path& base, uint32_t rank,
+                       uint64_t seed, float scale = 0.05F,
+                       const std::vector<std::string>& targets = {"attn_q", "attn_v", "ffn_up"});
 // llama.cpp's own quantiser (llama_model_quantize): type "f16", "q8_0", "q4_k_m". Throws EngineError.
 void quantize_model(const std::filesystem::path& in, const std::filesystem::path& out, const std::string& type);
 

@@ -50,6 +50,7 @@ std::unique_ptr<Model> Model::load(const ModelOptions& options) {
   }
   std::unique_ptr<Model> out(new Model(model.get()));
   static_cast<void>(model.release());  // owned by `out` from here on
+  if (!options.vocab_only) out->load_lora(options);
   out->chat_ = detail::make_chat_templates(out->model_, options.chat_template, options.jinja,
                                            options.reuse_template_analysis, options.template_render_cache);
   return out;

@@ -61,6 +61,8 @@ std::string sample_value(const std::string& flag) {
       {"--chat-template", "chatml"},
       {"--kv-unified-per-slot", "2048"},
       {"--pooling", "mean"},
+      {"--lora", "adapter.gguf"},
+      {"--lora-scaled", "adapter.gguf:0.5"},
       {"--chat-template-file", SFCL_SOURCE_DIR "/tests/cli/cli_test.sh"},
       {"--api-key-file", SFCL_SOURCE_DIR "/tests/cli/cli_test.sh"}};
   const auto it = values.find(flag);

@@ -1,6 +1,8 @@
 // Engine tests on a real llama.cpp model the project generates (random weights).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 
 #include <cmath>
@@ -140,6 +142,43 @@ TEST(Engine, RewindGivesTheLogitsOfAFreshRun) {
   float max_diff = 0.0F;
   for (int i = 0; i < a.n_vocab(); ++i) max_diff = std::max(max_diff, std::fabs(la[static_cast<size_t>(i)] - lb[i]));
   EXPECT_LE(max_diff, 1e-4F);
+}
+
+// An adapter written by write_random_lora, through llama.cpp's adapter API: at scale 0 the logits
+// are the base model's exactly, and they move further from them as the scale grows.
+TEST(Engine, LoraScaleZeroIsTheBaseModelAndTheLogitsMoveWithTheScale) {
+  const auto adapter =
+      std::filesystem::temp_directory_path() / ("sfcl-engine-test-lora-" + std::to_string(::getpid()) + ".gguf");
+  write_random_lora(adapter, test::tiny_model_path(), 4, 3, 0.2F);
+  ModelOptions mo{test::tiny_model_path()};
+  mo.lora = {{adapter, 0.5F}};
+  auto m = Model::load(mo);
+  ASSERT_EQ(m->lora_adapters().size(), 1U);
+  EXPECT_EQ(m->lora_adapters()[0].scale, 0.5F);
+  EXPECT_EQ(m->lora_adapters()[0].task_name, "random");
+  const auto toks = m->tokenize("The total is $12,500.00", true, false);
+  auto logits = [&](std::vector<float> scales) {
+    Context ctx(*m, {256, 64, 1, 1});
+    if (!scales.empty()) ctx.set_lora(scales);
+    ctx.decode(toks, 0);
+    return std::vector<float>(ctx.logits_last(), ctx.logits_last() + ctx.n_vocab());
+  };
+  auto distance = [](const std::vector<float>& a, const std::vector<float>& b) {
+    float d = 0.0F;
+    for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::fabs(a[i] - b[i]));
+    return d;
+  };
+  const std::vector<float> base = logits({});  // a context starts with no adapter applied
+  EXPECT_EQ(distance(logits({0.0F}), base), 0.0F);
+  const float half = distance(logits({0.5F}), base);
+  const float full = distance(logits({1.0F}), base);
+  EXPECT_GT(half, 1e-3F);
+  EXPECT_GT(full, half);
+  Context ctx(*m, {256, 64, 1, 1});
+  EXPECT_THROW(ctx.set_lora(std::vector<float>{1.0F, 1.0F}), EngineError);  // one adapter, two scales
+  mo.lora = {{test::tiny_model_path(), 1.0F}};                              // a model, not an adapter
+  EXPECT_THROW((void)Model::load(mo), EngineError);
+  std::filesystem::remove(adapter);
 }
 
 TEST(Engine, StreamedDetokenisationNeverSplitsUtf8) {

@@ -1,6 +1,7 @@
 #include "server/api/params.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <initializer_list>
 #include <limits>
@@ -115,6 +116,32 @@ std::vector<std::pair<engine::Token, float>> logit_bias_of(const json& value) {
   return out;
 }
 
+std::vector<LoraScale> lora_of(const json& value, const std::string& param) {
+  std::vector<LoraScale> out;
+  if (value.is_null()) return out;
+  constexpr size_t kMaxEntries = 64;
+  if (!value.is_array()) throw bad_param(param + " must be an array of {\"id\": N, \"scale\": X}", param);
+  if (value.size() > kMaxEntries) {
+    throw bad_param(param + " has " + std::to_string(value.size()) + " entries; at most " + std::to_string(kMaxEntries),
+                    param);
+  }
+  for (size_t i = 0; i < value.size(); ++i) {
+    const json& e = value[i];
+    const std::string name = param + "[" + std::to_string(i) + "]";
+    if (!e.is_object() || !e.contains("id") || !e["id"].is_number_integer() || e["id"].get<int64_t>() < 0 ||
+        e["id"].get<int64_t>() > 1000000) {
+      throw bad_param(name + ".id must be an adapter's id, an integer from 0 (GET /lora-adapters lists them)",
+                      name + ".id");
+    }
+    if (!e.contains("scale") || !e["scale"].is_number() || !std::isfinite(e["scale"].get<double>()) ||
+        std::abs(e["scale"].get<double>()) > 1e6) {
+      throw bad_param(name + ".scale must be a finite number", name + ".scale");
+    }
+    out.push_back({e["id"].get<int32_t>(), e["scale"].get<float>()});
+  }
+  return out;
+}
+
 std::string type_of(const json& o, const std::string& where) {
   if (!o.is_object() || !o.contains("type") || o["type"].is_null()) return {};
   if (!o["type"].is_string()) throw bad_param(where + ".type must be a string", where + ".type");
@@ -219,7 +246,6 @@ void refuse_other_samplers(const json& body) {
     }
   }
   if (is_set(body, "echo") && body["echo"] != false) refuse("echo", " (the prompt is not repeated in the answer)");
-  if (is_set(body, "lora") && body["lora"] != json::array()) refuse("lora", " (no LoRA adapters)");
   for (const char* key : {"n_indent", "t_max_prompt_ms", "t_max_predict_ms", "n_cmpl", "n_cache_reuse"}) {
     if (is_set(body, key) && body[key] != 0 && body[key] != -1) refuse(key, "");
   }

@@ -57,6 +57,9 @@ void check_text(const std::string& text, const std::string& where);
 
 // OpenAI's {"token id": bias} or llama-server's [[id, bias], ...]; a bias of false bans the token.
 std::vector<std::pair<engine::Token, float>> logit_bias_of(const nlohmann::json& value);
+// llama-server's "lora" (and POST /lora-adapters' body): [{"id": N, "scale": X}, ...], ids >= 0,
+// finite scales, at most 64 entries; null = none. Throws ApiError (400) naming the entry.
+std::vector<LoraScale> lora_of(const nlohmann::json& value, const std::string& param = "lora");
 
 // Choices a request may ask for per slot of the server: more would only queue behind each other.
 inline constexpr int32_t kChoicesPerSlot = 4;

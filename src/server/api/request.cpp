@@ -227,7 +227,7 @@ void sampling_of(const json& body, const ServerOptions& server, engine::Sampling
   parse_options(body, engine::sampling_options(), s);
 }
 
-// The fields every dialect shares: stream, sampling, logit_bias and ignore_eos.
+// The fields every dialect shares: stream, sampling, logit_bias, lora and ignore_eos.
 void parse_generation(Api api, const json& body, const ServerOptions& server, GenerationRequest& r) {
   if (body.contains("stream") && !body["stream"].is_null()) {
     if (!body["stream"].is_boolean()) throw bad("stream must be a boolean", "stream");
@@ -236,6 +236,7 @@ void parse_generation(Api api, const json& body, const ServerOptions& server, Ge
   refuse_unsupported(api, body);
   sampling_of(body, server, r.options.sampling);
   r.logit_bias = logit_bias_of(body.value("logit_bias", json()));
+  r.lora = lora_of(body.value("lora", json()));
   if (body.contains("ignore_eos") && !body["ignore_eos"].is_null()) {
     if (!body["ignore_eos"].is_boolean()) throw bad("ignore_eos must be a boolean", "ignore_eos");
     r.ignore_eos = body["ignore_eos"].get<bool>();

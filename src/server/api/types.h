@@ -29,6 +29,13 @@ struct ApiError : std::runtime_error {
   std::string code;  // OpenAI's machine-readable "code" (e.g. "context_length_exceeded"); empty = null
 };
 
+// One entry of llama-server's per-request "lora": the adapter's index in GET /lora-adapters and
+// its scale for this request.
+struct LoraScale {
+  int32_t id = 0;
+  float scale = 0.0F;
+};
+
 struct GenerationRequest {
   std::vector<engine::ChatMessage> messages;  // system first when present
   std::string prefill;                        // trailing assistant message (Anthropic prefill)
@@ -48,6 +55,9 @@ struct GenerationRequest {
   bool ignore_eos = false;
   // OpenAI/llama-server logit_bias: (token id, bias) pairs; -inf bans the token.
   std::vector<std::pair<engine::Token, float>> logit_bias;
+  // llama-server's "lora": the adapters and scales for this request, every adapter not listed at
+  // 0; empty = the server's current scales (POST /lora-adapters).
+  std::vector<LoraScale> lora;
   // Tools and structured output (server/api/tools.h).
   std::vector<engine::ChatTool> tools;
   engine::ToolChoice tool_choice = engine::ToolChoice::automatic;

@@ -153,6 +153,11 @@ nlohmann::json generation_json(const GenerationRequest& req) {
                           {"fallback", std::string(decode::fallback_name(o.fallback))},
                           {"abstain_marker", {o.abstain_marker, o.abstain_marker_zh}}}}};
   if (req.ignore_eos) out["ignore_eos"] = true;  // only when set: digests of other requests are unchanged
+  if (!req.lora.empty()) {
+    nlohmann::json lora = nlohmann::json::array();
+    for (const LoraScale& l : req.lora) lora.push_back({{"id", l.id}, {"scale", l.scale}});
+    out["lora"] = lora;
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@
 #include "server/api/dialect.h"
 #include "server/api/tools.h"
 #include "server/api/verdicts.h"
+#include "server/app/lora.h"
 
 namespace sfcl::server {
 
@@ -63,6 +64,7 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
     };
   }
   job->logit_bias = req.logit_bias;
+  job->lora = lora_scales_for(served, req.lora);
   if (req.ignore_eos) {
     // Banned last, after the test script's boost: -inf stays -inf. A gateway sends the bans on.
     auto eog = std::make_shared<std::vector<engine::Token>>();

@@ -1,5 +1,7 @@
 #include "server/app/answer_cache.h"
 
+#include <charconv>
+
 #include "server/api/signing.h"
 #include "server/http/auth.h"
 
@@ -52,7 +54,8 @@ void AnswerCache::erase(std::list<Entry>::iterator it) {
   lru_.erase(it);
 }
 
-std::string answer_key(const http::Request& http, const std::string& model_id, const GenerationRequest& req) {
+std::string answer_key(const http::Request& http, const std::string& model_id, const GenerationRequest& req,
+                       std::span<const float> lora) {
   const engine::SamplingOptions& s = req.options.sampling;
   const bool deterministic = s.temperature <= 0.0F || s.seed != 0xFFFFFFFFU;
   if (!deterministic || req.n != 1) return "";
@@ -60,6 +63,12 @@ std::string answer_key(const http::Request& http, const std::string& model_id, c
   // which none of them holds (check_text refuses it in text, and JSON escapes it).
   const std::string body = canonical_json(nlohmann::json::parse(http.body, nullptr, false));
   std::string parts = http.path + '\0' + model_id + '\0' + sha256_hex(presented_key(http)) + '\0' + body;
+  for (const float scale : lora) {  // shortest text that reads back as the same float
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, scale);
+    parts += '\0';
+    parts.append(buf, r.ptr);
+  }
   return sha256_hex(parts);
 }
 

@@ -10,6 +10,7 @@
 #include <list>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -66,7 +67,9 @@ class AnswerCache {
 // The cache key of a request: a SHA-256 over the endpoint, the answering model, the API key it
 // presented and the request's body in canonical JSON. "" when the answer is not deterministic
 // (a temperature above 0 without a fixed seed) or asks for several choices: such a request is
-// never answered from the cache.
-std::string answer_key(const http::Request& http, const std::string& model_id, const GenerationRequest& req);
+// never answered from the cache. `lora`: the adapter scales the answer runs under (POST
+// /lora-adapters changes them without changing the body).
+std::string answer_key(const http::Request& http, const std::string& model_id, const GenerationRequest& req,
+                       std::span<const float> lora = {});
 
 }  // namespace sfcl::server

@@ -36,6 +36,8 @@ std::shared_ptr<Job> choice_job(const Job& first, int32_t index) {
   job->request_sha256 = first.request_sha256;
   job->metrics = first.metrics;
   job->shape = first.shape;
+  job->logit_bias = first.logit_bias;
+  job->lora = first.lora;
   return job;
 }
 

@@ -60,7 +60,12 @@ void load_model(const State& st, ServedModel& m) {
   engine::ModelOptions mo = st.opt.model_options;
   mo.path = m.spec.path;
   mo.chat_template = m.spec.chat_template.empty() ? st.opt.chat_template : m.spec.chat_template;
+  if (&m != st.models.front().get()) mo.lora.clear();  // adapters are the first model's (docs/API.md, 'LoRA adapters')
   m.model = engine::Model::load(mo);
+  {
+    std::lock_guard lock(m.lora_mu);
+    for (const auto& a : m.model->lora_adapters()) m.lora_scales.push_back(a.scale);
+  }
   if (!st.opt.test_script.empty()) {
     m.script = std::make_shared<std::vector<engine::Token>>(m.model->tokenize(st.opt.test_script, false, false));
   }
@@ -70,13 +75,15 @@ void load_model(const State& st, ServedModel& m) {
 
 // A file that is not GGUF is refused before the port is bound (loading it takes a while; the
 // port stays free for a working server).
-void check_model_file(const std::string& path) {
+void check_model_file(const std::string& path, const char* what = "model") {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) throw engine::EngineError("model file not found: " + path);
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    throw engine::EngineError(std::string(what) + " file not found: " + path);
+  }
   std::ifstream in(path, std::ios::binary);
   char magic[4] = {};
   if (!in.read(magic, sizeof magic) || std::string(magic, sizeof magic) != "GGUF") {
-    throw engine::EngineError("not a GGUF model file: " + path);
+    throw engine::EngineError("not a GGUF " + std::string(what) + " file: " + path);
   }
 }
 
@@ -89,6 +96,7 @@ int serve(const ServerOptions& options) {
   start_services(st);
   plan_models(st);
   for (const auto& m : st.models) check_model_file(m->spec.path);
+  for (const auto& l : options.model_options.lora) check_model_file(l.path.string(), "LoRA adapter");
 
   ShutdownSignals signals;
   http::Router routes;

@@ -10,6 +10,7 @@
 #include "server/app/admission.h"
 #include "server/app/choices.h"
 #include "server/app/llama_routes.h"
+#include "server/app/lora.h"
 #include "server/app/ui.h"
 #include "server/http/auth.h"
 #include "server/http/http_util.h"
@@ -157,7 +158,7 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   if (const std::string why = a.model->scheduler->unavailable(); !why.empty()) {
     throw ApiError(503, dialect.errors().unavailable, why);
   }
-  const std::string cache_key = st.answers ? answer_key(http, a.model->spec.id, a.req) : "";
+  const std::string cache_key = st.answers ? answer_key(http, a.model->spec.id, a.req, a.job->lora) : "";
   if (!cache_key.empty()) {
     if (serve_cached(st, cache_key, http, a.req.stream, res)) return;
     res.set_header("X-SFCL-Cache", "miss");
@@ -368,6 +369,12 @@ void install_model_routes(http::Router& svr, State& st) {
   svr.Get("/slots", guarded(Api::openai_chat, [&st](const http::Request& q, http::Response& r) {
             set_json(r, 200, slots(st, q.target));
           }));
+  svr.Get("/lora-adapters", guarded(Api::openai_chat, [&st](const http::Request&, http::Response& r) {
+            set_json(r, 200, lora_adapters(st));
+          }));
+  svr.Post("/lora-adapters", guarded(Api::openai_chat, [&st](const http::Request& q, http::Response& r) {
+             set_json(r, 200, set_lora_adapters(st, parse_body_json(q.body)));
+           }));
   for (const auto& [path, route] : llama_post_routes()) {
     svr.Post(path, guarded(Api::openai_chat, [&st, route = route](const http::Request& q, http::Response& r) {
                const ClientWork::Lease work = client_work_lease(st, Api::openai_chat, q);

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -29,6 +30,10 @@ struct ServedModel {
   std::unique_ptr<engine::Model> model;
   std::unique_ptr<JobRunner> scheduler;                // the local Scheduler, or the gateway's remote one
   std::shared_ptr<std::vector<engine::Token>> script;  // test hook, see ServerOptions
+  // The LoRA scales of requests that name no adapters (--lora, --lora-scaled; POST /lora-adapters
+  // changes them), one per engine::Model::lora_adapters entry.
+  mutable std::mutex lora_mu;
+  std::vector<float> lora_scales;  // guarded by lora_mu
   [[nodiscard]] bool named(const std::string& name) const;
 };
 

@@ -28,6 +28,9 @@ struct Job {
   // The request's logit_bias for engines that sample themselves (the gateway); the local loop
   // applies it through options.logit_hook.
   std::vector<std::pair<engine::Token, float>> logit_bias;
+  // The scale of each of the model's LoRA adapters for this job (engine::Model::lora_adapters
+  // order); empty = the scales the adapters were loaded with.
+  std::vector<float> lora;
   std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
   // Decode thread only.
   std::chrono::steady_clock::time_point last_text{};

@@ -9,16 +9,20 @@ size_t common_prefix(std::span<const engine::Token> a, std::span<const engine::T
   const auto [ia, ib] = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
   return static_cast<size_t>(ia - a.begin());
 }
+bool same_lora(const std::vector<float>& a, std::span<const float> b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end());
+}
 }  // namespace
 
 bool PromptCache::save(std::span<const engine::Token> tokens, size_t bytes,
-                       const std::function<bool(std::vector<uint8_t>&)>& fill) {
+                       const std::function<bool(std::vector<uint8_t>&)>& fill, std::span<const float> lora) {
   if (tokens.empty() || bytes == 0 || bytes > limit_) return false;
   for (const Entry& e : entries_) {
-    if (common_prefix(e.tokens, tokens) == tokens.size()) return false;  // already held
+    if (same_lora(e.lora, lora) && common_prefix(e.tokens, tokens) == tokens.size()) return false;  // already held
   }
   for (auto it = entries_.begin(); it != entries_.end();) {
-    if (common_prefix(it->tokens, tokens) == it->tokens.size()) {  // the new state extends it
+    if (same_lora(it->lora, lora) &&
+        common_prefix(it->tokens, tokens) == it->tokens.size()) {  // the new one extends it
       bytes_ -= it->state.size();
       it = entries_.erase(it);
     } else {
@@ -32,16 +36,19 @@ bool PromptCache::save(std::span<const engine::Token> tokens, size_t bytes,
   }
   Entry e;
   e.tokens.assign(tokens.begin(), tokens.end());
+  e.lora.assign(lora.begin(), lora.end());
   if (!fill(e.state) || e.state.empty() || bytes_ + e.state.size() > limit_) return false;
   bytes_ += e.state.size();
   entries_.push_back(std::move(e));
   return true;
 }
 
-const PromptCache::Entry* PromptCache::find(std::span<const engine::Token> prompt, size_t longer_than, size_t& common) {
+const PromptCache::Entry* PromptCache::find(std::span<const engine::Token> prompt, size_t longer_than, size_t& common,
+                                            std::span<const float> lora) {
   auto best = entries_.end();
   size_t best_len = longer_than;
   for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (!same_lora(it->lora, lora)) continue;
     const size_t l = common_prefix(it->tokens, prompt);
     if (l > best_len) {
       best = it;

@@ -19,6 +19,7 @@ class PromptCache {
   struct Entry {
     std::vector<engine::Token> tokens;  // what the saved cells hold, positions 0..size-1
     std::vector<uint8_t> state;         // engine::Context::save_state
+    std::vector<float> lora;            // the LoRA scales the cells were computed under
   };
 
   explicit PromptCache(size_t limit_bytes) : limit_(limit_bytes) {}
@@ -26,12 +27,14 @@ class PromptCache {
   // Saves the state of a sequence that holds `tokens`: `fill` writes it (false: nothing saved).
   // Skipped when an entry already holds `tokens` (or more after them) or when `bytes` exceed the
   // limit; entries whose tokens `tokens` extends are dropped, then the least recently used ones until
-  // the new entry fits. Returns true when saved.
-  bool save(std::span<const engine::Token> tokens, size_t bytes,
-            const std::function<bool(std::vector<uint8_t>&)>& fill);
-  // The entry sharing the longest prefix with `prompt`, when that prefix is longer than
+  // the new entry fits. Returns true when saved. `lora`: the adapter scales the cells were computed
+  // under; an entry serves only prompts run under the same scales (and extends only such entries).
+  bool save(std::span<const engine::Token> tokens, size_t bytes, const std::function<bool(std::vector<uint8_t>&)>& fill,
+            std::span<const float> lora = {});
+  // The entry under `lora` sharing the longest prefix with `prompt`, when that prefix is longer than
   // `longer_than`; it becomes the most recently used. `common` is the prefix length.
-  const Entry* find(std::span<const engine::Token> prompt, size_t longer_than, size_t& common);
+  const Entry* find(std::span<const engine::Token> prompt, size_t longer_than, size_t& common,
+                    std::span<const float> lora = {});
   // Forgets `entry` (one find returned): a state the context could not restore would be found,
   // and fail, again for every prompt that shares its prefix.
   void drop(const Entry* entry);

@@ -58,6 +58,20 @@ void Scheduler::count_decode(const std::vector<SlotTake>& plan) {
   }
 }
 
+void Scheduler::one_lora_per_step(std::span<int32_t> waiting, size_t first) {
+  const std::vector<float>* chosen = nullptr;
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    const size_t i = (first + k) % slots_.size();
+    if (waiting[i] <= 0) continue;
+    if (chosen == nullptr) {
+      chosen = &slots_[i].lora;
+    } else if (slots_[i].lora != *chosen) {
+      waiting[i] = 0;
+    }
+  }
+  if (chosen != nullptr) ctx_->set_lora(*chosen);
+}
+
 std::vector<SlotState> Scheduler::slot_states() const {
   std::lock_guard lock(states_mu_);
   return states_;
@@ -205,11 +219,18 @@ void Scheduler::admit() {
       job->channel.finish({});
       continue;
     }
+    const auto& adapters = model_.lora_adapters();
+    if (job->lora.size() != adapters.size()) {  // the scales the adapters were loaded with
+      job->lora.clear();
+      for (const auto& a : adapters) job->lora.push_back(a.scale);
+    }
     candidates_.clear();
     candidate_slots_.clear();
     for (auto& s : slots_) {
       if (s.job) continue;
-      candidates_.push_back({common_prefix(s.cached, job->prompt), s.cached.size(), s.last_used});
+      // Cells computed under other adapter scales hold other keys and values: nothing to reuse.
+      const size_t shared = s.lora == job->lora ? common_prefix(s.cached, job->prompt) : 0;
+      candidates_.push_back({shared, s.cached.size(), s.last_used});
       candidate_slots_.push_back(&s);
     }
     const size_t pick = pick_slot(candidates_);
@@ -217,6 +238,7 @@ void Scheduler::admit() {
     size_t best_len = candidates_[pick].shared;
     best->last_used = ++admissions_;
     if (prompt_cache_) best_len = use_prompt_cache(*best, *job, best_len);
+    best->lora = job->lora;
     const auto reuse = static_cast<int32_t>(std::min(best_len, job->prompt.size() - 1));
     ctx_->rewind(best->id, reuse);
     best->cached.resize(static_cast<size_t>(reuse));
@@ -267,8 +289,8 @@ size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {
   // a slot that keeps most of its cache for this prompt still serves the old prefix.
   if (slot.cached.size() >= options_.cache_min_tokens && keep < slot.cached.size() / 2) {
     const size_t bytes = ctx_->state_size(slot.id);
-    if (prompt_cache_->save(slot.cached, bytes,
-                            [&](std::vector<uint8_t>& out) { return ctx_->save_state(slot.id, out); })) {
+    if (prompt_cache_->save(
+            slot.cached, bytes, [&](std::vector<uint8_t>& out) { return ctx_->save_state(slot.id, out); }, slot.lora)) {
       ++cache_saves_;
     }
   }
@@ -278,7 +300,7 @@ size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {
   // GPU costs more than decoding a few tokens of a long document's shared header.
   constexpr size_t kMinRestoreGain = 16;
   size_t common = 0;
-  const PromptCache::Entry* e = prompt_cache_->find(job.prompt, shared + kMinRestoreGain - 1, common);
+  const PromptCache::Entry* e = prompt_cache_->find(job.prompt, shared + kMinRestoreGain - 1, common, job.lora);
   if (e != nullptr && common - shared < e->tokens.size() / 8) e = nullptr;
   if (e != nullptr) {
     if (ctx_->restore_state(slot.id, e->state)) {
@@ -362,6 +384,7 @@ void Scheduler::loop() {
       waiting[i] = static_cast<int32_t>(s.seq->pending().size() - s.fed);
       first_text_held[i] = !s.seq->output_tokens().empty() && s.seq->result().text.empty() ? 1 : 0;
     }
+    if (!model_.lora_adapters().empty()) one_lora_per_step(waiting, rr);
     for (size_t i = 0; i < slots_.size(); ++i) {
       if (waiting[i] <= 1) prompt_deferred[i] = 0;  // no prompt being fed: the next one may sit out once
     }

@@ -81,10 +81,15 @@ class Scheduler final : public JobRunner {
     size_t fed = 0;                     // tokens of seq->pending() already in the batch
     std::vector<engine::Token> cached;  // tokens in this slot's KV cache (prefix reuse)
     uint64_t last_used = 0;             // admissions counter when it last took a request
+    std::vector<float> lora;            // the LoRA scales `cached` was computed under
   };
   void init_slots();  // slots_, states_ and the thread, once options_ and ctx_ are set
   void loop();
   void count_decode(const std::vector<SlotTake>& plan);  // after a decode: the llamacpp:* totals
+  // llama.cpp applies one set of LoRA scales to a whole batch: a step feeds only the slots whose
+  // job runs under the scales of the first waiting slot from `first` on (the others' `waiting`
+  // becomes 0: they wait a step), and applies those scales to the context.
+  void one_lora_per_step(std::span<int32_t> waiting, size_t first);
   void admit();
   void finish(Slot& slot, const std::string& error = {});
   // Before a slot gives up most of its cache for `job`: saves it to the prompt cache, then restores

@@ -276,8 +276,8 @@ TEST(RequestParams, LlamaServerFieldsPassWhenTheyChangeNothingAndAreRefusedOther
                         {"ignore_eos", false},
                         {"backend_sampling", false}};
   EXPECT_NO_THROW((void)parse_request(Api::openai_chat, chat(neutral), options()));
-  for (const json& patch : {json{{"repeat_penalty", 1.1}}, json{{"mirostat", 2}}, json{{"typical_p", 0.5}},
-                            json{{"top_n_sigma", 1.5}}, json{{"lora", {{{"id", 0}}}}}}) {
+  for (const json& patch :
+       {json{{"repeat_penalty", 1.1}}, json{{"mirostat", 2}}, json{{"typical_p", 0.5}}, json{{"top_n_sigma", 1.5}}}) {
     const ApiError e = error_of(Api::openai_chat, chat(patch));
     EXPECT_EQ(e.param, patch.begin().key()) << patch.dump() << ": " << e.what();
     EXPECT_NE(std::string(e.what()).find("not supported"), std::string::npos) << e.what();
@@ -290,6 +290,31 @@ TEST(RequestParams, LlamaServerFieldsPassWhenTheyChangeNothingAndAreRefusedOther
             3);
   EXPECT_EQ(parse_request(Api::anthropic, chat({{"max_tokens", 10}, {"n_predict", 4}}), options()).options.max_tokens,
             4);
+}
+
+// llama-server's per-request adapters: [{"id", "scale"}], read as given (the served model's ids
+// are checked at admission, server/app/lora.h); a malformed entry is a 400 naming it.
+TEST(RequestParams, LoraIsReadAsLlamaServerTakesIt) {
+  const GenerationRequest r = parse_request(
+      Api::openai_chat, chat({{"lora", {{{"id", 1}, {"scale", 0.5}}, {{"id", 0}, {"scale", 0}}}}}), options());
+  ASSERT_EQ(r.lora.size(), 2U);
+  EXPECT_EQ(r.lora[0].id, 1);
+  EXPECT_FLOAT_EQ(r.lora[0].scale, 0.5F);
+  EXPECT_EQ(r.lora[1].id, 0);
+  EXPECT_TRUE(parse_request(Api::openai_chat, chat({{"lora", json::array()}}), options()).lora.empty());
+  EXPECT_TRUE(parse_request(Api::llama_completion, json{{"prompt", "x"}, {"lora", nullptr}}, options()).lora.empty());
+  const std::pair<json, std::string> bad[] = {
+      {json{{"lora", {{{"id", 0}}}}}, "lora[0].scale"},
+      {json{{"lora", {{{"id", -1}, {"scale", 1}}}}}, "lora[0].id"},
+      {json{{"lora", {{{"id", 0}, {"scale", 1}}, {{"id", "0"}, {"scale", 1}}}}}, "lora[1].id"},
+      {json{{"lora", {{{"id", 0}, {"scale", "high"}}}}}, "lora[0].scale"},
+      {json{{"lora", {{"id", 0}, {"scale", 1}}}}, "lora"},  // an object, not an array of them
+  };
+  for (const auto& [patch, param] : bad) {
+    const ApiError e = error_of(Api::openai_chat, chat(patch));
+    EXPECT_EQ(e.status, 400) << patch.dump();
+    EXPECT_EQ(e.param, param) << patch.dump() << ": " << e.what();
+  }
 }
 
 TEST(RequestParams, NulInTextIs400NamingWhere) {
