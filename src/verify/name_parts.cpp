@@ -32,20 +32,22 @@ constexpr std::array<std::string_view, 44> kOpeners = {
     "now",    "today",   "yesterday", "former", "meet",     "featuring", "including", "whereas"};
 
 // Title words and their abbreviations ("Governor" for "Gov."): either spelling is the source's word.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 14> kAbbreviations = {{{"governor", "gov"},
-                                                                                          {"senator", "sen"},
-                                                                                          {"representative", "rep"},
-                                                                                          {"president", "pres"},
-                                                                                          {"general", "gen"},
-                                                                                          {"lieutenant", "lt"},
-                                                                                          {"colonel", "col"},
-                                                                                          {"sergeant", "sgt"},
-                                                                                          {"professor", "prof"},
-                                                                                          {"doctor", "dr"},
-                                                                                          {"attorney", "atty"},
-                                                                                          {"department", "dept"},
-                                                                                          {"saint", "st"},
-                                                                                          {"mount", "mt"}}};
+constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kAbbreviations = {{{"governor", "gov"},
+                                                                                           {"senator", "sen"},
+                                                                                           {"representative", "rep"},
+                                                                                           {"president", "pres"},
+                                                                                           {"general", "gen"},
+                                                                                           {"lieutenant", "lt"},
+                                                                                           {"colonel", "col"},
+                                                                                           {"sergeant", "sgt"},
+                                                                                           {"professor", "prof"},
+                                                                                           {"doctor", "dr"},
+                                                                                           {"attorney", "atty"},
+                                                                                           {"department", "dept"},
+                                                                                           {"saint", "st"},
+                                                                                           {"us", "u.s"},
+                                                                                           {"uk", "u.k"},
+                                                                                           {"mount", "mt"}}};
 
 // What a person is rather than who ("Governor", "Actress", "Senator"): before a name they are the
 // answer's description of it, and a source that uses the word at all has given it.

@@ -377,15 +377,19 @@ INSTANTIATE_TEST_SUITE_P(
         // a title or a sentence's first word before a source name
         ProseCase{"Indiana Gov. Mike Pence signed the order.", "Indiana Governor Mike Pence signed it.",
                   "Indiana Governor Mike Pence", Verdict::confirmed},
+        ProseCase{"The U.S. Senate passed it. Senate leaders agreed.", "The US Senate passed it.", "US Senate",
+                  Verdict::confirmed},
+        ProseCase{"The U.K. Parliament voted.", "The UK Parliament voted.", "UK Parliament", Verdict::confirmed},
+        ProseCase{"The U.S. Senate passed it.", "The UK Senate passed it.", "UK Senate", Verdict::unsupported},
         ProseCase{"Gloucester's Josh Hohneck was sent off.", "After Gloucester's Josh Hohneck was sent off, they won.",
                   "After Gloucester's Josh Hohneck", Verdict::confirmed},
-        ProseCase{"The president praised it. Mr. Obama said the bill passed.", "President Obama signed the bill.", "President Obama",
-                  Verdict::confirmed},
+        ProseCase{"The president praised it. Mr. Obama said the bill passed.", "President Obama signed the bill.",
+                  "President Obama", Verdict::confirmed},
         // ... but not another name before it, nor an affiliation after it
         ProseCase{"Sheryl Lee Ralph and Laura Palmer starred.", "Sheryl Ralph starred.", "Sheryl Ralph",
                   Verdict::unsupported},
-        ProseCase{"Keonna Thomas was charged. Philadelphia police said so.", "Keonna Thomas of Philadelphia was charged.",
-                  "Keonna Thomas of Philadelphia", Verdict::unsupported},
+        ProseCase{"Keonna Thomas was charged. Philadelphia police said so.",
+                  "Keonna Thomas of Philadelphia was charged.", "Keonna Thomas of Philadelphia", Verdict::unsupported},
         // an organisation's words in another order
         ProseCase{"In 18 months the Justice Department's National Security Division prosecuted 30 cases.",
                   "The Department of Justice prosecuted 30 cases.", "Department of Justice", Verdict::confirmed},
