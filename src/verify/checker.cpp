@@ -143,6 +143,14 @@ bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
   const bool whole_value = a.type != Type::name && a.type != Type::citation;
   if (index_.find_verbatim(folded_, span, whole_value)) return true;
   if (a.type != Type::name) return false;
+  // Compounds are written with a space or a hyphen ("African Americans" for "African-Americans"):
+  // each is looked up in the other spelling.
+  for (const auto& [from, to] : {std::pair{' ', '-'}, std::pair{'-', ' '}}) {
+    if (folded_.find(from) == std::string::npos) continue;
+    scratch_.assign(folded_);
+    std::replace(scratch_.begin(), scratch_.end(), from, to);
+    if (index_.find_verbatim(scratch_, span)) return true;
+  }
   constexpr size_t kMaxLead = 4;
   constexpr size_t kMinRest = 7;
   std::array<size_t, kMaxLead + 1> starts{};  // byte offsets of the first code points
