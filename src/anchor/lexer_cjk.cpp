@@ -84,8 +84,36 @@ const HanClass& han_class() {
   return table;
 }
 
+namespace {
+// 一家造船公司, 两所大学, 那间医院: a count's or a demonstrative's measure word opens a description
+// of no one in particular, not a name.
+constexpr size_t kHan = 3;  // bytes of one character of U+4E00..U+9FFF
+
+bool count_and_measure(const Src& src, size_t at) {
+  constexpr std::string_view kCount[] = {"一", "二", "两", "三", "四", "五", "六", "七",
+                                         "八", "九", "十", "几", "某", "每", "这", "那"};
+  constexpr std::string_view kMeasure[] = {"家", "所", "间", "座", "个"};
+  const std::string_view count = src.s.substr(at, kHan);
+  const std::string_view measure = src.s.substr(at + kHan, kHan);
+  return std::find(std::begin(kCount), std::end(kCount), count) != std::end(kCount) &&
+         std::find(std::begin(kMeasure), std::end(kMeasure), measure) != std::end(kMeasure);
+}
+
+// Where a scan from p starts inside such a description (at the count, or at its measure word).
+bool in_count_and_measure(const Src& src, size_t p) {
+  return count_and_measure(src, p) || (p >= kHan && count_and_measure(src, p - kHan));
+}
+
+// Right after one ("一家" + "造船公司"): only a legal form names a company there.
+bool after_count_and_measure(const Src& src, size_t p) { return p >= 2 * kHan && count_and_measure(src, p - 2 * kHan); }
+
+bool legal_form(std::string_view suffix) { return suffix.ends_with("有限公司") || suffix == "有限责任公司"; }
+}  // namespace
+
 size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   constexpr int kMaxChars = 16;
+  if (in_count_and_measure(src, p)) return 0;
+  const bool described = after_count_and_measure(src, p);
   // Inside a failed scan's span: this scan would look at a subset of the same characters (a
   // suffix check at a position does not depend on the start) and stop at the same one, so it
   // fails too; it reports the earlier scan's reach, which covers what it would have read.
@@ -102,6 +130,13 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
     if (n >= 1 && (k & HanClass::kSuffix) != 0) {
       for (std::string_view suf : kOrgSuffixes) {
         if (src.match(j, suf)) {
+          if (described && !legal_form(suf)) {  // and no scan from inside it names one either
+            src.org_from = p;
+            src.org_to = j + suf.size();
+            src.org_reach = src.max_read;
+            src.org_plain = false;  // each start inside still runs its other scans
+            return 0;
+          }
           const size_t e = j + suf.size();
           set_norm(a, Type::name, std::string(src.s.substr(p, e - p)));
           return e;
