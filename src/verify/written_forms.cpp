@@ -102,6 +102,33 @@ bool Checker::dimensions_written(anchor::TextSpan& span) const {
   return false;
 }
 
+namespace {
+// "30" for "thirty", "45" for "forty-five" / "forty five": whole numbers from 10 to 99 only. Smaller
+// ones in words ("two", "three") are everywhere in prose and would confirm any bare digit.
+bool number_in_words(const anchor::SourceIndex& index, std::string& scratch, std::string_view surface, double value,
+                     anchor::TextSpan& span) {
+  static constexpr std::array<std::string_view, 20> kUnits = {
+      "",    "one",    "two",    "three",    "four",     "five",    "six",     "seven",     "eight",    "nine",
+      "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"};
+  static constexpr std::array<std::string_view, 10> kTens = {"",      "",      "twenty",  "thirty", "forty",
+                                                             "fifty", "sixty", "seventy", "eighty", "ninety"};
+  if (surface.size() != 2 || !is_digit(surface[0]) || !is_digit(surface[1]) || value < 10 || value > 99) return false;
+  const auto n = static_cast<size_t>(value);
+  scratch.clear();
+  if (n < 20) return index.find_verbatim(scratch.append(kUnits[n]), span, true);
+  scratch.append(kTens[n / 10]);
+  if (n % 10 == 0) return index.find_verbatim(scratch, span, true);
+  const size_t tens = scratch.size();
+  for (const char joint : {'-', ' '}) {
+    scratch.resize(tens);
+    scratch.push_back(joint);
+    scratch.append(kUnits[n % 10]);
+    if (index.find_verbatim(scratch, span, true)) return true;
+  }
+  return false;
+}
+}  // namespace
+
 bool Checker::written_otherwise(const Anchor& a, std::string_view surface, anchor::TextSpan& span) const {
   scratch_.clear();
   switch (a.type) {
@@ -109,6 +136,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, ancho
       return name_by_initials(surface, span);
     case Type::number: {
       if (season_year(surface, span)) return true;
+      if (number_in_words(index_, scratch_, surface, a.value, span)) return true;
       // "5.68m": the digits, then letters glued on (a unit the source writes apart, or a magnitude).
       size_t d = 0;
       while (d < surface.size() && (is_digit(surface[d]) || surface[d] == '.' || surface[d] == ',')) ++d;

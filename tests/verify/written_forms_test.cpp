@@ -45,6 +45,12 @@ TEST(WrittenForms, RightValueInAnotherFormWrongValueCaught) {
       {"identifying the 5.68 m juvenile female", "The 5.86m juvenile female", "5.86", Verdict::unsupported},
       {"The bill, which passed 92 to 8, also", "The bill passed 92-8.", "92", Verdict::confirmed},
       {"The bill, which passed 92 to 8, also", "The bill passed 92-6.", "92", Verdict::unsupported},
+      {"The votes came to more than thirty.", "The votes came to more than 30.", "30", Verdict::confirmed},
+      {"The votes came to more than thirty.", "The votes came to more than 40.", "40", Verdict::unsupported},
+      {"The votes came to forty-five.", "The votes came to 45.", "45", Verdict::confirmed},
+      {"The votes came to forty five.", "The votes came to 45.", "45", Verdict::confirmed},
+      {"The votes came to forty-five.", "The votes came to 44.", "44", Verdict::unsupported},
+      {"The votes came to two.", "The votes came to 2.", "2", Verdict::unsupported},  // small numbers: not in words
       {"caught flush in the eighth round", "He quit in the 8th round.", "8th", Verdict::confirmed},
       {"caught flush in the eighth round", "He quit in the 9th round.", "9th", Verdict::unsupported},
       {"he will fight chris algieri on may 30 .", "He will fight Algieri on May 30th.", "May", Verdict::confirmed},
