@@ -106,6 +106,8 @@ void set_byte_vocab(gguf_context* g, const std::vector<VocabEntry>& vocab, const
 
 }  // namespace
 
+void GgufFree::operator()(gguf_context* g) const { gguf_free(g); }
+
 void set_llama_hparams(gguf_context* g, const LlamaHParams& hp, const std::string& name) {
   gguf_set_val_str(g, "general.architecture", "llama");
   gguf_set_val_str(g, "general.name", name.c_str());
@@ -155,16 +157,10 @@ void write_llama_gguf(const std::filesystem::path& path, const LlamaHParams& hp,
                       const std::vector<NamedTensor>& tensors, const std::string& chat_template,
                       const std::string& name) {
   if (hp.n_vocab != vocab.size()) throw EngineError("write_llama_gguf: n_vocab does not match the vocabulary");
-  gguf_context* g = gguf_init_empty();
-  set_llama_hparams(g, hp, name);
-  set_byte_vocab(g, vocab, chat_template);
-  try {
-    write_gguf_file(path, g, tensors);
-  } catch (...) {
-    gguf_free(g);
-    throw;
-  }
-  gguf_free(g);
+  GgufPtr g(gguf_init_empty());
+  set_llama_hparams(g.get(), hp, name);
+  set_byte_vocab(g.get(), vocab, chat_template);
+  write_gguf_file(path, g.get(), tensors);
 }
 
 void write_tiny_test_model(const std::filesystem::path& path, uint64_t seed, const LlamaHParams& hp_in) {

@@ -83,21 +83,15 @@ void write_random_lora(const std::filesystem::path& path, const std::filesystem:
   if (arch.empty()) throw EngineError("write_random_lora: " + base.string() + " names no architecture");
   if (tensors.empty())
     throw EngineError("write_random_lora: no 2-D weight of " + base.string() + " matches the targets");
-  gguf_context* g = gguf_init_empty();
-  gguf_set_val_str(g, "general.architecture", arch.c_str());
-  gguf_set_val_str(g, "general.type", "adapter");
-  gguf_set_val_str(g, "general.name", "sfcl-random-lora");
-  gguf_set_val_str(g, "adapter.type", "lora");
+  GgufPtr g(gguf_init_empty());
+  gguf_set_val_str(g.get(), "general.architecture", arch.c_str());
+  gguf_set_val_str(g.get(), "general.type", "adapter");
+  gguf_set_val_str(g.get(), "general.name", "sfcl-random-lora");
+  gguf_set_val_str(g.get(), "adapter.type", "lora");
   // alpha = rank: llama.cpp scales B·A by alpha / rank, so the request's scale is the only factor.
-  gguf_set_val_f32(g, "adapter.lora.alpha", static_cast<float>(rank));
-  gguf_set_val_str(g, "adapter.lora.task_name", "random");
-  try {
-    write_gguf_file(path, g, tensors);
-  } catch (...) {
-    gguf_free(g);
-    throw;
-  }
-  gguf_free(g);
+  gguf_set_val_f32(g.get(), "adapter.lora.alpha", static_cast<float>(rank));
+  gguf_set_val_str(g.get(), "adapter.lora.task_name", "random");
+  write_gguf_file(path, g.get(), tensors);
 }
 
 }  // namespace sfcl::engine

@@ -11,15 +11,6 @@
 
 namespace sfcl::engine {
 
-namespace {
-
-struct GgufFree {
-  void operator()(gguf_context* g) const { gguf_free(g); }
-};
-using GgufPtr = std::unique_ptr<gguf_context, GgufFree>;
-
-}  // namespace
-
 uint32_t write_random_model_on_vocab(const std::filesystem::path& path, const std::filesystem::path& vocab_gguf,
                                      uint64_t seed, const LlamaHParams& hp_in) {
   gguf_init_params params{true, nullptr};
