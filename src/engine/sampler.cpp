@@ -53,17 +53,23 @@ namespace {
 // per-token scratch, all 0 on entry and on return. False when no candidate has a finite logit.
 bool fill_candidates(std::vector<llama_token_data>& cur, std::vector<uint8_t>& flags, int32_t n_vocab,
                      const float* logits, std::span<const Token> banned, std::span<const Token> allowed) {
-  cur.clear();
   for (Token t : banned) {
     if (t >= 0 && t < n_vocab) flags[static_cast<size_t>(t)] = 1;
   }
   if (!allowed.empty()) {
+    cur.clear();
     for (Token t : allowed) {
       if (t >= 0 && t < n_vocab && flags[static_cast<size_t>(t)] == 0) cur.push_back({t, logits[t], 0.0F});
     }
   } else {
-    for (Token t = 0; t < n_vocab; ++t) {
-      if (flags[static_cast<size_t>(t)] == 0) cur.push_back({t, logits[t], 0.0F});
+    // The whole vocabulary, every step: written in place in one plain pass (a resize to n_vocab
+    // zeroes the array, so it happens only when the array was shorter), then the bans taken out.
+    const auto n = static_cast<size_t>(n_vocab);
+    if (cur.size() != n) cur.resize(n);
+    llama_token_data* out = cur.data();
+    for (size_t t = 0; t < n; ++t) out[t] = {static_cast<Token>(t), logits[t], 0.0F};
+    if (!banned.empty()) {
+      std::erase_if(cur, [&](const llama_token_data& d) { return flags[static_cast<size_t>(d.id)] != 0; });
     }
   }
   for (Token t : banned) {
