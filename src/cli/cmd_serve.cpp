@@ -21,6 +21,11 @@ namespace {
 
 void add_scheduler_flags(CLI::App& cmd, server::SchedulerOptions& s) {
   cmd.add_option("-t,--threads", s.n_threads, "CPU threads (0 = all)")->capture_default_str();
+  cmd.add_option("--check-threads", s.check_threads,
+                 "Threads for the work after each decode step (sampling, detokenising, checks, streaming), "
+                 "slots side by side; 0 = half the hardware threads, 1 to 8")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 64));
   cmd.add_option("--queue", s.queue_limit, "Requests that may wait for a slot; more get 429")
       ->capture_default_str()
       ->check(CLI::Range(0, 100000));

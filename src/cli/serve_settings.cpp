@@ -14,6 +14,7 @@ std::string settings_json(const server::ServerOptions& o) {
                         {"n_ctx_per_slot", s.n_ctx_per_slot},
                         {"n_batch", s.n_batch},
                         {"n_threads", s.n_threads},
+                        {"check_threads", s.check_threads},
                         {"kv_unified", s.kv_unified},
                         {"cache_ram_mib", s.cache_ram_mib},
                         {"n_gpu_layers", o.model_options.n_gpu_layers},

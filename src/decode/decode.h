@@ -210,6 +210,9 @@ class Sequence {
   [[nodiscard]] int32_t seq() const;
   // Call after the pending input was decoded; `logits` of its last token.
   void on_logits(const float* logits, engine::Context& ctx);
+  // The same, rewinding through `engine` (the server's scheduler collects the rewinds of a step's
+  // sequences, checked side by side, and applies them to the context after them).
+  void on_logits(const float* logits, Engine& engine);
   [[nodiscard]] bool done() const;
 
   // Remote engines, which sample themselves: what the token at output position

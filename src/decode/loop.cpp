@@ -257,7 +257,8 @@ Token Sequence::State::next_token(const float* logits) {
 
 void Sequence::State::step(const float* logits, Engine& ctx) {
   if (finished) return;
-  cache.store(output.size(), logits);  // before the hook: a replay applies the hook again
+  // Before the hook: a replay applies the hook again. Only a checking mode rewinds to replay.
+  if (active) cache.store(output.size(), logits);
   if (opt.logit_hook) {
     hooked.assign(logits, logits + model.n_vocab());
     opt.logit_hook(hooked, output.tokens());
@@ -414,8 +415,12 @@ void Sequence::cancel() {
 }
 
 void Sequence::on_logits(const float* logits, engine::Context& context) {
-  State& s = *s_;
   ContextEngine ctx(context);
+  on_logits(logits, ctx);
+}
+
+void Sequence::on_logits(const float* logits, Engine& ctx) {
+  State& s = *s_;
   SFCL_ASSERT(!s.input.empty() || s.finished, "on_logits follows a decode of the pending input");
   s.step(logits, ctx);
   // A rewind that hit the logit cache samples again at once, from the logits it had then.

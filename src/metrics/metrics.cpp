@@ -135,6 +135,31 @@ struct Metrics::Impl {
           .Help("Chat template renders taken from the render cache (a recent request of the same shape)")
           .Register(*reg)
           .Add({});
+  prometheus::Counter& decode_seconds = BuildCounter()
+                                            .Name("sfcl_decode_seconds_total")
+                                            .Help("Scheduler thread time inside llama_decode")
+                                            .Register(*reg)
+                                            .Add({});
+  prometheus::Counter& token_work_seconds =
+      BuildCounter()
+          .Name("sfcl_token_work_seconds_total")
+          .Help("Scheduler thread time after each decode: sampling, detokenising, lexing, checking, streaming")
+          .Register(*reg)
+          .Add({});
+  prometheus::Counter& token_work_cpu_seconds = BuildCounter()
+                                                    .Name("sfcl_token_work_cpu_seconds_total")
+                                                    .Help("Scheduler thread CPU time in that work after each decode")
+                                                    .Register(*reg)
+                                                    .Add({});
+  prometheus::Counter& token_steps = BuildCounter()
+                                         .Name("sfcl_token_steps_total")
+                                         .Help("Slot steps whose logits the scheduler processed")
+                                         .Register(*reg)
+                                         .Add({});
+  int64_t seen_decode_ns = 0;
+  int64_t seen_token_work_ns = 0;
+  int64_t seen_token_work_cpu_ns = 0;
+  int64_t seen_token_steps = 0;
   // The schedulers count restores from their start, the models their reused renders; the
   // counters follow them (under mu).
   int64_t seen_restores = 0;
@@ -285,6 +310,20 @@ void Metrics::set_load(int busy, int queued) {
 void Metrics::set_decode(int64_t decodes, int64_t slots_fed, int64_t longest_sequence) {
   std::lock_guard<std::mutex> lk(impl_->mu);
   impl_->llama.set_decode(decodes, slots_fed, longest_sequence);
+}
+
+void Metrics::set_step_time(int64_t decode_ns, int64_t token_work_ns, int64_t token_work_cpu_ns, int64_t token_steps) {
+  std::lock_guard<std::mutex> lk(impl_->mu);
+  const auto follow = [](prometheus::Counter& c, int64_t now, int64_t& seen, double scale) {
+    if (now > seen) {
+      c.Increment(static_cast<double>(now - seen) * scale);
+      seen = now;
+    }
+  };
+  follow(impl_->decode_seconds, decode_ns, impl_->seen_decode_ns, 1e-9);
+  follow(impl_->token_work_seconds, token_work_ns, impl_->seen_token_work_ns, 1e-9);
+  follow(impl_->token_work_cpu_seconds, token_work_cpu_ns, impl_->seen_token_work_cpu_ns, 1e-9);
+  follow(impl_->token_steps, token_steps, impl_->seen_token_steps, 1.0);
 }
 
 double Metrics::drift() const {

@@ -54,6 +54,9 @@ class Metrics {
   // The schedulers' running totals as they read now: batch decode calls, the slots those calls fed
   // and the longest sequence a slot held (llama-server's llamacpp:n_decode_total and kin).
   void set_decode(int64_t decodes, int64_t slots_fed, int64_t longest_sequence);
+  // The schedulers' running totals of their thread's time in llama_decode and in the work after it
+  // for each slot it fed (SchedulerStats::decode_ns and kin), as they read now.
+  void set_step_time(int64_t decode_ns, int64_t token_work_ns, int64_t token_work_cpu_ns, int64_t token_steps);
   // The host-memory prompt cache's totals over every scheduler, as they read now.
   void set_host_cache(int64_t restores, int64_t restored_tokens, int64_t bytes, int64_t entries);
   // The served models' chat renders taken from their render caches so far (a running total).

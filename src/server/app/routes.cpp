@@ -240,6 +240,10 @@ SchedulerStats load_of(const State& st) {
     all.cache_entries += s.cache_entries;
     all.decodes += s.decodes;
     all.slots_fed += s.slots_fed;
+    all.decode_ns += s.decode_ns;
+    all.token_work_ns += s.token_work_ns;
+    all.token_work_cpu_ns += s.token_work_cpu_ns;
+    all.token_steps += s.token_steps;
     all.longest_sequence = std::max(all.longest_sequence, s.longest_sequence);
   }
   return all;
@@ -407,6 +411,7 @@ void install_service_routes(http::Router& svr, State& st) {
       const SchedulerStats s = load_of(st);
       st.metrics->set_load(s.busy_slots, s.queued);
       st.metrics->set_decode(s.decodes, s.slots_fed, s.longest_sequence);
+      st.metrics->set_step_time(s.decode_ns, s.token_work_ns, s.token_work_cpu_ns, s.token_steps);
       st.metrics->set_host_cache(s.cache_hits, s.cache_restored_tokens, s.cache_bytes, s.cache_entries);
       int64_t reused = 0;
       for (const auto& m : st.models) {

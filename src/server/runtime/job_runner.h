@@ -27,6 +27,14 @@ struct SchedulerStats {
   int64_t decodes = 0;
   int64_t slots_fed = 0;
   int64_t longest_sequence = 0;
+  // Where the scheduler thread's time goes (ns): wall time inside llama_decode, and wall and
+  // thread CPU time in the work after it for each slot whose logits it produced (sampling,
+  // detokenising, the lexer, the checker, writing to the stream); `token_steps` counts those
+  // slots' steps (docs/SCALING.md).
+  int64_t decode_ns = 0;
+  int64_t token_work_ns = 0;
+  int64_t token_work_cpu_ns = 0;
+  int64_t token_steps = 0;
 };
 
 // One slot as GET /slots reports it (llama-server's fields that sfcl has).

@@ -12,6 +12,9 @@ struct SchedulerOptions {
   uint32_t n_batch = 512;
   int32_t n_threads = 0;
   int32_t queue_limit = 64;
+  // Threads for the per-token work after each decode, the scheduler thread included (--check-threads;
+  // 0 = auto_check_threads()).
+  int32_t check_threads = 0;
   // KV cache types, flash attention, ubatch, batch threads; the sizes and slot count above win.
   engine::ContextOptions context;
   // Host-memory prompt cache (--cache-ram): MiB of KV states kept for prompts no slot holds any

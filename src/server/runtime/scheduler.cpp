@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <optional>
 
 #include "report/report.h"
@@ -9,6 +10,14 @@
 namespace sfcl::server {
 
 namespace {
+// This thread's CPU time: on a busy machine the wall time of a phase also counts the time other
+// threads held its core.
+int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
 engine::ContextOptions context_options(const SchedulerOptions& options) {
   engine::ContextOptions c = options.context;
   c.n_ctx = options.n_ctx_per_slot * static_cast<uint32_t>(options.n_parallel);
@@ -38,6 +47,9 @@ Scheduler::Scheduler(const engine::Model& model, engine::Context& ctx, const Sch
 
 void Scheduler::init_slots() {
   slots_.resize(static_cast<size_t>(options_.n_parallel));
+  rewinds_ = std::make_unique<DeferredRewind[]>(slots_.size());
+  for (size_t i = 0; i < slots_.size(); ++i) rewinds_[i].n_ctx_ = ctx_->n_ctx();
+  workers_ = std::make_unique<TokenWorkers>(options_.check_threads > 0 ? options_.check_threads : auto_check_threads());
   states_.resize(slots_.size());
   for (int32_t i = 0; i < options_.n_parallel; ++i) {
     slots_[static_cast<size_t>(i)].id = i;
@@ -133,6 +145,10 @@ SchedulerStats Scheduler::stats() const {
   s.decodes = decodes_.load();
   s.slots_fed = slots_fed_.load();
   s.longest_sequence = longest_sequence_.load();
+  s.decode_ns = decode_ns_.load();
+  s.token_work_ns = token_work_ns_.load();
+  s.token_work_cpu_ns = token_work_cpu_ns_.load();
+  s.token_steps = token_steps_.load();
   return s;
 }
 
@@ -350,13 +366,50 @@ bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_te
   return true;
 }
 
+void Scheduler::DeferredRewind::rewind(int32_t seq, int32_t pos) {
+  seq_ = seq;
+  pos_ = pos_ < 0 ? pos : std::min(pos_, pos);
+}
+
+void Scheduler::DeferredRewind::apply(engine::Context& ctx) {
+  if (pos_ >= 0) ctx.rewind(seq_, pos_);
+  pos_ = -1;
+}
+
+void Scheduler::token_work(std::vector<Ready>& ready) {
+  // Here, one at a time: llama_get_logits_ith synchronises the context.
+  for (Ready& r : ready) {
+    r.slot->fed = 0;
+    r.logits = ctx_->logits(r.index);
+  }
+  auto work = [&](size_t k) {
+    Ready& r = ready[k];
+    try {
+      r.slot->seq->on_logits(r.logits, rewinds_[static_cast<size_t>(r.slot->id)]);
+    } catch (const std::exception& e) {
+      r.failed = true;
+      try {
+        r.error = e.what();
+      } catch (const std::exception&) {  // out of memory even for the message
+        r.error.clear();
+      }
+    }
+  };
+  workers_->run(ready.size(), work);
+  for (Ready& r : ready) {
+    Slot& s = *r.slot;
+    rewinds_[static_cast<size_t>(s.id)].apply(*ctx_);
+    if (r.failed) {
+      finish(s, r.error.empty() ? std::string("out of memory") : r.error);
+    } else if (s.seq->done()) {
+      finish(s);
+    }
+  }
+}
+
 void Scheduler::loop() {
   engine::Batch batch(static_cast<int32_t>(options_.n_batch));
-  struct Fed {
-    Slot* slot;
-    int32_t index;
-  };
-  std::vector<Fed> ready;
+  std::vector<Ready> ready;
   std::vector<int32_t> waiting(slots_.size());
   std::vector<uint8_t> first_text_held(slots_.size());
   std::vector<SlotTake> plan;
@@ -399,11 +452,12 @@ void Scheduler::loop() {
         const size_t at = s.fed + i;
         const bool last = at + 1 == pend.size();
         const int32_t idx = batch.add(pend[at], pos0 + static_cast<int32_t>(at), s.id, last);
-        if (last) ready.push_back({&s, idx});
+        if (last) ready.push_back({&s, idx, nullptr, false, {}});
       }
       s.fed += static_cast<size_t>(t.tokens);
     }
     if (batch.size() == 0) continue;
+    const auto t0 = std::chrono::steady_clock::now();
     try {
       ctx_->decode(batch);
     } catch (const std::exception& e) {
@@ -412,18 +466,17 @@ void Scheduler::loop() {
       }
       continue;
     }
+    const auto t1 = std::chrono::steady_clock::now();
+    const int64_t cpu1 = thread_cpu_ns();
     count_decode(plan);
-    for (const auto& f : ready) {
-      Slot& s = *f.slot;
-      s.fed = 0;
-      try {
-        s.seq->on_logits(ctx_->logits(f.index), *ctx_);
-      } catch (const std::exception& e) {
-        finish(s, e.what());
-        continue;
-      }
-      if (s.seq->done()) finish(s);
-    }
+    token_work(ready);
+    const auto t2 = std::chrono::steady_clock::now();
+    decode_ns_.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count(),
+                         std::memory_order_relaxed);
+    token_work_ns_.fetch_add(std::chrono::duration_cast<std::chrono::nanoseconds>(t2 - t1).count(),
+                             std::memory_order_relaxed);
+    token_work_cpu_ns_.fetch_add(thread_cpu_ns() - cpu1, std::memory_order_relaxed);
+    token_steps_.fetch_add(static_cast<int64_t>(ready.size()), std::memory_order_relaxed);
   }
 }
 

@@ -19,6 +19,7 @@
 #include "server/runtime/job_runner.h"
 #include "server/runtime/options.h"
 #include "server/runtime/prompt_cache.h"
+#include "server/runtime/token_workers.h"
 
 namespace sfcl::server {
 
@@ -83,8 +84,33 @@ class Scheduler final : public JobRunner {
     uint64_t last_used = 0;             // admissions counter when it last took a request
     std::vector<float> lora;            // the LoRA scales `cached` was computed under
   };
+  // A slot whose last batch token was decoded at `index`: its logits there, and what its work
+  // after the decode threw.
+  struct Ready {
+    Slot* slot = nullptr;
+    int32_t index = 0;
+    const float* logits = nullptr;
+    bool failed = false;
+    std::string error;
+  };
+  // What a sequence's step rewinds, applied to the context once the step's work is done (the
+  // sequences of one step run side by side; llama.cpp's KV cache takes one caller at a time).
+  class DeferredRewind final : public decode::Engine {
+   public:
+    void rewind(int32_t seq, int32_t pos) override;
+    [[nodiscard]] size_t n_ctx() const override { return n_ctx_; }
+    void apply(engine::Context& ctx);
+    size_t n_ctx_ = 0;
+
+   private:
+    int32_t seq_ = -1;
+    int32_t pos_ = -1;  // the lowest rewound position; -1: none
+  };
   void init_slots();  // slots_, states_ and the thread, once options_ and ctx_ are set
   void loop();
+  // After a decode: each ready slot's sampling and checks (on the token workers), then its
+  // rewinds and, when it is done or failed, its end.
+  void token_work(std::vector<Ready>& ready);
   void count_decode(const std::vector<SlotTake>& plan);  // after a decode: the llamacpp:* totals
   // llama.cpp applies one set of LoRA scales to a whole batch: a step feeds only the slots whose
   // job runs under the scales of the first waiting slot from `first` on (the others' `waiting`
@@ -102,6 +128,8 @@ class Scheduler final : public JobRunner {
   std::unique_ptr<engine::Context> owned_ctx_;
   engine::Context* ctx_;
   std::vector<Slot> slots_;
+  std::unique_ptr<DeferredRewind[]> rewinds_;  // one per slot
+  std::unique_ptr<TokenWorkers> workers_;
   std::vector<SlotCandidate> candidates_;  // admit()'s, reused
   std::vector<Slot*> candidate_slots_;
   uint64_t admissions_ = 0;
@@ -122,6 +150,10 @@ class Scheduler final : public JobRunner {
   std::atomic<int64_t> decodes_{0};
   std::atomic<int64_t> slots_fed_{0};
   std::atomic<int64_t> longest_sequence_{0};
+  std::atomic<int64_t> decode_ns_{0};
+  std::atomic<int64_t> token_work_ns_{0};
+  std::atomic<int64_t> token_work_cpu_ns_{0};
+  std::atomic<int64_t> token_steps_{0};
   // What slot_states() reads: written at admission and finish only (never per token).
   mutable std::mutex states_mu_;
   std::vector<SlotState> states_;

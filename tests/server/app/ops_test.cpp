@@ -110,6 +110,11 @@ TEST(Ops, MetricsMoveWithKnownRequestsAndPassPromtool) {
   EXPECT_EQ(metric(after, "sfcl_aar"), 1.0);
   EXPECT_EQ(metric(after, "sfcl_slots_busy"), 0.0);
   EXPECT_GT(metric(after, "sfcl_check_seconds_count"), 1.0);
+  // Where the scheduler thread's time went: every generated token was a slot step after a decode.
+  EXPECT_GE(metric(after, "sfcl_token_steps_total"), metric(after, "sfcl_generated_tokens_total"));
+  EXPECT_GT(metric(after, "sfcl_decode_seconds_total"), 0.0);
+  EXPECT_GT(metric(after, "sfcl_token_work_seconds_total"), 0.0);
+  EXPECT_GT(metric(after, "sfcl_token_work_cpu_seconds_total"), 0.0);
   // A second request of the same shape (a system and a user turn), other words: its chat render
   // comes from the render cache.
   const double reused = metric(after, "sfcl_chat_renders_reused_total");

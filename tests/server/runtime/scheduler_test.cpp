@@ -5,6 +5,7 @@
 
 #include <numeric>
 
+#include "support/script.h"
 #include "support/test_model.h"
 
 namespace sfcl::server {
@@ -219,6 +220,51 @@ TEST_F(ServerSchedulerModel, ConcurrentJobsMatchTheirSoloRuns) {
     const JobOutcome& out = jobs[i]->channel.wait_finished();
     EXPECT_EQ(out.result.output_tokens, 12);
     EXPECT_EQ(out.result.text, solo[i]) << prompts[i];
+  }
+}
+
+// Jobs whose scripted answers state values the sources do not hold: each backtracks and rewinds
+// its KV cache, so the step's sequences rewind while others sample beside them.
+TEST_F(ServerSchedulerModel, ChecksSideBySideMatchChecksOneAfterAnother) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"The invoice total is $12,500.00.", " The total is $12,600.00 now."},
+      {"The fee is 3.5% a year.", " The fee is 4.5% a year."},
+      {"Signed on 14 March 2026.", " It was signed on 15 March 2026."},
+      {"The doctor was Grace Hughes.", " The doctor was Oliver Price now."},
+      {"Pallets: 4,800.", " There are 4,200 pallets."},
+      {"The total is 12 cases.", " We saw 12 cases, then 13 more."},
+  };
+  const auto run = [&](int32_t check_threads) {
+    SchedulerOptions o;
+    o.n_parallel = static_cast<int32_t>(cases.size());
+    o.n_ctx_per_slot = 512;
+    o.check_threads = check_threads;
+    auto ctx = context(o);
+    Scheduler s(*model_, *ctx, o);
+    std::vector<std::shared_ptr<Job>> jobs;
+    for (const auto& [source, answer] : cases) {
+      auto j = job(source, 40);
+      j->options.mode = decode::Mode::anchor;
+      j->options.logit_hook = test::script(*model_, answer);
+      j->sources->add_source(source);
+      jobs.push_back(j);
+      EXPECT_TRUE(s.submit(j));
+    }
+    std::vector<decode::Result> out;
+    for (const auto& j : jobs) out.push_back(j->channel.wait_finished().result);
+    return out;
+  };
+  const std::vector<decode::Result> serial = run(1);
+  int32_t backtracks = 0;
+  for (const auto& r : serial) backtracks += r.stats.backtracks;
+  EXPECT_GE(backtracks, 4);  // the wrong values were caught and regenerated
+  for (int round = 0; round < 3; ++round) {
+    const std::vector<decode::Result> parallel = run(3);
+    for (size_t i = 0; i < cases.size(); ++i) {
+      EXPECT_EQ(parallel[i].text, serial[i].text) << cases[i].second;
+      EXPECT_EQ(parallel[i].stats.backtracks, serial[i].stats.backtracks) << cases[i].second;
+      EXPECT_EQ(parallel[i].output_tokens, serial[i].output_tokens) << cases[i].second;
+    }
   }
 }
 
