@@ -19,7 +19,7 @@ streams = [int(x) for x in sys.argv[3].split(',')]
 seconds = float(sys.argv[4]) if len(sys.argv) > 4 else 20
 modes = sys.argv[5].split(',') if len(sys.argv) > 5 else ['off', 'anchor']
 extra = sys.argv[6].split() if len(sys.argv) > 6 else []
-doc = open('bench/per_request_document.txt').read()
+doc = open(os.environ.get('DOCUMENT', 'bench/per_request_document.txt')).read()  # env DOCUMENT: another file
 # Long answers: the steady state is decoding, the shared document stays cached (env MAX_TOKENS).
 max_tokens = int(os.environ.get('MAX_TOKENS', '200'))
 
@@ -139,6 +139,7 @@ for s in streams:
             'requests': sum(o[0][0] for o in outs),
             'delivered_tokens_per_s': round(sum(n for d in dones for (t, n) in d if t0 <= t <= t1) / (t1 - t0), 2),
             'rss_mib_first_last_max': [rss[0], rss[-1], max(rss)],
+            'rss_mib_every_10s': rss,
             'slot_steps_per_s': round(slot_steps / (t1 - t0), 1),
             'decode_ms_per_step': round(1e3 * d['sfcl_decode_seconds_total'] / steps, 3),
             'token_work_us_per_slot_step': round(1e6 * d['sfcl_token_work_seconds_total'] / slot_steps, 1),
