@@ -21,6 +21,14 @@ namespace {
 prometheus::Histogram::BucketBoundaries latency_buckets() {
   return {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
 }
+
+// A counter that follows a running total kept elsewhere (a scheduler's, a model's): it grows by
+// what the total grew since `seen`, times `scale`.
+void follow(prometheus::Counter& counter, int64_t total, int64_t& seen, double scale = 1.0) {
+  if (total <= seen) return;
+  counter.Increment(static_cast<double>(total - seen) * scale);
+  seen = total;
+}
 }  // namespace
 
 struct Metrics::Impl {
@@ -280,24 +288,15 @@ void Metrics::anchor_spam() { impl_->spam.Increment(); }
 void Metrics::admission_rejected(const std::string& reason) { impl_->rejected.Add({{"reason", reason}}).Increment(); }
 void Metrics::set_host_cache(int64_t restores, int64_t restored_tokens, int64_t bytes, int64_t entries) {
   std::lock_guard<std::mutex> lk(impl_->mu);
-  if (restores > impl_->seen_restores) {
-    impl_->host_restores.Increment(static_cast<double>(restores - impl_->seen_restores));
-    impl_->seen_restores = restores;
-  }
-  if (restored_tokens > impl_->seen_restored_tokens) {
-    impl_->host_restored_tokens.Increment(static_cast<double>(restored_tokens - impl_->seen_restored_tokens));
-    impl_->seen_restored_tokens = restored_tokens;
-  }
+  follow(impl_->host_restores, restores, impl_->seen_restores);
+  follow(impl_->host_restored_tokens, restored_tokens, impl_->seen_restored_tokens);
   impl_->host_bytes.Set(static_cast<double>(bytes));
   impl_->host_entries.Set(static_cast<double>(entries));
 }
 
 void Metrics::set_renders_reused(int64_t reused) {
   std::lock_guard<std::mutex> lk(impl_->mu);
-  if (reused > impl_->seen_renders_reused) {
-    impl_->renders_reused.Increment(static_cast<double>(reused - impl_->seen_renders_reused));
-    impl_->seen_renders_reused = reused;
-  }
+  follow(impl_->renders_reused, reused, impl_->seen_renders_reused);
 }
 
 void Metrics::set_load(int busy, int queued) {
@@ -314,16 +313,10 @@ void Metrics::set_decode(int64_t decodes, int64_t slots_fed, int64_t longest_seq
 
 void Metrics::set_step_time(int64_t decode_ns, int64_t token_work_ns, int64_t token_work_cpu_ns, int64_t token_steps) {
   std::lock_guard<std::mutex> lk(impl_->mu);
-  const auto follow = [](prometheus::Counter& c, int64_t now, int64_t& seen, double scale) {
-    if (now > seen) {
-      c.Increment(static_cast<double>(now - seen) * scale);
-      seen = now;
-    }
-  };
   follow(impl_->decode_seconds, decode_ns, impl_->seen_decode_ns, 1e-9);
   follow(impl_->token_work_seconds, token_work_ns, impl_->seen_token_work_ns, 1e-9);
   follow(impl_->token_work_cpu_seconds, token_work_cpu_ns, impl_->seen_token_work_cpu_ns, 1e-9);
-  follow(impl_->token_steps, token_steps, impl_->seen_token_steps, 1.0);
+  follow(impl_->token_steps, token_steps, impl_->seen_token_steps);
 }
 
 double Metrics::drift() const {
