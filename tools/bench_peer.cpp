@@ -140,14 +140,14 @@ MinMedMax throughput_ratio(const std::vector<LoadRun>& a, const std::vector<Load
 struct CellSummary {
   MinMedMax requests_per_s;
   MinMedMax generated_tokens_per_s;
-  double ttft_p50, ttft_p95, itl_p50, itl_p95;
+  double ttft_p50, ttft_p95, ttft_p99, itl_p50, itl_p95;
   int errors = 0;
   int error_events = 0;
   int short_completions = 0;
 };
 
 CellSummary summarize(const std::vector<LoadRun>& runs) {
-  CellSummary c{over(runs, req_ps), over(runs, gen_tps), 0, 0, 0, 0, 0, 0, 0};
+  CellSummary c{over(runs, req_ps), over(runs, gen_tps), 0, 0, 0, 0, 0, 0, 0, 0};
   for (const auto& x : runs) {
     c.errors += x.errors;
     c.error_events += x.error_events;
@@ -157,6 +157,7 @@ CellSummary summarize(const std::vector<LoadRun>& runs) {
   const auto itl = pooled(runs, false);
   c.ttft_p50 = percentile(ttft, 0.5);
   c.ttft_p95 = percentile(ttft, 0.95);
+  c.ttft_p99 = percentile(ttft, 0.99);
   c.itl_p50 = percentile(itl, 0.5);
   c.itl_p95 = percentile(itl, 0.95);
   return c;
@@ -354,7 +355,7 @@ json peer_json(const PeerBenchReport& r) {
                          {"target", r.targets[t]},
                          {"requests_per_s", to_json(x.requests_per_s)},
                          {"generated_tokens_per_s", to_json(x.generated_tokens_per_s)},
-                         {"ttft_ms", {{"p50", x.ttft_p50}, {"p95", x.ttft_p95}}},
+                         {"ttft_ms", {{"p50", x.ttft_p50}, {"p95", x.ttft_p95}, {"p99", x.ttft_p99}}},
                          {"inter_token_ms", {{"p50", x.itl_p50}, {"p95", x.itl_p95}}},
                          {"errors", x.errors},
                          {"error_events", x.error_events},
@@ -377,15 +378,15 @@ void print_peer(const PeerBenchReport& r) {
     for (const auto& a : r.setup[key]) line += (line.empty() ? "" : " ") + a.get<std::string>();
     std::printf("%-16s %s\n", key, line.c_str());
   }
-  std::printf("%-5s %-18s %18s %24s %17s %17s %6s\n", "conc", "server", "requests/s", "generated tok/s (med)",
-              "TTFT p50/p95 ms", "ITL p50/p95 ms", "errors");
+  std::printf("%-5s %-18s %18s %24s %26s %17s %6s\n", "conc", "server", "requests/s", "generated tok/s (med)",
+              "TTFT p50/p95/p99 ms", "ITL p50/p95 ms", "errors");
   for (size_t c = 0; c < r.concurrency.size(); ++c) {
     for (size_t t = 0; t < r.targets.size(); ++t) {
       const CellSummary x = summarize(r.runs[t][c]);
       const auto& g = x.generated_tokens_per_s;
-      std::printf("%-5d %-18s %18.2f %10.0f (%5.0f-%5.0f) %8.1f/%8.1f %8.2f/%8.2f %6d\n", r.concurrency[c],
+      std::printf("%-5d %-18s %18.2f %10.0f (%5.0f-%5.0f) %8.1f/%8.1f/%8.1f %8.2f/%8.2f %6d\n", r.concurrency[c],
                   r.targets[t].c_str(), x.requests_per_s.median, g.median, g.min, g.max, x.ttft_p50, x.ttft_p95,
-                  x.itl_p50, x.itl_p95, x.errors);
+                  x.ttft_p99, x.itl_p50, x.itl_p95, x.errors);
       if (x.error_events > 0 || x.short_completions > 0) {
         std::printf("      %s: %d streams ended in an error event, %d completions shorter than max_tokens\n",
                     r.targets[t].c_str(), x.error_events, x.short_completions);
@@ -395,6 +396,12 @@ void print_peer(const PeerBenchReport& r) {
     const auto on = throughput_ratio(r.runs[2][c], r.runs[0][c]);
     std::printf("      throughput ratio sfcl/%s: SFCL off %.3f (%.3f-%.3f), SFCL on %.3f (%.3f-%.3f)\n", r.peer.c_str(),
                 off.median, off.min, off.max, on.median, on.min, on.max);
+    // TTFT over every request of the cell (all repetitions pooled), so one slow repetition shows.
+    const double peer_p50 = summarize(r.runs[0][c]).ttft_p50;
+    if (peer_p50 > 0) {
+      std::printf("      TTFT p50 ratio sfcl/%s: SFCL off %.3f, SFCL on %.3f\n", r.peer.c_str(),
+                  summarize(r.runs[1][c]).ttft_p50 / peer_p50, summarize(r.runs[2][c]).ttft_p50 / peer_p50);
+    }
   }
   for (size_t t = 0; t < r.targets.size() && t < r.peak_rss_mib.size(); ++t) {
     if (r.peak_rss_mib[t] > 0) std::printf("peak RSS %-18s %8.0f MiB\n", r.targets[t].c_str(), r.peak_rss_mib[t]);
