@@ -323,7 +323,6 @@ void add_refused_placement(Table& t) {
   t.refuse(kShift, {"--context-shift", "--keep"});
   t.refuse(kCli, {"-r", "--reverse-prompt", "-sp", "--special", "--spm-infill", "--completion-bash"});
   t.refuse("POST /props: sfcl's /props is read-only", {"--props"});
-  t.refuse("saving slots to files: sfcl has no /slots endpoint", {"--slot-save-path"});
   t.refuse("SSE pings: sfcl's streams send events only", {"--sse-ping-interval"});
   t.refuse("slot choice by prompt similarity: sfcl picks the slot whose cached prompt shares the longest prefix",
            {"-sps", "--slot-prompt-similarity"});

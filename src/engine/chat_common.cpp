@@ -1,5 +1,5 @@
 // The only translation unit that includes llama.cpp's common headers (Jinja chat templates,
-// tool-call grammars and parsers, JSON schema to GBNF). See chat_internal.h for why.
+// tool-call grammars and parsers, JSON schema to GBNF, file name rules). See chat_internal.h for why.
 #include <algorithm>
 #include <ctime>
 #include <fstream>
@@ -463,4 +463,7 @@ std::string json_unescaped(const std::string& text) {
 }
 
 }  // namespace detail
+
+bool valid_file_name(const std::string& name) { return fs_validate_filename(name, false); }
+
 }  // namespace sfcl::engine

@@ -141,4 +141,27 @@ bool Context::restore_state(int32_t seq, std::span<const uint8_t> state) {
   return true;
 }
 
+size_t Context::save_file(int32_t seq, const std::string& path, std::span<const Token> tokens) const {
+  return llama_state_seq_save_file(ctx_, path.c_str(), seq, tokens.data(), tokens.size());
+}
+
+size_t Context::load_file(int32_t seq, const std::string& path, std::vector<Token>& tokens, size_t max_tokens) {
+  clear(seq);
+  tokens.clear();
+  size_t n_tokens = 0;
+  // Without a buffer llama.cpp reads only the header's token count (checked against the file's
+  // size) and leaves the cells alone.
+  if (llama_state_seq_load_file(ctx_, path.c_str(), seq, nullptr, 0, &n_tokens) == 0) return 0;
+  if (n_tokens == 0 || n_tokens > max_tokens) return 0;
+  tokens.resize(n_tokens);
+  const size_t n = llama_state_seq_load_file(ctx_, path.c_str(), seq, tokens.data(), tokens.size(), &n_tokens);
+  if (n == 0) {
+    clear(seq);
+    tokens.clear();
+    return 0;
+  }
+  tokens.resize(n_tokens);
+  return n;
+}
+
 }  // namespace sfcl::engine

@@ -131,6 +131,11 @@ struct ParsedReply {
 // converter does not support.
 std::string json_schema_grammar(const std::string& schema);
 
+// Whether `name` is a plain file name llama-server accepts for a file under a directory it was
+// given (llama.cpp's fs_validate_filename: no directories, no "..", no control or reserved
+// characters, valid UTF-8, at most 255 bytes).
+bool valid_file_name(const std::string& name);
+
 // Refuses a GBNF grammar llama.cpp would take the process's memory or stack to build (throws
 // EngineError saying why): a repetition `{m,n}` with m above n or a bound above kMaxGrammarRepeat
 // (each is expanded into that many rules), or groups nested deeper than kMaxGrammarNesting (parsed
@@ -350,6 +355,13 @@ class Context {
   bool save_state(int32_t seq, std::vector<uint8_t>& out) const;
   // Replaces seq's cells with saved ones; false (seq left empty) when llama.cpp rejects them.
   bool restore_state(int32_t seq, std::span<const uint8_t> state);
+  // A sequence's cells and `tokens` to a file (llama_state_seq_save_file, the format llama-server's
+  // /slots save writes); the bytes written, 0 on failure.
+  size_t save_file(int32_t seq, const std::string& path, std::span<const Token> tokens) const;
+  // Replaces seq's cells with a file's (llama_state_seq_load_file) and reads the tokens stored with
+  // them into `tokens`; the bytes read, 0 (seq left empty) when the file is missing, not such a
+  // file, stores more than `max_tokens` tokens, or does not fit the cache.
+  size_t load_file(int32_t seq, const std::string& path, std::vector<Token>& tokens, size_t max_tokens);
 
   // The scale of each of the model's LoRA adapters (Model::lora_adapters order; 0 = off) for the
   // decodes from here on. A context starts with none applied. Throws EngineError when the count

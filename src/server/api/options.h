@@ -55,6 +55,9 @@ struct ServerOptions {
   bool ui = true;       // the playground at / (web/, embedded at build time)
   bool metrics = true;  // GET /metrics (off: 501, as llama-server without --metrics)
   bool slots = true;    // GET /slots (off: 501, as llama-server with --no-slots)
+  // POST /slots/{id}?action=save|restore takes file names under this directory (llama-server's
+  // --slot-save-path); empty: 501 there.
+  std::string slot_save_path;
   std::string kb_path;
   // Embeddings (/v1/embeddings, /embedding): off unless asked for. From the first model's weights
   // through a context of their own, or from a GGUF of their own (--embedding-model).

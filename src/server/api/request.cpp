@@ -237,6 +237,13 @@ void parse_generation(Api api, const json& body, const ServerOptions& server, Ge
   sampling_of(body, server, r.options.sampling);
   r.logit_bias = logit_bias_of(body.value("logit_bias", json()));
   r.lora = lora_of(body.value("lora", json()));
+  if (body.contains("id_slot") && !body["id_slot"].is_null()) {
+    const json& id = body["id_slot"];
+    if (!id.is_number_integer() || id.get<int64_t>() < -1 || id.get<int64_t>() > 1'000'000) {
+      throw bad("id_slot must be -1 (any slot) or a slot's id, an integer from 0 (GET /slots lists them)", "id_slot");
+    }
+    r.id_slot = id.get<int32_t>();
+  }
   if (body.contains("ignore_eos") && !body["ignore_eos"].is_null()) {
     if (!body["ignore_eos"].is_boolean()) throw bad("ignore_eos must be a boolean", "ignore_eos");
     r.ignore_eos = body["ignore_eos"].get<bool>();

@@ -58,6 +58,8 @@ struct GenerationRequest {
   // llama-server's "lora": the adapters and scales for this request, every adapter not listed at
   // 0; empty = the server's current scales (POST /lora-adapters).
   std::vector<LoraScale> lora;
+  // llama-server's id_slot: the slot (GET /slots) this request waits for and takes; -1 = any.
+  int32_t id_slot = -1;
   // Tools and structured output (server/api/tools.h).
   std::vector<engine::ChatTool> tools;
   engine::ToolChoice tool_choice = engine::ToolChoice::automatic;

@@ -65,6 +65,12 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
   }
   job->logit_bias = req.logit_bias;
   job->lora = lora_scales_for(served, req.lora);
+  if (req.id_slot >= st.opt.scheduler.n_parallel) {
+    throw ApiError(400, "invalid_request_error",
+                   "id_slot " + std::to_string(req.id_slot) + " is not a slot of this server (0 to " +
+                       std::to_string(st.opt.scheduler.n_parallel - 1) + "; GET /slots lists them)");
+  }
+  job->id_slot = req.id_slot;
   if (req.ignore_eos) {
     // Banned last, after the test script's boost: -inf stays -inf. A gateway sends the bans on.
     auto eog = std::make_shared<std::vector<engine::Token>>();

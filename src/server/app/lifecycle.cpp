@@ -87,6 +87,16 @@ void check_model_file(const std::string& path, const char* what = "model") {
   }
 }
 
+// --slot-save-path: made if missing, before the port is bound, so a typo is found at start.
+void check_slot_save_path(const std::string& dir) {
+  if (dir.empty()) return;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir, ec)) {
+    throw engine::EngineError("--slot-save-path " + dir + " is not a directory and cannot be made one");
+  }
+}
+
 }  // namespace
 
 int serve(const ServerOptions& options) {
@@ -97,6 +107,7 @@ int serve(const ServerOptions& options) {
   plan_models(st);
   for (const auto& m : st.models) check_model_file(m->spec.path);
   for (const auto& l : options.model_options.lora) check_model_file(l.path.string(), "LoRA adapter");
+  check_slot_save_path(options.slot_save_path);
 
   ShutdownSignals signals;
   http::Router routes;

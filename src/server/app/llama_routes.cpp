@@ -1,9 +1,12 @@
 #include "server/app/llama_routes.h"
 
+#include <charconv>
 #include <cmath>
+#include <filesystem>
 
 #include "server/api/dialect.h"
 #include "server/api/params.h"
+#include "server/api/request.h"
 #include "server/api/tools.h"
 #include "server/api/verdicts.h"
 #include "server/app/admission.h"
@@ -169,6 +172,69 @@ json slots(const State& st, const std::string& target) {
     throw ApiError(503, openai_chat_dialect().errors().unavailable, "no slot available");
   }
   return out;
+}
+
+json slot_action(const State& st, const std::string& id_slot, const std::string& target, const std::string& body) {
+  if (st.opt.slot_save_path.empty()) {
+    throw ApiError(501, "not_supported_error",
+                   "this server does not save or restore slots; start it with --slot-save-path DIR");
+  }
+  int32_t id = -1;
+  const auto [end, ec] = std::from_chars(id_slot.data(), id_slot.data() + id_slot.size(), id);
+  if (ec != std::errc{} || end != id_slot.data() + id_slot.size()) {
+    throw bad_param("the slot in /slots/{id_slot} must be an integer (GET /slots lists them)", "id_slot");
+  }
+  const std::string action = query_value(target, "action");
+  SlotAction a;
+  if (action == "save") {
+    a.kind = SlotAction::Kind::save;
+  } else if (action == "restore") {
+    a.kind = SlotAction::Kind::restore;
+  } else if (action == "erase") {
+    a.kind = SlotAction::Kind::erase;
+  } else {
+    throw bad_param("action must be save, restore or erase (?action=...)", "action");
+  }
+  a.slot = id;
+  std::string filename;
+  if (a.kind != SlotAction::Kind::erase) {
+    const json b = parse_body_json(body);
+    if (!b.is_object() || !b.contains("filename") || !b["filename"].is_string()) {
+      throw bad_param("filename: a string field required (a file name under --slot-save-path)", "filename");
+    }
+    filename = b["filename"].get<std::string>();
+    if (!engine::valid_file_name(filename)) {
+      throw bad_param("filename must be a plain file name: no directories, \"..\" or control characters", "filename");
+    }
+    a.path = (std::filesystem::path(st.opt.slot_save_path) / filename).string();
+    std::error_code ec;
+    if (a.kind == SlotAction::Kind::restore && !std::filesystem::is_regular_file(a.path, ec)) {
+      throw bad_param("no file " + filename + " in --slot-save-path", "filename");
+    }
+  }
+  const ServedModel& m = model_of(st, {{"model", query_value(target, "model")}});
+  const SlotActionResult r = m.scheduler->slot_action(a).get();
+  if (!r.error.empty()) {
+    if (r.bad_request) throw bad_param(r.error, "id_slot");
+    throw ApiError(500, openai_chat_dialect().errors().server, r.error);
+  }
+  switch (a.kind) {
+    case SlotAction::Kind::save:
+      return {{"id_slot", id},
+              {"filename", filename},
+              {"n_saved", r.n_tokens},
+              {"n_written", r.n_bytes},
+              {"timings", {{"save_ms", r.ms}}}};
+    case SlotAction::Kind::restore:
+      return {{"id_slot", id},
+              {"filename", filename},
+              {"n_restored", r.n_tokens},
+              {"n_read", r.n_bytes},
+              {"timings", {{"restore_ms", r.ms}}}};
+    case SlotAction::Kind::erase:
+      break;
+  }
+  return {{"id_slot", id}, {"n_erased", r.n_tokens}};
 }
 
 namespace {

@@ -24,6 +24,13 @@ nlohmann::json props(const State& st, const std::string& target);
 // sampling defaults), as llama-server's; 501 with --no-slots, 503 with fail_on_no_slot=1 while
 // every slot is busy.
 nlohmann::json slots(const State& st, const std::string& target);
+// POST /slots/{id_slot}?action=save|restore|erase[&model=name] with {"filename": name} (save and
+// restore): llama-server's answer ({"id_slot", "filename", "n_saved"|"n_restored",
+// "n_written"|"n_read", "timings"} or {"id_slot", "n_erased"}), once the slot has no request.
+// 501 without --slot-save-path; 400 for another action, a slot id out of range, a file name with a
+// directory in it, or a file that is not this model's slot file.
+nlohmann::json slot_action(const State& st, const std::string& id_slot, const std::string& target,
+                           const std::string& body);
 
 // Each within the limits of a generation request's prompt (--max-prompt-bytes, 413 past it): the
 // text given and the text made. Each answers the JSON text itself: with_pieces is written as it

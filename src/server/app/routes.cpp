@@ -373,6 +373,10 @@ void install_model_routes(http::Router& svr, State& st) {
   svr.Get("/slots", guarded(Api::openai_chat, [&st](const http::Request& q, http::Response& r) {
             set_json(r, 200, slots(st, q.target));
           }));
+  svr.PostPrefix("/slots/", guarded(Api::openai_chat, [&st](const http::Request& q, http::Response& r) {
+                   set_json(r, 200,
+                            slot_action(st, q.path.substr(std::string_view("/slots/").size()), q.target, q.body));
+                 }));
   svr.Get("/lora-adapters", guarded(Api::openai_chat, [&st](const http::Request&, http::Response& r) {
             set_json(r, 200, lora_adapters(st));
           }));

@@ -21,22 +21,25 @@ class Router {
   void Get(const std::string& path, Handler h) { add("GET", path, std::move(h)); }
   void Post(const std::string& path, Handler h) { add("POST", path, std::move(h)); }
   // Every path under `prefix` ("/v1/models/" -> "/v1/models/gpt-4o") that has no exact route.
-  void GetPrefix(const std::string& prefix, Handler h) { prefixes_.emplace_back(prefix, std::move(h)); }
+  void GetPrefix(const std::string& prefix, Handler h) { prefixes_.push_back({"GET", prefix, std::move(h)}); }
+  void PostPrefix(const std::string& prefix, Handler h) { prefixes_.push_back({"POST", prefix, std::move(h)}); }
 
   enum class Match : uint8_t { found, no_path, no_method };
   // The handler for `req`, or why there is none (`allow` lists the path's methods).
   const Handler* find(const Request& req, Match& match, std::string& allow) const {
     const auto it = routes_.find(req.path);
     if (it == routes_.end()) {
-      for (const auto& [prefix, handler] : prefixes_) {
-        if (req.path.size() > prefix.size() && req.path.starts_with(prefix)) {
-          match = req.method == "GET" || req.method == "HEAD" ? Match::found : Match::no_method;
-          if (match == Match::found) return &handler;
-          allow = "GET, OPTIONS";
-          return nullptr;
-        }
-      }
       match = Match::no_path;
+      for (const auto& p : prefixes_) {
+        if (req.path.size() <= p.prefix.size() || !req.path.starts_with(p.prefix)) continue;
+        if (p.method == req.method || (p.method == "GET" && req.method == "HEAD")) {
+          match = Match::found;
+          return &p.handler;
+        }
+        match = Match::no_method;
+        allow += p.method + ", ";
+      }
+      if (match == Match::no_method) allow += "OPTIONS";
       return nullptr;
     }
     for (const auto& [method, handler] : it->second) {
@@ -55,7 +58,12 @@ class Router {
 
  private:
   std::map<std::string, std::vector<std::pair<std::string, Handler>>> routes_;
-  std::vector<std::pair<std::string, Handler>> prefixes_;
+  struct PrefixRoute {
+    std::string method;
+    std::string prefix;
+    Handler handler;
+  };
+  std::vector<PrefixRoute> prefixes_;
 };
 
 }  // namespace sfcl::server::http

@@ -31,6 +31,7 @@ struct Job {
   // The scale of each of the model's LoRA adapters for this job (engine::Model::lora_adapters
   // order); empty = the scales the adapters were loaded with.
   std::vector<float> lora;
+  int32_t id_slot = -1;  // llama-server's id_slot: the one slot this job may take; -1 = any
   std::chrono::steady_clock::time_point enqueued = std::chrono::steady_clock::now();
   // Decode thread only.
   std::chrono::steady_clock::time_point last_text{};

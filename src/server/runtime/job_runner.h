@@ -2,6 +2,7 @@
 // gateway's remote scheduler (OpenAI-compatible backends). Both run the same check loop.
 #pragma once
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,23 @@ struct SlotState {
   int32_t n_cached = 0;  // tokens its KV cache holds for prefix reuse, as of its last request's end
 };
 
+// POST /slots/{id}?action=save|restore|erase, as llama-server's: a slot's KV cells and the tokens
+// they hold written to `path`, read back from it into a slot (any slot of a server of the same
+// model and options), or dropped. Runs when the slot has no request.
+struct SlotAction {
+  enum class Kind : uint8_t { save, restore, erase };
+  Kind kind = Kind::save;
+  int32_t slot = 0;
+  std::string path;  // save, restore
+};
+struct SlotActionResult {
+  std::string error;         // empty: done
+  bool bad_request = false;  // the error is the request's (400), not the server's (500)
+  size_t n_tokens = 0;       // saved, restored or erased
+  size_t n_bytes = 0;        // written or read
+  double ms = 0;
+};
+
 class JobRunner {
  public:
   JobRunner() = default;
@@ -66,6 +84,12 @@ class JobRunner {
   [[nodiscard]] virtual std::string unavailable() const { return {}; }
   // The runner's slots (none for runners without slots of their own, such as the gateway's).
   [[nodiscard]] virtual std::vector<SlotState> slot_states() const { return {}; }
+  // Runs `action` once its slot is free (runners without slots of their own answer at once).
+  virtual std::future<SlotActionResult> slot_action(SlotAction /*action*/) {
+    std::promise<SlotActionResult> p;
+    p.set_value({"this server's slots are its backends': save and restore them there", true, 0, 0, 0});
+    return p.get_future();
+  }
 };
 
 }  // namespace sfcl::server

@@ -110,6 +110,8 @@ void Scheduler::stop() {
   }
   for (auto& j : queue_) j->channel.fail("server shutting down");
   queue_.clear();
+  for (auto& a : actions_) a.done.set_value({"server shutting down", false, 0, 0, 0});
+  actions_.clear();
 }
 
 bool Scheduler::submit(const std::shared_ptr<Job>& job) {
@@ -224,12 +226,10 @@ void Scheduler::admit() {
     std::shared_ptr<Job> job;
     {
       std::lock_guard<std::mutex> lk(mu_);
-      if (queue_.empty()) return;
-      bool any_free = false;
-      for (auto& s : slots_) any_free = any_free || !s.job;
-      if (!any_free) return;
-      job = queue_.front();
-      queue_.pop_front();
+      const auto it = next_admissible();
+      if (it == queue_.end()) return;
+      job = *it;
+      queue_.erase(it);
     }
     if (job->channel.cancelled()) {
       job->channel.finish({});
@@ -243,7 +243,7 @@ void Scheduler::admit() {
     candidates_.clear();
     candidate_slots_.clear();
     for (auto& s : slots_) {
-      if (s.job) continue;
+      if (s.job || (job->id_slot >= 0 && s.id != job->id_slot)) continue;
       // Cells computed under other adapter scales hold other keys and values: nothing to reuse.
       const size_t shared = s.lora == job->lora ? common_prefix(s.cached, job->prompt) : 0;
       candidates_.push_back({shared, s.cached.size(), s.last_used});
@@ -276,6 +276,16 @@ void Scheduler::admit() {
     }
     if (best->seq->done()) finish(*best);
   }
+}
+
+std::deque<std::shared_ptr<Job>>::iterator Scheduler::next_admissible() {
+  bool any_free = false;
+  for (const auto& s : slots_) any_free = any_free || !s.job;
+  if (!any_free) return queue_.end();
+  // A job bound to a busy slot (id_slot) waits without holding up the jobs behind it.
+  return std::find_if(queue_.begin(), queue_.end(), [&](const std::shared_ptr<Job>& j) {
+    return j->id_slot < 0 || j->channel.cancelled() || !slots_[static_cast<size_t>(j->id_slot)].job;
+  });
 }
 
 size_t pick_slot(std::span<const SlotCandidate> free) {
@@ -418,9 +428,10 @@ void Scheduler::loop() {
   while (true) {
     {
       std::unique_lock<std::mutex> lk(mu_);
-      cv_.wait(lk, [&] { return stop_ || !queue_.empty() || busy_.load() > 0; });
+      cv_.wait(lk, [&] { return stop_ || !queue_.empty() || !actions_.empty() || busy_.load() > 0; });
       if (stop_) return;
     }
+    run_slot_actions();
     admit();
     batch.clear();
     ready.clear();

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -71,6 +72,7 @@ class Scheduler final : public JobRunner {
   bool submit(const std::shared_ptr<Job>& job) override;
   [[nodiscard]] SchedulerStats stats() const override;
   [[nodiscard]] std::vector<SlotState> slot_states() const override;
+  std::future<SlotActionResult> slot_action(SlotAction action) override;
   [[nodiscard]] const SchedulerOptions& options() const { return options_; }
   void stop() override;
 
@@ -117,6 +119,12 @@ class Scheduler final : public JobRunner {
   // becomes 0: they wait a step), and applies those scales to the context.
   void one_lora_per_step(std::span<int32_t> waiting, size_t first);
   void admit();
+  // The queued job admit() takes next (under mu_): the first whose slot (id_slot) is free, or
+  // that takes any slot while one is free; queue_.end() when none can start.
+  std::deque<std::shared_ptr<Job>>::iterator next_admissible();
+  // The slot actions whose slot is free, run in the order they came (scheduler_slots.cpp).
+  void run_slot_actions();
+  SlotActionResult run_slot_action(const SlotAction& action);
   void finish(Slot& slot, const std::string& error = {});
   // Before a slot gives up most of its cache for `job`: saves it to the prompt cache, then restores
   // a saved state sharing a longer prefix with the prompt than the slot does. Returns the prefix
@@ -134,6 +142,11 @@ class Scheduler final : public JobRunner {
   std::vector<Slot*> candidate_slots_;
   uint64_t admissions_ = 0;
   std::deque<std::shared_ptr<Job>> queue_;
+  struct PendingAction {
+    SlotAction action;
+    std::promise<SlotActionResult> done;
+  };
+  std::deque<PendingAction> actions_;  // under mu_
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
