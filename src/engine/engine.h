@@ -225,6 +225,18 @@ class Model {
   [[nodiscard]] bool is_eog(Token token) const;
   [[nodiscard]] Token bos() const;
   [[nodiscard]] Token eos() const;
+  // Whether the vocabulary puts BOS before a text it tokenises with add_special.
+  [[nodiscard]] bool adds_bos() const;
+  // The vocabulary's fill-in-the-middle tokens (llama_vocab_fim_*), -1 where it has none: prefix,
+  // suffix, middle, and the repository and file separators of repo-level FIM.
+  struct FimTokens {
+    Token pre = -1;
+    Token suf = -1;
+    Token mid = -1;
+    Token rep = -1;
+    Token sep = -1;
+  };
+  [[nodiscard]] FimTokens fim_tokens() const;
   [[nodiscard]] int32_t n_vocab() const;
   [[nodiscard]] int32_t n_ctx_train() const;
   [[nodiscard]] std::string description() const;

@@ -118,6 +118,11 @@ const std::vector<Token>& Model::spaced_capital_tokens() const {
 bool Model::is_eog(Token token) const { return llama_vocab_is_eog(vocab_, token); }
 Token Model::bos() const { return llama_vocab_bos(vocab_); }
 Token Model::eos() const { return llama_vocab_eos(vocab_); }
+bool Model::adds_bos() const { return llama_vocab_get_add_bos(vocab_); }
+Model::FimTokens Model::fim_tokens() const {
+  return {llama_vocab_fim_pre(vocab_), llama_vocab_fim_suf(vocab_), llama_vocab_fim_mid(vocab_),
+          llama_vocab_fim_rep(vocab_), llama_vocab_fim_sep(vocab_)};
+}
 int32_t Model::n_vocab() const { return llama_vocab_n_tokens(vocab_); }
 int32_t Model::n_ctx_train() const { return llama_model_n_ctx_train(model_); }
 

@@ -22,7 +22,9 @@ Api api_of_path(const std::string& path) {
   if (path.rfind("/v1/chat/", 0) == 0 || path.rfind("/chat/", 0) == 0) return Api::openai_chat;
   if (path.rfind("/v1/responses", 0) == 0 || path.rfind("/responses", 0) == 0) return Api::openai_responses;
   if (path.rfind("/v1/completions", 0) == 0) return Api::openai_completions;
-  if (path == "/completion" || path == "/completions") return Api::llama_completion;  // as llama-server routes them
+  if (path == "/completion" || path == "/completions" || path == "/infill") {
+    return Api::llama_completion;  // as llama-server routes them
+  }
   // llama-server's own endpoints and the model list answer in OpenAI's shape, as llama-server does.
   for (const char* p : {"/embedding", "/v1/embeddings", "/tokenize", "/detokenize", "/apply-template", "/props",
                         "/slots", "/models", "/v1/models"}) {

@@ -3,6 +3,7 @@
 #include "server/api/tools.h"
 
 #include "anchor/anchor.h"
+#include "server/api/infill.h"
 #include "server/api/params.h"
 
 namespace sfcl::server {
@@ -267,7 +268,8 @@ engine::ChatPrompt render_request(const engine::Model& model, const GenerationRe
     if (req.raw) {
       engine::ChatPrompt p;
       p.text = req.raw_prompt;
-      p.tokens = model.tokenize(req.raw_prompt, true, true);
+      p.tokens = req.infill ? infill_tokens(model, *req.infill)
+                            : model.tokenize(req.raw_prompt, true, true);
       if (!req.grammar.empty()) {
         p.grammar.gbnf = req.grammar;
       } else if (!req.json_schema.empty()) {

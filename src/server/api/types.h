@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,11 +37,26 @@ struct LoraScale {
   float scale = 0.0F;
 };
 
+// llama-server's /infill: the code before and after the cursor, other files for context, and the
+// text the model continues from after the prefix (server/api/infill.h).
+struct InfillInput {
+  std::string prefix;
+  std::string suffix;
+  std::string prompt;
+  std::vector<std::pair<std::string, std::string>> extra;  // (filename, text)
+  // What of prefix and suffix fits: llama-server takes them 3:1 out of one batch, and the extra
+  // files out of the context that leaves after twice the server's -n (-1 without one).
+  int32_t n_batch = 0;
+  int32_t n_ctx = 0;
+  int32_t n_predict = -1;
+};
+
 struct GenerationRequest {
   std::vector<engine::ChatMessage> messages;  // system first when present
   std::string prefill;                        // trailing assistant message (Anthropic prefill)
   std::string raw_prompt;                     // /v1/completions
   bool raw = false;
+  std::optional<InfillInput> infill;  // /infill (raw too)
   bool stream = false;
   std::string model;
   decode::Options options;

@@ -174,7 +174,7 @@ nlohmann::json request_digest_json(const GenerationRequest& req) {
   for (const auto& [k, v] : req.template_kwargs) kwargs[k] = v;
   // The model is not here: the served model answers for the name asked, and the signed "model"
   // field says which did.
-  return {{"messages", messages},
+  nlohmann::json digest = {{"messages", messages},
           {"prompt", req.raw_prompt},
           {"raw", req.raw},
           {"prefill", req.prefill},
@@ -188,6 +188,13 @@ nlohmann::json request_digest_json(const GenerationRequest& req) {
           {"enable_thinking", req.enable_thinking},
           {"reasoning_format", req.reasoning_format},
           {"generation", generation_json(req)}};
+  if (req.infill) {  // only on /infill, so every other request's digest stays as it was
+    nlohmann::json extra = nlohmann::json::array();
+    for (const auto& [name, text] : req.infill->extra) extra.push_back({{"filename", name}, {"text", text}});
+    digest["infill"] = {
+        {"input_prefix", req.infill->prefix}, {"input_suffix", req.infill->suffix}, {"input_extra", extra}};
+  }
+  return digest;
 }
 
 std::string layer_status(decode::Mode mode) { return mode == decode::Mode::anchor ? "zeroed-v2" : "legacy"; }

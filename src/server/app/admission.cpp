@@ -4,6 +4,7 @@
 
 #include "anchor/anchor.h"
 #include "server/api/dialect.h"
+#include "server/api/infill.h"
 #include "server/api/tools.h"
 #include "server/api/verdicts.h"
 #include "server/app/lora.h"
@@ -16,6 +17,10 @@ size_t prompt_text_bytes(const GenerationRequest& req) {
   // Rendering costs per message as well as per byte (the template's markup, a piece to tokenise).
   constexpr size_t kMarkup = 64;
   size_t n = req.prefill.size() + req.raw_prompt.size() + req.json_schema.size() + req.grammar.size();
+  if (req.infill) {
+    n += req.infill->prefix.size() + req.infill->suffix.size();
+    for (const auto& [name, text] : req.infill->extra) n += kMarkup + name.size() + text.size();
+  }
   for (const auto& m : req.messages) {
     n += kMarkup + m.role.size() + m.content.size() + m.tool_call_id.size() + m.tool_name.size();
     for (const auto& c : m.tool_calls) n += kMarkup + c.id.size() + c.name.size() + c.arguments.size();
@@ -89,6 +94,11 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
   for (const auto& m : req.messages) job->sources->add_source(m.content);
   if (!req.prefill.empty()) job->sources->add_source(req.prefill);
   if (req.raw) job->sources->add_source(req.raw_prompt);
+  if (req.infill) {  // the code around the cursor and the other files hold what the fill may cite
+    job->sources->add_source(req.infill->prefix);
+    job->sources->add_source(req.infill->suffix);
+    for (const auto& [name, text] : req.infill->extra) job->sources->add_source(text);
+  }
   for (const auto& s : req.extra_sources) job->sources->add_source(s);
   prepare_job(*served.model, req, *job);  // prompt, grammar, tool-call shape: server/api/tools.cpp
   if (st.key) job->request_sha256 = sha256_hex(canonical_json(request_digest_json(req)));
@@ -108,6 +118,10 @@ void check_decision_points(State& st, const GenerationRequest& req) {
   std::string all_text;
   for (const auto& m : req.messages) all_text += m.content + "\n";
   all_text += req.prefill + req.raw_prompt;
+  if (req.infill) {
+    all_text += "\n" + req.infill->prefix + "\n" + req.infill->suffix;
+    for (const auto& [name, text] : req.infill->extra) all_text += "\n" + text;
+  }
   for (const auto& s : req.extra_sources) all_text += "\n" + s;
   const auto dp = anchor::count_decision_points(all_text);
   if (st.opt.max_decision_points > 0 && static_cast<int64_t>(dp.total) > st.opt.max_decision_points) {
@@ -157,7 +171,9 @@ Admitted admit_request(State& st, Api api, const http::Request& http) {
   Admitted a;
   const json body = parse_body_json(http.body);
   a.model = &pick_model(st, requested_model(body), api);
-  a.req = parse_request(api, body, st.opt, a.model->spec);
+  // llama-server's /infill is /completion with a fill-in-the-middle prompt (server/api/infill.h).
+  a.req = http.path == "/infill" ? parse_infill_request(body, st.opt, a.model->spec)
+                                 : parse_request(api, body, st.opt, a.model->spec);
   if (a.req.options.logprobs >= 0 && a.model->scheduler) {
     const std::string why = a.model->scheduler->logprobs_refusal(!a.req.logit_bias.empty());
     if (!why.empty()) throw ApiError(400, "invalid_request_error", "logprobs: " + why, "logprobs");

@@ -305,6 +305,7 @@ std::string metrics_path(const std::string& path) {
                                               "/v1/responses",
                                               "/v1/embeddings",
                                               "/completion",
+                                              "/infill",
                                               "/v1/models",
                                               "/health",
                                               "/metrics",
@@ -340,7 +341,8 @@ void install_generation_routes(http::Router& svr, State& st) {
        {std::pair{"/v1/messages", Api::anthropic}, std::pair{"/v1/chat/completions", Api::openai_chat},
         std::pair{"/v1/completions", Api::openai_completions}, std::pair{"/chat/completions", Api::openai_chat},
         std::pair{"/completions", Api::llama_completion}, std::pair{"/v1/responses", Api::openai_responses},
-        std::pair{"/responses", Api::openai_responses}, std::pair{"/completion", Api::llama_completion}}) {
+        std::pair{"/responses", Api::openai_responses}, std::pair{"/completion", Api::llama_completion},
+        std::pair{"/infill", Api::llama_completion}}) {
     svr.Post(path, guarded(api, [&st, api = api](const http::Request& q, http::Response& r) {
                handle_generation(st, api, q, r);
              }));
