@@ -9,6 +9,7 @@ import { startProcess } from './processes.js';
 import { registerSdkTests, SCRIPTS } from './sdk_suite.js';
 import { registerResponsesTests } from './responses_suite.js';
 import { registerEmbeddingsOffTest, registerEmbeddingsTests } from './embeddings_suite.js';
+import { registerLoraTests } from './lora_suite.js';
 
 const SFCL = process.env.SFCL;
 const targets = { key: 'sdk-test-key' };
@@ -32,6 +33,10 @@ before(async () => {
   targets.demoBase = await startServer(join(process.cwd(), '../../demo/sfcl-demo.gguf'), ['--test-script', SCRIPTS.demo]);
   targets.jsonBase = await startServer(model, ['--test-script', SCRIPTS.json]);
   targets.embedBase = await startServer(join(process.cwd(), '../../demo/sfcl-demo.gguf'), ['--embeddings', '--pooling', 'mean']);
+  const adapter = join(dir, 'tiny-lora.gguf');
+  execFileSync(SFCL, ['make-test-lora', adapter, '--base', model, '--rank', '8', '--seed', '7', '--scale', '0.3'],
+    { stdio: 'ignore' });
+  targets.loraBase = await startServer(model, ['--lora-scaled', `${adapter}:0`]);
 });
 
 after(() => {
@@ -43,3 +48,4 @@ registerSdkTests(targets);
 registerResponsesTests(targets);
 registerEmbeddingsOffTest(targets);
 registerEmbeddingsTests(targets);
+registerLoraTests(targets);

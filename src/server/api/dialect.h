@@ -25,6 +25,8 @@ struct ResponseInfo {
   int32_t choice = 0;                         // OpenAI n > 1: this choice's index (server/app/choices.h)
   bool more_choices = false;                  // n > 1: stream_close leaves the stream's end to stream_end
   std::shared_ptr<ToolStream> tool_stream{};  // streams with tools: what went out (server/api/tool_stream.h)
+  // llama-server's /completion: the request's generation_settings (llama_generation_settings).
+  std::shared_ptr<const nlohmann::json> settings{};
 };
 
 // Which error type each situation gets in the dialect's error shape.
@@ -82,5 +84,12 @@ const Dialect& openai_chat_dialect();
 const Dialect& openai_completions_dialect();
 const Dialect& openai_responses_dialect();  // responses.cpp
 const Dialect& llama_completion_dialect();  // llama_completion.cpp: llama-server's native /completion
+// The generation_settings llama-server's /completion answers with: the parameters the request ran
+// under (sampling, lengths, stops, grammar, adapters) and `logit_bias` as [{"bias", "token"}] with
+// the bans (ignore_eos's end-of-generation tokens) as null, as llama-server writes -inf. The
+// samplers sfcl refuses unless neutral are not listed.
+nlohmann::json llama_generation_settings(const GenerationRequest& req,
+                                         std::span<const std::pair<engine::Token, float>> logit_bias,
+                                         std::span<const float> lora);
 
 }  // namespace sfcl::server

@@ -68,6 +68,7 @@ class LlamaCompletion final : public Dialect {
             {"stop_type", stop_type(r)},
             {"stopping_word", r.stop_sequence},
             {"tokens_cached", r.prompt_tokens + r.output_tokens},
+            {"generation_settings", info.settings ? *info.settings : json::object()},
             {"timings", timings(r, cached)}};
   }
   [[nodiscard]] std::string stream_open(const ResponseInfo&, int32_t, int32_t) const override { return {}; }
@@ -111,6 +112,30 @@ class LlamaCompletion final : public Dialect {
 const Dialect& llama_completion_dialect() {
   static const LlamaCompletion kDialect;
   return kDialect;
+}
+
+json llama_generation_settings(const GenerationRequest& req,
+                               std::span<const std::pair<engine::Token, float>> logit_bias,
+                               std::span<const float> lora) {
+  const engine::SamplingOptions& s = req.options.sampling;
+  json bias = json::array();
+  for (const auto& [token, b] : logit_bias) bias.push_back({{"bias", b}, {"token", token}});  // -inf dumps as null
+  json adapters = json::array();
+  for (size_t i = 0; i < lora.size(); ++i) adapters.push_back({{"id", i}, {"scale", lora[i]}});
+  return {{"seed", s.seed},
+          {"temperature", s.temperature},
+          {"top_k", s.top_k},
+          {"top_p", s.top_p},
+          {"min_p", s.min_p},
+          {"stop", req.options.stop},
+          {"max_tokens", req.options.max_tokens},
+          {"n_predict", req.options.max_tokens},
+          {"ignore_eos", req.ignore_eos},
+          {"stream", req.stream},
+          {"logit_bias", bias},
+          {"n_probs", 0},
+          {"grammar", req.grammar},
+          {"lora", adapters}};
 }
 
 }  // namespace sfcl::server

@@ -231,6 +231,9 @@ void handle_choices(State& st, const Dialect& dialect, Admitted& a, const http::
   }
   const auto start = Clock::now();
   ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now(), a.req.include_usage};
+  if (&dialect == &llama_completion_dialect()) {
+    info.settings = std::make_shared<const nlohmann::json>(llama_generation_settings(a.req, a.job->logit_bias, a.job->lora));
+  }
   info.shape = a.job->shape;
   ++st.in_flight;
   if (a.req.stream) {

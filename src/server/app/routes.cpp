@@ -174,6 +174,9 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   }
   const auto start = std::chrono::steady_clock::now();
   ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now(), a.req.include_usage};
+  if (&dialect == &llama_completion_dialect()) {
+    info.settings = std::make_shared<const nlohmann::json>(llama_generation_settings(a.req, a.job->logit_bias, a.job->lora));
+  }
   info.shape = a.job->shape;
   ++st.in_flight;
   if (a.req.stream) {

@@ -53,6 +53,45 @@ TEST_F(NativeCompletion, ResponseHasLlamaServersFieldsAndTimings) {
 
 // As llama-server counts: the first output token comes from the prompt's logits, so the generation
 // rate is over the steps after it (none for one token), and no timing is negative or missing.
+TEST_F(NativeCompletion, GenerationSettingsSayWhatTheRequestRanUnder) {
+  auto c = server_->client();
+  json b = body(5);
+  b["top_k"] = 7;
+  b["stop"] = {"\n\n"};
+  b["seed"] = 42;
+  const json r = post_json(c, "/completion", b);
+  ASSERT_EQ(r["_status"], 200) << r.dump();
+  const json& g = r["generation_settings"];
+  EXPECT_EQ(g["n_predict"], 5);
+  EXPECT_EQ(g["max_tokens"], 5);
+  EXPECT_EQ(g["top_k"], 7);
+  EXPECT_EQ(g["seed"], 42);
+  EXPECT_EQ(g["temperature"], 0.0);
+  EXPECT_EQ(g["stop"], json::array({"\n\n"}));
+  EXPECT_EQ(g["ignore_eos"], true);
+  EXPECT_EQ(g["stream"], false);
+  // ignore_eos bans every end-of-generation token: llama-server lists them with a null (-inf) bias.
+  ASSERT_FALSE(g["logit_bias"].empty()) << g.dump();
+  for (const json& e : g["logit_bias"]) {
+    EXPECT_TRUE(e["bias"].is_null()) << e.dump();
+    EXPECT_TRUE(e["token"].is_number_integer()) << e.dump();
+  }
+  b["ignore_eos"] = false;
+  b["logit_bias"] = {{"5", 1.5}};
+  const json plain = post_json(c, "/completion", b);
+  ASSERT_EQ(plain["_status"], 200) << plain.dump();
+  EXPECT_EQ(plain["generation_settings"]["logit_bias"], json::parse(R"([{"bias": 1.5, "token": 5}])"));
+  // The stream's last object carries them too.
+  b["stream"] = true;
+  auto sr = c.Post("/completion", b.dump(), "application/json");
+  ASSERT_TRUE(sr);
+  const auto events = parse_sse(sr->body);
+  ASSERT_FALSE(events.empty());
+  const json last = json::parse(events.back().second);
+  EXPECT_EQ(last["generation_settings"]["stream"], true);
+  EXPECT_EQ(last["generation_settings"]["n_predict"], 5);
+}
+
 TEST_F(NativeCompletion, GenerationRateLeavesOutTheFirstToken) {
   auto c = server_->client();
   const json one = post_json(c, "/completion", body(1))["timings"];
