@@ -31,6 +31,7 @@ std::vector<std::pair<std::string, std::string>> extra_of(const json& body, cons
     for (const auto& [key, value] : chunk.items()) {
       if ((key != "filename" && key != "text") || !value.is_string()) throw bad_param(kShape, "input_extra");
     }
+    if (!chunk.contains("text")) throw bad_param(kShape, "input_extra");  // llama-server requires it
     out.emplace_back(text_field(chunk, "filename", server), text_field(chunk, "text", server));
     if (!chunk.contains("filename")) out.back().first = "tmp";  // llama-server's default
   }

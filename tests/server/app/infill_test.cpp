@@ -88,6 +88,8 @@ TEST(ServerInfill, MalformedFieldsAre400NamingThem) {
       {{{"input_extra", {{{"filename", 3}, {"text", "x"}}}}}, "input_extra"},
       {{{"input_extra", {{{"name", "a.py"}, {"text", "x"}}}}}, "input_extra"},
       {{{"input_extra", {"text"}}}, "input_extra"},
+      {{{"input_extra", {json::object()}}}, "input_extra"},
+      {{{"input_extra", {{{"filename", "ok"}}}}}, "input_extra"},
       {{{"input_prefix", 5}}, "input_prefix"},
       {{{"input_suffix", {"a"}}}, "input_suffix"},
       {{{"prompt", json::object()}}, "prompt"},
