@@ -91,7 +91,8 @@ attack: configure
 	SFCL=$(SFCL) scripts/attack-requests
 
 # llama.cpp's own server test suite (pytest, Debian's packages) against sfcl serve on the demo model
-# (not part of make test; counts and reasons in docs/OPERATIONS.md). LLAMA_TESTS picks files/options.
+# (not part of make test; counts and reasons in docs/OPERATIONS.md). Without LLAMA_TESTS: every file, one
+# by one, with a per-file table; LLAMA_TESTS picks files and pytest options.
 llama-server-tests: configure
 	cmake --build --preset $(PRESET) --target sfcl
 	SFCL=$(SFCL) scripts/llama-server-tests $(LLAMA_TESTS)
