@@ -105,6 +105,9 @@ ApiFlags add_api_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOption
   cmd.add_flag("--metrics,!--no-metrics", o->metrics,
                "Serve Prometheus metrics at /metrics (default); --no-metrics: answer 501 there");
   cmd.add_flag("--slots,!--no-slots", o->slots, "Serve the slots' state at /slots (default); --no-slots: answer 501");
+  cmd.add_flag("--warmup,!--no-warmup", o->warmup,
+               "Run one short generation per model before reporting ready (default), so the first request "
+               "does not pay the one-time setup; --no-warmup: ready sooner");
   cmd.add_option("--slot-save-path", o->slot_save_path,
                  "Directory for POST /slots/{id}?action=save|restore (a slot's KV cache and tokens as files, "
                  "llama-server's format); created if missing; without it those actions answer 501");

@@ -55,6 +55,29 @@ void add_chat_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptions>&
       },
       "JSON object of extra chat template variables, e.g. '{\"enable_thinking\": false}' (requests' "
       "chat_template_kwargs are merged over it)");
+  // llama-server's server-wide thinking switches, as the template variables they set (requests'
+  // enable_thinking / chat_template_kwargs still override them).
+  cmd.add_option_function<std::string>(
+         "--reasoning",
+         [o](const std::string& v) {
+           if (v == "auto") {
+             o->chat_template_kwargs.erase("enable_thinking");
+           } else {
+             o->chat_template_kwargs["enable_thinking"] = v == "on" ? "true" : "false";
+           }
+         },
+         "Thinking in the chat template: on, off (enable_thinking false) or auto (the template's default)")
+      ->check(CLI::IsMember({"on", "off", "auto"}));
+  cmd.add_option_function<std::string>(
+      "--reasoning-effort",
+      [o](const std::string& v) {
+        if (v == "default") {
+          o->chat_template_kwargs.erase("reasoning_effort");
+        } else {
+          o->chat_template_kwargs["reasoning_effort"] = nlohmann::json(v).dump();
+        }
+      },
+      "reasoning_effort given to the chat template ('default': the template's own), as llama-server's");
   cmd.add_option("--reasoning-format", o->reasoning_format,
                  "Reasoning of thinking models: none (left in the text) or auto, deepseek, deepseek-legacy (the "
                  "template renders and the reply parser reads it as llama-server's); requests may override it")

@@ -31,8 +31,8 @@ constexpr std::string_view kPlacement =
     "this tensor placement or memory mode: -ngl, -sm, -ts, -mg, --no-mmap and --mlock place the model";
 constexpr std::string_view kFit = "fitting the context to device memory: sfcl allocates -c/--ctx as given";
 constexpr std::string_view kReasoning =
-    "server-wide reasoning controls: --reasoning-format, and chat_template_kwargs (--chat-template-kwargs or per "
-    "request)";
+    "thinking budgets and preserved reasoning: --reasoning, --reasoning-effort, --reasoning-format and "
+    "chat_template_kwargs (--chat-template-kwargs or per request) are the controls";
 constexpr std::string_view kChat = "this chat handling switch: sfcl always parses replies and continues a prefill";
 constexpr std::string_view kLog = "llama.cpp's log options: sfcl logs lines to stderr (-v, --log-format text|json)";
 constexpr std::string_view kCheckpoints =
@@ -71,6 +71,7 @@ void add_aliases(Table& t) {
   t.alias("--kv-unified", {"-kvu"});
   t.alias("--no-kv-unified", {"-no-kvu"});
   t.alias("--timeout", {"-to"});
+  t.alias("--reasoning", {"-rea"});
   // llama-server's per-slot cap, which also sizes the pool without -c: sfcl's --ctx.
   t.alias("--ctx", {"--kv-unified-per-slot"});
 }
@@ -78,8 +79,6 @@ void add_aliases(Table& t) {
 void add_ignored(Table& t) {
   // Accepted without effect: what they ask for is what sfcl does anyway.
   t.add(K::ignored, "continuous batching is how sfcl always decodes", {"-cb", "--cont-batching"}, 0);
-  t.add(K::ignored, "sfcl runs no warmup decode; the first request pays the one-time setup",
-        {"--warmup", "--no-warmup"}, 0);
   t.add(K::ignored, "llama.cpp's log is already off unless -v; sfcl's own status lines stay on stderr",
         {"--log-disable"}, 0);
   t.add(K::ignored, "sfcl gives every slot and queued request a handler thread (--parallel + --queue)",
@@ -313,8 +312,8 @@ void add_refused_placement(Table& t) {
                         "--defrag-thold"});
   t.refuse(kFit, {"-fit", "--fit", "-fitt", "--fit-target", "-fitc", "--fit-ctx"});
   t.refuse("checking or overriding the model's tensors and metadata", {"--check-tensors", "--override-kv"});
-  t.refuse(kReasoning, {"-rea", "--reasoning", "--reasoning-effort", "--reasoning-budget", "--reasoning-budget-message",
-                        "--reasoning-preserve", "--no-reasoning-preserve"});
+  t.refuse(kReasoning,
+           {"--reasoning-budget", "--reasoning-budget-message", "--reasoning-preserve", "--no-reasoning-preserve"});
   t.refuse(kChat, {"--skip-chat-parsing", "--no-skip-chat-parsing", "--prefill-assistant", "--no-prefill-assistant"});
   t.refuse(kLog, {"--log-file", "--log-colors", "-lv", "--verbosity", "--log-verbosity", "--log-prefix",
                   "--no-log-prefix", "--log-timestamps", "--no-log-timestamps", "--log-prompts-dir", "--perf"});

@@ -20,6 +20,7 @@ std::string settings_json(const server::ServerOptions& o) {
                         {"n_gpu_layers", o.model_options.n_gpu_layers},
                         {"use_mmap", o.model_options.use_mmap},
                         {"ui", o.ui},
+                        {"warmup", o.warmup},
                         {"verbose", o.verbose},
                         {"header_timeout_s", o.header_timeout_s},
                         {"body_timeout_s", o.body_timeout_s},
@@ -30,6 +31,7 @@ std::string settings_json(const server::ServerOptions& o) {
                         {"api_keys", o.api_keys.size()},
                         {"cors_origins", o.cors_origins},
                         {"embeddings", o.embeddings || !o.embedding_model.empty()},
+                        {"chat_template_kwargs", o.chat_template_kwargs},
                         {"models", models}}
       .dump();
 }

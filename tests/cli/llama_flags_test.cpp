@@ -57,6 +57,9 @@ std::string sample_value(const std::string& flag) {
       {"--split-mode", "layer"},
       {"--host", "0.0.0.0"},
       {"--reasoning-format", "auto"},
+      {"-rea", "off"},
+      {"--reasoning", "off"},
+      {"--reasoning-effort", "high"},
       {"--chat-template-kwargs", "{}"},
       {"--chat-template", "chatml"},
       {"--kv-unified-per-slot", "2048"},
@@ -109,6 +112,22 @@ TEST(LlamaServerFlags, EmbeddingsAreOnlyServedWhenAskedFor) {
   }
   EXPECT_NE(sfcl_serve({"--embedding-model", "e.gguf"}).out.find("\"embeddings\":true"), std::string::npos);
   EXPECT_EQ(sfcl_serve({"--rerank"}).rc, 2);
+}
+
+TEST(LlamaServerFlags, WarmupIsOnUnlessTurnedOff) {
+  EXPECT_NE(sfcl_serve({}).out.find(R"("warmup":true)"), std::string::npos);
+  EXPECT_NE(sfcl_serve({"--no-warmup"}).out.find(R"("warmup":false)"), std::string::npos);
+  EXPECT_NE(sfcl_serve({"--no-warmup", "--warmup"}).out.find(R"("warmup":true)"), std::string::npos);
+}
+
+TEST(LlamaServerFlags, ReasoningSetsTheTemplateVariables) {
+  EXPECT_NE(sfcl_serve({"--reasoning", "off"}).out.find(R"("enable_thinking":"false")"), std::string::npos);
+  EXPECT_NE(sfcl_serve({"-rea", "on"}).out.find(R"("enable_thinking":"true")"), std::string::npos);
+  // auto is the template's own default: no variable, also over an earlier off.
+  EXPECT_EQ(sfcl_serve({"-rea", "off", "--reasoning", "auto"}).out.find("enable_thinking"), std::string::npos);
+  EXPECT_NE(sfcl_serve({"--reasoning-effort", "low"}).out.find(R"("reasoning_effort":"\"low\"")"), std::string::npos);
+  EXPECT_EQ(sfcl_serve({"--reasoning-effort", "default"}).out.find("reasoning_effort"), std::string::npos);
+  EXPECT_EQ(sfcl_serve({"--reasoning", "maybe"}).rc, 2);
 }
 
 TEST(LlamaServerFlags, ContextIsTheTotalSplitOverTheSlots) {

@@ -55,6 +55,7 @@ struct ServerOptions {
   bool ui = true;       // the playground at / (web/, embedded at build time)
   bool metrics = true;  // GET /metrics (off: 501, as llama-server without --metrics)
   bool slots = true;    // GET /slots (off: 501, as llama-server with --no-slots)
+  bool warmup = true;   // one short generation per model before ready (llama-server's --warmup)
   // POST /slots/{id}?action=save|restore takes file names under this directory (llama-server's
   // --slot-save-path); empty: 501 there.
   std::string slot_save_path;

@@ -29,6 +29,7 @@ void warm_up(ServedModel& m) {
   warm->options.max_tokens = 2;
   warm->options.mode = decode::Mode::off;
   warm->sources = std::make_shared<anchor::SourceIndex>();
+  warm->warm_up = true;
   if (m.scheduler->submit(warm)) warm->channel.wait_finished();
 }
 
@@ -70,7 +71,7 @@ void load_model(const State& st, ServedModel& m) {
     m.script = std::make_shared<std::vector<engine::Token>>(m.model->tokenize(st.opt.test_script, false, false));
   }
   m.scheduler = std::make_unique<Scheduler>(*m.model, st.opt.scheduler);
-  warm_up(m);
+  if (st.opt.warmup) warm_up(m);
 }
 
 // A file that is not GGUF is refused before the port is bound (loading it takes a while; the
