@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "build-info.h"
 #include "engine/engine.h"
 #include "ggml-backend.h"
 #include "llama.h"
@@ -86,6 +87,11 @@ std::vector<std::string> backend_device_names() {
   for (size_t i = 0; i < ggml_backend_dev_count(); ++i)
     out.emplace_back(ggml_backend_dev_name(ggml_backend_dev_get(i)));
   return out;
+}
+
+const std::string& llama_build() {
+  static const std::string kBuild = llama_build_info();
+  return kBuild;
 }
 
 }  // namespace sfcl::engine

@@ -40,6 +40,8 @@ class EngineError : public std::runtime_error {
 void load_backends(const std::string& dir = {});
 // Routes llama.cpp's log: false keeps only errors (default), true passes everything to stderr.
 void set_verbose_log(bool verbose);
+// llama.cpp's build as llama-server names it in system_fingerprint ("b<number>-<commit>").
+const std::string& llama_build();
 
 // One tool call an assistant turn made: `arguments` is a JSON object's text.
 struct ToolCall {

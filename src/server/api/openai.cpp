@@ -1,6 +1,7 @@
 // The OpenAI dialects (chat completions and legacy completions): completion objects, data-only
 // SSE chunks ending in [DONE], OpenAI error shapes. SFCL events ride in ordinary chunks as an
 // "sfcl" extension field, so SDK loops that read choices[0].delta keep working.
+#include "engine/engine.h"
 #include "server/api/dialect.h"
 #include "server/api/logprobs.h"
 #include "server/api/tools.h"
@@ -46,6 +47,7 @@ class OpenAI final : public Dialect {
             {"object", completions_ ? "text_completion" : "chat.completion"},
             {"created", info.created},
             {"model", info.model},
+            {"system_fingerprint", engine::llama_build()},
             {"choices", json::array({std::move(choice)})},
             {"usage", usage(r, cached)}};
   }
@@ -70,6 +72,11 @@ class OpenAI final : public Dialect {
     return sse_data(c);
   }
   [[nodiscard]] std::string stream_ping() const override { return ": ping\n\n"; }
+  [[nodiscard]] std::string stream_progress(const ResponseInfo& info, const json& progress) const override {
+    json c = chunk(info, completions_ ? json::object() : json{{"role", "assistant"}, {"content", nullptr}}, nullptr);
+    c["prompt_progress"] = progress;  // as llama-server: beside the chunk's usual fields
+    return sse_data(c);
+  }
   [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
                                          json sfcl) const override {
     if (info.shape && !completions_) return openai_tool_stream_close(info, r, usage(r, cached), std::move(sfcl));
@@ -107,7 +114,7 @@ class OpenAI final : public Dialect {
   // nlohmann's order), without building the JSON tree: this is the per-token path.
   [[nodiscard]] std::string text_chunk(const ResponseInfo& info, const std::string& text) const {
     std::string out;
-    out.reserve(176 + text.size() + info.id.size() + info.model.size());
+    out.reserve(208 + text.size() + info.id.size() + info.model.size() + engine::llama_build().size());
     out += R"(data: {"choices":[{)";
     if (!completions_) {
       out += R"("delta":{"content":)";
@@ -127,8 +134,10 @@ class OpenAI final : public Dialect {
     append_json_string(out, info.id);
     out += R"(,"model":)";
     append_json_string(out, info.model);
-    out += completions_ ? R"(,"object":"text_completion"})" : R"(,"object":"chat.completion.chunk"})";
-    out += "\n\n";
+    out += completions_ ? R"(,"object":"text_completion")" : R"(,"object":"chat.completion.chunk")";
+    out += R"(,"system_fingerprint":)";
+    append_json_string(out, engine::llama_build());
+    out += "}\n\n";
     return out;
   }
   // One stream chunk; `delta` is the chat delta (its "content" is the completions "text").
@@ -143,6 +152,7 @@ class OpenAI final : public Dialect {
             {"object", completions_ ? "text_completion" : "chat.completion.chunk"},
             {"created", info.created},
             {"model", info.model},
+            {"system_fingerprint", engine::llama_build()},
             {"choices", json::array({std::move(choice)})}};
   }
   bool completions_;

@@ -4,6 +4,7 @@
 #include <tuple>
 #include <utility>
 
+#include "engine/engine.h"
 #include "server/api/logprobs.h"
 #include "server/api/responses.h"
 #include "server/api/signing.h"
@@ -48,6 +49,7 @@ json openai_chunk(const ResponseInfo& info, json delta, const json& finish) {
       {"object", "chat.completion.chunk"},
       {"created", info.created},
       {"model", info.model},
+      {"system_fingerprint", engine::llama_build()},
       {"choices",
        json::array(
            {{{"index", info.choice}, {"delta", std::move(delta)}, {"logprobs", nullptr}, {"finish_reason", finish}}})}};
@@ -162,6 +164,7 @@ json openai_tool_response(const ResponseInfo& info, const decode::Result& r, jso
           {"object", "chat.completion"},
           {"created", info.created},
           {"model", info.model},
+          {"system_fingerprint", engine::llama_build()},
           {"choices", json::array({{{"index", info.choice},
                                     {"message", std::move(message)},
                                     {"logprobs", logprobs_of_reply(r)},

@@ -1,6 +1,7 @@
 #include "server/app/delivered.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "server/api/signing.h"
 #include "server/app/delivered_fields.h"
@@ -27,6 +28,23 @@ bool only(Delivered& d, const json& j, const std::string& path, std::initializer
 
 void expect(Delivered& d, const json& j, const char* key, const json& value, const std::string& path) {
   if (j.contains(key) && j[key] != value) d.unsigned_parts.push_back(path + "." + key + " = " + j[key].dump());
+}
+
+void fingerprint_at(Delivered& d, const json& j, const std::string& path) {
+  if (!j.contains("system_fingerprint")) return;
+  const std::string f = string_at(d, j, "system_fingerprint", path);
+  const size_t dash = f.find('-');
+  const auto all = [](std::string_view s, int (*is)(int)) {
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [is](char c) { return is(static_cast<unsigned char>(c)) != 0; });
+  };
+  const bool build_name = f.starts_with('b') && dash != std::string::npos && all(f.substr(1, dash - 1), isdigit) &&
+                          all(std::string_view(f).substr(dash + 1), isalnum);
+  if (!build_name || (!d.fingerprint.empty() && f != d.fingerprint)) {
+    d.unsigned_parts.push_back(path + ".system_fingerprint = " + json(f).dump());
+  } else {
+    d.fingerprint = f;
+  }
 }
 
 std::string string_at(Delivered& d, const json& j, const char* key, const std::string& path) {
@@ -167,7 +185,8 @@ void read_openai_choice(const json& b, const json& c, size_t i, const json& top,
 }
 
 void read_openai(const json& b, Delivered& d) {
-  only(d, b, "body", {"id", "object", "created", "model", "choices", "usage", "sfcl"});
+  only(d, b, "body", {"id", "object", "created", "model", "system_fingerprint", "choices", "usage", "sfcl"});
+  fingerprint_at(d, b, "body");
   d.id = string_at(d, b, "id", "body");
   d.model = string_at(d, b, "model", "body");
   d.created = b.value("created", json());

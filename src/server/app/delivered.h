@@ -26,6 +26,7 @@ struct Delivered {
   std::string id;
   std::string model;
   nlohmann::json created;                // OpenAI "created" (null in Anthropic responses)
+  std::string fingerprint;               // OpenAI "system_fingerprint" (unsigned: the llama.cpp build)
   nlohmann::json usage;                  // null when the response has none (of all choices)
   std::vector<DeliveredChoice> choices;  // by index, never empty
   std::vector<std::string> unsigned_parts;

@@ -15,6 +15,9 @@ bool only(Delivered& d, const nlohmann::json& j, const std::string& path, std::i
 void expect(Delivered& d, const nlohmann::json& j, const char* key, const nlohmann::json& value,
             const std::string& path);
 std::string string_at(Delivered& d, const nlohmann::json& j, const char* key, const std::string& path);
+// OpenAI's system_fingerprint, which the signature does not cover: only as llama.cpp names a build
+// ("b<number>-<commit>"), and the same in every chunk of a stream.
+void fingerprint_at(Delivered& d, const nlohmann::json& j, const std::string& path);
 // OpenAI usage / Anthropic usage: only the server's keys, OpenAI's total the sum.
 void check_usage(Delivered& d, const nlohmann::json& usage, bool anthropic, const std::string& path);
 // The "type" string of an object ("" when none).

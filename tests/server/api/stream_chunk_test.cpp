@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/engine.h"
 #include "server/api/dialect.h"
 #include "server/http/http_util.h"
 
@@ -24,6 +25,7 @@ std::string tree_chunk(const ResponseInfo& info, const std::string& text, bool c
                    {"object", completions ? "text_completion" : "chat.completion.chunk"},
                    {"created", info.created},
                    {"model", info.model},
+                   {"system_fingerprint", engine::llama_build()},
                    {"choices", json::array({choice})}});
 }
 
