@@ -1,5 +1,7 @@
 #include "server/api/dialect.h"
 
+#include <set>
+
 namespace sfcl::server {
 
 const Dialect& dialect_for(Api api) {
@@ -31,6 +33,27 @@ Api api_of_path(const std::string& path) {
     if (path.rfind(p, 0) == 0) return Api::openai_chat;
   }
   return Api::anthropic;
+}
+
+std::string metrics_path(const std::string& path) {
+  static const std::set<std::string> known = {"/v1/messages",
+                                              "/v1/messages/count_tokens",
+                                              "/v1/chat/completions/input_tokens",
+                                              "/v1/responses/input_tokens",
+                                              "/v1/chat/completions",
+                                              "/v1/completions",
+                                              "/v1/responses",
+                                              "/v1/embeddings",
+                                              "/completion",
+                                              "/infill",
+                                              "/v1/models",
+                                              "/health",
+                                              "/metrics",
+                                              "/v1/sfcl/public-key"};
+  if (known.count(path) != 0) return path;
+  if (path == "/completions") return "/completion";  // llama-server's native endpoint, as routed
+  if (known.count("/v1" + path) != 0) return "/v1" + path;
+  return "other";
 }
 
 }  // namespace sfcl::server

@@ -60,6 +60,12 @@ class Dialect {
   // `event`: report::event_json (it carries "event": its name).
   [[nodiscard]] virtual std::string stream_event(const ResponseInfo& info, const nlohmann::json& event) const = 0;
   [[nodiscard]] virtual std::string stream_ping() const = 0;
+  // llama-server's return_progress: `progress` is {total, cache, processed, time_ms}; dialects
+  // llama-server reports it in send it as it does, the others nothing.
+  [[nodiscard]] virtual std::string stream_progress(const ResponseInfo& /*info*/,
+                                                    const nlohmann::json& /*progress*/) const {
+    return {};
+  }
   // The dialect's streams keep state of their own in ResponseInfo::tool_stream (Responses: the
   // events' sequence numbers and output items), allocated with or without tools.
   [[nodiscard]] virtual bool keeps_stream_state() const { return false; }
@@ -76,6 +82,9 @@ class Dialect {
 const Dialect& dialect_for(Api api);
 // The dialect a path speaks (errors of unknown paths use Anthropic's shape).
 Api api_of_path(const std::string& path);
+// The metrics label of a path: the known routes (the paths without /v1 count as their /v1 twin),
+// else "other".
+std::string metrics_path(const std::string& path);
 inline nlohmann::json error_body(Api api, const ApiError& e) { return dialect_for(api).error_body(e); }
 
 // Defined in anthropic.cpp, openai.cpp and responses.cpp.
@@ -91,5 +100,8 @@ const Dialect& llama_completion_dialect();  // llama_completion.cpp: llama-serve
 nlohmann::json llama_generation_settings(const GenerationRequest& req,
                                          std::span<const std::pair<engine::Token, float>> logit_bias,
                                          std::span<const float> lora);
+// llama-server's response_fields on /completion: only these paths of `response` ("a/b" reaches
+// into objects), each under its path as the key; a path that is not there is left out.
+nlohmann::json llama_response_fields(const std::vector<std::string>& paths, const nlohmann::json& response);
 
 }  // namespace sfcl::server

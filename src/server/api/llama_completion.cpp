@@ -45,7 +45,8 @@ class LlamaCompletion final : public Dialect {
   [[nodiscard]] const char* id_prefix() const override { return "cmpl-"; }
   [[nodiscard]] const ErrorTypes& errors() const override {
     // llama-server's own types (tools/server/server-common.cpp, format_error_response).
-    static const ErrorTypes kTypes{"server_error", "unavailable_error", "authentication_error", "invalid_request_error"};
+    static const ErrorTypes kTypes{"server_error", "unavailable_error", "authentication_error",
+                                   "invalid_request_error"};
     return kTypes;
   }
   [[nodiscard]] json error_body(const ApiError& e) const override {
@@ -90,6 +91,11 @@ class LlamaCompletion final : public Dialect {
     return sse_data(p);
   }
   [[nodiscard]] std::string stream_ping() const override { return ": ping\n\n"; }
+  [[nodiscard]] std::string stream_progress(const ResponseInfo& info, const json& progress) const override {
+    json p = partial(info, "");
+    p["prompt_progress"] = progress;
+    return sse_data(p);
+  }
   [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
                                          json sfcl) const override {
     json last = response(info, r, cached);
@@ -112,6 +118,21 @@ class LlamaCompletion final : public Dialect {
 const Dialect& llama_completion_dialect() {
   static const LlamaCompletion kDialect;
   return kDialect;
+}
+
+json llama_response_fields(const std::vector<std::string>& paths, const json& response) {
+  json out = json::object();
+  for (const std::string& path : paths) {
+    const json* at = &response;
+    for (size_t from = 0; at != nullptr && from <= path.size();) {
+      const size_t to = std::min(path.find('/', from), path.size());
+      const std::string key = path.substr(from, to - from);
+      at = at->is_object() && at->contains(key) ? &(*at)[key] : nullptr;
+      from = to + 1;
+    }
+    if (at != nullptr) out[path] = *at;
+  }
+  return out;
 }
 
 json llama_generation_settings(const GenerationRequest& req,

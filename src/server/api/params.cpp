@@ -210,6 +210,29 @@ void check_one_of(const json& body, const char* key, std::initializer_list<std::
   throw bad_param(std::string(key) + " must be one of " + list, key);
 }
 
+// llama-server's add_generation_prompt and continue_final_message. sfcl continues a final assistant
+// message (no generation prompt after it) and otherwise opens the assistant's turn, so each is taken
+// where it says what sfcl does and refused where it asks for another prompt; both true is a
+// contradiction (llama-server's 400 too).
+void check_continuation(const json& body) {
+  for (const char* key : {"add_generation_prompt", "continue_final_message"}) {
+    if (is_set(body, key) && !body[key].is_boolean()) throw bad_param(std::string(key) + " must be a boolean", key);
+  }
+  const json& msgs = body.contains("messages") ? body["messages"] : json();
+  const bool final_assistant =
+      msgs.is_array() && !msgs.empty() && msgs.back().is_object() && msgs.back().value("role", json()) == "assistant";
+  const auto given = [&](const char* key, bool value) { return is_set(body, key) && body[key] == value; };
+  if (given("add_generation_prompt", true) && given("continue_final_message", true)) {
+    throw bad_param("add_generation_prompt and continue_final_message cannot both be true", "continue_final_message");
+  }
+  if (given("add_generation_prompt", false) && !final_assistant) {
+    refuse("add_generation_prompt", " (false only with a final assistant message, which is continued)");
+  }
+  if (given("continue_final_message", false) && final_assistant) {
+    refuse("continue_final_message", " (a final assistant message is always continued)");
+  }
+}
+
 // The hints sfcl accepts and ignores still have the types and values each API documents: a wrong
 // one is a client's bug, which the official APIs answer with 400 as well.
 void check_hints(Api api, const json& body) {
@@ -252,13 +275,13 @@ void refuse_other_samplers(const json& body) {
   for (const char* key : {"post_sampling_probs", "return_tokens"}) {
     if (is_set(body, key) && body[key] != false) refuse(key, " (no per-token output yet)");
   }
-  for (const char* key : {"response_fields", "reasoning_budget_tokens", "reasoning_budget_message", "reasoning_control",
-                          "thinking_budget_tokens"}) {
+  // /completion takes response_fields out before this (server/api/request.cpp).
+  if (is_set(body, "response_fields")) refuse("response_fields", " (llama-server's /completion takes it)");
+  for (const char* key :
+       {"reasoning_budget_tokens", "reasoning_budget_message", "reasoning_control", "thinking_budget_tokens"}) {
     if (is_set(body, key)) refuse(key, "");
   }
-  if (is_set(body, "add_generation_prompt") && body["add_generation_prompt"] != true) {
-    refuse("add_generation_prompt", " (only true: a trailing assistant message is continued instead)");
-  }
+  check_continuation(body);
 }
 
 }  // namespace

@@ -244,9 +244,10 @@ void parse_generation(Api api, const json& body, const ServerOptions& server, Ge
     }
     r.id_slot = id.get<int32_t>();
   }
-  if (body.contains("ignore_eos") && !body["ignore_eos"].is_null()) {
-    if (!body["ignore_eos"].is_boolean()) throw bad("ignore_eos must be a boolean", "ignore_eos");
-    r.ignore_eos = body["ignore_eos"].get<bool>();
+  for (auto [key, into] : {std::pair{"ignore_eos", &r.ignore_eos}, std::pair{"return_progress", &r.return_progress}}) {
+    if (!body.contains(key) || body[key].is_null()) continue;
+    if (!body[key].is_boolean()) throw bad(std::string(key) + " must be a boolean", key);
+    *into = body[key].get<bool>();
   }
   if (!r.logit_bias.empty()) {
     r.options.logit_hook = [bias = r.logit_bias](std::span<float> logits, std::span<const engine::Token>) {
@@ -371,6 +372,26 @@ GenerationRequest parse_fields(Api api, const json& body, const ServerOptions& s
   return r;
 }
 
+// llama-server's response_fields, taken out of `body` (the completions parser does not know it).
+std::vector<std::string> response_fields(json& body) {
+  std::vector<std::string> paths;
+  if (!body.is_object() || !body.contains("response_fields")) return paths;
+  const json f = body["response_fields"];
+  body.erase("response_fields");
+  if (f.is_null()) return paths;
+  constexpr size_t kMaxPaths = 64, kMaxPath = 256;
+  if (!f.is_array() || f.size() > kMaxPaths) {
+    throw bad("response_fields must be an array of at most 64 paths (strings)", "response_fields");
+  }
+  for (const json& p : f) {
+    if (!p.is_string() || p.get<std::string>().size() > kMaxPath) {
+      throw bad("response_fields: each path must be a string of at most 256 bytes", "response_fields");
+    }
+    paths.push_back(p.get<std::string>());
+  }
+  return paths;
+}
+
 }  // namespace
 
 GenerationRequest parse_count_tokens(const json& body, const ServerOptions& server, const ModelSpec& model) {
@@ -392,7 +413,9 @@ GenerationRequest parse_request(Api api, const json& body, const ServerOptions& 
     if (native.is_object() && unbounded && !native.contains("max_tokens")) {
       native["n_predict"] = server.default_max_tokens;
     }
+    std::vector<std::string> fields = response_fields(native);
     r = parse_fields(Api::openai_completions, native, server, model);
+    r.response_fields = std::move(fields);
   } else {
     r = parse_fields(api, body, server, model);
   }

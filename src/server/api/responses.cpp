@@ -67,6 +67,10 @@ class Responses final : public Dialect {
     return responses_event(*info.tool_stream, "keepalive", {{"sfcl", event}});
   }
   [[nodiscard]] std::string stream_ping() const override { return ": ping\n\n"; }
+  [[nodiscard]] std::string stream_progress(const ResponseInfo& info, const json& progress) const override {
+    return responses_event(*info.tool_stream, "response.in_progress",
+                           {{"response", object(info, nullptr, json::array())}, {"prompt_progress", progress}});
+  }
   [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
                                          json sfcl) const override {
     ToolStream& ts = *info.tool_stream;

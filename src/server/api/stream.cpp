@@ -38,6 +38,8 @@ bool stream_step(Stream& s, http::StreamSink& sink) {
       } else if (!e.text.empty()) {
         out += s.dialect->stream_text(s.info, e.text);
       }
+    } else if (e.kind == JobEvent::Kind::progress) {
+      out += s.dialect->stream_progress(s.info, e.data);
     } else {
       out += s.dialect->stream_event(s.info, e.data);
     }

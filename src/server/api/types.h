@@ -3,8 +3,8 @@
 #pragma once
 #include <cstdint>
 #include <map>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -74,6 +74,10 @@ struct GenerationRequest {
   // llama-server's "lora": the adapters and scales for this request, every adapter not listed at
   // 0; empty = the server's current scales (POST /lora-adapters).
   std::vector<LoraScale> lora;
+  // llama-server's return_progress: a stream reports the prompt's processing (prompt_progress).
+  bool return_progress = false;
+  // llama-server's response_fields (/completion only): the paths the answer keeps.
+  std::vector<std::string> response_fields;
   // llama-server's id_slot: the slot (GET /slots) this request waits for and takes; -1 = any.
   int32_t id_slot = -1;
   // Tools and structured output (server/api/tools.h).

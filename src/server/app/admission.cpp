@@ -90,6 +90,7 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
     };
   }
   job->want_events = req.events;
+  job->return_progress = req.return_progress && req.stream;
   job->sources = st.kb ? std::make_shared<anchor::SourceIndex>(st.kb) : std::make_shared<anchor::SourceIndex>();
   for (const auto& m : req.messages) job->sources->add_source(m.content);
   if (!req.prefill.empty()) job->sources->add_source(req.prefill);

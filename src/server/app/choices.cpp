@@ -112,7 +112,9 @@ bool write(http::StreamSink& sink, const std::string& s) { return s.empty() || s
 std::string choice_events(const ChoicesStream& s, const ResponseInfo& info, const JobChannel::Batch& batch) {
   std::string out;
   for (const JobEvent& e : batch.events) {
-    if (e.kind != JobEvent::Kind::text) {
+    if (e.kind == JobEvent::Kind::progress) {
+      out += s.dialect->stream_progress(info, e.data);
+    } else if (e.kind != JobEvent::Kind::text) {
       out += s.dialect->stream_event(info, e.data);
     } else if (!e.logprobs.empty()) {
       out += s.dialect->stream_tokens(info, e.text, e.logprobs);
@@ -232,7 +234,8 @@ void handle_choices(State& st, const Dialect& dialect, Admitted& a, const http::
   const auto start = Clock::now();
   ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now(), a.req.include_usage};
   if (&dialect == &llama_completion_dialect()) {
-    info.settings = std::make_shared<const nlohmann::json>(llama_generation_settings(a.req, a.job->logit_bias, a.job->lora));
+    info.settings =
+        std::make_shared<const nlohmann::json>(llama_generation_settings(a.req, a.job->logit_bias, a.job->lora));
   }
   info.shape = a.job->shape;
   ++st.in_flight;

@@ -205,7 +205,18 @@ void openai_delta(Delivered& d, const json& delta, const std::string& at, OpenAI
 
 void openai_chunk(const json& e, const std::string& at, bool first, std::map<int64_t, OpenAIChoice>& choices,
                   Delivered& d) {
-  only(d, e, at, {"id", "object", "created", "model", "choices", "usage", "sfcl"});
+  only(d, e, at,
+       {"id", "object", "created", "model", "system_fingerprint", "choices", "usage", "sfcl", "prompt_progress"});
+  fingerprint_at(d, e, at);
+  if (e.contains("prompt_progress")) {  // return_progress: counts of the prompt's processing, no content
+    const json& p = e["prompt_progress"];
+    if (only(d, p, at + ".prompt_progress", {"total", "cache", "processed", "time_ms"})) {
+      for (const auto& [key, value] : p.items()) {
+        if (!value.is_number_unsigned())
+          d.unsigned_parts.push_back(at + ".prompt_progress." + key + " = " + value.dump());
+      }
+    }
+  }
   // Every chunk names the same completion: the first says which.
   if (first) {
     d.id = string_at(d, e, "id", at);

@@ -159,13 +159,16 @@ json slots(const State& st, const std::string& target) {
   bool idle = false;
   for (const SlotState& s : m.scheduler->slot_states()) {
     idle = idle || !s.is_processing;
-    out.push_back({{"id", s.id},
-                   {"id_task", s.id_task},
-                   {"n_ctx", s.n_ctx},
-                   {"speculative", false},
-                   {"is_processing", s.is_processing},
-                   {"n_cached", s.n_cached},
-                   {"params", params}});
+    json slot = {{"id", s.id},
+                 {"n_ctx", s.n_ctx},
+                 {"speculative", false},
+                 {"is_processing", s.is_processing},
+                 {"n_cached", s.n_cached}};
+    if (s.id_task >= 0) {  // as llama-server: the task fields once a request has taken the slot
+      slot["id_task"] = s.id_task;
+      slot["params"] = params;
+    }
+    out.push_back(std::move(slot));
   }
   // llama-server's ?fail_on_no_slot=1: a 503 while every slot is busy (load balancers probe it).
   if (query_value(target, "fail_on_no_slot") == "1" && !idle) {
@@ -305,6 +308,16 @@ std::string apply_template(const State& st, const json& body) {
   check_prompt_bytes(st, Api::openai_chat, req);  // as a chat request with this body is
   // The prompt a chat request with this body gets: template options, tools and prefill included.
   return dump({{"prompt", render_request(*m.model, req).text}});
+}
+
+json count_input_tokens(const State& st, Api api, const json& body) {
+  const ServedModel& m = pick_model(st, requested_model(body), api);
+  const GenerationRequest req =
+      api == Api::anthropic ? parse_count_tokens(body, st.opt, m.spec) : parse_request(api, body, st.opt, m.spec);
+  check_prompt_bytes(st, api, req);  // before tokenising: its cost grows with the text
+  json out = {{"input_tokens", tokenize_request(*m.model, req).size()}};
+  if (api != Api::anthropic) out["object"] = "response.input_tokens";
+  return out;
 }
 
 const std::vector<std::pair<const char*, JsonRoute>>& llama_post_routes() {

@@ -42,6 +42,11 @@ std::string detokenize(const State& st, const nlohmann::json& body);
 // An OpenAI chat body -> {"prompt": the text the request's prompt would be (template, tools, prefill)}
 std::string apply_template(const State& st, const nlohmann::json& body);
 
+// The prompt tokens a generation body would make: Anthropic's count_tokens ({"input_tokens"}),
+// and llama-server's /chat/completions/input_tokens and /responses/input_tokens (also with
+// "object": "response.input_tokens", as OpenAI's Responses endpoint answers).
+nlohmann::json count_input_tokens(const State& st, Api api, const nlohmann::json& body);
+
 using JsonRoute = std::string (*)(const State&, const nlohmann::json&);
 // The POST routes above with their paths, for registration.
 const std::vector<std::pair<const char*, JsonRoute>>& llama_post_routes();

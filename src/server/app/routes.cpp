@@ -1,7 +1,5 @@
 #include "server/app/routes.h"
 
-#include <set>
-
 #include "report/report.h"
 #include "server/api/dialect.h"
 #include "server/api/stream.h"
@@ -175,7 +173,8 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
   const auto start = std::chrono::steady_clock::now();
   ResponseInfo info{random_id(dialect.id_prefix()), a.req.model, unix_now(), a.req.include_usage};
   if (&dialect == &llama_completion_dialect()) {
-    info.settings = std::make_shared<const nlohmann::json>(llama_generation_settings(a.req, a.job->logit_bias, a.job->lora));
+    info.settings =
+        std::make_shared<const nlohmann::json>(llama_generation_settings(a.req, a.job->logit_bias, a.job->lora));
   }
   info.shape = a.job->shape;
   ++st.in_flight;
@@ -213,7 +212,7 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
     res.set_header("X-SFCL-Signature", out["sfcl"]["signature"].get<std::string>());
     res.set_header("X-SFCL-Request-Id", info.id);
   }
-  set_json(res, 200, out);
+  set_json(res, 200, a.req.response_fields.empty() ? out : llama_response_fields(a.req.response_fields, out));
   if (!cache_key.empty()) keep_answer(st, cache_key, res.headers, res.body, "application/json");
   res.logged = true;
   log_request(st, info.id, http.path, mode, &outcome, cached, start, false);
@@ -299,26 +298,6 @@ void health(State& st, http::Response& r) {
   set_json(r, 200, body);
 }
 
-// The metrics label of a path: the known routes (the paths without /v1 count as their /v1 twin).
-std::string metrics_path(const std::string& path) {
-  static const std::set<std::string> known = {"/v1/messages",
-                                              "/v1/messages/count_tokens",
-                                              "/v1/chat/completions",
-                                              "/v1/completions",
-                                              "/v1/responses",
-                                              "/v1/embeddings",
-                                              "/completion",
-                                              "/infill",
-                                              "/v1/models",
-                                              "/health",
-                                              "/metrics",
-                                              "/v1/sfcl/public-key"};
-  if (known.count(path) != 0) return path;
-  if (path == "/completions") return "/completion";  // llama-server's native endpoint, as routed
-  if (known.count("/v1" + path) != 0) return "/v1" + path;
-  return "other";
-}
-
 // A handler whose exceptions become the API's error shape: every route answers, none throws.
 template <typename Fn>
 http::Handler guarded(Api api, Fn fn) {
@@ -350,15 +329,17 @@ void install_generation_routes(http::Router& svr, State& st) {
                handle_generation(st, api, q, r);
              }));
   }
-  svr.Post("/v1/messages/count_tokens", guarded(Api::anthropic, [&st](const http::Request& q, http::Response& r) {
-             if (!st.ready) throw ApiError(503, "overloaded_error", "model is loading");
-             const ClientWork::Lease work = client_work_lease(st, Api::anthropic, q);
-             const json body = parse_body_json(q.body);
-             const ServedModel& m = pick_model(st, requested_model(body), Api::anthropic);
-             const GenerationRequest req = parse_count_tokens(body, st.opt, m.spec);
-             check_prompt_bytes(st, Api::anthropic, req);  // before tokenising: its cost grows with the text
-             set_json(r, 200, {{"input_tokens", tokenize_request(*m.model, req).size()}});
-           }));
+  for (const auto& [path, api] : {std::pair{"/v1/messages/count_tokens", Api::anthropic},
+                                  std::pair{"/v1/chat/completions/input_tokens", Api::openai_chat},
+                                  std::pair{"/chat/completions/input_tokens", Api::openai_chat},
+                                  std::pair{"/v1/responses/input_tokens", Api::openai_responses},
+                                  std::pair{"/responses/input_tokens", Api::openai_responses}}) {
+    svr.Post(path, guarded(api, [&st, api = api](const http::Request& q, http::Response& r) {
+               if (!st.ready) throw ApiError(503, dialect_for(api).errors().unavailable, "model is loading");
+               const ClientWork::Lease work = client_work_lease(st, api, q);
+               set_json(r, 200, count_input_tokens(st, api, parse_body_json(q.body)));
+             }));
+  }
 }
 
 // Models, llama-server's own endpoints and embeddings.

@@ -53,4 +53,16 @@ decode::EventSink job_event_sink(const std::shared_ptr<Job>& job) {
   };
 }
 
+void report_prompt_progress(Job& job, int32_t processed) {
+  if (!job.return_progress || processed <= job.progress_processed) return;
+  job.progress_processed = processed;
+  JobEvent ev;
+  ev.kind = JobEvent::Kind::progress;
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - job.admitted_at);
+  ev.data = {
+      {"total", job.prompt.size()}, {"cache", job.progress_cache}, {"processed", processed}, {"time_ms", ms.count()}};
+  job.channel.push_event(std::move(ev));
+}
+
 }  // namespace sfcl::server

@@ -22,7 +22,10 @@ struct Job {
   decode::Options options;
   std::shared_ptr<anchor::SourceIndex> sources;
   bool want_events = false;
-  std::string request_sha256;               // what a signature says of the request (server/api/signing.h); "" unsigned
+  bool return_progress = false;
+  bool warm_up = false;        // the server's own warm-up: no task of a slot (GET /slots)             // llama-server's
+                               // prompt_progress events while the prompt is fed
+  std::string request_sha256;  // what a signature says of the request (server/api/signing.h); "" unsigned
   metrics::Metrics* metrics = nullptr;      // optional
   std::shared_ptr<const ReplyShape> shape;  // tools: how the reply is split into blocks (server/api/tools.h)
   // The request's logit_bias for engines that sample themselves (the gateway); the local loop
@@ -37,6 +40,8 @@ struct Job {
   std::chrono::steady_clock::time_point last_text{};
   std::chrono::steady_clock::time_point admitted_at{};  // a slot took it
   std::chrono::steady_clock::time_point first_text{};
+  int32_t progress_cache = 0;       // the prompt tokens the slot's cache held at admission
+  int32_t progress_processed = -1;  // the prompt tokens the last prompt_progress reported
   // Everything the two threads share.
   JobChannel channel;
 };
@@ -48,5 +53,10 @@ decode::EventSink job_event_sink(const std::shared_ptr<Job>& job);
 // Ends and removes the queued jobs whose client went away, so they hold no place in the queue (a
 // live request would get 429 behind them). Both schedulers call it under their queue's lock.
 void drop_cancelled(std::deque<std::shared_ptr<Job>>& queue);
+
+// With return_progress: a prompt_progress event (llama-server's {total, cache, processed, time_ms})
+// once `processed` prompt tokens are in the KV cache (progress_cache of them reused), each count
+// once. Decode thread.
+void report_prompt_progress(Job& job, int32_t processed);
 
 }  // namespace sfcl::server

@@ -17,11 +17,11 @@ namespace sfcl::server {
 
 // What the decode thread tells the HTTP thread of one request.
 struct JobEvent {  // NOLINT(bugprone-exception-escape): strings and json, moved between threads
-  enum class Kind : uint8_t { text, anchor_confirmed, anchor_checked, backtrack, fallback };
+  enum class Kind : uint8_t { text, anchor_confirmed, anchor_checked, backtrack, fallback, progress };
   Kind kind = Kind::text;
   std::string text;                            // text: the delivered chunk
   std::vector<decode::TokenLogprob> logprobs;  // text: its tokens' log-probabilities (when asked for)
-  nlohmann::json data;                         // every other kind: the event's JSON (report::event_json)
+  nlohmann::json data;  // every other kind: the event's JSON (report::event_json; progress: prompt_progress)
 };
 
 // How a job ended; immutable once the channel is finished.

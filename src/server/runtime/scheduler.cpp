@@ -67,6 +67,8 @@ void Scheduler::count_decode(const std::vector<SlotTake>& plan) {
     // This thread alone writes it; readers take any recent value.
     const int64_t end = s.seq->pending_pos() + static_cast<int64_t>(s.fed);
     if (end > longest_sequence_.load(std::memory_order_relaxed)) longest_sequence_.store(end);
+    // Before token_work samples the first output token: the tokens fed so far are the prompt's.
+    if (s.seq->output_tokens().empty()) report_prompt_progress(*s.job, static_cast<int32_t>(end));
   }
 }
 
@@ -268,11 +270,13 @@ void Scheduler::admit() {
     job->admitted_at = std::chrono::steady_clock::now();
     best->seq->start(job->prompt, best->id, reuse);
     job->channel.mark_admitted(reuse);
+    job->progress_cache = reuse;
+    report_prompt_progress(*job, reuse);  // llama-server's first report: nothing processed beyond the cache
     {
       std::lock_guard lock(states_mu_);
       SlotState& state = states_[static_cast<size_t>(best->id)];
       state.is_processing = true;
-      state.id_task = static_cast<int64_t>(admissions_);
+      if (!job->warm_up) state.id_task = static_cast<int64_t>(admissions_);
     }
     if (best->seq->done()) finish(*best);
   }

@@ -113,7 +113,8 @@ class Scheduler final : public JobRunner {
   // After a decode: each ready slot's sampling and checks (on the token workers), then its
   // rewinds and, when it is done or failed, its end.
   void token_work(std::vector<Ready>& ready);
-  void count_decode(const std::vector<SlotTake>& plan);  // after a decode: the llamacpp:* totals
+  // After a decode: the llamacpp:* totals, and prompt_progress for the slots fed prompt tokens.
+  void count_decode(const std::vector<SlotTake>& plan);
   // llama.cpp applies one set of LoRA scales to a whole batch: a step feeds only the slots whose
   // job runs under the scales of the first waiting slot from `first` on (the others' `waiting`
   // becomes 0: they wait a step), and applies those scales to the context.

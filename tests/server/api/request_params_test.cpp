@@ -292,6 +292,43 @@ TEST(RequestParams, LlamaServerFieldsPassWhenTheyChangeNothingAndAreRefusedOther
             4);
 }
 
+// llama-server's add_generation_prompt / continue_final_message, as a table: each is taken where it
+// says what sfcl renders (a final assistant message continued, else the assistant's turn opened).
+TEST(RequestParams, GenerationPromptAndContinuationAreTakenWhereTheyMatchWhatIsRendered) {
+  const json user_last = json::array({{{"role", "user"}, {"content", "Best book?"}}});
+  const json assistant_last =
+      json::array({{{"role", "user"}, {"content", "Best book?"}}, {{"role", "assistant"}, {"content", "Whil"}}});
+  struct Case {
+    json messages;
+    json patch;
+    std::string refused;  // "" = taken
+  };
+  const std::vector<Case> cases = {
+      {user_last, {{"add_generation_prompt", true}}, ""},
+      {user_last, {{"add_generation_prompt", false}}, "add_generation_prompt"},
+      {user_last, {{"continue_final_message", false}}, ""},
+      {user_last, {{"continue_final_message", true}}, ""},  // nothing to continue: the turn opens
+      {assistant_last, {{"add_generation_prompt", false}, {"continue_final_message", true}}, ""},
+      {assistant_last, {{"add_generation_prompt", false}}, ""},
+      {assistant_last, {{"add_generation_prompt", true}}, ""},
+      {assistant_last, {{"add_generation_prompt", true}, {"continue_final_message", true}}, "continue_final_message"},
+      {assistant_last, {{"continue_final_message", false}}, "continue_final_message"},
+      {user_last, {{"add_generation_prompt", "yes"}}, "add_generation_prompt"},
+  };
+  for (const Case& c : cases) {
+    json body = chat(c.patch);
+    body["messages"] = c.messages;
+    if (c.refused.empty()) {
+      EXPECT_NO_THROW((void)parse_request(Api::openai_chat, body, options())) << body.dump();
+    } else {
+      EXPECT_EQ(error_of(Api::openai_chat, body).param, c.refused) << body.dump();
+    }
+  }
+  json cont = chat({{"add_generation_prompt", false}});
+  cont["messages"] = assistant_last;
+  EXPECT_EQ(parse_request(Api::openai_chat, cont, options()).prefill, "Whil");
+}
+
 // llama-server's per-request adapters: [{"id", "scale"}], read as given (the served model's ids
 // are checked at admission, server/app/lora.h); a malformed entry is a 400 naming it.
 TEST(RequestParams, LoraIsReadAsLlamaServerTakesIt) {

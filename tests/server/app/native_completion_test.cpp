@@ -126,6 +126,22 @@ TEST_F(NativeCompletion, SlotsAreIdleAfterACompletion) {
   EXPECT_EQ(slots[0]["params"]["top_k"], 40);
 }
 
+// As llama-server's: a slot no request has taken yet has no task fields (id_task, params).
+TEST(NativeCompletionRoutes, SlotsListTaskFieldsOnlyOnceARequestTookTheSlot) {
+  ServerProcess s({"--parallel", "2"});
+  auto c = s.client();
+  const json fresh = json::parse(c.Get("/slots")->body);
+  ASSERT_EQ(fresh.size(), 2U) << fresh.dump();
+  for (const json& slot : fresh) {
+    EXPECT_FALSE(slot.contains("params")) << slot.dump();
+    EXPECT_FALSE(slot.contains("id_task")) << slot.dump();
+  }
+  ASSERT_EQ(post_json(c, "/completion", body(2))["_status"], 200);
+  int with_task = 0;
+  for (const json& slot : json::parse(c.Get("/slots")->body)) with_task += slot.contains("params") ? 1 : 0;
+  EXPECT_EQ(with_task, 1);
+}
+
 // Without /v1, /completions is the native endpoint, as llama-server routes it; a wrong key there
 // is llama-server's authentication_error.
 TEST(NativeCompletionRoutes, CompletionsWithoutV1IsNativeAndAWrongKeyIsAnAuthenticationError) {
@@ -193,6 +209,33 @@ TEST_F(NativeCompletion, ErrorsAreOpenAIShapedNamingTheField) {
   const json missing = post_json(c, "/completion", {{"n_predict", 3}});
   EXPECT_EQ(missing["_status"], 400);
   EXPECT_EQ(missing["error"]["param"], "prompt");
+}
+
+// llama-server's response_fields: the answer is only the paths asked for, nested ones under
+// their "a/b" key; a path that is not there is left out; the status header still tells the check.
+TEST_F(NativeCompletion, ResponseFieldsKeepOnlyThePathsAskedFor) {
+  auto c = server_->client();
+  json b = body(4);
+  const json full = post_json(c, "/completion", b);
+  b["response_fields"] = {"content", "generation_settings/n_predict", "timings/nope", "sfcl/status"};
+  auto r = c.Post("/completion", b.dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body;
+  const json j = json::parse(r->body);
+  EXPECT_EQ(j.size(), 3U) << j.dump();
+  EXPECT_EQ(j["content"], full["content"]);
+  EXPECT_EQ(j["generation_settings/n_predict"], 4);
+  EXPECT_EQ(j["sfcl/status"], full["sfcl"]["status"]);
+  EXPECT_FALSE(j.contains("timings/nope"));
+  EXPECT_TRUE(r->has_header("X-SFCL-Status"));
+  b["response_fields"] = "content";
+  EXPECT_EQ(post_json(c, "/completion", b)["error"]["param"], "response_fields");
+  // Chat answers have OpenAI's shape: the field is refused there, naming where it applies.
+  const json chat = post_json(
+      c, "/v1/chat/completions",
+      {{"messages", {{{"role", "user"}, {"content", "hi"}}}}, {"max_tokens", 2}, {"response_fields", {"content"}}});
+  EXPECT_EQ(chat["_status"], 400);
+  EXPECT_NE(chat["error"]["message"].get<std::string>().find("/completion"), std::string::npos) << chat.dump();
 }
 
 }  // namespace

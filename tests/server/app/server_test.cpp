@@ -6,6 +6,7 @@
 #include <future>
 #include <nlohmann/json.hpp>
 
+#include "engine/engine.h"
 #include "server/server_process.h"
 
 namespace sfcl::test {
@@ -62,6 +63,30 @@ TEST_F(ServerTest, HealthModelsAndCountTokens) {
   const json counted = post_json(c, "/v1/messages/count_tokens",
                                  {{"model", id}, {"messages", msgs}, {"max_tokens", 16}, {"temperature", 0.2}});
   EXPECT_EQ(counted["_status"], 200) << counted.dump();
+}
+
+// llama-server's input_tokens endpoints: the prompt a chat or Responses body would make, counted
+// as the request itself counts it (usage.prompt_tokens), with OpenAI's object name; bad bodies 400.
+TEST_F(ServerTest, InputTokensOfChatAndResponsesBodiesAreTheirPromptTokens) {
+  auto c = server_->client();
+  const json chat = {{"max_tokens", 1},
+                     {"messages", json::array({{{"role", "system"}, {"content", "Fee $5."}},
+                                               {{"role", "user"}, {"content", "What is the fee?"}}})}};
+  const int prompt = post_json(c, "/v1/chat/completions", chat)["usage"]["prompt_tokens"];
+  for (const char* path : {"/v1/chat/completions/input_tokens", "/chat/completions/input_tokens"}) {
+    const json n = post_json(c, path, chat);
+    EXPECT_EQ(n["_status"], 200) << path << n.dump();
+    EXPECT_EQ(n["input_tokens"], prompt) << path;
+    EXPECT_EQ(n["object"], "response.input_tokens");
+  }
+  const json resp = {{"instructions", "Fee $5."}, {"input", "What is the fee?"}, {"max_output_tokens", 1}};
+  const int resp_prompt = post_json(c, "/v1/responses", resp)["usage"]["input_tokens"];
+  for (const char* path : {"/v1/responses/input_tokens", "/responses/input_tokens"}) {
+    EXPECT_EQ(post_json(c, path, resp)["input_tokens"], resp_prompt) << path;
+  }
+  const json bad = post_json(c, "/v1/chat/completions/input_tokens", {{"messages", "nope"}});
+  EXPECT_EQ(bad["_status"], 400);
+  EXPECT_TRUE(bad["error"]["message"].is_string()) << bad.dump();
 }
 
 TEST_F(ServerTest, CountTokensCountsTheToolsAsTheRequestWouldRenderThem) {
@@ -144,6 +169,9 @@ TEST_F(ServerTest, OpenAIChatAndCompletions) {
   auto j = post_json(c, "/v1/chat/completions", chat);
   EXPECT_EQ(j["_status"], 200);
   EXPECT_EQ(j["object"], "chat.completion");
+  // llama-server's system_fingerprint: the llama.cpp build ("b<number>-<commit>").
+  EXPECT_EQ(j["system_fingerprint"], engine::llama_build());
+  EXPECT_TRUE(j["system_fingerprint"].get<std::string>().starts_with("b"));
   EXPECT_EQ(j["choices"][0]["message"]["role"], "assistant");
   EXPECT_EQ(j["choices"][0]["finish_reason"], "length");
   EXPECT_EQ(j["usage"]["completion_tokens"], 6);
@@ -156,6 +184,7 @@ TEST_F(ServerTest, OpenAIChatAndCompletions) {
   EXPECT_EQ(ev.back().second, "[DONE]");
   const json last = json::parse(ev[ev.size() - 2].second);
   EXPECT_EQ(last["choices"][0]["finish_reason"], "length");
+  EXPECT_EQ(last["system_fingerprint"], engine::llama_build());
   EXPECT_TRUE(last["sfcl"]["status"].is_string());
   auto comp =
       post_json(c, "/v1/completions", {{"model", "sfcl"}, {"prompt", "Once"}, {"max_tokens", 4}, {"temperature", 0}});

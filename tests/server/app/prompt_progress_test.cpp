@@ -1,0 +1,132 @@
+// llama-server's return_progress against the real `sfcl serve` on 127.0.0.1: a stream reports
+// prompt_progress {total, cache, processed, time_ms} once when a slot takes the request (processed
+// = cache) and after each batch of the prompt, the last with processed = total, in the shape of
+// each dialect llama-server reports it in (chat chunks, /completion partial objects, Responses'
+// response.in_progress events).
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "server/server_process.h"
+
+namespace sfcl::test {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kBatch = 16;
+
+class PromptProgress : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    server_ = new ServerProcess({"--parallel", "1", "--ctx", "1024", "--batch", std::to_string(kBatch)});
+  }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  static ServerProcess* server_;
+};
+ServerProcess* PromptProgress::server_ = nullptr;
+
+std::string long_text(const std::string& first) {
+  std::string t = first;
+  for (int i = 0; i < 4; ++i) t += " The invoice total is $1,240.00 and it is due on 3 March.";
+  return t;
+}
+
+// The reports of a stream, in order, and the data of every event.
+struct Streamed {
+  std::vector<json> progress;
+  std::vector<json> events;
+};
+
+Streamed stream(httplib::Client& c, const std::string& path, const json& body) {
+  auto r = c.Post(path, body.dump(), "application/json");
+  EXPECT_TRUE(r);
+  Streamed s;
+  if (!r) return s;
+  EXPECT_EQ(r->status, 200) << r->body;
+  for (const auto& [name, data] : parse_sse(r->body)) {
+    if (data == "[DONE]") continue;
+    const json j = json::parse(data);
+    s.events.push_back(j);
+    if (j.contains("prompt_progress")) s.progress.push_back(j["prompt_progress"]);
+  }
+  return s;
+}
+
+// What llama-server's own test (test_return_progress) asserts, and the count of batches.
+void expect_reports(const std::vector<json>& p, int cache_at_least) {
+  ASSERT_GE(p.size(), 2U);
+  EXPECT_EQ(p.front()["cache"], p.front()["processed"]);
+  EXPECT_GE(p.front()["cache"].get<int>(), cache_at_least);
+  for (size_t i = 1; i < p.size(); ++i) {
+    EXPECT_EQ(p[i]["total"], p[0]["total"]);
+    EXPECT_EQ(p[i]["cache"], p[0]["cache"]);
+    EXPECT_GT(p[i]["processed"].get<int>(), p[i - 1]["processed"].get<int>());
+    EXPECT_TRUE(p[i]["time_ms"].is_number_unsigned());
+  }
+  EXPECT_EQ(p.back()["processed"], p.back()["total"]);
+  const int fed = p.back()["total"].get<int>() - p.front()["cache"].get<int>();
+  EXPECT_EQ(static_cast<int>(p.size()), 1 + (fed + kBatch - 1) / kBatch) << json(p).dump();
+}
+
+TEST_F(PromptProgress, ChatStreamReportsEachBatchThenTheWholePrompt) {
+  auto c = server_->client();
+  json body = {{"messages", {{{"role", "user"}, {"content", long_text("Chat one.")}}}},
+               {"max_tokens", 3},
+               {"stream", true},
+               {"stream_options", {{"include_usage", true}}},
+               {"return_progress", true}};
+  const Streamed first = stream(c, "/v1/chat/completions", body);
+  expect_reports(first.progress, 0);
+  ASSERT_FALSE(first.events.empty());
+  EXPECT_EQ(first.progress.back()["total"], first.events.back()["usage"]["prompt_tokens"]);
+  for (const json& e : first.events) {
+    if (e.contains("prompt_progress")) {
+      EXPECT_EQ(e["choices"][0]["delta"]["role"], "assistant") << e.dump();
+    }
+  }
+  // Again: most of the prompt comes from the slot's cache, and the first report says so.
+  const Streamed again = stream(c, "/v1/chat/completions", body);
+  expect_reports(again.progress, 1);
+  // Without return_progress: no report.
+  body.erase("return_progress");
+  EXPECT_TRUE(stream(c, "/v1/chat/completions", body).progress.empty());
+}
+
+TEST_F(PromptProgress, CompletionAndResponsesStreamsReportInTheirOwnShape) {
+  auto c = server_->client();
+  const Streamed native =
+      stream(c, "/completion",
+             {{"prompt", long_text("Native two.")}, {"n_predict", 2}, {"stream", true}, {"return_progress", true}});
+  expect_reports(native.progress, 0);
+  for (const json& e : native.events) {
+    if (e.contains("prompt_progress")) {
+      EXPECT_EQ(e["stop"], false);
+    }
+  }
+  const Streamed responses = stream(c, "/v1/responses",
+                                    {{"input", long_text("Responses three.")},
+                                     {"max_output_tokens", 2},
+                                     {"stream", true},
+                                     {"return_progress", true}});
+  expect_reports(responses.progress, 0);
+  for (const json& e : responses.events) {
+    if (e.contains("prompt_progress")) {
+      EXPECT_EQ(e["type"], "response.in_progress") << e.dump();
+    }
+  }
+  // A plain answer has no stream to report in: the field is taken and the answer is as without it.
+  const json plain = post_json(c, "/completion", {{"prompt", "Plain."}, {"n_predict", 1}, {"return_progress", true}});
+  EXPECT_EQ(plain["_status"], 200);
+  EXPECT_FALSE(plain.contains("prompt_progress"));
+  EXPECT_EQ(post_json(c, "/completion", {{"prompt", "x"}, {"return_progress", 1}})["error"]["param"],
+            "return_progress");
+}
+
+}  // namespace
+}  // namespace sfcl::test
