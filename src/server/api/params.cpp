@@ -80,38 +80,51 @@ float bias_value(const json& b, const std::string& name) {
   return static_cast<float>(b.get<double>());
 }
 
-engine::Token token_id(const std::string& key) {
+// A key of digits is a token id; any other is text to tokenise (llama-server's string form).
+void add_bias(LogitBias& out, const std::string& key, float bias, const std::string& name) {
+  constexpr size_t kMaxText = 256;
   const bool digits = !key.empty() && key.size() <= 9 && key.find_first_not_of("0123456789") == std::string::npos;
-  if (!digits)
-    throw bad_param("logit_bias keys must be token ids (non-negative integers); got \"" + key + "\"", "logit_bias");
-  return static_cast<engine::Token>(std::stol(key));
+  if (digits) {
+    out.ids.emplace_back(static_cast<engine::Token>(std::stol(key)), bias);
+    return;
+  }
+  if (key.empty() || key.size() > kMaxText) {
+    throw bad_param(name + ": a token id, or a text of 1 to 256 bytes whose tokens get the bias", name);
+  }
+  check_text(key, name);
+  out.texts.emplace_back(key, bias);
 }
 
 }  // namespace
 
-std::vector<std::pair<engine::Token, float>> logit_bias_of(const json& value) {
-  std::vector<std::pair<engine::Token, float>> out;
+LogitBias logit_bias_of(const json& value) {
+  LogitBias out;
   if (value.is_null()) return out;
   constexpr size_t kMaxEntries = 1024;
+  if (value.size() > kMaxEntries) {
+    throw bad_param(
+        "logit_bias has " + std::to_string(value.size()) + " entries; at most " + std::to_string(kMaxEntries),
+        "logit_bias");
+  }
   if (value.is_object()) {
     for (const auto& [key, bias] : value.items())
-      out.emplace_back(token_id(key), bias_value(bias, "logit_bias." + key));
+      add_bias(out, key, bias_value(bias, "logit_bias." + key), "logit_bias");
   } else if (value.is_array()) {
     for (size_t i = 0; i < value.size(); ++i) {
       const json& pair = value[i];
       const std::string name = "logit_bias[" + std::to_string(i) + "]";
-      if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number_integer() || pair[0].get<int64_t>() < 0 ||
-          pair[0].get<int64_t>() > 999999999) {
-        throw bad_param(name + " must be [token id, bias]", name);
+      const bool id = pair.is_array() && pair.size() == 2 && pair[0].is_number_integer() &&
+                      pair[0].get<int64_t>() >= 0 && pair[0].get<int64_t>() <= 999999999;
+      const bool text = pair.is_array() && pair.size() == 2 && pair[0].is_string();
+      if (!id && !text) throw bad_param(name + " must be [token id, bias] or [text, bias]", name);
+      if (id) {
+        out.ids.emplace_back(pair[0].get<engine::Token>(), bias_value(pair[1], name));
+      } else {
+        add_bias(out, pair[0].get<std::string>(), bias_value(pair[1], name), name);
       }
-      out.emplace_back(pair[0].get<engine::Token>(), bias_value(pair[1], name));
     }
   } else {
     throw bad_param("logit_bias must be an object {\"token id\": bias} or an array of [token id, bias]", "logit_bias");
-  }
-  if (out.size() > kMaxEntries) {
-    throw bad_param("logit_bias has " + std::to_string(out.size()) + " entries; at most " + std::to_string(kMaxEntries),
-                    "logit_bias");
   }
   return out;
 }

@@ -56,7 +56,13 @@ void parse_options(const nlohmann::json& body, std::span<const util::OptionSpec<
 void check_text(const std::string& text, const std::string& where);
 
 // OpenAI's {"token id": bias} or llama-server's [[id, bias], ...]; a bias of false bans the token.
-std::vector<std::pair<engine::Token, float>> logit_bias_of(const nlohmann::json& value);
+// llama-server also takes text for an id ({"text": bias}, [["text", bias]]): each of the text's
+// tokens gets the bias, once the model has tokenised it (server/app/admission.cpp).
+struct LogitBias {
+  std::vector<std::pair<engine::Token, float>> ids;
+  std::vector<std::pair<std::string, float>> texts;
+};
+LogitBias logit_bias_of(const nlohmann::json& value);
 // llama-server's "lora" (and POST /lora-adapters' body): [{"id": N, "scale": X}, ...], ids >= 0,
 // finite scales, at most 64 entries; null = none. Throws ApiError (400) naming the entry.
 std::vector<LoraScale> lora_of(const nlohmann::json& value, const std::string& param = "lora");

@@ -235,7 +235,9 @@ void parse_generation(Api api, const json& body, const ServerOptions& server, Ge
   }
   refuse_unsupported(api, body);
   sampling_of(body, server, r.options.sampling);
-  r.logit_bias = logit_bias_of(body.value("logit_bias", json()));
+  LogitBias bias = logit_bias_of(body.value("logit_bias", json()));
+  r.logit_bias = std::move(bias.ids);
+  r.logit_bias_text = std::move(bias.texts);
   r.lora = lora_of(body.value("lora", json()));
   if (body.contains("id_slot") && !body["id_slot"].is_null()) {
     const json& id = body["id_slot"];

@@ -71,6 +71,9 @@ struct GenerationRequest {
   bool ignore_eos = false;
   // OpenAI/llama-server logit_bias: (token id, bias) pairs; -inf bans the token.
   std::vector<std::pair<engine::Token, float>> logit_bias;
+  // llama-server's text keys of logit_bias: each text's tokens get its bias (at admission, where the
+  // model tokenises them).
+  std::vector<std::pair<std::string, float>> logit_bias_text;
   // llama-server's "lora": the adapters and scales for this request, every adapter not listed at
   // 0; empty = the server's current scales (POST /lora-adapters).
   std::vector<LoraScale> lora;

@@ -134,6 +134,8 @@ nlohmann::json generation_json(const GenerationRequest& req) {
   const engine::SamplingOptions& s = o.sampling;
   nlohmann::json bias = nlohmann::json::array();
   for (const auto& [token, b] : req.logit_bias) bias.push_back({token, std::isfinite(b) ? nlohmann::json(b) : "-inf"});
+  for (const auto& [text, b] : req.logit_bias_text)
+    bias.push_back({text, std::isfinite(b) ? nlohmann::json(b) : "-inf"});
   nlohmann::json out = {{"max_tokens", o.max_tokens},
                         {"stop", o.stop},
                         {"temperature", s.temperature},
@@ -175,19 +177,19 @@ nlohmann::json request_digest_json(const GenerationRequest& req) {
   // The model is not here: the served model answers for the name asked, and the signed "model"
   // field says which did.
   nlohmann::json digest = {{"messages", messages},
-          {"prompt", req.raw_prompt},
-          {"raw", req.raw},
-          {"prefill", req.prefill},
-          {"sources", req.extra_sources},
-          {"tools", tools},
-          {"tool_choice", tool_choice_name(req.tool_choice)},
-          {"parallel_tool_calls", req.parallel_tool_calls},
-          {"json_schema", req.json_schema},
-          {"grammar", req.grammar},
-          {"chat_template_kwargs", kwargs},
-          {"enable_thinking", req.enable_thinking},
-          {"reasoning_format", req.reasoning_format},
-          {"generation", generation_json(req)}};
+                           {"prompt", req.raw_prompt},
+                           {"raw", req.raw},
+                           {"prefill", req.prefill},
+                           {"sources", req.extra_sources},
+                           {"tools", tools},
+                           {"tool_choice", tool_choice_name(req.tool_choice)},
+                           {"parallel_tool_calls", req.parallel_tool_calls},
+                           {"json_schema", req.json_schema},
+                           {"grammar", req.grammar},
+                           {"chat_template_kwargs", kwargs},
+                           {"enable_thinking", req.enable_thinking},
+                           {"reasoning_format", req.reasoning_format},
+                           {"generation", generation_json(req)}};
   if (req.infill) {  // only on /infill, so every other request's digest stays as it was
     nlohmann::json extra = nlohmann::json::array();
     for (const auto& [name, text] : req.infill->extra) extra.push_back({{"filename", name}, {"text", text}});

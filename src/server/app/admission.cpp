@@ -55,6 +55,21 @@ std::vector<engine::Token> tokenize_request(const engine::Model& model, const Ge
 
 namespace {
 
+// llama-server's text keys of logit_bias: the text tokenised as the model reads plain text (no
+// special tokens), each of its tokens biased; added to the job's bias list and to its logit hook.
+void add_text_bias(const engine::Model& model, const std::vector<std::pair<std::string, float>>& texts, Job& job) {
+  auto bias = std::make_shared<std::vector<std::pair<engine::Token, float>>>();
+  for (const auto& [text, b] : texts) {
+    for (const engine::Token t : model.tokenize(text, false, false)) bias->emplace_back(t, b);
+  }
+  job.logit_bias.insert(job.logit_bias.end(), bias->begin(), bias->end());
+  job.options.logit_hook = [bias, own = std::move(job.options.logit_hook)](std::span<float> logits,
+                                                                           std::span<const engine::Token> out) {
+    if (own) own(logits, out);
+    for (const auto& [t, b] : *bias) logits[static_cast<size_t>(t)] += b;
+  };
+}
+
 std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const GenerationRequest& req) {
   auto job = std::make_shared<Job>();
   job->options = req.options;
@@ -76,6 +91,7 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
                        std::to_string(st.opt.scheduler.n_parallel - 1) + "; GET /slots lists them)");
   }
   job->id_slot = req.id_slot;
+  if (!req.logit_bias_text.empty()) add_text_bias(*served.model, req.logit_bias_text, *job);
   if (req.ignore_eos) {
     // Banned last, after the test script's boost: -inf stays -inf. A gateway sends the bans on.
     auto eog = std::make_shared<std::vector<engine::Token>>();

@@ -386,7 +386,16 @@ TEST(RequestParams, LogitBiasInBothShapesEditsTheLogits) {
     EXPECT_TRUE(std::isinf(logits[1]) && logits[1] < 0);
     EXPECT_FLOAT_EQ(logits[0], 1.0F);
   }
-  for (const json& bad : {json{{"x", 1}}, json{{"3", 200}}, json("3"), json::array({json::array({3})})}) {
+  // llama-server's text keys are kept for the model to tokenise at admission.
+  const GenerationRequest text =
+      parse_request(Api::openai_chat,
+                    chat({{"logit_bias", json::array({json::array({" the", -100}), json::array({7, 1})})}}), options());
+  ASSERT_EQ(text.logit_bias_text.size(), 1U);
+  EXPECT_EQ(text.logit_bias_text[0].first, " the");
+  EXPECT_FLOAT_EQ(text.logit_bias_text[0].second, -100.0F);
+  EXPECT_EQ(text.logit_bias.size(), 1U);
+  for (const json& bad : {json{{"", 1}}, json{{std::string(300, 'x'), 1}}, json{{"3", 200}}, json("3"),
+                          json::array({json::array({3})}), json::array({json::array({json::object(), 1})})}) {
     const ApiError e = error_of(Api::openai_chat, chat({{"logit_bias", bad}}));
     EXPECT_EQ(e.status, 400) << bad.dump();
     EXPECT_EQ(e.param.rfind("logit_bias", 0), 0U) << e.param;

@@ -133,6 +133,12 @@ TEST_F(ApiConventions, LogitBiasSteersTheTokensSampled) {
   for (int i = 0; i < 5; ++i) five += piece;
   EXPECT_EQ(forced["choices"][0]["message"]["content"], five);
   EXPECT_NE(plain["choices"][0]["message"]["content"], five);
+  // llama-server's text keys: the text's tokens get the bias, in both forms.
+  for (const json& by_text : {json{{piece, 100}}, json::array({json::array({piece, 100})})}) {
+    body["logit_bias"] = by_text;
+    const json t = post_json(c, "/v1/chat/completions", body);
+    EXPECT_EQ(t["choices"][0]["message"]["content"], five) << by_text.dump() << t.dump();
+  }
   // llama-server's array form; false bans the token outright.
   body["logit_bias"] = json::array({json::array({id, false})});
   const json banned = post_json(c, "/v1/chat/completions", body);
