@@ -60,13 +60,11 @@ void add_chat_flags(CLI::App& cmd, const std::shared_ptr<server::ServerOptions>&
   cmd.add_option_function<std::string>(
          "--reasoning",
          [o](const std::string& v) {
-           if (v == "auto") {
-             o->chat_template_kwargs.erase("enable_thinking");
-           } else {
-             o->chat_template_kwargs["enable_thinking"] = v == "on" ? "true" : "false";
-           }
+           // auto: the template's own default, or what --chat-template-kwargs says.
+           if (v != "auto") o->chat_template_kwargs["enable_thinking"] = v == "on" ? "true" : "false";
          },
-         "Thinking in the chat template: on, off (enable_thinking false) or auto (the template's default)")
+         "Thinking in the chat template: on, off (enable_thinking false; over --chat-template-kwargs) or auto "
+         "(the template's default)")
       ->check(CLI::IsMember({"on", "off", "auto"}));
   cmd.add_option_function<std::string>(
       "--reasoning-effort",

@@ -123,8 +123,11 @@ TEST(LlamaServerFlags, WarmupIsOnUnlessTurnedOff) {
 TEST(LlamaServerFlags, ReasoningSetsTheTemplateVariables) {
   EXPECT_NE(sfcl_serve({"--reasoning", "off"}).out.find(R"("enable_thinking":"false")"), std::string::npos);
   EXPECT_NE(sfcl_serve({"-rea", "on"}).out.find(R"("enable_thinking":"true")"), std::string::npos);
-  // auto is the template's own default: no variable, also over an earlier off.
-  EXPECT_EQ(sfcl_serve({"-rea", "off", "--reasoning", "auto"}).out.find("enable_thinking"), std::string::npos);
+  // auto is the template's own default: no variable of its own, and --chat-template-kwargs' stays.
+  EXPECT_EQ(sfcl_serve({"--reasoning", "auto"}).out.find("enable_thinking"), std::string::npos);
+  EXPECT_NE(sfcl_serve({"--chat-template-kwargs", R"({"enable_thinking": false})", "--reasoning", "auto"})
+                .out.find(R"("enable_thinking":"false")"),
+            std::string::npos);
   EXPECT_NE(sfcl_serve({"--reasoning-effort", "low"}).out.find(R"("reasoning_effort":"\"low\"")"), std::string::npos);
   EXPECT_EQ(sfcl_serve({"--reasoning-effort", "default"}).out.find("reasoning_effort"), std::string::npos);
   EXPECT_EQ(sfcl_serve({"--reasoning", "maybe"}).rc, 2);

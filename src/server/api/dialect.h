@@ -25,6 +25,7 @@ struct ResponseInfo {
   int32_t choice = 0;                         // OpenAI n > 1: this choice's index (server/app/choices.h)
   bool more_choices = false;                  // n > 1: stream_close leaves the stream's end to stream_end
   std::shared_ptr<ToolStream> tool_stream{};  // streams with tools: what went out (server/api/tool_stream.h)
+  bool timings = false;                       // llama-server's timings_per_token: the stream's end carries timings
   // llama-server's /completion: the request's generation_settings (llama_generation_settings).
   std::shared_ptr<const nlohmann::json> settings{};
 };
@@ -60,11 +61,18 @@ class Dialect {
   // `event`: report::event_json (it carries "event": its name).
   [[nodiscard]] virtual std::string stream_event(const ResponseInfo& info, const nlohmann::json& event) const = 0;
   [[nodiscard]] virtual std::string stream_ping() const = 0;
-  // llama-server's return_progress: `progress` is {total, cache, processed, time_ms}; dialects
-  // llama-server reports it in send it as it does, the others nothing.
-  [[nodiscard]] virtual std::string stream_progress(const ResponseInfo& /*info*/,
-                                                    const nlohmann::json& /*progress*/) const {
+  // llama-server's return_progress: `progress` is {total, cache, processed, time_ms}, `timings`
+  // llama_timings_json or null; dialects llama-server reports it in send it as it does, the others
+  // nothing.
+  [[nodiscard]] virtual std::string stream_progress(const ResponseInfo& /*info*/, const nlohmann::json& /*progress*/,
+                                                    const nlohmann::json& /*timings*/) const {
     return {};
+  }
+  // llama-server's timings_per_token: text with the timings so far (llama_timings_json), where the
+  // dialect has a place for them; the others send the text alone.
+  [[nodiscard]] virtual std::string stream_text_timed(const ResponseInfo& info, const std::string& text,
+                                                      const nlohmann::json& /*timings*/) const {
+    return stream_text(info, text);
   }
   // The dialect's streams keep state of their own in ResponseInfo::tool_stream (Responses: the
   // events' sequence numbers and output items), allocated with or without tools.
@@ -100,6 +108,13 @@ const Dialect& llama_completion_dialect();  // llama_completion.cpp: llama-serve
 nlohmann::json llama_generation_settings(const GenerationRequest& req,
                                          std::span<const std::pair<engine::Token, float>> logit_bias,
                                          std::span<const float> lora);
+// llama-server's timings object: cache_n, prompt_n, prompt_ms, prompt_per_token_ms,
+// prompt_per_second, predicted_n, predicted_ms, predicted_per_token_ms, predicted_per_second (the
+// generation rate over the tokens after the first, which comes from the prompt's logits).
+nlohmann::json llama_timings_json(int32_t cache_n, int32_t prompt_n, double prompt_ms, int32_t predicted_n,
+                                  double predicted_ms);
+// The timings of a finished answer (`cached` prompt tokens reused).
+nlohmann::json llama_timings_json(const decode::Result& r, int32_t cached);
 // llama-server's response_fields on /completion: only these paths of `response` ("a/b" reaches
 // into objects), each under its path as the key; a path that is not there is left out.
 nlohmann::json llama_response_fields(const std::vector<std::string>& paths, const nlohmann::json& response);

@@ -19,10 +19,10 @@ using Names = std::vector<std::string_view>;
 // llama-server's request fields that sfcl implements or accepts, on every generation endpoint.
 const Names kLlamaServer = {
     // supported
-    "logit_bias", "json_schema", "grammar", "n_predict", "id_slot", "return_progress",
-    // accepted and ignored: sfcl always reuses the KV prefix, sends its own pings and timings, and
-    // samples on the CPU
-    "cache_prompt", "timings_per_token", "sse_ping_interval", "backend_sampling", "verbose",
+    "logit_bias", "json_schema", "grammar", "n_predict", "id_slot", "return_progress", "timings_per_token",
+    // accepted and ignored: sfcl always reuses the KV prefix, sends its own pings, and samples on
+    // the CPU
+    "cache_prompt", "sse_ping_interval", "backend_sampling", "verbose",
     // known, refused unless neutral by refuse_unsupported
     "dynatemp_range", "dynatemp_exponent", "mirostat", "mirostat_tau", "mirostat_eta", "typical_p", "repeat_penalty",
     "repeat_last_n", "dry_multiplier", "dry_base", "dry_allowed_length", "dry_penalty_last_n", "dry_sequence_breakers",

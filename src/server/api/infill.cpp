@@ -99,8 +99,9 @@ std::vector<engine::Token> infill_tokens(const engine::Model& model, const Infil
   const auto take_prefix = std::min<int64_t>(static_cast<int64_t>(prefix.size()), 3 * quarter);
   const auto take_suffix = std::min<int64_t>(static_cast<int64_t>(suffix.size()),
                                              std::max<int64_t>(0, quarter - (2 + static_cast<int64_t>(prompt.size()))));
-  const auto take_extra = std::min<int64_t>(
-      std::max<int64_t>(0, int64_t{in.n_ctx} - in.n_batch - 2 * int64_t{in.n_predict}), static_cast<int64_t>(extra.size()));
+  const auto take_extra =
+      std::min<int64_t>(std::max<int64_t>(0, int64_t{in.n_ctx} - in.n_batch - 2 * int64_t{in.n_predict}),
+                        static_cast<int64_t>(extra.size()));
   prefix.erase(prefix.begin(), prefix.end() - take_prefix);
   suffix.resize(static_cast<size_t>(take_suffix));
   std::vector<engine::Token> out;

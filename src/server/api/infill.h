@@ -18,8 +18,7 @@ namespace sfcl::server {
 // input_prefix, input_suffix (strings), input_extra ([{"filename": string, "text": string}]) and
 // prompt (a string, may be empty) with every /completion field; 400s as /completion's, naming
 // the field.
-GenerationRequest parse_infill_request(const nlohmann::json& body, const ServerOptions& server,
-                                       const ModelSpec& model);
+GenerationRequest parse_infill_request(const nlohmann::json& body, const ServerOptions& server, const ModelSpec& model);
 
 // The prompt's tokens; ApiError 501 (not_supported_error, llama-server's words) when the model's
 // vocabulary has no FIM prefix, suffix or middle token.

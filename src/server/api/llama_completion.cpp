@@ -23,22 +23,7 @@ const char* stop_type(const decode::Result& r) {
   }
 }
 
-json timings(const decode::Result& r, int32_t cached) {
-  const int32_t prompt_n = std::max(0, r.prompt_tokens - cached);
-  const int32_t steps = std::max(0, r.output_tokens - 1);
-  const auto per_token = [](double ms, int32_t n) { return n > 0 ? ms / n : 0.0; };
-  const auto per_second = [](double ms, int32_t n) { return ms > 0 ? 1e3 / ms * n : 0.0; };  // llama-server's order
-  return {{"cache_n", cached},
-          {"prompt_n", prompt_n},
-          {"prompt_ms", r.prompt_ms},
-          {"prompt_per_token_ms", per_token(r.prompt_ms, prompt_n)},
-          {"prompt_per_second", per_second(r.prompt_ms, prompt_n)},
-          {"predicted_n", r.output_tokens},
-          {"predicted_ms", r.predicted_ms},
-          // The first output token comes from the prompt's logits: the rate is over the steps after it.
-          {"predicted_per_token_ms", per_token(r.predicted_ms, steps)},
-          {"predicted_per_second", per_second(r.predicted_ms, steps)}};
-}
+json timings(const decode::Result& r, int32_t cached) { return llama_timings_json(r, cached); }
 
 class LlamaCompletion final : public Dialect {
  public:
@@ -91,9 +76,17 @@ class LlamaCompletion final : public Dialect {
     return sse_data(p);
   }
   [[nodiscard]] std::string stream_ping() const override { return ": ping\n\n"; }
-  [[nodiscard]] std::string stream_progress(const ResponseInfo& info, const json& progress) const override {
+  [[nodiscard]] std::string stream_progress(const ResponseInfo& info, const json& progress,
+                                            const json& timings) const override {
     json p = partial(info, "");
     p["prompt_progress"] = progress;
+    if (!timings.is_null()) p["timings"] = timings;
+    return sse_data(p);
+  }
+  [[nodiscard]] std::string stream_text_timed(const ResponseInfo& info, const std::string& text,
+                                              const json& timings) const override {
+    json p = partial(info, text);
+    p["timings"] = timings;
     return sse_data(p);
   }
   [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
@@ -118,6 +111,27 @@ class LlamaCompletion final : public Dialect {
 const Dialect& llama_completion_dialect() {
   static const LlamaCompletion kDialect;
   return kDialect;
+}
+
+json llama_timings_json(int32_t cache_n, int32_t prompt_n, double prompt_ms, int32_t predicted_n, double predicted_ms) {
+  prompt_n = std::max(0, prompt_n);
+  const int32_t steps = std::max(0, predicted_n - 1);
+  const auto per_token = [](double ms, int32_t n) { return n > 0 ? ms / n : 0.0; };
+  const auto per_second = [](double ms, int32_t n) { return ms > 0 ? 1e3 / ms * n : 0.0; };  // llama-server's order
+  return {{"cache_n", cache_n},
+          {"prompt_n", prompt_n},
+          {"prompt_ms", prompt_ms},
+          {"prompt_per_token_ms", per_token(prompt_ms, prompt_n)},
+          {"prompt_per_second", per_second(prompt_ms, prompt_n)},
+          {"predicted_n", predicted_n},
+          {"predicted_ms", predicted_ms},
+          // The first output token comes from the prompt's logits: the rate is over the steps after it.
+          {"predicted_per_token_ms", per_token(predicted_ms, steps)},
+          {"predicted_per_second", per_second(predicted_ms, steps)}};
+}
+
+json llama_timings_json(const decode::Result& r, int32_t cached) {
+  return llama_timings_json(cached, r.prompt_tokens - cached, r.prompt_ms, r.output_tokens, r.predicted_ms);
 }
 
 json llama_response_fields(const std::vector<std::string>& paths, const json& response) {

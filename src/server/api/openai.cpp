@@ -72,15 +72,25 @@ class OpenAI final : public Dialect {
     return sse_data(c);
   }
   [[nodiscard]] std::string stream_ping() const override { return ": ping\n\n"; }
-  [[nodiscard]] std::string stream_progress(const ResponseInfo& info, const json& progress) const override {
+  [[nodiscard]] std::string stream_progress(const ResponseInfo& info, const json& progress,
+                                            const json& timings) const override {
     json c = chunk(info, completions_ ? json::object() : json{{"role", "assistant"}, {"content", nullptr}}, nullptr);
     c["prompt_progress"] = progress;  // as llama-server: beside the chunk's usual fields
+    if (!timings.is_null()) c["timings"] = timings;
+    return sse_data(c);
+  }
+  [[nodiscard]] std::string stream_text_timed(const ResponseInfo& info, const std::string& text,
+                                              const json& timings) const override {
+    if (info.shape && !completions_) return stream_text(info, text);  // tool calls: blocks at the end
+    json c = chunk(info, {{"content", text}}, nullptr);
+    c["timings"] = timings;
     return sse_data(c);
   }
   [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
                                          json sfcl) const override {
     if (info.shape && !completions_) return openai_tool_stream_close(info, r, usage(r, cached), std::move(sfcl));
     json last = chunk(info, json::object(), finish_reason(r));
+    if (info.timings) last["timings"] = llama_timings_json(r, cached);
     last["sfcl"] = std::move(sfcl);
     const std::string out = sse_data(last);
     return info.more_choices ? out : out + stream_end(info, usage(r, cached));

@@ -80,19 +80,24 @@ float bias_value(const json& b, const std::string& name) {
   return static_cast<float>(b.get<double>());
 }
 
-// A key of digits is a token id; any other is text to tokenise (llama-server's string form).
-void add_bias(LogitBias& out, const std::string& key, float bias, const std::string& name) {
+// Text whose tokens get the bias (llama-server tokenises any string of the array form).
+void add_text_bias(LogitBias& out, const std::string& key, float bias, const std::string& name) {
   constexpr size_t kMaxText = 256;
-  const bool digits = !key.empty() && key.size() <= 9 && key.find_first_not_of("0123456789") == std::string::npos;
-  if (digits) {
-    out.ids.emplace_back(static_cast<engine::Token>(std::stol(key)), bias);
-    return;
-  }
   if (key.empty() || key.size() > kMaxText) {
     throw bad_param(name + ": a token id, or a text of 1 to 256 bytes whose tokens get the bias", name);
   }
   check_text(key, name);
   out.texts.emplace_back(key, bias);
+}
+
+// An object key of digits is a token id (OpenAI's form); any other is text.
+void add_bias(LogitBias& out, const std::string& key, float bias, const std::string& name) {
+  const bool digits = !key.empty() && key.size() <= 9 && key.find_first_not_of("0123456789") == std::string::npos;
+  if (digits) {
+    out.ids.emplace_back(static_cast<engine::Token>(std::stol(key)), bias);
+  } else {
+    add_text_bias(out, key, bias, name);
+  }
 }
 
 }  // namespace
@@ -120,7 +125,7 @@ LogitBias logit_bias_of(const json& value) {
       if (id) {
         out.ids.emplace_back(pair[0].get<engine::Token>(), bias_value(pair[1], name));
       } else {
-        add_bias(out, pair[0].get<std::string>(), bias_value(pair[1], name), name);
+        add_text_bias(out, pair[0].get<std::string>(), bias_value(pair[1], name), name);
       }
     }
   } else {
@@ -235,8 +240,14 @@ void check_continuation(const json& body) {
   const bool final_assistant =
       msgs.is_array() && !msgs.empty() && msgs.back().is_object() && msgs.back().value("role", json()) == "assistant";
   const auto given = [&](const char* key, bool value) { return is_set(body, key) && body[key] == value; };
-  if (given("add_generation_prompt", true) && given("continue_final_message", true)) {
-    throw bad_param("add_generation_prompt and continue_final_message cannot both be true", "continue_final_message");
+  // As llama-server: add_generation_prompt defaults to true, so continuing needs it set to false.
+  if (given("continue_final_message", true) && !given("add_generation_prompt", false)) {
+    throw bad_param("continue_final_message needs add_generation_prompt: false (both true is a contradiction)",
+                    "continue_final_message");
+  }
+  if (given("continue_final_message", true) && !final_assistant) {
+    throw bad_param("continue_final_message: the last message must be the assistant's, to be continued",
+                    "continue_final_message");
   }
   if (given("add_generation_prompt", false) && !final_assistant) {
     refuse("add_generation_prompt", " (false only with a final assistant message, which is continued)");

@@ -246,7 +246,8 @@ void parse_generation(Api api, const json& body, const ServerOptions& server, Ge
     }
     r.id_slot = id.get<int32_t>();
   }
-  for (auto [key, into] : {std::pair{"ignore_eos", &r.ignore_eos}, std::pair{"return_progress", &r.return_progress}}) {
+  for (auto [key, into] : {std::pair{"ignore_eos", &r.ignore_eos}, std::pair{"return_progress", &r.return_progress},
+                           std::pair{"timings_per_token", &r.timings_per_token}}) {
     if (!body.contains(key) || body[key].is_null()) continue;
     if (!body[key].is_boolean()) throw bad(std::string(key) + " must be a boolean", key);
     *into = body[key].get<bool>();

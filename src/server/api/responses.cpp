@@ -67,9 +67,23 @@ class Responses final : public Dialect {
     return responses_event(*info.tool_stream, "keepalive", {{"sfcl", event}});
   }
   [[nodiscard]] std::string stream_ping() const override { return ": ping\n\n"; }
-  [[nodiscard]] std::string stream_progress(const ResponseInfo& info, const json& progress) const override {
-    return responses_event(*info.tool_stream, "response.in_progress",
-                           {{"response", object(info, nullptr, json::array())}, {"prompt_progress", progress}});
+  [[nodiscard]] std::string stream_progress(const ResponseInfo& info, const json& progress,
+                                            const json& timings) const override {
+    json data = {{"response", object(info, nullptr, json::array())}, {"prompt_progress", progress}};
+    if (!timings.is_null()) data["timings"] = timings;
+    return responses_event(*info.tool_stream, "response.in_progress", std::move(data));
+  }
+  [[nodiscard]] std::string stream_text_timed(const ResponseInfo& info, const std::string& text,
+                                              const json& timings) const override {
+    if (info.shape) return responses_tool_stream_text(info, text);
+    ToolStream& ts = *info.tool_stream;
+    return responses_event(ts, "response.output_text.delta",
+                           {{"content_index", 0},
+                            {"delta", text},
+                            {"item_id", message_id(info)},
+                            {"logprobs", json::array()},
+                            {"output_index", 0},
+                            {"timings", timings}});
   }
   [[nodiscard]] std::string stream_close(const ResponseInfo& info, const decode::Result& r, int32_t cached,
                                          json sfcl) const override {
@@ -86,8 +100,9 @@ class Responses final : public Dialect {
     }
     json done = object(info, &r, std::move(output), usage(r, cached));
     done["sfcl"] = std::move(sfcl);
-    out += responses_event(ts, incomplete(r) ? "response.incomplete" : "response.completed",
-                           {{"response", std::move(done)}});
+    json data = {{"response", std::move(done)}};
+    if (info.timings) data["timings"] = llama_timings_json(r, cached);
+    out += responses_event(ts, incomplete(r) ? "response.incomplete" : "response.completed", std::move(data));
     return out;
   }
   [[nodiscard]] std::string stream_error(const std::string& message) const override {

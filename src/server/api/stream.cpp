@@ -8,6 +8,9 @@ namespace sfcl::server {
 
 namespace {
 bool write(http::StreamSink& sink, const std::string& s) { return s.empty() || sink.write(s.data(), s.size()); }
+nlohmann::json timings_json(const JobTimings& t) {
+  return llama_timings_json(t.cache_n, t.prompt_n, t.prompt_ms, t.predicted_n, t.predicted_ms);
+}
 }  // namespace
 
 bool stream_step(Stream& s, http::StreamSink& sink) {
@@ -35,11 +38,13 @@ bool stream_step(Stream& s, http::StreamSink& sink) {
       // With tools the text goes out as blocks when the turn ends (server/api/tool_reply.cpp).
       if (!e.logprobs.empty()) {
         out += s.dialect->stream_tokens(s.info, e.text, e.logprobs);
+      } else if (!e.text.empty() && e.timings.set) {
+        out += s.dialect->stream_text_timed(s.info, e.text, timings_json(e.timings));
       } else if (!e.text.empty()) {
         out += s.dialect->stream_text(s.info, e.text);
       }
     } else if (e.kind == JobEvent::Kind::progress) {
-      out += s.dialect->stream_progress(s.info, e.data);
+      out += s.dialect->stream_progress(s.info, e.data, e.timings.set ? timings_json(e.timings) : nlohmann::json());
     } else {
       out += s.dialect->stream_event(s.info, e.data);
     }

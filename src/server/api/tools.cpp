@@ -268,8 +268,7 @@ engine::ChatPrompt render_request(const engine::Model& model, const GenerationRe
     if (req.raw) {
       engine::ChatPrompt p;
       p.text = req.raw_prompt;
-      p.tokens = req.infill ? infill_tokens(model, *req.infill)
-                            : model.tokenize(req.raw_prompt, true, true);
+      p.tokens = req.infill ? infill_tokens(model, *req.infill) : model.tokenize(req.raw_prompt, true, true);
       if (!req.grammar.empty()) {
         p.grammar.gbnf = req.grammar;
       } else if (!req.json_schema.empty()) {

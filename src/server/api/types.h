@@ -79,6 +79,8 @@ struct GenerationRequest {
   std::vector<LoraScale> lora;
   // llama-server's return_progress: a stream reports the prompt's processing (prompt_progress).
   bool return_progress = false;
+  // llama-server's timings_per_token: a stream's text and progress carry "timings" so far.
+  bool timings_per_token = false;
   // llama-server's response_fields (/completion only): the paths the answer keeps.
   std::vector<std::string> response_fields;
   // llama-server's id_slot: the slot (GET /slots) this request waits for and takes; -1 = any.

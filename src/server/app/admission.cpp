@@ -107,6 +107,7 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
   }
   job->want_events = req.events;
   job->return_progress = req.return_progress && req.stream;
+  job->timings_per_token = req.timings_per_token && req.stream;
   job->sources = st.kb ? std::make_shared<anchor::SourceIndex>(st.kb) : std::make_shared<anchor::SourceIndex>();
   for (const auto& m : req.messages) job->sources->add_source(m.content);
   if (!req.prefill.empty()) job->sources->add_source(req.prefill);
@@ -192,7 +193,8 @@ Admitted admit_request(State& st, Api api, const http::Request& http) {
   a.req = http.path == "/infill" ? parse_infill_request(body, st.opt, a.model->spec)
                                  : parse_request(api, body, st.opt, a.model->spec);
   if (a.req.options.logprobs >= 0 && a.model->scheduler) {
-    const std::string why = a.model->scheduler->logprobs_refusal(!a.req.logit_bias.empty());
+    const std::string why =
+        a.model->scheduler->logprobs_refusal(!a.req.logit_bias.empty() || !a.req.logit_bias_text.empty());
     if (!why.empty()) throw ApiError(400, "invalid_request_error", "logprobs: " + why, "logprobs");
   }
   if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;

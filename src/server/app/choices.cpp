@@ -113,7 +113,7 @@ std::string choice_events(const ChoicesStream& s, const ResponseInfo& info, cons
   std::string out;
   for (const JobEvent& e : batch.events) {
     if (e.kind == JobEvent::Kind::progress) {
-      out += s.dialect->stream_progress(info, e.data);
+      out += s.dialect->stream_progress(info, e.data, nullptr);
     } else if (e.kind != JobEvent::Kind::text) {
       out += s.dialect->stream_event(info, e.data);
     } else if (!e.logprobs.empty()) {
@@ -222,6 +222,9 @@ ApiError outcome_error(const Dialect& dialect, const JobOutcome& outcome) {
 }
 
 void handle_choices(State& st, const Dialect& dialect, Admitted& a, const http::Request& http, http::Response& res) {
+  // Progress and timings are one stream's (docs/API.md, fields): a stream of choices has neither.
+  a.job->return_progress = false;
+  a.job->timings_per_token = false;
   std::vector<std::shared_ptr<Job>> jobs{a.job};
   for (int32_t i = 1; i < a.req.n; ++i) jobs.push_back(choice_job(*a.job, i));
   for (const auto& job : jobs) {

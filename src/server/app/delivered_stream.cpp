@@ -203,11 +203,14 @@ void openai_delta(Delivered& d, const json& delta, const std::string& at, OpenAI
   }
 }
 
-void openai_chunk(const json& e, const std::string& at, bool first, std::map<int64_t, OpenAIChoice>& choices,
-                  Delivered& d) {
-  only(d, e, at,
-       {"id", "object", "created", "model", "system_fingerprint", "choices", "usage", "sfcl", "prompt_progress"});
-  fingerprint_at(d, e, at);
+// llama-server's return_progress and timings_per_token fields of a chunk: counts and times, no
+// content, so unsigned; only numbers pass.
+void llama_stream_fields(const json& e, const std::string& at, Delivered& d) {
+  if (e.contains("timings") &&
+      (!e["timings"].is_object() ||
+       !std::all_of(e["timings"].begin(), e["timings"].end(), [](const json& v) { return v.is_number(); }))) {
+    d.unsigned_parts.push_back(at + ".timings = " + e["timings"].dump());
+  }
   if (e.contains("prompt_progress")) {  // return_progress: counts of the prompt's processing, no content
     const json& p = e["prompt_progress"];
     if (only(d, p, at + ".prompt_progress", {"total", "cache", "processed", "time_ms"})) {
@@ -217,6 +220,15 @@ void openai_chunk(const json& e, const std::string& at, bool first, std::map<int
       }
     }
   }
+}
+
+void openai_chunk(const json& e, const std::string& at, bool first, std::map<int64_t, OpenAIChoice>& choices,
+                  Delivered& d) {
+  only(d, e, at,
+       {"id", "object", "created", "model", "system_fingerprint", "choices", "usage", "sfcl", "prompt_progress",
+        "timings"});
+  fingerprint_at(d, e, at);
+  llama_stream_fields(e, at, d);
   // Every chunk names the same completion: the first says which.
   if (first) {
     d.id = string_at(d, e, "id", at);

@@ -15,8 +15,8 @@ void start_services(State& st) {
   st.metrics = std::make_unique<metrics::Metrics>(st.opt.checks.mode, st.opt.drift_threshold);
   if (!st.opt.sign_key_path.empty()) st.key = load_signing_key(st.opt.sign_key_path);
   if (st.opt.answer_cache_mib > 0) {
-    st.answers = std::make_unique<AnswerCache>(static_cast<size_t>(st.opt.answer_cache_mib) << 20,
-                                               st.opt.answer_cache_ttl_s);
+    st.answers =
+        std::make_unique<AnswerCache>(static_cast<size_t>(st.opt.answer_cache_mib) << 20, st.opt.answer_cache_ttl_s);
   }
   if (!st.opt.kb_path.empty()) {
     auto kb = std::make_shared<anchor::SourceIndex>();

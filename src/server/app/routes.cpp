@@ -177,6 +177,7 @@ void handle_generation(State& st, Api api, const http::Request& http, http::Resp
         std::make_shared<const nlohmann::json>(llama_generation_settings(a.req, a.job->logit_bias, a.job->lora));
   }
   info.shape = a.job->shape;
+  info.timings = a.job->timings_per_token;
   ++st.in_flight;
   if (a.req.stream) {
     start_stream(st, dialect, a, std::move(info), http.path, cache_key, res);

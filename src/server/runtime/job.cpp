@@ -14,6 +14,12 @@ void drop_cancelled(std::deque<std::shared_ptr<Job>>& queue) {
   });
 }
 
+namespace {
+double ms_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return std::chrono::duration<double, std::milli>(b - a).count();
+}
+}  // namespace
+
 decode::EventSink job_event_sink(const std::shared_ptr<Job>& job) {
   return [job](const decode::Event& e) {
     JobEvent ev;
@@ -33,6 +39,14 @@ decode::EventSink job_event_sink(const std::shared_ptr<Job>& job) {
         }
         if (job->first_text == std::chrono::steady_clock::time_point{}) job->first_text = now;
         job->last_text = now;
+        if (job->timings_per_token && job->sequence != nullptr) {
+          ev.timings = {true,
+                        job->progress_cache,
+                        static_cast<int32_t>(job->prompt.size()) - job->progress_cache,
+                        ms_between(job->admitted_at, job->first_text),
+                        static_cast<int32_t>(job->sequence->output_tokens().size()),
+                        ms_between(job->first_text, now)};
+        }
         break;
       }
       case K::fallback:
@@ -62,6 +76,11 @@ void report_prompt_progress(Job& job, int32_t processed) {
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - job.admitted_at);
   ev.data = {
       {"total", job.prompt.size()}, {"cache", job.progress_cache}, {"processed", processed}, {"time_ms", ms.count()}};
+  if (job.timings_per_token) {  // nothing predicted yet; the first report has processed nothing
+    const int32_t fed = processed - job.progress_cache;
+    const double prompt_ms = fed > 0 ? ms_between(job.admitted_at, std::chrono::steady_clock::now()) : 0.0;
+    ev.timings = {true, job.progress_cache, fed, prompt_ms, 0, 0.0};
+  }
   job.channel.push_event(std::move(ev));
 }
 

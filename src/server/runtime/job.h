@@ -22,10 +22,10 @@ struct Job {
   decode::Options options;
   std::shared_ptr<anchor::SourceIndex> sources;
   bool want_events = false;
-  bool return_progress = false;
-  bool warm_up = false;        // the server's own warm-up: no task of a slot (GET /slots)             // llama-server's
-                               // prompt_progress events while the prompt is fed
-  std::string request_sha256;  // what a signature says of the request (server/api/signing.h); "" unsigned
+  bool return_progress = false;             // llama-server's prompt_progress events while the prompt is fed
+  bool timings_per_token = false;           // llama-server's timings on each text and progress event
+  bool warm_up = false;                     // the server's own warm-up: no task of a slot (GET /slots)
+  std::string request_sha256;               // what a signature says of the request (server/api/signing.h); "" unsigned
   metrics::Metrics* metrics = nullptr;      // optional
   std::shared_ptr<const ReplyShape> shape;  // tools: how the reply is split into blocks (server/api/tools.h)
   // The request's logit_bias for engines that sample themselves (the gateway); the local loop
@@ -40,8 +40,9 @@ struct Job {
   std::chrono::steady_clock::time_point last_text{};
   std::chrono::steady_clock::time_point admitted_at{};  // a slot took it
   std::chrono::steady_clock::time_point first_text{};
-  int32_t progress_cache = 0;       // the prompt tokens the slot's cache held at admission
-  int32_t progress_processed = -1;  // the prompt tokens the last prompt_progress reported
+  int32_t progress_cache = 0;                  // the prompt tokens the slot's cache held at admission
+  const decode::Sequence* sequence = nullptr;  // the slot's sequence while it runs the job (timings)
+  int32_t progress_processed = -1;             // the prompt tokens the last prompt_progress reported
   // Everything the two threads share.
   JobChannel channel;
 };

@@ -16,12 +16,23 @@
 namespace sfcl::server {
 
 // What the decode thread tells the HTTP thread of one request.
+// llama-server's timings_per_token: the counts and times so far, for text and progress events.
+struct JobTimings {
+  bool set = false;
+  int32_t cache_n = 0;      // prompt tokens reused from the cache
+  int32_t prompt_n = 0;     // prompt tokens processed beyond them
+  double prompt_ms = 0.0;   // from admission to the first text (or to now, while the prompt is fed)
+  int32_t predicted_n = 0;  // output tokens so far
+  double predicted_ms = 0.0;
+};
+
 struct JobEvent {  // NOLINT(bugprone-exception-escape): strings and json, moved between threads
   enum class Kind : uint8_t { text, anchor_confirmed, anchor_checked, backtrack, fallback, progress };
   Kind kind = Kind::text;
   std::string text;                            // text: the delivered chunk
   std::vector<decode::TokenLogprob> logprobs;  // text: its tokens' log-probabilities (when asked for)
   nlohmann::json data;  // every other kind: the event's JSON (report::event_json; progress: prompt_progress)
+  JobTimings timings;   // text and progress, with timings_per_token
 };
 
 // How a job ended; immutable once the channel is finished.

@@ -268,6 +268,7 @@ void Scheduler::admit() {
     job->options.n_ctx_seq = static_cast<int32_t>(options_.n_ctx_per_slot);
     best->seq = std::make_unique<decode::Sequence>(model_, job->options, *job->sources, job_event_sink(job));
     job->admitted_at = std::chrono::steady_clock::now();
+    job->sequence = best->seq.get();
     best->seq->start(job->prompt, best->id, reuse);
     job->channel.mark_admitted(reuse);
     job->progress_cache = reuse;

@@ -307,7 +307,8 @@ TEST(RequestParams, GenerationPromptAndContinuationAreTakenWhereTheyMatchWhatIsR
       {user_last, {{"add_generation_prompt", true}}, ""},
       {user_last, {{"add_generation_prompt", false}}, "add_generation_prompt"},
       {user_last, {{"continue_final_message", false}}, ""},
-      {user_last, {{"continue_final_message", true}}, ""},  // nothing to continue: the turn opens
+      {user_last, {{"continue_final_message", true}, {"add_generation_prompt", false}}, "continue_final_message"},
+      {assistant_last, {{"continue_final_message", true}}, "continue_final_message"},  // add_generation_prompt: true
       {assistant_last, {{"add_generation_prompt", false}, {"continue_final_message", true}}, ""},
       {assistant_last, {{"add_generation_prompt", false}}, ""},
       {assistant_last, {{"add_generation_prompt", true}}, ""},
@@ -394,6 +395,11 @@ TEST(RequestParams, LogitBiasInBothShapesEditsTheLogits) {
   EXPECT_EQ(text.logit_bias_text[0].first, " the");
   EXPECT_FLOAT_EQ(text.logit_bias_text[0].second, -100.0F);
   EXPECT_EQ(text.logit_bias.size(), 1U);
+  // As llama-server: a string in the array form is always text, digits too; an object key of digits is an id.
+  const GenerationRequest digits =
+      parse_request(Api::openai_chat, chat({{"logit_bias", json::array({json::array({"123", 1})})}}), options());
+  EXPECT_EQ(digits.logit_bias_text.size(), 1U);
+  EXPECT_TRUE(digits.logit_bias.empty());
   for (const json& bad : {json{{"", 1}}, json{{std::string(300, 'x'), 1}}, json{{"3", 200}}, json("3"),
                           json::array({json::array({3})}), json::array({json::array({json::object(), 1})})}) {
     const ApiError e = error_of(Api::openai_chat, chat({{"logit_bias", bad}}));

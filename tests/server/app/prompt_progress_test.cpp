@@ -128,5 +128,62 @@ TEST_F(PromptProgress, CompletionAndResponsesStreamsReportInTheirOwnShape) {
             "return_progress");
 }
 
+// llama-server's timings_per_token: progress and text carry the timings so far (the first report
+// before any prompt token is processed: all zero), counts never go back, and the stream's end has
+// the answer's timings; what llama-server's test_metrics and test_compat_oai_responses read.
+TEST_F(PromptProgress, TimingsPerTokenRideOnProgressTextAndTheEnd) {
+  auto c = server_->client();
+  const Streamed native = stream(c, "/completion",
+                                 {{"prompt", long_text("Timed four.")},
+                                  {"n_predict", 4},
+                                  {"stream", true},
+                                  {"timings_per_token", true},
+                                  {"return_progress", true}});
+  std::vector<json> timed;
+  for (const json& e : native.events) {
+    if (e.contains("timings")) timed.push_back(e["timings"]);
+  }
+  ASSERT_GE(timed.size(), 3U);
+  EXPECT_EQ(timed.front()["prompt_n"], 0);
+  EXPECT_EQ(timed.front()["prompt_ms"], 0.0);
+  EXPECT_EQ(timed.front()["predicted_n"], 0);
+  for (size_t i = 1; i < timed.size(); ++i) {
+    EXPECT_GE(timed[i]["prompt_n"].get<int>(), timed[i - 1]["prompt_n"].get<int>());
+    EXPECT_GE(timed[i]["predicted_n"].get<int>(), timed[i - 1]["predicted_n"].get<int>());
+    for (const auto& [key, value] : timed[i].items()) EXPECT_GE(value.get<double>(), 0.0) << key;
+  }
+  EXPECT_EQ(timed.back()["predicted_n"], native.events.back()["tokens_predicted"]);
+  const Streamed chat = stream(c, "/v1/chat/completions",
+                               {{"messages", {{{"role", "user"}, {"content", "Timed five."}}}},
+                                {"max_tokens", 3},
+                                {"stream", true},
+                                {"timings_per_token", true}});
+  int with_text = 0;
+  for (const json& e : chat.events) {
+    if (e.contains("timings") && !e["choices"].empty() && e["choices"][0]["delta"].contains("content")) ++with_text;
+  }
+  EXPECT_GT(with_text, 0);
+  const Streamed responses = stream(c, "/v1/responses",
+                                    {{"input", "Timed six."},
+                                     {"max_output_tokens", 3},
+                                     {"stream", true},
+                                     {"timings_per_token", true},
+                                     {"return_progress", true}});
+  bool delta_timed = false;
+  bool completed_timed = false;
+  for (const json& e : responses.events) {
+    delta_timed = delta_timed || (e["type"] == "response.output_text.delta" && e.contains("timings"));
+    const bool end = e["type"] == "response.completed" || e["type"] == "response.incomplete";
+    completed_timed = completed_timed || (end && e.contains("timings"));
+  }
+  EXPECT_TRUE(delta_timed);
+  EXPECT_TRUE(completed_timed);
+  // Without it: no timings before the end.
+  const Streamed plain =
+      stream(c, "/v1/chat/completions",
+             {{"messages", {{{"role", "user"}, {"content", "Plain seven."}}}}, {"max_tokens", 3}, {"stream", true}});
+  for (const json& e : plain.events) EXPECT_FALSE(e.contains("timings")) << e.dump();
+}
+
 }  // namespace
 }  // namespace sfcl::test
