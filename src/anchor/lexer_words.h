@@ -76,8 +76,9 @@ inline constexpr std::array<CurrencyWord, 7> kCurrencyWords = {{{"dollars", "USD
                                                                 {"pounds", "GBP"},
                                                                 {"yuan", "CNY"},
                                                                 {"yen", "JPY"}}};
-// Duration units after a number: English after a space or '-', Chinese attached.
-inline constexpr std::array<DurationUnit, 13> kDurationUnitsEn = {{{"business days", "day"},
+// Duration units after a number: English after a space or '-', Chinese attached. No singular
+// "second": "2 second-half goals" counts goals.
+inline constexpr std::array<DurationUnit, 19> kDurationUnitsEn = {{{"business days", "day"},
                                                                    {"calendar days", "day"},
                                                                    {"working days", "day"},
                                                                    {"days", "day"},
@@ -89,15 +90,27 @@ inline constexpr std::array<DurationUnit, 13> kDurationUnitsEn = {{{"business da
                                                                    {"years", "year"},
                                                                    {"year", "year"},
                                                                    {"hours", "hour"},
-                                                                   {"hour", "hour"}}};
-inline constexpr std::array<DurationUnit, 8> kDurationUnitsZh = {{{"个工作日", "day"},
+                                                                   {"hour", "hour"},
+                                                                   {"minutes", "minute"},
+                                                                   {"minute", "minute"},
+                                                                   {"mins", "minute"},
+                                                                   {"min", "minute"},
+                                                                   {"seconds", "second"},
+                                                                   {"secs", "second"}}};
+// 分钟 before the measure word 分 (points) is tried: a duration's unit is read first.
+inline constexpr std::array<DurationUnit, 13> kDurationUnitsZh = {{{"个工作日", "day"},
                                                                   {"工作日", "day"},
                                                                   {"天", "day"},
                                                                   {"日", "day"},
                                                                   {"个月", "month"},
                                                                   {"周", "week"},
                                                                   {"个星期", "week"},
-                                                                  {"年", "year"}}};
+                                                                  {"年", "year"},
+                                                                  {"个小时", "hour"},
+                                                                  {"小时", "hour"},
+                                                                  {"分钟", "minute"},
+                                                                  {"秒钟", "second"},
+                                                                  {"秒", "second"}}};
 
 // ---------------------------------------------------------------------------- quantities
 struct QuantityUnit {
@@ -106,7 +119,7 @@ struct QuantityUnit {
 };
 // Measure words and units right after a Chinese number; where one is a prefix of another, the
 // longer comes first. 分 is not followed by 钟 or 之 (scan_quantity checks).
-inline constexpr std::array<QuantityUnit, 58> kQuantityUnitsZh = {
+inline constexpr std::array<QuantityUnit, 61> kQuantityUnitsZh = {
     {{"个百分点", "pp"}, {"个", "个"},      {"人次", "人次"}, {"人", "人"},      {"名", "人"},   {"位", "人"},
      {"例", "人"},       {"台", "台"},      {"家", "家"},     {"件", "件"},      {"次", "次"},   {"场", "场"},
      {"辆", "辆"},       {"座", "座"},      {"项", "项"},     {"架", "架"},      {"艘", "艘"},   {"只", "只"},
@@ -115,11 +128,11 @@ inline constexpr std::array<QuantityUnit, 58> kQuantityUnitsZh = {
      {"轮", "轮"},       {"届", "届"},      {"期", "期"},     {"床", "床"},      {"株", "株"},   {"头", "头"},
      {"间", "间"},       {"层", "层"},      {"栋", "栋"},     {"处", "处"},      {"份", "份"},   {"倍", "倍"},
      {"分", "分"},       {"吨", "t"},       {"公里", "km"},   {"千米", "km"},    {"千克", "kg"}, {"公斤", "kg"},
-     {"平方米", "m2"},   {"毫安时", "mAh"}, {"英寸", "inch"}, {"千瓦时", "kWh"}, {"兆瓦", "MW"}, {"亩", "亩"},
+     {"平方公里", "km2"}, {"平方千米", "km2"}, {"公顷", "ha"}, {"平方米", "m2"},   {"毫安时", "mAh"}, {"英寸", "inch"}, {"千瓦时", "kWh"}, {"兆瓦", "MW"}, {"亩", "亩"},
      {"册", "册"},       {"本", "本"},      {"级", "级"},     {"米", "m"}}};
 // Nouns and units after an English number and a space (any case): what is counted is part of the
 // value ("6 units" is not "6 stores").
-inline constexpr std::array<QuantityUnit, 102> kQuantityUnitsEn = {{{"units", "unit"},
+inline constexpr std::array<QuantityUnit, 110> kQuantityUnitsEn = {{{"units", "unit"},
                                                                     {"stars", "star"},
                                                                     {"star", "star"},
                                                                     {"unit", "unit"},
@@ -196,6 +209,14 @@ inline constexpr std::array<QuantityUnit, 102> kQuantityUnitsEn = {{{"units", "u
                                                                     {"visitors", "person"},
                                                                     {"kilograms", "kg"},
                                                                     {"kg", "kg"},
+                                                                    {"square kilometres", "km2"},
+                                                                    {"square kilometers", "km2"},
+                                                                    {"sq km", "km2"},
+                                                                    {"km2", "km2"},
+                                                                    {"square miles", "sqmi"},
+                                                                    {"square metres", "m2"},
+                                                                    {"square meters", "m2"},
+                                                                    {"sq m", "m2"},
                                                                     {"kilometres", "km"},
                                                                     {"kilometers", "km"},
                                                                     {"km", "km"},
