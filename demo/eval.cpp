@@ -144,7 +144,11 @@ std::vector<EvalResult> run_eval(const std::filesystem::path& model_path, const 
       r.regenerated_tokens += res.stats.regenerated_tokens;
       for (const auto& a : res.anchors) {
         if (a.flagged && is_correct(a.anchor.norm)) ++false_flags;
-        if (a.attempts > 0 && a.verdict == verify::Verdict::confirmed) ++r.corrected_anchors;
+        // Corrected: backtracked and delivered grounded, by the model's own retry (confirmed) or by
+        // the constrain fallback (constrained, reported apart since it was written from a source).
+        if (a.attempts > 0 && (a.verdict == verify::Verdict::confirmed || a.verdict == verify::Verdict::constrained)) {
+          ++r.corrected_anchors;
+        }
       }
       const auto out_norms = entity_norms(res.text);
       Grounding grounded{it, index, {}};
