@@ -215,6 +215,23 @@ uint8_t weekdays_of_time(std::string_view before, std::string_view after);
 // pm Monday to Sunday, with extended hours until 9:00 pm on Friday and Saturday": Friday and
 // Saturday for 8:00 pm): exceptions to this time's days. 0 when none.
 uint8_t weekdays_excepted(std::string_view before, std::string_view after);
+// What a count counts, read right after it (count.cpp): "owners" in " owners were" after "80";
+// after a Chinese measure word (`measure_word`) the Han characters up to the next punctuation, at
+// most six (进球 after "15个"). Empty when what follows is no plain plural noun or no Han noun.
+std::string_view counted_noun(std::string_view after, bool measure_word);
+// What a source value's clause (counted_text) says of an answer's counted noun: it counts the same
+// ("80 new residents" for "residents", 两支球队 for 主要球队, 电子体温计中有36支 for 电子体温计), another
+// noun ("80 residents" for "owners", 15个国家 for 进球), or nothing that can be read ("80." or "80
+// new"). `after`: where the text after the value begins in `clause`.
+enum class Counted : uint8_t { same, other, unknown };
+Counted counts(std::string_view noun, std::string_view clause, size_t after);
+// A source number's or quantity's clause: up to 90 bytes each side within its sentence, and where
+// the text after it begins (an English unit included: " residents were" of "80 residents were").
+struct CountedText {
+  std::string_view clause;
+  size_t after = 0;
+};
+CountedText counted_text(std::string_view text, const Anchor& a);
 
 // Anchors of all sources of one request (and the knowledge base), indexed by type and norm.
 struct SourceAnchor {
@@ -227,6 +244,8 @@ struct SourceAnchor {
   // constrain fallback writes on its own.
   bool part = false;
   std::string role;  // role_before in its source ("subtotal", "arrested"), or empty
+  std::string counted;        // numbers and quantities: their clause in the source (counted_text)
+  uint32_t counted_after = 0;  // where the text after the value begins in `counted`
   uint8_t days = 0;  // times of day: the days they are stated for (weekdays of the field label or text)
 };
 

@@ -192,9 +192,13 @@ int32_t SourceIndex::add_source(std::string_view given) {
       days = weekdays(field);
       if (days == 0) days = weekdays_of_time(text.substr(0, a.start), text.substr(a.end));
     }
+    const CountedText counted =
+        a.type == Type::number || a.type == Type::quantity ? counted_text(text, a) : CountedText{};
     for (size_t k = first; k < anchors_.size(); ++k) {
       anchors_[k].role = role;
       anchors_[k].days = days;
+      anchors_[k].counted = counted.clause;
+      anchors_[k].counted_after = static_cast<uint32_t>(counted.after);
     }
   }
   add_list_counts(text, found);

@@ -346,7 +346,7 @@ bool Checker::confirm_written(const Anchor& a, std::string_view field, std::stri
     r.confidence = 1.0F;
     r.verbatim = true;
     r.support = -1;
-    bind(a, field, before, after, r);
+    bind(a, field, surface, before, after, r);
     return true;
   }
   if (a.type == Type::name && name_by_parts(folded_, r.span)) {
@@ -362,7 +362,7 @@ bool Checker::confirm_written(const Anchor& a, std::string_view field, std::stri
     r.verdict = Verdict::confirmed;
     r.confidence = kByParts;
     r.support = -1;
-    bind(a, field, before, after, r);
+    bind(a, field, surface, before, after, r);
     return true;
   }
   return false;
@@ -407,7 +407,7 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
     r.confidence = 1.0F;
     r.support = hit;
     cite(r);
-    bind(a, field, before, after, r);
+    bind(a, field, surface, before, after, r);
     return r;
   }
   int64_t best_idx = -1;
@@ -417,7 +417,7 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
     r.verdict = Verdict::confirmed;
     r.support = best_idx;
     cite(r);
-    bind(a, field, before, after, r);
+    bind(a, field, surface, before, after, r);
     return r;
   }
   // 2. Written as the sources write it.
@@ -451,10 +451,11 @@ float Checker::similarity(const Anchor& a, uint32_t i) {
 }
 
 // A confirmed value is bound to its field's label where the sources use it, else to its role.
-void Checker::bind(const Anchor& a, std::string_view field, std::string_view before, std::string_view after,
-                   CheckResult& r) {
+void Checker::bind(const Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
+                   std::string_view after, CheckResult& r) {
   if (!field.empty() && bind_to_field(a, field, r)) return;
   bind_to_role(a, before, after, r);
+  bind_to_count(a, surface, after, r);
 }
 
 // A confirmed anchor written under a label the sources also use for values of its type must match

@@ -6,6 +6,9 @@
 // under another role. Then the value is `unsupported` with reason `other_field`, as a value under
 // another field's label is. A role that the answer does not write, or that the sources never use,
 // binds nothing.
+#include <algorithm>
+#include <cmath>
+
 #include "verify/verify.h"
 
 namespace sfcl::verify {
@@ -108,6 +111,71 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
     elsewhere = true;
   }
   if (elsewhere) misattributed(r);
+}
+
+namespace {
+// Chinese measure words that count things, whose noun follows them (15个进球, 10位球员); not the
+// ones that count events or ranks (两次, 3轮, 第2届), nor units of measure (normalised to ASCII).
+constexpr std::string_view kNominalMeasures[] = {"个", "人", "台", "家", "件", "座", "项", "架", "艘", "只",
+                                                 "条", "所", "户", "套", "部", "枚", "颗", "张", "篇", "首",
+                                                 "支", "批", "株", "头", "间", "栋", "处", "份", "辆", "册",
+                                                 "本", "床"};
+constexpr double kFirstYear = 1000;  // whole numbers from here to kLastYear may be years ("In 2019 prices rose")
+constexpr double kLastYear = 2100;
+
+// What a count counts as the answer wrote it: the plural noun after a whole number ("80 owners"; not
+// a year), an English unit that counts ("14 flights"), or what follows a Chinese measure word that
+// counts things ("15个进球"). Empty when the value counts nothing that can be read.
+std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_view after) {
+  if (a.type == Type::number) {
+    const bool count = a.value >= 2 && a.value == std::floor(a.value) && (a.value < kFirstYear || a.value > kLastYear);
+    return count ? anchor::counted_noun(after, false) : std::string_view{};
+  }
+  if (a.type != Type::quantity || a.norm.starts_with('#')) return {};
+  const size_t sp = surface.find_first_of(" -");
+  if (sp != std::string_view::npos) return anchor::counted_noun(surface.substr(sp), false);
+  const size_t unit_at = a.norm.find(' ');
+  if (unit_at == std::string::npos) return {};
+  const std::string_view unit = std::string_view(a.norm).substr(unit_at + 1);
+  const bool counts_things =
+      std::find(std::begin(kNominalMeasures), std::end(kNominalMeasures), unit) != std::end(kNominalMeasures);
+  // 人 is itself what is counted ("两万人坚守"): a verb follows it, not a noun.
+  return counts_things && !surface.ends_with("人") ? anchor::counted_noun(after, true) : std::string_view{};
+}
+}  // namespace
+
+// A confirmed count is right only for what it counts: "80 owners" where every source 80 counts
+// something else ("80 residents") is another value in the same digits, and so is "15个进球" against
+// the sources' "15个国家". One source occurrence that counts the same noun, or whose noun cannot be
+// read, keeps the confirmation. Only where the whole sentence is known (`after` not null).
+void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::string_view after, CheckResult& r) {
+  if (r.verdict != Verdict::confirmed || after.data() == nullptr) return;
+  const std::string_view noun = noun_of(a, surface, after);
+  if (noun.empty()) return;
+  const auto& all = index_.anchors();
+  const float threshold = options_.threshold_for(a.type);
+  bool other = false;
+  for (uint32_t i : numeric_) {
+    const Anchor& s = all[i].anchor;
+    // The same value: equal, or a quantity's number written alone (quantity_by_number).
+    const bool equal = similarity(a, i) >= threshold || (a.type == Type::quantity && s.type == Type::number && s.value == a.value);
+    if (!equal) continue;
+    if (all[i].text.ends_with("人")) return;  // persons: any noun of people is theirs
+    switch (anchor::counts(noun, all[i].counted, all[i].counted_after)) {
+      case anchor::Counted::same:
+        // Cited where it counts the same noun; the role, if any, was decided by bind_to_role.
+        r.support = i;
+        r.verbatim = false;
+        cite(r);
+        return;
+      case anchor::Counted::unknown:
+        return;
+      case anchor::Counted::other:
+        other = true;
+        break;
+    }
+  }
+  if (other) misattributed(r);
 }
 
 }  // namespace sfcl::verify

@@ -112,8 +112,8 @@ class Checker {
                        std::string_view before, std::string_view after, CheckResult& r);
   bool confirm_derived(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
-  void bind(const anchor::Anchor& a, std::string_view field, std::string_view before, std::string_view after,
-            CheckResult& r);
+  void bind(const anchor::Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
+            std::string_view after, CheckResult& r);
   // written_forms.cpp: the value in another written form the sources use ("WA", "92 to 8", "eighth")
   bool written_otherwise(const anchor::Anchor& a, std::string_view surface, anchor::TextSpan& span) const;
   bool season_year(std::string_view surface, anchor::TextSpan& span) const;
@@ -122,6 +122,7 @@ class Checker {
   // roles.cpp
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
+  void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view after, CheckResult& r);
   static void misattributed(CheckResult& r);
   [[nodiscard]] bool type_present(const anchor::Anchor& a) const;
   static void trim_name(std::string& folded);

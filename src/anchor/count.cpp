@@ -1,0 +1,166 @@
+// What a count counts (docs/ANCHORS.md, "Roles"): "80 owners" counts owners, "15个进球" goals. The
+// same number counting something else in the sources ("80 residents", "15个国家") is another value
+// in the same digits. The noun is read right after the count; only plain plural nouns in English
+// (a count's adjectives, verbs and function words say nothing that can be compared) and the
+// characters after a measure word in Chinese, where a modifier may stand before the noun.
+#include <algorithm>
+
+#include "anchor/lexer_internal.h"
+
+namespace sfcl::anchor {
+
+namespace {
+constexpr size_t kClauseBytes = 90;  // a source value's clause is read up to 30 Han characters each side
+constexpr size_t kEnWords = 3;        // a source's counted noun within its first three words ("80 new residents")
+constexpr size_t kZhChars = 6;        // Chinese: the first six characters after the measure word
+
+// Words ending in "s" that are no plural noun after a number: verbs and function words ("Route 66
+// runs", "2 is"), and units other anchors read.
+bool is_not_noun(std::string_view w) {
+  static constexpr std::string_view kWords[] = {
+      "this",   "thus",     "was",        "has",     "does",    "goes",      "its",       "plus",     "less",
+      "unless", "across",   "always",     "perhaps", "whereas", "besides",   "towards",   "upwards",  "afterwards",
+      "times",  "years",    "days",       "weeks",   "months",  "hours",     "minutes",   "seconds",  "percent",
+      "yes",    "sometimes", "nevertheless", "remains", "stands", "seems",   "makes",     "takes",    "comes",
+      "becomes", "includes",  "follows", "shows",   "says",      "means",     "gives",    "runs"};
+  return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
+}
+
+// The lower-case word at the start of `s`, or empty.
+std::string_view word_at(std::string_view s) {
+  size_t n = 0;
+  while (n < s.size() && is_lower(static_cast<unsigned char>(s[n]))) ++n;
+  if (n < s.size() && is_alpha(static_cast<unsigned char>(s[n]))) return {};  // "iPhones": not a plain word
+  return s.substr(0, n);
+}
+
+// A plain English plural noun: "owners", "residents", "countries"; not "glass", "bonus", "basis".
+bool is_plural_noun(std::string_view w) {
+  if (w.size() < 4 || w.back() != 's') return false;
+  const char before = w[w.size() - 2];
+  if (before == 's' || before == 'u' || before == 'i') return false;
+  return !is_not_noun(w);
+}
+
+// "owners" and "owner", "countries" and "country", "matches" and "match" are one noun.
+std::string_view stem(std::string_view w) {
+  if (w.ends_with("ies") && w.size() > 4) return w.substr(0, w.size() - 3);
+  if (w.ends_with("es") && w.size() > 4 && (w[w.size() - 3] == 'h' || w[w.size() - 3] == 'x')) {
+    return w.substr(0, w.size() - 2);
+  }
+  if (w.ends_with("s")) return w.substr(0, w.size() - 1);
+  return w;
+}
+
+// Characters that follow a measure word without being what it counts: particles, prepositions,
+// approximations (15个以上, 1万余起, 3个多月).
+bool is_zh_function(char32_t c) {
+  static constexpr char32_t kChars[] = {U'的', U'了', U'在', U'和', U'与', U'及', U'或', U'中', U'是', U'为',
+                                        U'以', U'对', U'被', U'把', U'从', U'到', U'也', U'都', U'就', U'还',
+                                        U'并', U'等', U'多', U'余', U'左', U'右', U'内', U'后', U'前', U'之',
+                                        U'上', U'下', U'里', U'来', U'共', U'均', U'各', U'已', U'将', U'又'};
+  return std::find(std::begin(kChars), std::end(kChars), c) != std::end(kChars);
+}
+
+bool han_at(std::string_view s, size_t i, char32_t& cp, size_t& len) {
+  if (i >= s.size()) return false;
+  const auto d = utf8::decode(s, i);
+  cp = d.cp;
+  len = static_cast<size_t>(d.length);
+  return is_han(d.cp);
+}
+// The Han characters at the start of `s`, at most kZhChars (a measure word's noun and what follows
+// it up to the first punctuation or other script).
+std::string_view han_run(std::string_view s) {
+  size_t i = 0;
+  char32_t cp = 0;
+  size_t len = 0;
+  for (size_t k = 0; k < kZhChars && han_at(s, i, cp, len); ++k) i += len;
+  return s.substr(0, i);
+}
+
+// Whether each of the first two characters of `a` (one, if it has one) occurs in `b`.
+bool leads_within(std::string_view a, std::string_view b) {
+  size_t i = 0;
+  char32_t cp = 0;
+  size_t len = 0;
+  for (int k = 0; k < 2 && han_at(a, i, cp, len); ++k, i += len) {
+    if (b.find(a.substr(i, len)) == std::string_view::npos) return false;
+  }
+  return i > 0;
+}
+}  // namespace
+
+std::string_view counted_noun(std::string_view after, bool measure_word) {
+  if (after.empty()) return {};
+  if (!measure_word) {
+    if (after[0] != ' ' && after[0] != '-') return {};
+    const std::string_view w = word_at(after.substr(1));
+    return is_plural_noun(w) ? w : std::string_view{};
+  }
+  const std::string_view run = han_run(after);
+  char32_t cp = 0;
+  size_t len = 0;
+  return run.empty() || (han_at(run, 0, cp, len), is_zh_function(cp)) ? std::string_view{} : run;
+}
+
+Counted counts(std::string_view noun, std::string_view clause, size_t after) {
+  const std::string_view source_after = clause.substr(std::min(after, clause.size()));
+  if (noun.empty() || source_after.empty()) return Counted::unknown;
+  if (is_lower(static_cast<unsigned char>(noun[0]))) {
+    if (source_after[0] != ' ' && source_after[0] != '-') return Counted::unknown;
+    std::string_view rest = source_after.substr(1);
+    const std::string_view first = word_at(rest);
+    for (size_t k = 0; k < kEnWords && !rest.empty(); ++k) {
+      const std::string_view w = word_at(rest);
+      if (w.empty()) break;
+      if (stem(w) == stem(noun)) return Counted::same;
+      rest.remove_prefix(w.size());
+      if (rest.empty() || rest[0] != ' ') break;
+      rest.remove_prefix(1);
+    }
+    return is_plural_noun(first) ? Counted::other : Counted::unknown;
+  }
+  const std::string_view source = han_run(source_after);
+  char32_t cp = 0;
+  size_t len = 0;
+  if (source.empty() || (han_at(source, 0, cp, len), is_zh_function(cp))) return Counted::unknown;
+  // The noun may stand after a modifier on either side (两支主要球队, 两支球队), after a clause
+  // (612例经二甲双胍治疗…的患者) or before the count (电子体温计中有36支): the same thing is counted
+  // when the answer's noun begins with characters of the source's clause, or the source's noun
+  // with characters of the answer's.
+  return leads_within(noun, clause) || leads_within(source, noun) ? Counted::same : Counted::other;
+}
+
+CountedText counted_text(std::string_view text, const Anchor& a) {
+  size_t from = a.end;
+  if (a.type == Type::quantity) {
+    // An English unit is what the count counts: "80 residents" is read from " residents".
+    const std::string_view written = text.substr(a.start, a.end - a.start);
+    const size_t sep = written.find_first_of(" -");
+    if (sep != std::string_view::npos && is_alpha(static_cast<unsigned char>(written.back()))) from = a.start + sep;
+  }
+  const auto boundary = [&](size_t i) {
+    return text[i] == '\n' || text.substr(i).starts_with("。") || text.substr(i).starts_with("！") ||
+           text.substr(i).starts_with("？") || text.substr(i).starts_with("；");
+  };
+  size_t begin = a.start > kClauseBytes ? a.start - kClauseBytes : 0;
+  for (size_t i = a.start; i > begin; --i) {
+    if (boundary(i - 1)) {
+      begin = i;
+      break;
+    }
+  }
+  while (begin < a.start && (static_cast<unsigned char>(text[begin]) & 0xC0) == 0x80) ++begin;
+  size_t end = std::min(text.size(), from + kClauseBytes);
+  for (size_t i = from; i < end; ++i) {
+    if (boundary(i)) {
+      end = i;
+      break;
+    }
+  }
+  while (end < text.size() && end > from && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return {text.substr(begin, end - begin), from - begin};
+}
+
+}  // namespace sfcl::anchor
