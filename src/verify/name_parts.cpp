@@ -62,6 +62,20 @@ constexpr std::array<std::string_view, 48> kTitles = {
 
 bool is_title(std::string_view w) { return std::find(kTitles.begin(), kTitles.end(), w) != kTitles.end(); }
 
+// A country's abbreviation before a name says where it is, not who ("US Senate", "U.S. National
+// Park Service" for the sources' "Senate", "National Park Service"); the other country's, when the
+// sources name it, makes another claim ("UK Senate" against "U.S. Senate").
+bool is_us(std::string_view w) { return w == "us" || w == "u.s"; }
+bool is_uk(std::string_view w) { return w == "uk" || w == "u.k"; }
+
+// After a name the sources state whole: a father's "Sr." ("Chris Eubank Sr." beside the sources'
+// "Chris Eubank" and "Chris Eubank Jr.") and a club's form ("Queens Park Rangers FC" for "Queens Park
+// Rangers"). Not "Jr.", "II", "United": those name someone else; and not after a single word the
+// sources never read as a name ("Dundee FC" where they name "Dundee United").
+bool is_name_form(std::string_view w) {
+  return w == "sr" || w == "senior" || w == "fc" || w == "afc" || w == "rfc" || w == "f.c" || w == "rugby";
+}
+
 std::string_view trim_word(std::string_view w) {
   while (!w.empty() && (w.back() == '.' || w.back() == ',' || w.back() == ':' || w.back() == ';')) w.remove_suffix(1);
   for (std::string_view p : {"'s", "'"}) {
@@ -188,13 +202,16 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
         descriptive = descriptive && (is_title(w) || is_opener(w) || anchor::is_name_filler(w));
       }
       if (connector && !descriptive) continue;
+      const bool whole_name = index_.find_exact(anchor::Type::name, scratch_) >= 0;  // the core, as source_run left it
       bool rest = true;
       for (size_t k = 0; k < n && rest; ++k) {
         if (k >= i && k < i + len) continue;
         const std::string_view w = words[k];
         // Words after the core are a claim of their own ("Keonna Thomas of Philadelphia": an
-        // affiliation; the checker's affiliation rule decides it), except a company form.
-        rest = anchor::is_name_filler(w) || (k < i && (is_opener(w) || source_word(w)));
+        // affiliation; the checker's affiliation rule decides it), except a company or club form.
+        const bool where = (is_us(w) && !source_word("uk")) || (is_uk(w) && !source_word("us"));
+        rest = anchor::is_name_filler(w) || (k < i && (is_opener(w) || where || source_word(w))) ||
+               (k >= i + len && whole_name && is_name_form(w));
       }
       if (rest) {
         span = core;
