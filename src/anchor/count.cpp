@@ -11,18 +11,18 @@ namespace sfcl::anchor {
 
 namespace {
 constexpr size_t kClauseBytes = 90;  // a source value's clause is read up to 30 Han characters each side
-constexpr size_t kEnWords = 3;        // a source's counted noun within its first three words ("80 new residents")
-constexpr size_t kZhChars = 6;        // Chinese: the first six characters after the measure word
+constexpr size_t kEnWords = 3;       // a source's counted noun within its first three words ("80 new residents")
+constexpr size_t kZhChars = 6;       // Chinese: the first six characters after the measure word
 
 // Words ending in "s" that are no plural noun after a number: verbs and function words ("Route 66
 // runs", "2 is"), and units other anchors read.
 bool is_not_noun(std::string_view w) {
   static constexpr std::string_view kWords[] = {
-      "this",   "thus",     "was",        "has",     "does",    "goes",      "its",       "plus",     "less",
-      "unless", "across",   "always",     "perhaps", "whereas", "besides",   "towards",   "upwards",  "afterwards",
-      "times",  "years",    "days",       "weeks",   "months",  "hours",     "minutes",   "seconds",  "percent",
-      "yes",    "sometimes", "nevertheless", "remains", "stands", "seems",   "makes",     "takes",    "comes",
-      "becomes", "includes",  "follows", "shows",   "says",      "means",     "gives",    "runs"};
+      "this",    "thus",      "was",          "has",     "does",    "goes",    "its",     "plus",    "less",
+      "unless",  "across",    "always",       "perhaps", "whereas", "besides", "towards", "upwards", "afterwards",
+      "times",   "years",     "days",         "weeks",   "months",  "hours",   "minutes", "seconds", "percent",
+      "yes",     "sometimes", "nevertheless", "remains", "stands",  "seems",   "makes",   "takes",   "comes",
+      "becomes", "includes",  "follows",      "shows",   "says",    "means",   "gives",   "runs"};
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
