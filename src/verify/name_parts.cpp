@@ -210,10 +210,8 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
         // Words after the core are a claim of their own ("Keonna Thomas of Philadelphia": an
         // affiliation; the checker's affiliation rule decides it), except a company or club form.
         const bool where = (is_us(w) && !source_word("uk")) || (is_uk(w) && !source_word("us"));
-        // After the core, a title the sources use describes it ("a Kentucky Senator" beside "Sen.
-        // Rand Paul of Kentucky"): what the person is, not another name.
         rest = anchor::is_name_filler(w) || (k < i && (is_opener(w) || where || source_word(w))) ||
-               (k >= i + len && ((whole_name && is_name_form(w)) || (is_title(w) && source_word(w))));
+               (k >= i + len && whole_name && is_name_form(w));
       }
       if (rest) {
         span = core;

@@ -398,13 +398,11 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"The visitors, Queens Park Rangers, won.", "Queens Park Rangers FC won.", "Queens Park Rangers FC",
                   Verdict::confirmed},
         ProseCase{"The match saw Dundee United win.", "Dundee FC won.", "Dundee FC", Verdict::unsupported},
-        // a place and a title the sources use: a description of the person, not a name
-        ProseCase{"Sen. Rand Paul of Kentucky announced his run.", "Rand Paul, a Kentucky Senator, announced it.",
-                  "Kentucky Senator", Verdict::confirmed},
-        ProseCase{"Sen. Rand Paul of Kentucky announced his run.", "Rand Paul, a Kentucky Governor, announced it.",
-                  "Kentucky Governor", Verdict::unsupported},
-        ProseCase{"Sen. Rand Paul of Kentucky announced his run.", "Rand Paul, a Ohio Senator, announced it.",
-                  "Ohio Senator", Verdict::unsupported},
+        // a title the sources use elsewhere makes no name of a source word ("Aaron Judge" is a person)
+        ProseCase{"Aaron Rodgers threw twice. A federal judge ruled on it.", "Aaron Judge hit it.", "Aaron Judge",
+                  Verdict::unsupported},
+        ProseCase{"Stephen Colbert interviewed King Charles.", "Stephen King wrote it.", "Stephen King",
+                  Verdict::unsupported},
         ProseCase{"The match saw Dundee United win.", "Dundee United Sr won.", "Dundee United Sr", Verdict::confirmed},
         ProseCase{"The match saw Dundee United win.", "Dundee United Jr won.", "Dundee United Jr", Verdict::unsupported},
         ProseCase{"Gloucester's Josh Hohneck was sent off.", "After Gloucester's Josh Hohneck was sent off, they won.",
