@@ -58,7 +58,7 @@ struct EvalResult {
   int field_backtracks = 0;  // backtracks of a source value written under another field's label
   int64_t backtracks = 0;
   int64_t regenerated_tokens = 0;
-  int corrected_anchors = 0;  // anchors that needed a backtrack and ended supported
+  int corrected_anchors = 0;  // anchors that needed a backtrack and ended confirmed or constrained
   int64_t decoded_tokens = 0;
   double seconds = 0.0;
   std::vector<EvalExample> examples;  // per item, when keep_examples

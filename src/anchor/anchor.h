@@ -217,8 +217,9 @@ uint8_t weekdays_of_time(std::string_view before, std::string_view after);
 uint8_t weekdays_excepted(std::string_view before, std::string_view after);
 // What a count counts, read right after it (count.cpp): "owners" in " owners were" after "80";
 // after a Chinese measure word (`measure_word`) the Han characters up to the next punctuation, at
-// most six (进球 after "15个"). Empty when what follows is no plain plural noun or no Han noun.
-std::string_view counted_noun(std::string_view after, bool measure_word);
+// most six (进球 after "15个"). Empty when what follows is no plain plural noun (a verb with its
+// object: "spans 11 states") or no Han noun, and after a name's word ("Interstate 80 spans").
+std::string_view counted_noun(std::string_view before, std::string_view after, bool measure_word);
 // What a source value's clause (counted_text) says of an answer's counted noun: it counts the same
 // ("80 new residents" for "residents", 两支球队 for 主要球队, 电子体温计中有36支 for 电子体温计), another
 // noun ("80 residents" for "owners", 15个国家 for 进球), or nothing that can be read ("80." or "80
@@ -226,7 +227,8 @@ std::string_view counted_noun(std::string_view after, bool measure_word);
 enum class Counted : uint8_t { same, other, unknown };
 Counted counts(std::string_view noun, std::string_view clause, size_t after);
 // A source number's or quantity's clause: up to 90 bytes each side within its sentence, and where
-// the text after it begins (an English unit included: " residents were" of "80 residents were").
+// the text after it begins (an English unit included: " residents were" of "80 residents were");
+// empty after a name's word ("Apollo 11 landed").
 struct CountedText {
   std::string_view clause;
   size_t after = 0;

@@ -14,15 +14,14 @@ constexpr size_t kClauseBytes = 90;  // a source value's clause is read up to 30
 constexpr size_t kEnWords = 3;       // a source's counted noun within its first three words ("80 new residents")
 constexpr size_t kZhChars = 6;       // Chinese: the first six characters after the measure word
 
-// Words ending in "s" that are no plural noun after a number: verbs and function words ("Route 66
-// runs", "2 is"), and units other anchors read.
+// Words ending in "s" that are no plural noun after a number: verbs ("Route 66 runs"), and units
+// other anchors read. (Shorter words and those ending in "ss", "us", "is" are no plural anyway.)
 bool is_not_noun(std::string_view w) {
   static constexpr std::string_view kWords[] = {
-      "this",    "thus",      "was",          "has",     "does",    "goes",    "its",     "plus",    "less",
-      "unless",  "across",    "always",       "perhaps", "whereas", "besides", "towards", "upwards", "afterwards",
-      "times",   "years",     "days",         "weeks",   "months",  "hours",   "minutes", "seconds", "percent",
-      "yes",     "sometimes", "nevertheless", "remains", "stands",  "seems",   "makes",   "takes",   "comes",
-      "becomes", "includes",  "follows",      "shows",   "says",    "means",   "gives",   "runs"};
+      "does",  "goes",    "always",  "perhaps",  "whereas", "besides", "towards", "upwards", "afterwards",
+      "times", "years",   "days",    "weeks",    "months",  "hours",   "minutes", "seconds", "sometimes",
+      "remains", "stands", "seems",  "makes",    "takes",   "comes",   "becomes", "includes", "follows",
+      "shows", "says",    "means",   "gives",    "runs"};
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
@@ -42,14 +41,58 @@ bool is_plural_noun(std::string_view w) {
   return !is_not_noun(w);
 }
 
-// "owners" and "owner", "countries" and "country", "matches" and "match" are one noun.
-std::string_view stem(std::string_view w) {
-  if (w.ends_with("ies") && w.size() > 4) return w.substr(0, w.size() - 3);
-  if (w.ends_with("es") && w.size() > 4 && (w[w.size() - 3] == 'h' || w[w.size() - 3] == 'x')) {
-    return w.substr(0, w.size() - 2);
-  }
-  if (w.ends_with("s")) return w.substr(0, w.size() - 1);
-  return w;
+// What follows a verb and never a noun: "spans 11 states", "crosses the river", "reaches its peak".
+bool is_object_start(std::string_view rest) {
+  if (rest.empty() || rest[0] != ' ') return false;
+  rest.remove_prefix(1);
+  if (!rest.empty() && is_digit(rest[0])) return true;
+  const std::string_view w = word_at(rest);
+  static constexpr std::string_view kWords[] = {"the", "a", "an", "his", "her", "their", "its", "this", "these", "those"};
+  return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
+}
+
+// A plural noun at the start of `s` (" owners were"), not a verb with its object (" spans 11 states").
+std::string_view plural_noun_at(std::string_view s) {
+  const std::string_view w = word_at(s);
+  return is_plural_noun(w) && !is_object_start(s.substr(w.size())) ? w : std::string_view{};
+}
+
+// One noun, singular or plural: "owners" and "owner", "countries" and "country", "matches" and "match".
+bool same_noun(std::string_view a, std::string_view b) {
+  const auto singular = [](std::string_view w, bool& y) {
+    y = false;
+    if (w.ends_with("ies") && w.size() > 4) {
+      y = true;
+      return w.substr(0, w.size() - 3);
+    }
+    if (w.ends_with("y")) {
+      y = true;
+      return w.substr(0, w.size() - 1);
+    }
+    if (w.ends_with("ches") || w.ends_with("shes") || w.ends_with("xes")) return w.substr(0, w.size() - 2);
+    if (w.ends_with("s")) return w.substr(0, w.size() - 1);
+    return w;
+  };
+  bool ya = false;
+  bool yb = false;
+  const std::string_view ra = singular(a, ya);
+  const std::string_view rb = singular(b, yb);
+  return ra == rb && ya == yb;
+}
+
+// A number right after a capitalised word is part of a name ("Interstate 80", "Apollo 11", "Route
+// 66", "Article 5"), not a count; a sentence's first article or approximation is no such word.
+bool after_name(std::string_view before) {
+  if (before.empty() || before.back() != ' ') return false;
+  before.remove_suffix(1);
+  size_t i = before.size();
+  while (i > 0 && is_alpha(static_cast<unsigned char>(before[i - 1]))) --i;
+  const std::string_view w = before.substr(i);
+  if (w.empty() || !is_upper(static_cast<unsigned char>(w[0]))) return false;
+  static constexpr std::string_view kOpeners[] = {"The",  "A",      "An",       "About",  "Over",   "Some",
+                                                  "All",  "Only",   "Nearly",   "Almost", "Around", "Approximately",
+                                                  "Just", "Roughly", "Exactly", "Another"};
+  return std::find(std::begin(kOpeners), std::end(kOpeners), w) == std::end(kOpeners);
 }
 
 // Characters that follow a measure word without being what it counts: particles, prepositions,
@@ -91,12 +134,11 @@ bool leads_within(std::string_view a, std::string_view b) {
 }
 }  // namespace
 
-std::string_view counted_noun(std::string_view after, bool measure_word) {
+std::string_view counted_noun(std::string_view before, std::string_view after, bool measure_word) {
   if (after.empty()) return {};
   if (!measure_word) {
-    if (after[0] != ' ' && after[0] != '-') return {};
-    const std::string_view w = word_at(after.substr(1));
-    return is_plural_noun(w) ? w : std::string_view{};
+    if (after_name(before) || (after[0] != ' ' && after[0] != '-')) return {};
+    return plural_noun_at(after.substr(1));
   }
   const std::string_view run = han_run(after);
   char32_t cp = 0;
@@ -110,16 +152,16 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
   if (is_lower(static_cast<unsigned char>(noun[0]))) {
     if (source_after[0] != ' ' && source_after[0] != '-') return Counted::unknown;
     std::string_view rest = source_after.substr(1);
-    const std::string_view first = word_at(rest);
+    const bool noun_first = !plural_noun_at(rest).empty();
     for (size_t k = 0; k < kEnWords && !rest.empty(); ++k) {
       const std::string_view w = word_at(rest);
       if (w.empty()) break;
-      if (stem(w) == stem(noun)) return Counted::same;
+      if (same_noun(w, noun)) return Counted::same;
       rest.remove_prefix(w.size());
       if (rest.empty() || rest[0] != ' ') break;
       rest.remove_prefix(1);
     }
-    return is_plural_noun(first) ? Counted::other : Counted::unknown;
+    return noun_first ? Counted::other : Counted::unknown;
   }
   const std::string_view source = han_run(source_after);
   char32_t cp = 0;
@@ -133,6 +175,7 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
 }
 
 CountedText counted_text(std::string_view text, const Anchor& a) {
+  if (after_name(text.substr(0, a.start))) return {};
   size_t from = a.end;
   if (a.type == Type::quantity) {
     // An English unit is what the count counts: "80 residents" is read from " residents".

@@ -77,6 +77,7 @@ size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn
   }
   for (const auto& u : kDurationUnitsZh) {
     if (u.text == "年" && !allow_cn_year) continue;
+    if (u.text == "秒" && src.match(j + u.text.size(), "杀")) continue;  // 秒杀: a flash sale
     if (src.match(j, u.text)) {
       unit = u.unit;
       return j + u.text.size();

@@ -132,7 +132,7 @@ inline constexpr std::array<QuantityUnit, 61> kQuantityUnitsZh = {
      {"册", "册"},       {"本", "本"},      {"级", "级"},     {"米", "m"}}};
 // Nouns and units after an English number and a space (any case): what is counted is part of the
 // value ("6 units" is not "6 stores").
-inline constexpr std::array<QuantityUnit, 110> kQuantityUnitsEn = {{{"units", "unit"},
+inline constexpr std::array<QuantityUnit, 111> kQuantityUnitsEn = {{{"units", "unit"},
                                                                     {"stars", "star"},
                                                                     {"star", "star"},
                                                                     {"unit", "unit"},
@@ -214,6 +214,7 @@ inline constexpr std::array<QuantityUnit, 110> kQuantityUnitsEn = {{{"units", "u
                                                                     {"sq km", "km2"},
                                                                     {"km2", "km2"},
                                                                     {"square miles", "sqmi"},
+                                                                    {"sq mi", "sqmi"},
                                                                     {"square metres", "m2"},
                                                                     {"square meters", "m2"},
                                                                     {"sq m", "m2"},

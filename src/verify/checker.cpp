@@ -119,6 +119,7 @@ Checker::Checker(const anchor::SourceIndex& index, const CheckerOptions& options
   }
   query_.reserve(256);
   folded_.reserve(256);
+  core_scratch_.reserve(256);
   if (options_.derived) derived_ = std::make_unique<DerivedValues>(index_);
 }
 
@@ -455,7 +456,7 @@ void Checker::bind(const Anchor& a, std::string_view field, std::string_view sur
                    std::string_view after, CheckResult& r) {
   if (!field.empty() && bind_to_field(a, field, r)) return;
   bind_to_role(a, before, after, r);
-  bind_to_count(a, surface, after, r);
+  bind_to_count(a, surface, before, after, r);
 }
 
 // A confirmed anchor written under a label the sources also use for values of its type must match

@@ -62,11 +62,6 @@ constexpr std::array<std::string_view, 48> kTitles = {
 
 bool is_title(std::string_view w) { return std::find(kTitles.begin(), kTitles.end(), w) != kTitles.end(); }
 
-// A country's abbreviation before a name says where it is, not who ("US Senate", "U.S. National
-// Park Service" for the sources' "Senate", "National Park Service"); the other country's, when the
-// sources name it, makes another claim ("UK Senate" against "U.S. Senate").
-bool is_us(std::string_view w) { return w == "us" || w == "u.s"; }
-bool is_uk(std::string_view w) { return w == "uk" || w == "u.k"; }
 
 // After a name the sources state whole: a father's "Sr." ("Chris Eubank Sr." beside the sources'
 // "Chris Eubank" and "Chris Eubank Jr.") and a club's form ("Queens Park Rangers FC" for "Queens Park
@@ -129,6 +124,27 @@ bool Checker::source_word(std::string_view w) const {
     if (w == abbr) return index_.find_verbatim(full, span);
   }
   return false;
+}
+
+// Whether the sources state `words` as a name of its own ("Chris Eubank", not a word of one).
+bool Checker::whole_source_name(std::span<const std::string_view> words) const {
+  core_scratch_.clear();
+  for (const auto w : words) {
+    if (!core_scratch_.empty()) core_scratch_.push_back(' ');
+    core_scratch_.append(w);
+  }
+  return index_.find_exact(anchor::Type::name, core_scratch_) >= 0;
+}
+
+// A country's abbreviation before a name says where it is, not who ("US Senate", "U.S. National
+// Park Service" for the sources' "Senate", "National Park Service"), where the sources name no other
+// of the two ("UK Senate" against "U.S. Senate" or "the United States Senate" is another claim).
+bool Checker::country_only(std::string_view w) const {
+  const bool us = w == "us" || w == "u.s";
+  if (!us && w != "uk" && w != "u.k") return false;
+  anchor::TextSpan span;
+  if (us) return !source_word("uk") && !index_.find_verbatim("united kingdom", span) && !index_.find_verbatim("britain", span);
+  return !source_word("us") && !index_.find_verbatim("united states", span) && !index_.find_verbatim("america", span);
 }
 
 // A run of the answer's words that the sources write as a name, or verbatim (plural folded).
@@ -202,16 +218,16 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
         descriptive = descriptive && (is_title(w) || is_opener(w) || anchor::is_name_filler(w));
       }
       if (connector && !descriptive) continue;
-      const bool whole_name = index_.find_exact(anchor::Type::name, scratch_) >= 0;  // the core, as source_run left it
       bool rest = true;
       for (size_t k = 0; k < n && rest; ++k) {
         if (k >= i && k < i + len) continue;
         const std::string_view w = words[k];
+        if (anchor::is_name_filler(w)) continue;
         // Words after the core are a claim of their own ("Keonna Thomas of Philadelphia": an
-        // affiliation; the checker's affiliation rule decides it), except a company or club form.
-        const bool where = (is_us(w) && !source_word("uk")) || (is_uk(w) && !source_word("us"));
-        rest = anchor::is_name_filler(w) || (k < i && (is_opener(w) || where || source_word(w))) ||
-               (k >= i + len && whole_name && is_name_form(w));
+        // affiliation; the checker's affiliation rule decides it), except a company or club form
+        // after a name the sources state whole.
+        rest = k < i ? is_opener(w) || source_word(w) || country_only(w)
+                     : is_name_form(w) && whole_source_name(words.subspan(i, len));
       }
       if (rest) {
         span = core;

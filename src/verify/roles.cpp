@@ -126,21 +126,21 @@ constexpr double kLastYear = 2100;
 // What a count counts as the answer wrote it: the plural noun after a whole number ("80 owners"; not
 // a year), an English unit that counts ("14 flights"), or what follows a Chinese measure word that
 // counts things ("15个进球"). Empty when the value counts nothing that can be read.
-std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_view after) {
+std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_view before, std::string_view after) {
   if (a.type == Type::number) {
     const bool count = a.value >= 2 && a.value == std::floor(a.value) && (a.value < kFirstYear || a.value > kLastYear);
-    return count ? anchor::counted_noun(after, false) : std::string_view{};
+    return count ? anchor::counted_noun(before, after, false) : std::string_view{};
   }
   if (a.type != Type::quantity || a.norm.starts_with('#')) return {};
   const size_t sp = surface.find_first_of(" -");
-  if (sp != std::string_view::npos) return anchor::counted_noun(surface.substr(sp), false);
+  if (sp != std::string_view::npos) return anchor::counted_noun(before, surface.substr(sp), false);
   const size_t unit_at = a.norm.find(' ');
   if (unit_at == std::string::npos) return {};
   const std::string_view unit = std::string_view(a.norm).substr(unit_at + 1);
   const bool counts_things =
       std::find(std::begin(kNominalMeasures), std::end(kNominalMeasures), unit) != std::end(kNominalMeasures);
   // 人 is itself what is counted ("两万人坚守"): a verb follows it, not a noun.
-  return counts_things && !surface.ends_with("人") ? anchor::counted_noun(after, true) : std::string_view{};
+  return counts_things && !surface.ends_with("人") ? anchor::counted_noun(before, after, true) : std::string_view{};
 }
 }  // namespace
 
@@ -148,9 +148,10 @@ std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_
 // something else ("80 residents") is another value in the same digits, and so is "15个进球" against
 // the sources' "15个国家". One source occurrence that counts the same noun, or whose noun cannot be
 // read, keeps the confirmation. Only where the whole sentence is known (`after` not null).
-void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::string_view after, CheckResult& r) {
+void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::string_view before,
+                            std::string_view after, CheckResult& r) {
   if (r.verdict != Verdict::confirmed || after.data() == nullptr) return;
-  const std::string_view noun = noun_of(a, surface, after);
+  const std::string_view noun = noun_of(a, surface, before, after);
   if (noun.empty()) return;
   const auto& all = index_.anchors();
   const float threshold = options_.threshold_for(a.type);
@@ -158,15 +159,21 @@ void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::stri
   for (uint32_t i : numeric_) {
     const Anchor& s = all[i].anchor;
     // The same value: equal, or a quantity's number written alone (quantity_by_number).
-    const bool equal = similarity(a, i) >= threshold || (a.type == Type::quantity && s.type == Type::number && s.value == a.value);
+    const bool equal =
+        similarity(a, i) >= threshold || (a.type == Type::quantity && s.type == Type::number && s.value == a.value);
     if (!equal) continue;
     if (all[i].text.ends_with("人")) return;  // persons: any noun of people is theirs
+    // The same English unit in another spelling ("20 kilometres", "20 kilometers"): the lexer's norm
+    // decided. (A Chinese measure word's norm says nothing of the noun after it.)
+    if (s.type == Type::quantity && s.norm == a.norm && static_cast<unsigned char>(a.norm.back()) < 0x80) return;
     switch (anchor::counts(noun, all[i].counted, all[i].counted_after)) {
       case anchor::Counted::same:
-        // Cited where it counts the same noun; the role, if any, was decided by bind_to_role.
-        r.support = i;
-        r.verbatim = false;
-        cite(r);
+        // Cited where it counts the same noun, unless bind_to_role cited the occurrence of its role.
+        if (!r.role_matched) {
+          r.support = i;
+          r.verbatim = false;
+          cite(r);
+        }
         return;
       case anchor::Counted::unknown:
         return;

@@ -122,7 +122,8 @@ class Checker {
   // roles.cpp
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
-  void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view after, CheckResult& r);
+  void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view before, std::string_view after,
+                     CheckResult& r);
   static void misattributed(CheckResult& r);
   [[nodiscard]] bool type_present(const anchor::Anchor& a) const;
   static void trim_name(std::string& folded);
@@ -138,6 +139,8 @@ class Checker {
   bool name_reordered(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   [[nodiscard]] bool source_word(std::string_view w) const;
+  [[nodiscard]] bool country_only(std::string_view w) const;
+  bool whole_source_name(std::span<const std::string_view> words) const;
   bool derivation_cued(Derivation d, std::string_view before, std::string_view after);
 
   const anchor::SourceIndex& index_;
@@ -150,6 +153,7 @@ class Checker {
   bool query_ready_ = false;               // query_ holds the trigrams of this check's anchor
   std::string folded_;                     // scratch: the checked anchor's text, folded for the verbatim rule
   mutable std::string scratch_;            // scratch: a run of a name's words (name_parts.cpp)
+  mutable std::string core_scratch_;       // scratch: a name's core looked up whole (name_parts.cpp)
   mutable bool single_word_core_ = false;  // name_parts.cpp: a one-word core behind titles only
   std::string cue_scratch_;                // scratch: the clause before a derived value, case-folded
   std::unique_ptr<DerivedValues> derived_;

@@ -156,6 +156,8 @@ const Case kCases[] = {
     {"飞行了12个小时", "duration", "12个小时", "12 hour"},
     {"仅用12秒", "duration", "12秒", "12 second"},
     {"2 second-half goals", "!duration", "", ""},
+    {"3秒杀活动", "!duration", "", ""},
+    {"40 sq mi of land", "quantity", "40 sq mi", "40 sqmi"},
     {"得到26分", "quantity", "26分", "26 分"},
     {"面积30平方公里", "quantity", "30平方公里", "30 km2"},
     {"占地5公顷", "quantity", "5公顷", "5 ha"},

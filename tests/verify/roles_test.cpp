@@ -119,6 +119,14 @@ TEST(Roles, ACountIsOfWhatItCounts) {
       {"The jury had 12.", "The jury had 12 members.", "12", Verdict::confirmed, false},  // nothing read
       {"It had 80 new owners.", "It had 80 owners.", "80", Verdict::confirmed, false},     // an adjective first
       {"Apollo 11 landed in July.", "Apollo 11 lands on the Moon.", "11", Verdict::confirmed, true},  // a verb
+      // a number that is part of a name, a verb with its object, a unit spelled another way
+      {"Interstate 80 crosses 11 states.", "Interstate 80 spans 11 states.", "80", Verdict::confirmed, true},
+      {"Apollo 11 reaches the Moon.", "Apollo 11 lands on the Moon.", "11", Verdict::confirmed, true},
+      {"It has 11 states. Road 5 crosses 11 states.", "The road crosses 11 states.", "11", Verdict::confirmed, true},
+      {"The trail runs 20 kilometers.", "The trail runs 20 kilometres.", "20", Verdict::confirmed, true},
+      {"There were 5 ferry crossings.", "There were 5 ferries.", "5", Verdict::confirmed, false},  // singular
+      {"There were 5 canoes.", "There were 5 ferries.", "5", Verdict::unsupported, false},
+      {"The team of 12 drivers won.", "The team of 12 crosses the line.", "12", Verdict::confirmed, true},  // a verb
       {kZh, "他本赛季打进15个进球。", "15个", Verdict::unsupported, false},  // 15个国家
       {kZh, "共有15个国家参加了比赛。", "15个", Verdict::confirmed, false},
       {kZh, "两支主要球队晋级。", "两支", Verdict::confirmed, false},        // a modifier before the noun
