@@ -246,8 +246,11 @@ struct SourceAnchor {
   // constrain fallback writes on its own.
   bool part = false;
   std::string role;  // role_before in its source ("subtotal", "arrested"), or empty
-  std::string counted;        // numbers and quantities: their clause in the source (counted_text)
-  uint32_t counted_after = 0;  // where the text after the value begins in `counted`
+  // Numbers and quantities: their clause in the source (counted_text), kept in the index's pool
+  // (SourceIndex::counted) so that the anchors the checker scans stay small.
+  uint32_t counted_at = 0;
+  uint16_t counted_len = 0;
+  uint16_t counted_after = 0;  // where the text after the value begins in the clause
   uint8_t days = 0;  // times of day: the days they are stated for (weekdays of the field label or text)
 };
 
@@ -319,6 +322,8 @@ class SourceIndex {
   // count: "three parties").
   [[nodiscard]] std::span<const uint32_t> list_counts() const { return list_counts_; }
   [[nodiscard]] size_t size() const { return base_size_ + anchors_.size(); }
+  // The clause of anchor `i` (an index into anchors()) where what it counts is written.
+  [[nodiscard]] std::string_view counted(size_t i) const;
   [[nodiscard]] int32_t source_count() const { return n_sources_; }
   [[nodiscard]] const LexerOptions& options() const { return options_; }
 
@@ -351,6 +356,7 @@ class SourceIndex {
   std::vector<FoldedSource> texts_;  // own sources, in order
   int32_t base_sources_ = 0;         // sources of the base: own source ids start here
   std::vector<uint32_t> list_counts_;
+  std::string counted_pool_;  // the clauses of numbers and quantities (SourceAnchor::counted_at)
 };
 
 }  // namespace sfcl::anchor

@@ -194,11 +194,14 @@ int32_t SourceIndex::add_source(std::string_view given) {
     }
     const CountedText counted =
         a.type == Type::number || a.type == Type::quantity ? counted_text(text, a) : CountedText{};
+    const auto counted_at = static_cast<uint32_t>(counted_pool_.size());
+    counted_pool_.append(counted.clause);
     for (size_t k = first; k < anchors_.size(); ++k) {
       anchors_[k].role = role;
       anchors_[k].days = days;
-      anchors_[k].counted = counted.clause;
-      anchors_[k].counted_after = static_cast<uint32_t>(counted.after);
+      anchors_[k].counted_at = counted_at;
+      anchors_[k].counted_len = static_cast<uint16_t>(counted.clause.size());
+      anchors_[k].counted_after = static_cast<uint16_t>(counted.after);
     }
   }
   add_list_counts(text, found);
@@ -212,6 +215,12 @@ int32_t SourceIndex::add_source(std::string_view given) {
     std::sort(t.anchor_ends.begin(), t.anchor_ends.end());
   }
   return id;
+}
+
+std::string_view SourceIndex::counted(size_t i) const {
+  const SourceAnchor& s = anchors()[i];
+  const std::string& pool = i < base_size_ ? base_->counted_pool_ : counted_pool_;
+  return std::string_view(pool).substr(s.counted_at, s.counted_len);
 }
 
 // Lists of three or more names are counted (two names in a sentence are too common to be a list an

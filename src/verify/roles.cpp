@@ -166,7 +166,7 @@ void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::stri
     // The same English unit in another spelling ("20 kilometres", "20 kilometers"): the lexer's norm
     // decided. (A Chinese measure word's norm says nothing of the noun after it.)
     if (s.type == Type::quantity && s.norm == a.norm && static_cast<unsigned char>(a.norm.back()) < 0x80) return;
-    switch (anchor::counts(noun, all[i].counted, all[i].counted_after)) {
+    switch (anchor::counts(noun, index_.counted(i), all[i].counted_after)) {
       case anchor::Counted::same:
         // Cited where it counts the same noun, unless bind_to_role cited the occurrence of its role.
         if (!r.role_matched) {
