@@ -293,27 +293,6 @@ std::deque<std::shared_ptr<Job>>::iterator Scheduler::next_admissible() {
   });
 }
 
-size_t pick_slot(std::span<const SlotCandidate> free) {
-  std::optional<size_t> best;
-  int64_t best_gain = 0;
-  for (size_t i = 0; i < free.size(); ++i) {
-    // Tokens it saves minus tokens of its cache this prompt throws away.
-    const int64_t gain = 2 * static_cast<int64_t>(free[i].shared) - static_cast<int64_t>(free[i].cached);
-    if (gain > best_gain) {
-      best = i;
-      best_gain = gain;
-    }
-  }
-  if (best) return *best;
-  size_t pick = 0;
-  for (size_t i = 1; i < free.size(); ++i) {
-    const bool empty = free[i].cached == 0;
-    const bool pick_empty = free[pick].cached == 0;
-    if (empty != pick_empty ? empty : free[i].last_used < free[pick].last_used) pick = i;
-  }
-  return pick;
-}
-
 size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {
   const size_t keep = std::min(shared, job.prompt.size() - 1);
   // Saved only when the slot is about to lose most of what it holds (llama-server's rule too):
@@ -348,37 +327,6 @@ size_t Scheduler::use_prompt_cache(Slot& slot, const Job& job, size_t shared) {
   cache_bytes_ = static_cast<int64_t>(prompt_cache_->bytes());
   cache_entries_ = static_cast<int32_t>(prompt_cache_->entries());
   return shared;
-}
-
-void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out) {
-  out.clear();
-  const size_t n = waiting.size();
-  for (size_t k = 0; k < n && budget > 0; ++k) {
-    const size_t i = (first + k) % n;
-    const int32_t take = std::min(waiting[i], budget);
-    if (take <= 0) continue;
-    out.push_back({static_cast<int32_t>(i), take});
-    budget -= take;
-  }
-  std::sort(out.begin(), out.end(), [](const SlotTake& a, const SlotTake& b) { return a.slot < b.slot; });
-}
-
-bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_text_held,
-                   std::span<uint8_t> deferred_before) {
-  bool held = false;
-  bool prompt = false;
-  for (size_t i = 0; i < waiting.size(); ++i) {
-    held = held || (first_text_held[i] != 0 && waiting[i] == 1);
-    prompt = prompt || (waiting[i] > 1 && deferred_before[i] == 0);
-  }
-  if (!held || !prompt) return false;
-  for (size_t i = 0; i < waiting.size(); ++i) {
-    if (waiting[i] > 1 && deferred_before[i] == 0) {
-      waiting[i] = 0;
-      deferred_before[i] = 1;
-    }
-  }
-  return true;
 }
 
 void Scheduler::DeferredRewind::rewind(int32_t seq, int32_t pos) {
@@ -426,10 +374,11 @@ void Scheduler::loop() {
   engine::Batch batch(static_cast<int32_t>(options_.n_batch));
   std::vector<Ready> ready;
   std::vector<int32_t> waiting(slots_.size());
-  std::vector<uint8_t> first_text_held(slots_.size());
+  std::vector<uint8_t> first_token_held(slots_.size());
   std::vector<SlotTake> plan;
-  size_t rr = 0;  // round-robin start of the budget share
-  std::vector<uint8_t> prompt_deferred(slots_.size());
+  std::vector<uint64_t> admitted(slots_.size());
+  size_t rr = 0;  // round-robin start of the decodes' share when they outnumber the budget
+  bool deferred = false;  // the last step ran without the prompts (defer_prompts)
   while (true) {
     {
       std::unique_lock<std::mutex> lk(mu_);
@@ -443,7 +392,8 @@ void Scheduler::loop() {
     for (size_t i = 0; i < slots_.size(); ++i) {
       Slot& s = slots_[i];
       waiting[i] = 0;
-      first_text_held[i] = 0;
+      first_token_held[i] = 0;
+      admitted[i] = s.last_used;
       if (!s.job) continue;
       if (s.job->channel.cancelled()) {
         s.seq->cancel();
@@ -451,14 +401,11 @@ void Scheduler::loop() {
         continue;
       }
       waiting[i] = static_cast<int32_t>(s.seq->pending().size() - s.fed);
-      first_text_held[i] = !s.seq->output_tokens().empty() && s.seq->result().text.empty() ? 1 : 0;
+      first_token_held[i] = s.seq->output_tokens().size() == 1 && s.seq->result().text.empty() ? 1 : 0;
     }
     if (!model_.lora_adapters().empty()) one_lora_per_step(waiting, rr);
-    for (size_t i = 0; i < slots_.size(); ++i) {
-      if (waiting[i] <= 1) prompt_deferred[i] = 0;  // no prompt being fed: the next one may sit out once
-    }
-    defer_prompts(waiting, first_text_held, prompt_deferred);
-    plan_step(waiting, rr, static_cast<int32_t>(options_.n_batch), plan);
+    deferred = defer_prompts(waiting, first_token_held, deferred);
+    plan_step(waiting, admitted, rr, static_cast<int32_t>(options_.n_batch), plan);
     rr = (rr + 1) % slots_.size();
     for (const SlotTake& t : plan) {
       Slot& s = slots_[static_cast<size_t>(t.slot)];

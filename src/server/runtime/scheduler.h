@@ -29,21 +29,29 @@ struct SlotTake {
   int32_t slot = 0;
   int32_t tokens = 0;
 };
-// Shares `budget` batch tokens between slots with `waiting[i]` tokens to feed, starting the
-// round-robin at slot `first` (so long prompts do not starve the others), and returns the shares
-// in increasing slot order: llama.cpp with per-sequence KV streams decodes a batch in one pass
-// over the weights only when its sequence ids come in increasing order.
-void plan_step(std::span<const int32_t> waiting, size_t first, int32_t budget, std::vector<SlotTake>& out);
+// Shares `budget` batch tokens between slots with `waiting[i]` tokens to feed and returns the
+// shares in increasing slot order (llama.cpp with per-sequence KV streams decodes a batch in one
+// pass over the weights only when its sequence ids come in increasing order).
+// Slots with one token (a running answer's next step) go first, from slot `first` round-robin when
+// there are more of them than the budget holds; then prompts (and the tokens a backtrack feeds
+// again) take the rest one after the other in the order their requests were admitted
+// (`admitted[i]`, lower first). Feeding one prompt whole before the next, as llama-server does,
+// gives the first of several arriving prompts its first token after its own prompt; sharing the
+// budget among all of them gives every one its first token after all of them. A decode never
+// waits for a prompt, and while prompts wait the decodes leave them an eighth of the budget
+// (at least a token), so a server with more slots than batch tokens still admits new prompts.
+void plan_step(std::span<const int32_t> waiting, std::span<const uint64_t> admitted, size_t first, int32_t budget,
+               std::vector<SlotTake>& out);
 
-// A slot whose first text is still held (`first_text_held[i]`, docs/DESIGN.md 'Hold-back and
-// emission') often needs one more token to release it, and a step that also processes another
-// request's prompt takes many decode steps' time. While such a slot waits for a token, the prompts
-// (`waiting[i]` > 1) sit out this step: their entries are set to 0 and true is returned. Each
-// prompt sits out at most one step (`deferred_before[i]`, set here; the caller clears it once the
-// slot has no prompt left to feed), so a first text held longer (a value of many tokens, a
-// sentence in per-token mode) delays a prompt by one decode step, not every other one.
-bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_text_held,
-                   std::span<uint8_t> deferred_before);
+// A slot that has sampled its first token and still holds its text back (`first_token_held[i]`,
+// docs/DESIGN.md 'Hold-back and emission') most often needs one more token to release it, and a
+// step that also processes a prompt takes as long as many decode steps. So while such a slot waits
+// for that token, the prompts (`waiting[i]` > 1) sit out the step: their entries are set to 0 and
+// true is returned. The step after the one that sampled a first token is then a decode step, and a
+// first text held one token waits one decode step, not a prompt's. Never two steps in a row
+// (`deferred_last_step`): a first token comes from a step that fed a prompt, so this bounds what
+// prompts lose to one decode step per step that fed them.
+bool defer_prompts(std::span<int32_t> waiting, std::span<const uint8_t> first_token_held, bool deferred_last_step);
 
 // A free slot as a new prompt sees it: the prefix its cache shares with the prompt, the tokens it
 // caches, and when it last took a request.

@@ -11,13 +11,15 @@
 namespace sfcl::server {
 namespace {
 
-// The batch plan: the budget is shared round-robin from `first`, tokens go in in slot order.
+// The batch plan: whatever the round-robin start and the budget, tokens go in in slot order and
+// the budget is used up.
 TEST(ServerScheduler, PlanAddsSlotsInIncreasingOrderWhateverTheRoundRobinStart) {
   const std::vector<int32_t> waiting = {5, 0, 7, 3};
+  const std::vector<uint64_t> admitted = {4, 0, 2, 3};
   std::vector<SlotTake> plan;
   for (size_t first = 0; first < waiting.size(); ++first) {
     for (int32_t budget : {1, 4, 8, 12, 512}) {
-      plan_step(waiting, first, budget, plan);
+      plan_step(waiting, admitted, first, budget, plan);
       int32_t total = 0;
       for (size_t i = 0; i < plan.size(); ++i) {
         if (i > 0) {
@@ -52,65 +54,98 @@ TEST(ServerScheduler, PickSlotKeepsOtherPromptsCachesWhenLittleIsShared) {
   EXPECT_EQ(pick_slot(free), 1U);
 }
 
-TEST(ServerScheduler, PlanGivesTheBudgetToTheRoundRobinStartFirst) {
-  const std::vector<int32_t> waiting = {5, 5, 5, 5};
+// Prompts are fed one after the other, the earliest admitted first, not a share each: the first of
+// several prompts arriving together gets its first token after its own prompt, not after all.
+TEST(ServerScheduler, PlanFeedsPromptsWholeInAdmissionOrder) {
+  const std::vector<int32_t> waiting = {300, 300, 300, 300};
+  const std::vector<uint64_t> admitted = {7, 5, 8, 6};
   std::vector<SlotTake> plan;
-  plan_step(waiting, 3, 7, plan);  // slot 3 is served first, slot 0 gets the rest
-  ASSERT_EQ(plan.size(), 2U);
+  for (size_t first = 0; first < waiting.size(); ++first) {  // the round-robin start plays no part
+    plan_step(waiting, admitted, first, 512, plan);
+    ASSERT_EQ(plan.size(), 2U);
+    EXPECT_EQ(plan[0].slot, 1);  // admitted 5th: whole
+    EXPECT_EQ(plan[0].tokens, 300);
+    EXPECT_EQ(plan[1].slot, 3);  // admitted 6th: the rest of the budget
+    EXPECT_EQ(plan[1].tokens, 212);
+  }
+}
+
+// A running answer's next token never waits for a prompt: decodes take their token first, the
+// prompts the rest.
+TEST(ServerScheduler, PlanGivesDecodesTheirTokenBeforeAnyPrompt) {
+  const std::vector<int32_t> waiting = {600, 1, 1, 40, 1};
+  const std::vector<uint64_t> admitted = {1, 2, 3, 4, 5};
+  std::vector<SlotTake> plan;
+  plan_step(waiting, admitted, 0, 512, plan);
+  ASSERT_EQ(plan.size(), 4U);
   EXPECT_EQ(plan[0].slot, 0);
-  EXPECT_EQ(plan[0].tokens, 2);
-  EXPECT_EQ(plan[1].slot, 3);
-  EXPECT_EQ(plan[1].tokens, 5);
-  plan_step(waiting, 1, 7, plan);
-  ASSERT_EQ(plan.size(), 2U);
-  EXPECT_EQ(plan[0].slot, 1);
-  EXPECT_EQ(plan[0].tokens, 5);
-  EXPECT_EQ(plan[1].slot, 2);
-  EXPECT_EQ(plan[1].tokens, 2);
+  EXPECT_EQ(plan[0].tokens, 509);  // the oldest prompt takes what the three decodes leave
+  EXPECT_EQ(plan[1].slot, 1);
+  EXPECT_EQ(plan[2].slot, 2);
+  EXPECT_EQ(plan[3].slot, 4);  // slot 3's prompt waits for the next step
+}
+
+// More decodes than batch tokens: they take turns from the round-robin start, and a waiting prompt
+// still gets its eighth of the budget.
+TEST(ServerScheduler, PlanLeavesPromptsAShareWhenDecodesOutnumberTheBudget) {
+  const std::vector<int32_t> waiting = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 50};
+  const std::vector<uint64_t> admitted = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+  std::vector<SlotTake> plan;
+  plan_step(waiting, admitted, 4, 8, plan);
+  ASSERT_EQ(plan.size(), 8U);
+  EXPECT_EQ(plan[0].slot, 0);  // 7 decodes from slot 4 on: 4..9, then 0
+  EXPECT_EQ(plan[1].slot, 4);
+  EXPECT_EQ(plan[7].slot, 10);
+  EXPECT_EQ(plan[7].tokens, 1);
+  const std::vector<int32_t> decodes(12, 1);
+  const std::vector<uint64_t> order(12, 0);
+  plan_step(decodes, order, 9, 8, plan);  // no prompt: the whole budget, from slot 9 round
+  ASSERT_EQ(plan.size(), 8U);
+  EXPECT_EQ(plan[0].slot, 0);
+  EXPECT_EQ(plan[4].slot, 4);
+  EXPECT_EQ(plan[5].slot, 9);
 }
 
 // A slot whose first text waits for one token is not made to wait for another request's prompt.
 TEST(ServerScheduler, PromptsSitOutOneStepWhileAFirstTextWaitsForItsToken) {
   std::vector<int32_t> waiting = {1, 60, 1, 0, 2};
   const std::vector<uint8_t> held = {0, 0, 1, 0, 0};
-  std::vector<uint8_t> deferred(5);
-  EXPECT_TRUE(defer_prompts(waiting, held, deferred));
+  EXPECT_TRUE(defer_prompts(waiting, held, false));
   EXPECT_EQ(waiting, (std::vector<int32_t>{1, 0, 1, 0, 0}));  // decodes stay, prompts sit out
-  EXPECT_EQ(deferred, (std::vector<uint8_t>{0, 1, 0, 0, 1}));
   std::vector<SlotTake> plan;
-  plan_step(waiting, 0, 512, plan);
+  plan_step(waiting, std::vector<uint64_t>(5), 0, 512, plan);
   ASSERT_EQ(plan.size(), 2U);
   EXPECT_EQ(plan[0].slot, 0);
   EXPECT_EQ(plan[1].slot, 2);
 }
 
-// A first text held for many tokens (a long value) does not hold a prompt back every other step.
-TEST(ServerScheduler, APromptSitsOutAtMostOneStep) {
+// Never two steps in a row: after a step without prompts they go in, whatever is held.
+TEST(ServerScheduler, PromptsNeverSitOutTwoStepsInARow) {
   std::vector<int32_t> waiting = {60, 1, 0};
   const std::vector<uint8_t> held = {0, 1, 0};
-  std::vector<uint8_t> deferred(3);
+  bool deferred = defer_prompts(waiting, held, false);
+  EXPECT_TRUE(deferred);
+  EXPECT_EQ(waiting, (std::vector<int32_t>{0, 1, 0}));
+  waiting = {60, 1, 0};  // the next step: the same prompt, a first token held again (a backtrack)
+  deferred = defer_prompts(waiting, held, deferred);
+  EXPECT_FALSE(deferred);
+  EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1, 0}));
+  waiting = {28, 1, 40};  // the step after: they may sit out again
   EXPECT_TRUE(defer_prompts(waiting, held, deferred));
   EXPECT_EQ(waiting, (std::vector<int32_t>{0, 1, 0}));
-  waiting = {60, 1, 0};  // the next step: the same prompt, the same first text still held
-  EXPECT_FALSE(defer_prompts(waiting, held, deferred));
-  EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1, 0}));
-  waiting = {28, 1, 40};  // a prompt arriving on another slot may still sit out its one step
-  EXPECT_TRUE(defer_prompts(waiting, held, deferred));
-  EXPECT_EQ(waiting, (std::vector<int32_t>{28, 1, 0}));
 }
 
 TEST(ServerScheduler, PromptsGoAheadWhenNoFirstTextWaitsForOneToken) {
   const std::vector<uint8_t> none = {0, 0, 0};
-  std::vector<uint8_t> deferred(3);
   std::vector<int32_t> waiting = {60, 1, 1};
-  EXPECT_FALSE(defer_prompts(waiting, none, deferred));  // every first text is out already
+  EXPECT_FALSE(defer_prompts(waiting, none, false));  // no first token held
   EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1, 1}));
   const std::vector<uint8_t> held_idle = {0, 0, 1};
   waiting = {60, 1, 0};
-  EXPECT_FALSE(defer_prompts(waiting, held_idle, deferred));  // the held slot has nothing to decode
+  EXPECT_FALSE(defer_prompts(waiting, held_idle, false));  // the held slot has nothing to decode
   EXPECT_EQ(waiting, (std::vector<int32_t>{60, 1, 0}));
   waiting = {1, 1, 1};
-  EXPECT_FALSE(defer_prompts(waiting, held_idle, deferred));  // no prompt to hold back
+  EXPECT_FALSE(defer_prompts(waiting, held_idle, false));  // no prompt to hold back
 }
 
 class ServerSchedulerModel : public ::testing::Test {
