@@ -4,7 +4,8 @@
 # the deltas of sfcl_decode_seconds_total, sfcl_token_work_seconds_total and sfcl_token_steps_total
 # from /metrics give the decode time per step and the per-token work (sampling, detokenising, lexer,
 # checker, stream write) per slot step; the server's RSS is read every 10 s, and the completion tokens
-# of the requests that ended inside the window give the delivered rate. A request that fails or ends
+# of the requests that ended inside the window give the delivered rate; with SMAPS=1 set, the
+# mappings of /proc/PID/smaps whose resident size grew most over the window. A request that fails or ends
 # in an error event fails the run.
 # Usage (from the repository root):
 #   python3 bench/scheduler_scaling.py SFCL MODEL STREAMS[,STREAMS...] [SECONDS] [MODES] [EXTRA_ARGS]
@@ -44,6 +45,28 @@ def rss_mib(pid):
         if line.startswith('VmRSS:'):
             return round(int(line.split()[1]) / 1024)
     return 0
+
+
+def smaps(pid):
+    """Resident KiB per mapping (start address and name) of /proc/PID/smaps."""
+    out, key = {}, None
+    for line in open(f'/proc/{pid}/smaps'):
+        head = line.split()
+        if '-' in head[0] and not head[0].endswith(':'):
+            key = (head[0].split('-')[0], head[5] if len(head) > 5 else '[anon]',
+                   (int(head[0].split('-')[1], 16) - int(head[0].split('-')[0], 16)) // 1024)
+        elif head[0] == 'Rss:':
+            out[key] = int(head[1])
+    return out
+
+
+def smaps_growth(before, after, top=8):
+    """The mappings whose resident size grew most, as (name, size MiB, grown MiB), and the total grown in
+    mappings that came or went between the two snapshots (an allocator's new or unmapped arenas)."""
+    grown = sorted(((after[k] - before.get(k, 0), k) for k in after), reverse=True)[:top]
+    new = sum(v for k, v in after.items() if k not in before) - sum(v for k, v in before.items() if k not in after)
+    return {'top': [[k[1], round(k[2] / 1024, 1), round(g / 1024, 1)] for g, k in grown if g > 0],
+            'new_minus_gone_mib': round(new / 1024, 1)}
 
 
 def client(port, k, stop, out, started, done):
@@ -114,6 +137,7 @@ for s in streams:
             if any(o and not isinstance(o[0], tuple) for o in outs):
                 stop.set()
             m0 = scrape(port)
+            maps0 = smaps(srv.pid) if os.environ.get('SMAPS') else None
             t0 = time.time()
             rss = []
             while time.time() < t0 + seconds:
@@ -121,6 +145,7 @@ for s in streams:
                 time.sleep(min(10.0, max(0.0, t0 + seconds - time.time())))
             rss.append(rss_mib(srv.pid))
             m1 = scrape(port)
+            growth = smaps_growth(maps0, smaps(srv.pid)) if maps0 is not None else None
             t1 = time.time()
             stop.set()
             for t in threads:
@@ -140,6 +165,7 @@ for s in streams:
             'delivered_tokens_per_s': round(sum(n for d in dones for (t, n) in d if t0 <= t <= t1) / (t1 - t0), 2),
             'rss_mib_first_last_max': [rss[0], rss[-1], max(rss)],
             'rss_mib_every_10s': rss,
+            **({'smaps_growth': growth} if growth is not None else {}),
             'slot_steps_per_s': round(slot_steps / (t1 - t0), 1),
             'decode_ms_per_step': round(1e3 * d['sfcl_decode_seconds_total'] / steps, 3),
             'token_work_us_per_slot_step': round(1e6 * d['sfcl_token_work_seconds_total'] / slot_steps, 1),
