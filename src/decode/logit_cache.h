@@ -1,12 +1,20 @@
 // Logits of the last few output positions, so a rewind samples again without re-decoding the
 // token before it (one llama_decode saved per backtrack). Slot i % slots() holds the logits output
-// token i was sampled from, when its tag says so.
+// token i was sampled from, when its tag says so. The rows come from a process-wide pool and go
+// back to it when the cache ends, so the next request's cache takes them as they are (no mapping,
+// no page faults; docs/SCALING.md, 'RSS under a long run').
 #pragma once
 #include <cstddef>
 #include <memory>
 #include <vector>
 
 namespace sfcl::decode {
+
+// A LogitCache's deleter: gives its rows back to the pool instead of freeing them.
+struct LogitRowsToPool {
+  size_t floats = 0;
+  void operator()(float* rows) const;
+};
 
 class LogitCache {
  public:
@@ -30,11 +38,14 @@ class LogitCache {
   void forget_after(size_t index);
   [[nodiscard]] size_t slots() const { return tags_.size(); }
 
+  // Rows the pool holds for the next caches, all sizes together (for tests and metrics).
+  [[nodiscard]] static size_t pooled_rows_bytes();
+
  private:
   static constexpr size_t kEmpty = static_cast<size_t>(-1);
   size_t n_vocab_ = 0;
-  std::unique_ptr<float[]> rows_;  // slots() rows of n_vocab_, from the first store
-  std::vector<size_t> tags_;       // output index whose logits each slot holds, or kEmpty
+  std::unique_ptr<float[], LogitRowsToPool> rows_;  // slots() rows of n_vocab_, from the first store
+  std::vector<size_t> tags_;                        // output index whose logits each slot holds, or kEmpty
 };
 
 }  // namespace sfcl::decode

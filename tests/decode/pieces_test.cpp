@@ -110,6 +110,33 @@ TEST(LogitCache, ForgetAfterDropsLaterPositionsOnly) {
   EXPECT_EQ(cache.find(5), nullptr);
 }
 
+// A request's rows go back to the pool when its cache ends and serve the next cache of that size
+// as they are; a cache of another size does not take them.
+TEST(LogitCache, RowsOfAnEndedCacheServeTheNextOne) {
+  constexpr size_t kVocab = 1237;  // a size no other test's cache has
+  const std::vector<float> row(kVocab, 0.25F);
+  const size_t pooled_before = LogitCache::pooled_rows_bytes();
+  const float* first_rows = nullptr;
+  {
+    LogitCache a(kVocab);
+    EXPECT_EQ(LogitCache::pooled_rows_bytes(), pooled_before);  // nothing taken before a store
+    a.store(0, row.data());
+    first_rows = a.find(0);
+    ASSERT_NE(first_rows, nullptr);
+  }
+  const size_t row_bytes = LogitCache(kVocab).slots() * kVocab * sizeof(float);
+  EXPECT_EQ(LogitCache::pooled_rows_bytes(), pooled_before + row_bytes);
+  LogitCache other(kVocab + 1);
+  other.store(0, std::vector<float>(kVocab + 1, 0.5F).data());
+  EXPECT_EQ(LogitCache::pooled_rows_bytes(), pooled_before + row_bytes);  // not its size
+  LogitCache b(kVocab);
+  b.store(0, row.data());
+  EXPECT_EQ(b.find(0), first_rows);
+  EXPECT_EQ(*b.find(0), 0.25F);
+  EXPECT_EQ(b.find(1), nullptr);  // the tags are the new cache's own
+  EXPECT_EQ(LogitCache::pooled_rows_bytes(), pooled_before);
+}
+
 // ---------------------------------------------------------------- Backtracker
 TEST(Backtracker, BudgetCoversEveryRetryOfEveryToken) {
   EXPECT_EQ(Backtracker(100, 2).budget(), 300 + Backtracker::kBudgetSlack);
