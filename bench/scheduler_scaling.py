@@ -5,7 +5,9 @@
 # from /metrics give the decode time per step and the per-token work (sampling, detokenising, lexer,
 # checker, stream write) per slot step; the server's RSS is read every 10 s, and the completion tokens
 # of the requests that ended inside the window give the delivered rate; with SMAPS=1 set, the
-# mappings of /proc/PID/smaps whose resident size grew most over the window. A request that fails or ends
+# mappings of /proc/PID/smaps whose resident size grew most over the window; with TRIM_AT_END=1,
+# the RSS after malloc_trim(0) is called in the server by gdb at the window's end (what of the
+# growth is memory the allocator holds free). A request that fails or ends
 # in an error event fails the run.
 # Usage (from the repository root):
 #   python3 bench/scheduler_scaling.py SFCL MODEL STREAMS[,STREAMS...] [SECONDS] [MODES] [EXTRA_ARGS]
@@ -146,6 +148,11 @@ for s in streams:
             rss.append(rss_mib(srv.pid))
             m1 = scrape(port)
             growth = smaps_growth(maps0, smaps(srv.pid)) if maps0 is not None else None
+            trimmed = None
+            if os.environ.get('TRIM_AT_END'):  # how much of the RSS is memory malloc holds free
+                subprocess.run(['gdb', '-p', str(srv.pid), '-batch', '-ex', 'call (int) malloc_trim(0)'],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+                trimmed = rss_mib(srv.pid)
             t1 = time.time()
             stop.set()
             for t in threads:
@@ -166,6 +173,7 @@ for s in streams:
             'rss_mib_first_last_max': [rss[0], rss[-1], max(rss)],
             'rss_mib_every_10s': rss,
             **({'smaps_growth': growth} if growth is not None else {}),
+            **({'rss_mib_after_malloc_trim': trimmed} if trimmed is not None else {}),
             'slot_steps_per_s': round(slot_steps / (t1 - t0), 1),
             'decode_ms_per_step': round(1e3 * d['sfcl_decode_seconds_total'] / steps, 3),
             'token_work_us_per_slot_step': round(1e6 * d['sfcl_token_work_seconds_total'] / slot_steps, 1),
