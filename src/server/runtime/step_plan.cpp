@@ -43,18 +43,20 @@ void plan_step(std::span<const int32_t> waiting, std::span<const uint64_t> admit
     --decode_budget;
     --budget;
   }
-  // The oldest admission first: a handful of prompts, so a scan per pick costs nothing that matters.
-  uint64_t after = 0;
-  bool any_after = false;
+  // The oldest admission first, ties by slot: a handful of prompts, so a scan per pick costs
+  // nothing that matters, and nothing is allocated per step.
+  const auto before = [&](size_t a, size_t b) {
+    return admitted[a] != admitted[b] ? admitted[a] < admitted[b] : a < b;
+  };
+  size_t last = n;  // the prompt fed last; the next pick comes after it in that order
   for (size_t p = 0; p < prompts && budget > 0; ++p) {
     size_t pick = n;
     for (size_t i = 0; i < n; ++i) {
-      if (waiting[i] <= 1 || (any_after && admitted[i] <= after)) continue;
-      if (pick == n || admitted[i] < admitted[pick]) pick = i;
+      if (waiting[i] <= 1 || (last != n && !before(last, i))) continue;
+      if (pick == n || before(i, pick)) pick = i;
     }
     if (pick == n) break;
-    after = admitted[pick];
-    any_after = true;
+    last = pick;
     const int32_t take = std::min(waiting[pick], budget);
     out.push_back({static_cast<int32_t>(pick), take});
     budget -= take;

@@ -70,6 +70,18 @@ TEST(ServerScheduler, PlanFeedsPromptsWholeInAdmissionOrder) {
   }
 }
 
+// Equal admission numbers (none in a server, which numbers every admission) fall back to slot order
+// and still fill the budget.
+TEST(ServerScheduler, PlanBreaksAdmissionTiesBySlot) {
+  const std::vector<int32_t> waiting = {100, 100, 100};
+  std::vector<SlotTake> plan;
+  plan_step(waiting, std::vector<uint64_t>(3), 0, 250, plan);
+  ASSERT_EQ(plan.size(), 3U);
+  EXPECT_EQ(plan[0].tokens, 100);
+  EXPECT_EQ(plan[1].tokens, 100);
+  EXPECT_EQ(plan[2].tokens, 50);
+}
+
 // A running answer's next token never waits for a prompt: decodes take their token first, the
 // prompts the rest.
 TEST(ServerScheduler, PlanGivesDecodesTheirTokenBeforeAnyPrompt) {
