@@ -318,6 +318,11 @@ class SourceIndex {
   // where a source anchor ends and begin at one's start or after a space or punctuation, so part of
   // a value is never found ("$1.5" in "$1.5 billion", "500" in "500万元", "三亿" in "十三亿").
   bool find_verbatim(std::string_view folded, TextSpan& hit, bool whole_value = false) const;
+  // Whether the sources write the word `folded` somewhere on its own, capitalised: word-bounded
+  // and inside no longer source anchor ("Gloucester were a man down", not only "Dundee United").
+  [[nodiscard]] bool find_alone(std::string_view folded) const;
+  // Whether the sources write the word `folded` somewhere in lower case, as a common word is.
+  [[nodiscard]] bool find_lowercase(std::string_view folded) const;
   // Number of names in each sentence of the sources that names three or more (a list the answer may
   // count: "three parties").
   [[nodiscard]] std::span<const uint32_t> list_counts() const { return list_counts_; }
@@ -344,6 +349,7 @@ class SourceIndex {
     std::vector<Mark> marks;  // where folded and original offsets stop advancing together
     std::vector<std::pair<uint32_t, uint32_t>> anchor_spans;  // [start, end) in the original text, by start
     std::vector<uint32_t> anchor_ends;                        // sorted
+    std::vector<bool> capital;                                // per folded byte: an upper-case letter as written
     [[nodiscard]] uint32_t original(uint32_t folded_offset) const;
   };
   LexerOptions options_;

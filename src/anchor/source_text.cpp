@@ -138,6 +138,8 @@ void SourceIndex::add_text(std::string_view text) {
     } else {
       utf8::append(f.folded, c);
     }
+    f.capital.resize(f.folded.size(), false);
+    if (d.cp >= 'A' && d.cp <= 'Z') f.capital.back() = true;
     if (f.folded.size() - f.marks.back().folded != orig - f.marks.back().original) {
       f.marks.push_back({static_cast<uint32_t>(f.folded.size()), static_cast<uint32_t>(orig)});
     }
@@ -169,6 +171,35 @@ bool SourceIndex::find_verbatim(std::string_view folded, TextSpan& hit, bool who
     }
   }
   return base_ ? base_->find_verbatim(folded, hit, whole_value) : false;
+}
+
+bool SourceIndex::find_alone(std::string_view folded) const {
+  if (folded.empty()) return false;
+  for (const FoldedSource& t : texts_) {
+    const std::string_view hay = t.folded;
+    for (size_t pos = hay.find(folded); pos != std::string_view::npos; pos = hay.find(folded, pos + 1)) {
+      if (!bounded(hay, pos, folded) || !t.capital[pos]) continue;
+      const uint32_t start = t.original(static_cast<uint32_t>(pos));
+      const uint32_t end = t.original(static_cast<uint32_t>(pos + folded.size()));
+      const auto& spans = t.anchor_spans;
+      const auto last = std::upper_bound(spans.begin(), spans.end(), std::make_pair(end, uint32_t{0}));
+      const bool inside = std::any_of(
+          spans.begin(), last, [&](const auto& sp) { return sp.second > start && sp.second - sp.first > end - start; });
+      if (!inside) return true;
+    }
+  }
+  return base_ != nullptr && base_->find_alone(folded);
+}
+
+bool SourceIndex::find_lowercase(std::string_view folded) const {
+  if (folded.empty()) return false;
+  for (const FoldedSource& t : texts_) {
+    const std::string_view hay = t.folded;
+    for (size_t pos = hay.find(folded); pos != std::string_view::npos; pos = hay.find(folded, pos + 1)) {
+      if (bounded(hay, pos, folded) && !t.capital[pos] && is_alpha(static_cast<unsigned char>(hay[pos]))) return true;
+    }
+  }
+  return base_ != nullptr && base_->find_lowercase(folded);
 }
 
 }  // namespace sfcl::anchor

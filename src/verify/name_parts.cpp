@@ -6,7 +6,10 @@
 //                     run the sources write is the name's core, and every other word is a word of the
 //                     sources (or its abbreviation, plural or singular) or opens a sentence;
 //   word order        "Department of Justice" for "Justice Department's ...": the words of one
-//                     source name, in another order.
+//                     source name, in another order;
+//   given + surname   "Paul Sheerin" where the sources write "Sheerin" and "Paul" each on its own;
+//   common words      "Earned Class 6A", "Boston Marathon Bombing Survivor Testifies": words the
+//                     sources write in lower case, capitalised by a sentence's start or a headline.
 // A part that is nowhere in the sources keeps the whole unsupported ("King of Spain Charles V" with
 // no Charles in the sources).
 #include <algorithm>
@@ -84,6 +87,10 @@ std::string_view trim_word(std::string_view w) {
 
 bool is_opener(std::string_view w) { return std::find(kOpeners.begin(), kOpeners.end(), w) != kOpeners.end(); }
 
+// Whether the answer wrote `w` with "'s" or "'": the words are views into the folded name, whose
+// next byte is what trim_word cut (or the string's terminating NUL).
+bool possessive(std::string_view w) { return w.data()[w.size()] == '\''; }
+
 // Up to kMaxWords folded words of `folded` (split at spaces, trimmed of punctuation and "'s").
 size_t split_words(std::string_view folded, std::array<std::string_view, kMaxWords>& out) {
   size_t n = 0;
@@ -101,6 +108,34 @@ size_t split_words(std::string_view folded, std::array<std::string_view, kMaxWor
 }
 
 }  // namespace
+
+// Whether the sources write `w` (folded) in lower case, as it is or inflected ("testifies" for
+// "testified", "earned" for "earning", "bombing" for "bombs"): a common word, not a name.
+bool Checker::source_common_word(std::string_view w) const {
+  if (w.size() < 4) return false;
+  constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kStems = {
+      {{"", ""}, {"s", ""}, {"es", ""}, {"ed", ""}, {"d", ""}, {"ing", ""}, {"ies", "y"}, {"ied", "y"}}};
+  constexpr std::array<std::string_view, 8> kEndings = {"", "s", "es", "ed", "d", "ing", "ies", "ied"};
+  for (const auto& [cut, add] : kStems) {
+    if (!w.ends_with(cut) || w.size() < cut.size() + 3) continue;
+    const std::string_view stem = w.substr(0, w.size() - cut.size());
+    for (const std::string_view ending : kEndings) {
+      const bool from_y = ending == "ies" || ending == "ied";
+      if (from_y != (add == "y")) continue;  // "testif" + "ied"; "earn" + "ing"
+      scratch_.assign(stem);
+      scratch_.append(from_y ? ending : std::string_view(add));
+      if (!from_y) scratch_.append(ending);
+      if (index_.find_lowercase(scratch_)) return true;
+    }
+  }
+  return false;
+}
+
+// A sentence's first word glued onto a name is a verb the sources use ("Earned" for "earning"),
+// written as one: a given name that is also a common word ("Will Smith", "Rose Byrne") is not.
+bool Checker::leading_verb(std::string_view w) const {
+  return (w.ends_with("ed") || w.ends_with("ing")) && source_common_word(w);
+}
 
 // Whether `w` (folded) is a word of the sources, as written, singular or plural, or spelled out
 // or abbreviated.
@@ -200,10 +235,14 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
   for (size_t len = n; len >= 1; --len) {
     for (size_t i = 0; i + len <= n; ++i) {
       anchor::TextSpan core;
-      single_word_core_ = len == 1 && std::all_of(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(i),
-                                                  [](std::string_view w) {
-                                                    return is_title(w) || is_opener(w) || anchor::is_name_filler(w);
-                                                  });
+      // Behind an owner the answer names in the possessive ("Aberdeen's Pittodrie"), the core is a
+      // place or a thing of that owner, not a second half of one person's name.
+      single_word_core_ = len == 1 && (std::all_of(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(i),
+                                                   [&](std::string_view w) {
+                                                     return is_title(w) || is_opener(w) || anchor::is_name_filler(w) ||
+                                                            (w == words[0] && leading_verb(w));
+                                                   }) ||
+                                       (i > 0 && possessive(words[i - 1]) && index_.find_alone(words[i - 1])));
       const bool found = source_run(words.subspan(i, len), core);
       single_word_core_ = false;
       if (!found) continue;
@@ -226,8 +265,13 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
         // Words after the core are a claim of their own ("Keonna Thomas of Philadelphia": an
         // affiliation; the checker's affiliation rule decides it), except a company or club form
         // after a name the sources state whole.
-        rest = k < i ? is_opener(w) || source_word(w) || country_only(w)
-                     : is_name_form(w) && whole_source_name(words.subspan(i, len));
+        // A common word the answer capitalised: a sentence's first word ("Earned Class 6A
+        // Player") or a headline's ("Boston Marathon Bombing Survivor Testifies") after a name
+        // of two words or more; after one word it may be a surname ("Aaron Judge").
+        rest = k < i ? is_opener(w) || source_word(w) || country_only(w) || (k == 0 && leading_verb(w))
+                     : (is_name_form(w) &&
+                        (whole_source_name(words.subspan(i, len)) || (len == 1 && index_.find_alone(words[i])))) ||
+                           (len >= 2 && source_common_word(w));
       }
       if (rest) {
         span = core;
@@ -288,7 +332,31 @@ bool Checker::name_by_parts_words(std::span<const std::string_view> words, ancho
     span = {};
     return true;
   }
-  return name_by_core(words, span) || name_reordered(words, span);
+  return name_by_core(words, span) || name_reordered(words, span) || given_and_surname(words, span);
+}
+
+// A person the sources name by surname ("Sheerin, 39, ...") and by given name ("Paul's desire to
+// come back"), never whole: each is written on its own, and no source name pairs either with
+// another ("Paul Smith", "Tom Sheerin" would make it two people).
+bool Checker::given_and_surname(std::span<const std::string_view> words, anchor::TextSpan& span) const {
+  if (words.size() != 2) return false;
+  const std::string_view given = words[0];
+  const std::string_view surname = words[1];
+  for (const auto w : words) {
+    if (w.size() < 3 || is_title(w) || is_opener(w) || anchor::is_name_filler(w) || !index_.find_alone(w)) return false;
+  }
+  const auto all = index_.anchors();
+  for (uint32_t idx : names_) {
+    const std::string_view n = all[idx].anchor.norm;
+    const size_t first_end = std::min(n.find(' '), n.size());
+    const size_t last_start = n.rfind(' ');
+    if (last_start == std::string_view::npos) continue;
+    const std::string_view first = trim_word(n.substr(0, first_end));
+    const std::string_view last = trim_word(n.substr(last_start + 1));
+    if ((first == given && last != surname) || (last == surname && first != given)) return false;
+  }
+  span = {};
+  return true;
 }
 
 }  // namespace sfcl::verify

@@ -137,8 +137,11 @@ class Checker {
   // the words of one source name reordered.
   bool name_by_core(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool name_reordered(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  bool given_and_surname(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   [[nodiscard]] bool source_word(std::string_view w) const;
+  [[nodiscard]] bool source_common_word(std::string_view w) const;
+  [[nodiscard]] bool leading_verb(std::string_view w) const;
   [[nodiscard]] bool country_only(std::string_view w) const;
   bool whole_source_name(std::span<const std::string_view> words) const;
   bool derivation_cued(Derivation d, std::string_view before, std::string_view after);

@@ -404,7 +404,8 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"Stephen Colbert interviewed King Charles.", "Stephen King wrote it.", "Stephen King",
                   Verdict::unsupported},
         ProseCase{"The match saw Dundee United win.", "Dundee United Sr won.", "Dundee United Sr", Verdict::confirmed},
-        ProseCase{"The match saw Dundee United win.", "Dundee United Jr won.", "Dundee United Jr", Verdict::unsupported},
+        ProseCase{"The match saw Dundee United win.", "Dundee United Jr won.", "Dundee United Jr",
+                  Verdict::unsupported},
         ProseCase{"Gloucester's Josh Hohneck was sent off.", "After Gloucester's Josh Hohneck was sent off, they won.",
                   "After Gloucester's Josh Hohneck", Verdict::confirmed},
         ProseCase{"The president praised it. Mr. Obama said the bill passed.", "President Obama signed the bill.",
@@ -414,6 +415,30 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::unsupported},
         ProseCase{"Keonna Thomas was charged. Philadelphia police said so.",
                   "Keonna Thomas of Philadelphia was charged.", "Keonna Thomas of Philadelphia", Verdict::unsupported},
+        // a person the sources name by surname and by given name, each on its own
+        ProseCase{"Former midfielder Sheerin, 39, replaces Neil Cooper. Paul's desire was to come back.",
+                  "Paul Sheerin, 39, was appointed.", "Paul Sheerin", Verdict::confirmed},
+        ProseCase{"Former midfielder Sheerin, 39, replaces Paul Smith. Paul said so.", "Paul Sheerin was appointed.",
+                  "Paul Sheerin", Verdict::unsupported},  // the sources' Paul is someone else
+        ProseCase{"Midfielder Sheerin replaces him. The paul was cut.", "Paul Sheerin was appointed.", "Paul Sheerin",
+                  Verdict::unsupported},  // "paul" is no name there
+        ProseCase{"Smith said he will appeal.", "Will Smith appealed.", "Will Smith", Verdict::unsupported},
+        // an owner in the possessive before a place the sources name; a club's form after a name the
+        // sources write on its own
+        ProseCase{"He replaces Neil Cooper at Pittodrie. Aberdeen chief executive Duncan Fraser agreed.",
+                  "He replaced Cooper at Aberdeen's Pittodrie.", "Aberdeen's Pittodrie", Verdict::confirmed},
+        ProseCase{"He replaces Neil Cooper at Pittodrie.", "He replaced Cooper at Celtic's Pittodrie.",
+                  "Celtic's Pittodrie", Verdict::unsupported},
+        ProseCase{"Gloucester were a man down. Gloucester's win came late.", "Gloucester Rugby won.",
+                  "Gloucester Rugby", Verdict::confirmed},
+        // a common word the answer capitalised: a sentence's first word, a headline's words
+        ProseCase{"He averaged 25 points, earning Class 6A Player of the Year.", "- Earned Class 6A Player of the Year",
+                  "Earned Class", Verdict::confirmed},
+        ProseCase{"He testified that survivors of the Boston Marathon bombing were hurt.",
+                  "Boston Marathon Bombing Survivor Testifies", "Boston Marathon Bombing Survivor Testifies",
+                  Verdict::confirmed},
+        ProseCase{"Survivors of the Boston Marathon bombing spoke.", "Boston Marathon Bombing Survivor Testifies",
+                  "Boston Marathon Bombing Survivor Testifies", Verdict::unsupported},  // no one testified
         // an organisation's words in another order
         ProseCase{"In 18 months the Justice Department's National Security Division prosecuted 30 cases.",
                   "The Department of Justice prosecuted 30 cases.", "Department of Justice", Verdict::confirmed},
