@@ -192,7 +192,10 @@ class AnswerView {
     const kind = e.flagged ? 'flagged' : ['confirmed', 'derived', 'constrained'].includes(e.verdict) ? e.verdict : 'unchecked';
     const confidence = typeof e.confidence === 'number' ? e.confidence.toFixed(2) : '';
     const title = `${e.anchor_type}: ${e.verdict}${e.reason ? ` (${e.reason})` : ''}, confidence ${confidence}` +
-      (e.constrained ? ', written from the sources' : '');
+        (e.constrained ? ', written from the sources' : '') +
+        (e.verdict === 'confirmed' && 'role' in e ?
+             (e.role ? `, as its ${e.role}` : ', on its value alone (no role read)') :
+                       '');
     const span = sourceSpan(this.layout, e.source);
     const data = span ? ` data-source-doc="${[...this.layout.docs].findIndex((d) => d.card === span.card)}"` +
       ` data-source-start="${span.start}" data-source-end="${span.end}"` : '';

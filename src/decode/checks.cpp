@@ -39,6 +39,7 @@ void Sequence::State::record(const Anchor& a, const verify::CheckResult& r, size
   rec.reason = r.reason;
   rec.derivation = r.derivation;
   rec.verbatim = r.verbatim;
+  if (r.role_matched) rec.role.assign(r.role);
   if (r.span.source >= 0 || r.support >= 0) {
     rec.support_source = r.span.source;
     rec.support_start = r.span.start;

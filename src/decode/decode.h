@@ -101,6 +101,7 @@ struct AnchorRecord {
   verify::Reason reason = verify::Reason::none;  // unsupported: absent, mismatch or other_field
   verify::Derivation derivation = verify::Derivation::none;  // derived: the computation
   bool verbatim = false;                                     // confirmed as written in a source
+  std::string role;  // confirmed: the role it matched (CheckResult::role); empty = `role: null`
   int32_t support_source = -1;                               // source index (-1 = knowledge base) when confirmed
   uint32_t support_start = 0;
   uint32_t support_end = 0;

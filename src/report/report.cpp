@@ -46,10 +46,7 @@ json check_json(const anchor::Anchor& a, const std::string& id, std::string_view
   if (r.verdict == verify::Verdict::confirmed && anchor::kind_of(a.type) == anchor::Kind::entity) {
     // The role the confirmation matched (docs/ANCHORS.md, "Roles"), or null where none was read.
     j["role"] = nullptr;
-    if (r.role_matched && r.support >= 0) {
-      const auto& s = index.anchors()[static_cast<size_t>(r.support)];
-      j["role"] = !s.role.empty() ? s.role : s.field;
-    }
+    if (r.role_matched && !r.role.empty()) j["role"] = utf8::sanitize(r.role);
   }
   if (r.verdict == verify::Verdict::derived) {
     j["derivation"] = std::string(verify::derivation_name(r.derivation));
@@ -91,6 +88,10 @@ json anchor_json(const decode::AnchorRecord& a) {
   if (a.other_field) x["other_field"] = true;
   if (a.reason != verify::Reason::none) x["reason"] = std::string(verify::reason_name(a.reason));
   if (a.verbatim) x["verbatim"] = true;
+  if (a.checked && a.verdict == verify::Verdict::confirmed && anchor::kind_of(a.anchor.type) == anchor::Kind::entity) {
+    // The role the confirmation matched, or null where none was read (docs/ANCHORS.md, "Roles").
+    x["role"] = a.role.empty() ? json(nullptr) : json(utf8::sanitize(a.role));
+  }
   if (a.derivation != verify::Derivation::none) x["derivation"] = std::string(verify::derivation_name(a.derivation));
   if (a.attempts > 0) x["backtracks"] = a.attempts;
   if (a.checked && (a.verdict == verify::Verdict::confirmed || a.verdict == verify::Verdict::derived ||
@@ -162,6 +163,16 @@ int64_t delivered_count(const decode::Result& r, verify::Verdict v) {
   return n;
 }
 
+// Confirmed values whose role was not read (`role: null`): counted apart from those whose role
+// matched, since they were confirmed on the value alone.
+int64_t role_unread_count(const decode::Result& r) {
+  int64_t n = 0;
+  for (const auto& a : r.anchors) {
+    n += a.checked && a.verdict == verify::Verdict::confirmed && verify::has_role(a.anchor.type) && a.role.empty();
+  }
+  return n;
+}
+
 int64_t unverifiable_count(const decode::Result& r) {
   // Structural and logic anchors are reported unchecked, not unverifiable: only values count.
   int64_t n = 0;
@@ -204,6 +215,7 @@ json summary_json(const decode::Result& r, decode::Mode mode) {
           // Verdicts of what was delivered (an anchor backtracked and written again counts once, with
           // the verdict of what the client got); `anchors_checked` counts every check.
           {"confirmed", delivered_count(r, verify::Verdict::confirmed)},
+          {"confirmed_role_unread", role_unread_count(r)},
           {"derived", delivered_count(r, verify::Verdict::derived)},
           {"constrained", delivered_count(r, verify::Verdict::constrained)},
           {"unsupported", delivered_count(r, verify::Verdict::unsupported)},

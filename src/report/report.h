@@ -45,6 +45,8 @@ double avg_backtrack(const decode::Result& r);
 // "active; anchor_count=N; avg_backtrack=X", "inactive" (no sources) or "off".
 // Delivered anchors that nothing could check (no source text at all).
 int64_t unverifiable_count(const decode::Result& r);
+// Confirmed values of a type with roles whose role was not read (`role: null`).
+int64_t role_unread_count(const decode::Result& r);
 // Checked anchors of the delivered text with verdict `v` (unverifiable ones count unchecked too).
 int64_t delivered_count(const decode::Result& r, verify::Verdict v);
 std::string status_line(const decode::Result& r, decode::Mode mode);

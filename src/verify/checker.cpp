@@ -457,6 +457,7 @@ void Checker::bind(const Anchor& a, std::string_view field, std::string_view sur
   if (!field.empty() && bind_to_field(a, field, r)) return;
   bind_to_role(a, before, after, r);
   bind_to_count(a, surface, before, after, r);
+  cap_unread_role(a, r);
 }
 
 // A confirmed anchor written under a label the sources also use for values of its type must match
@@ -464,7 +465,11 @@ void Checker::bind(const Anchor& a, std::string_view field, std::string_view sur
 // True when the label binds (the sources state values of the type under it).
 bool Checker::bind_to_field(const Anchor& a, std::string_view field, CheckResult& r) {
   const auto& all = index_.anchors();
-  if (r.support >= 0 && anchor::same_label(all[static_cast<size_t>(r.support)].field, field)) return true;
+  if (r.support >= 0 && anchor::same_label(all[static_cast<size_t>(r.support)].field, field)) {
+    r.role_matched = true;
+    r.role = all[static_cast<size_t>(r.support)].field;
+    return true;
+  }
   bool bound = false;
   float best = 0.0F;
   int64_t best_idx = -1;
@@ -487,6 +492,8 @@ bool Checker::bind_to_field(const Anchor& a, std::string_view field, CheckResult
     r.support = best_idx;
     r.confidence = best;
     r.verbatim = false;
+    r.role_matched = true;
+    r.role = all[static_cast<size_t>(best_idx)].field;
     cite(r);
     return true;
   }

@@ -16,8 +16,6 @@ namespace sfcl::verify {
 using anchor::Anchor;
 using anchor::Type;
 
-namespace {
-// Types whose values are read with a role: numbers and what carries one, dates and times.
 bool has_role(Type t) {
   switch (t) {
     case Type::number:
@@ -33,7 +31,11 @@ bool has_role(Type t) {
       return false;
   }
 }
-}  // namespace
+
+void Checker::cap_unread_role(const Anchor& a, CheckResult& r) const {
+  if (r.verdict != Verdict::confirmed || r.role_matched || !has_role(a.type)) return;
+  r.confidence = std::min(r.confidence, std::max(kRoleUnread, options_.threshold_for(a.type)));
+}
 
 void Checker::misattributed(CheckResult& r) {
   r.verdict = Verdict::unsupported;
@@ -43,6 +45,7 @@ void Checker::misattributed(CheckResult& r) {
   r.span = {};
   r.verbatim = false;
   r.role_matched = false;
+  r.role = {};
 }
 
 // A time of day stated for days of the week ("Monday to Thursday from 5:00 PM to 9:00 PM") must be
@@ -77,6 +80,7 @@ bool Checker::bind_to_days(const Anchor& a, std::string_view before, std::string
   r.support = hit;
   r.verbatim = false;
   r.role_matched = true;
+  r.role = "days of the week";
   cite(r);
   return true;
 }
@@ -97,6 +101,7 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
       r.support = i;
       r.verbatim = false;
       r.role_matched = true;
+      r.role = all[i].role;
       cite(r);
       return;
     }
@@ -172,6 +177,8 @@ void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::stri
         if (!r.role_matched) {
           r.support = i;
           r.verbatim = false;
+          r.role_matched = true;
+          r.role = noun;
           cite(r);
         }
         return;

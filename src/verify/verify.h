@@ -69,6 +69,9 @@ struct CheckResult {
   // report says `role: null`. A value the sources state only under other roles is unsupported
   // (`other_field`).
   bool role_matched = false;
+  // The role matched: the source occurrence's role, the field label both use, or the noun both
+  // count; empty for `role: null`. A view into the index or the checked text, valid while they are.
+  std::string_view role;
   Derivation derivation = Derivation::none;
   std::array<int64_t, 3> operands{-1, -1, -1};  // derived: indices into SourceIndex::anchors()
 };
@@ -77,6 +80,12 @@ class DerivedValues;
 
 // Fact-checked types: every entity type, and obligation connectives (must / must_not).
 bool is_checkable(const anchor::Anchor& a);
+// Types whose values are read with a role (docs/ANCHORS.md, "Roles"): numbers and what carries one,
+// dates and times, identifiers.
+bool has_role(anchor::Type t);
+// The confidence of a confirmation whose role was not read (`role: null`): below one read and
+// matched, never below the threshold that confirmed it.
+constexpr float kRoleUnread = 0.95F;
 
 class Checker {
  public:
@@ -112,6 +121,7 @@ class Checker {
                        std::string_view before, std::string_view after, CheckResult& r);
   bool confirm_derived(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
+  void cap_unread_role(const anchor::Anchor& a, CheckResult& r) const;
   void bind(const anchor::Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
             std::string_view after, CheckResult& r);
   // written_forms.cpp: the value in another written form the sources use ("WA", "92 to 8", "eighth")

@@ -60,28 +60,41 @@ test('the right value is green and points at its source span; the wrong one is s
   async () => {
     const page = await openAndAsk({ compare: true });
     const anchor = '.answer[data-mode="anchor"]';
-    const seen = await page.$eval(anchor, (a) => ({
-      status: a.querySelector('.status').textContent,
-      text: a.querySelector('.answer-text').textContent,
-      confirmed: [...a.querySelectorAll('.answer-text mark.anchor.confirmed')].map((m) => ({
-        value: m.firstChild.nodeValue, confidence: m.querySelector('.confidence')?.textContent,
-        doc: m.dataset.sourceDoc, start: m.dataset.sourceStart, end: m.dataset.sourceEnd,
-      })),
-      constrained: [...a.querySelectorAll('.answer-text mark.anchor.constrained')].map((m) => m.firstChild.nodeValue),
-      caught: [...a.querySelectorAll('.answer-text del.caught')].map((d) => ({
-        removed: d.textContent, next: d.nextElementSibling?.firstChild?.nodeValue,
-        nextClass: d.nextElementSibling?.className,
-      })),
-      timelineCaught: [...a.querySelectorAll('.timeline li.backtrack')].map((li) => ({
-        del: li.querySelector('del')?.textContent, ins: li.querySelector('ins')?.textContent,
-      })),
-      backtracks: a.querySelector('[data-count="backtracks"]')?.textContent,
-    }));
+    const seen = await page.$eval(
+        anchor, (a) => ({
+                  status: a.querySelector('.status').textContent,
+                  text: a.querySelector('.answer-text').textContent,
+                  confirmed: [...a.querySelectorAll('.answer-text mark.anchor.confirmed')].map(
+                      (m) => ({
+                        value: m.firstChild.nodeValue,
+                        confidence: m.querySelector('.confidence')?.textContent,
+                        title: m.title,
+                        doc: m.dataset.sourceDoc,
+                        start: m.dataset.sourceStart,
+                        end: m.dataset.sourceEnd,
+                      })),
+                  constrained: [...a.querySelectorAll('.answer-text mark.anchor.constrained')].map(
+                      (m) => m.firstChild.nodeValue),
+                  caught: [...a.querySelectorAll('.answer-text del.caught')].map(
+                      (d) => ({
+                        removed: d.textContent,
+                        next: d.nextElementSibling?.firstChild?.nodeValue,
+                        nextClass: d.nextElementSibling?.className,
+                      })),
+                  timelineCaught:
+                      [...a.querySelectorAll('.timeline li.backtrack')].map((li) => ({
+                                                                              del: li.querySelector('del')?.textContent,
+                                                                              ins: li.querySelector('ins')?.textContent,
+                                                                            })),
+                  backtracks: a.querySelector('[data-count="backtracks"]')?.textContent,
+                }));
     assert.match(seen.status, /^active; anchor_count=2;.*; constrained=1/);
     // The scripted model never writes the right total itself: the fallback does, and says so.
     assert.deepEqual(seen.confirmed.map((c) => c.value), ['2024-03-01']);
     assert.deepEqual(seen.constrained, ['$12,500.00']);
-    assert.equal(seen.confirmed[0].confidence, '1.00');
+    // Confirmed on its value alone (no role read): below 1.00.
+    assert.equal(seen.confirmed[0].confidence, '0.95');
+    assert.match(seen.confirmed[0].title, /on its value alone \(no role read\)/);
     assert.equal(seen.confirmed[0].doc, '0');
     assert.deepEqual(seen.caught, [{ removed: '$12,600.00', next: '$12,500.00', nextClass: 'anchor constrained' }]);
     assert.deepEqual(seen.timelineCaught, [{ del: '$12,600.00', ins: '$12,500.00' }]);

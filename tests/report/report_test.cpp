@@ -29,7 +29,9 @@ TEST(Report, ACopiedValueIsConfirmedWithTheSpanThatStatesIt) {
   const json* a = find(anchors, "$12,500.00");
   ASSERT_NE(a, nullptr) << json(anchors).dump();
   EXPECT_EQ((*a)["verdict"], "confirmed");
-  EXPECT_EQ((*a)["confidence"], 1.0);
+  // The sources pay it, the answer calls it a fee: no role matched, so below certainty.
+  EXPECT_TRUE((*a)["role"].is_null()) << a->dump();
+  EXPECT_FLOAT_EQ((*a)["confidence"].get<float>(), verify::kRoleUnread);
   EXPECT_EQ((*a)["checked"], true);
   EXPECT_EQ((*a)["start"], 11);
   EXPECT_EQ((*a)["end"], 21);
@@ -37,6 +39,15 @@ TEST(Report, ACopiedValueIsConfirmedWithTheSpanThatStatesIt) {
   ASSERT_TRUE((*a).contains("support")) << a->dump();
   EXPECT_EQ((*a)["support"]["start"], at);
   EXPECT_EQ((*a)["support"]["end"], at + 10);
+}
+
+TEST(Report, AValueConfirmedUnderItsRoleSaysWhichAtFullConfidence) {
+  const auto anchors = checked("Subtotal: $18,240.00\nTotal due: $21,705.60", "The total due is $21,705.60.");
+  const json* a = find(anchors, "$21,705.60");
+  ASSERT_NE(a, nullptr) << json(anchors).dump();
+  EXPECT_EQ((*a)["verdict"], "confirmed");
+  EXPECT_EQ((*a)["role"], "due") << a->dump();
+  EXPECT_EQ((*a)["confidence"], 1.0);
 }
 
 TEST(Report, AnAlteredValueIsUnsupportedWithoutASpan) {
@@ -58,7 +69,10 @@ TEST(Report, StatusLineAndSummaryCountTheDeliveredVerdicts) {
   decode::AnchorRecord confirmed;
   confirmed.verdict = verify::Verdict::confirmed;
   confirmed.checked = true;
-  r.anchors = {confirmed, confirmed};
+  confirmed.anchor.type = anchor::Type::amount;
+  decode::AnchorRecord with_role = confirmed;
+  with_role.role = "due";
+  r.anchors = {confirmed, with_role};
   EXPECT_EQ(anchor_count(r), 2);
   EXPECT_EQ(delivered_count(r, verify::Verdict::confirmed), 2);
   EXPECT_EQ(delivered_count(r, verify::Verdict::unsupported), 0);
@@ -67,6 +81,7 @@ TEST(Report, StatusLineAndSummaryCountTheDeliveredVerdicts) {
   EXPECT_NE(line.find("anchor_count=2"), std::string::npos) << line;
   const json s = summary_json(r, decode::Mode::anchor);
   EXPECT_EQ(s["confirmed"], 2) << s.dump();
+  EXPECT_EQ(s["confirmed_role_unread"], 1) << s.dump();  // the one confirmed on its value alone
   EXPECT_EQ(s["backtracks"], 1) << s.dump();
   EXPECT_EQ(s["mode"], "anchor");
 }

@@ -25,10 +25,11 @@ class CheckerTest : public ::testing::Test {
   SourceIndex idx;
 };
 
-TEST_F(CheckerTest, ExactTypedMatchIsOne) {
+TEST_F(CheckerTest, ExactTypedMatchWithNoRoleReadIsConfirmedBelowOne) {
   const auto r = check_one(idx, "USD 12500");
   EXPECT_EQ(r.verdict, Verdict::confirmed);
-  EXPECT_FLOAT_EQ(r.confidence, 1.0F);
+  EXPECT_FALSE(r.role_matched);
+  EXPECT_FLOAT_EQ(r.confidence, kRoleUnread);
   ASSERT_GE(r.support, 0);
   EXPECT_EQ(idx.anchors()[static_cast<size_t>(r.support)].text, "$12,500.00");
 }

@@ -107,6 +107,7 @@ TEST(Roles, TimesOfDayAreTheHoursOfTheirDays) {
 
 // What a count counts is its role (docs/ANCHORS.md, "Roles"): the same number counting another noun
 // in every source occurrence is another value.
+// What a count counts is its role: the same noun on both sides is a role matched.
 TEST(Roles, ACountIsOfWhatItCounts) {
   constexpr const char* kEn = "The building has 80 residents and 12 floors. The board approved 14 routes in 2019.";
   constexpr const char* kZh = "本届比赛共有15个国家参加，两支球队晋级。电子体温计中有36支显示屏不亮。";
@@ -114,24 +115,24 @@ TEST(Roles, ACountIsOfWhatItCounts) {
       {kEn, "There are 80 owners in the building.", "80", Verdict::unsupported, false},
       {kEn, "There are 80 residents in the building.", "80", Verdict::confirmed, false},
       {kEn, "The board approved 14 routes.", "14", Verdict::confirmed, true},  // and its role, "approved"
-      {kEn, "The board cut 14 flights.", "14", Verdict::unsupported, false},  // a unit's noun too: 14 routes
-      {kEn, "The building has 12 floors.", "12", Verdict::confirmed, false},
+      {kEn, "The board cut 14 flights.", "14", Verdict::unsupported, false},   // a unit's noun too: 14 routes
+      {kEn, "The building has 12 floors.", "12", Verdict::confirmed, true},
       {"The jury had 12.", "The jury had 12 members.", "12", Verdict::confirmed, false},  // nothing read
-      {"It had 80 new owners.", "It had 80 owners.", "80", Verdict::confirmed, false},     // an adjective first
+      {"It had 80 new owners.", "It had 80 owners.", "80", Verdict::confirmed, true},     // an adjective first
       {"Apollo 11 landed in July.", "Apollo 11 lands on the Moon.", "11", Verdict::confirmed, true},  // a verb
       // a number that is part of a name, a verb with its object, a unit spelled another way
       {"Interstate 80 crosses 11 states.", "Interstate 80 spans 11 states.", "80", Verdict::confirmed, true},
       {"Apollo 11 reaches the Moon.", "Apollo 11 lands on the Moon.", "11", Verdict::confirmed, true},
       {"It has 11 states. Road 5 crosses 11 states.", "The road crosses 11 states.", "11", Verdict::confirmed, true},
       {"The trail runs 20 kilometers.", "The trail runs 20 kilometres.", "20", Verdict::confirmed, true},
-      {"There were 5 ferry crossings.", "There were 5 ferries.", "5", Verdict::confirmed, false},  // singular
+      {"There were 5 ferry crossings.", "There were 5 ferries.", "5", Verdict::confirmed, true},  // singular
       {"There were 5 canoes.", "There were 5 ferries.", "5", Verdict::unsupported, false},
       {"The team of 12 drivers won.", "The team of 12 crosses the line.", "12", Verdict::confirmed, true},  // a verb
       {kZh, "他本赛季打进15个进球。", "15个", Verdict::unsupported, false},  // 15个国家
-      {kZh, "共有15个国家参加了比赛。", "15个", Verdict::confirmed, false},
-      {kZh, "两支主要球队晋级。", "两支", Verdict::confirmed, false},        // a modifier before the noun
-      {kZh, "有36支电子体温计显示屏不亮。", "36支", Verdict::confirmed, false},  // the noun before the count
-      {"入组了612例经二甲双胍治疗的成年患者。", "研究共入组612例患者。", "612例", Verdict::confirmed, false},
+      {kZh, "共有15个国家参加了比赛。", "15个", Verdict::confirmed, true},
+      {kZh, "两支主要球队晋级。", "两支", Verdict::confirmed, true},            // a modifier before the noun
+      {kZh, "有36支电子体温计显示屏不亮。", "36支", Verdict::confirmed, true},  // the noun before the count
+      {"入组了612例经二甲双胍治疗的成年患者。", "研究共入组612例患者。", "612例", Verdict::confirmed, true},
       {"逾两万人坚守岗位。", "超过两万名职工坚守岗位。", "两万名", Verdict::confirmed, false},  // 人: people
   });
 }

@@ -47,7 +47,9 @@ for (const api of ['anthropic', 'openai']) {
     assert.ok(date, JSON.stringify(seen.anchor_confirmed));
     assert.equal(date.type, 'anchor_confirmed');
     assert.equal(date.anchor_type, 'date');
-    assert.equal(date.confidence, 1);
+    // Confirmed on its value; no role is read for it ("Due" opens the answer), so below 1.
+    assert.equal(date.role, null);
+    assert.ok(date.confidence >= 0.87 && date.confidence < 1, String(date.confidence));
     assert.equal(sliceBytes(result.text, date.start, date.end), '2024-03-01');
     // Texts in order: the user message (0), then sfcl.sources (1, ...).
     assert.equal(date.source.message, 1);
