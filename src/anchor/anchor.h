@@ -321,7 +321,8 @@ class SourceIndex {
   // Whether the sources write the word `folded` somewhere on its own, capitalised: word-bounded
   // and inside no longer source anchor ("Gloucester were a man down", not only "Dundee United").
   [[nodiscard]] bool find_alone(std::string_view folded) const;
-  // Whether the sources write the word `folded` somewhere in lower case, as a common word is.
+  // Whether the sources write the word `folded` somewhere in lower case, as a common word is (a
+  // source stored all in lower case answers for none of its words).
   [[nodiscard]] bool find_lowercase(std::string_view folded) const;
   // Number of names in each sentence of the sources that names three or more (a list the answer may
   // count: "three parties").
@@ -350,6 +351,7 @@ class SourceIndex {
     std::vector<std::pair<uint32_t, uint32_t>> anchor_spans;  // [start, end) in the original text, by start
     std::vector<uint32_t> anchor_ends;                        // sorted
     std::vector<bool> capital;                                // per folded byte: an upper-case letter as written
+    bool cased = false;                                       // any upper-case letter at all
     [[nodiscard]] uint32_t original(uint32_t folded_offset) const;
   };
   LexerOptions options_;

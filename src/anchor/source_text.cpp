@@ -139,7 +139,7 @@ void SourceIndex::add_text(std::string_view text) {
       utf8::append(f.folded, c);
     }
     f.capital.resize(f.folded.size(), false);
-    if (d.cp >= 'A' && d.cp <= 'Z') f.capital.back() = true;
+    if (d.cp >= 'A' && d.cp <= 'Z') f.capital.back() = f.cased = true;
     if (f.folded.size() - f.marks.back().folded != orig - f.marks.back().original) {
       f.marks.push_back({static_cast<uint32_t>(f.folded.size()), static_cast<uint32_t>(orig)});
     }
@@ -194,6 +194,8 @@ bool SourceIndex::find_alone(std::string_view folded) const {
 bool SourceIndex::find_lowercase(std::string_view folded) const {
   if (folded.empty()) return false;
   for (const FoldedSource& t : texts_) {
+    // A corpus stored in lower case ("west ham are discussing ...") says nothing of what is a name.
+    if (!t.cased) continue;
     const std::string_view hay = t.folded;
     for (size_t pos = hay.find(folded); pos != std::string_view::npos; pos = hay.find(folded, pos + 1)) {
       if (bounded(hay, pos, folded) && !t.capital[pos] && is_alpha(static_cast<unsigned char>(hay[pos]))) return true;

@@ -438,6 +438,8 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"He testified that survivors of the Boston Marathon bombing were hurt.",
                   "Boston Marathon Bombing Survivor Testifies", "Boston Marathon Bombing Survivor Testifies",
                   Verdict::confirmed},
+        ProseCase{"west ham are discussing a deal . he left montego bay united .", "He impressed West Ham United.",
+                  "West Ham United", Verdict::unsupported},  // a lower-cased corpus tells no common word
         ProseCase{"Survivors of the Boston Marathon bombing spoke.", "Boston Marathon Bombing Survivor Testifies",
                   "Boston Marathon Bombing Survivor Testifies", Verdict::unsupported},  // no one testified
         // an organisation's words in another order
