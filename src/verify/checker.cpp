@@ -10,40 +10,6 @@ namespace sfcl::verify {
 using anchor::Anchor;
 using anchor::Type;
 
-std::string_view reason_name(Reason r) {
-  switch (r) {
-    case Reason::none:
-      return "";
-    case Reason::absent:
-      return "absent";
-    case Reason::mismatch:
-      return "mismatch";
-    case Reason::other_field:
-      return "other_field";
-  }
-  return "";
-}
-
-std::string_view derivation_name(Derivation d) {
-  switch (d) {
-    case Derivation::none:
-      return "";
-    case Derivation::sum:
-      return "sum";
-    case Derivation::difference:
-      return "difference";
-    case Derivation::percent_of:
-      return "percent_of";
-    case Derivation::ratio:
-      return "ratio";
-    case Derivation::date_difference:
-      return "date_difference";
-    case Derivation::list_count:
-      return "list_count";
-  }
-  return "";
-}
-
 bool is_checkable(const Anchor& a) {
   if (anchor::kind_of(a.type) == anchor::Kind::entity) return true;
   return anchor::is_obligation(a);
