@@ -18,38 +18,19 @@ std::string_view verdict_name(Verdict v) {
 
 std::span<const std::string_view> verdict_names() { return kVerdictNames; }
 
+// Indexed by Reason and by Derivation, in their declaration order.
+constexpr std::array<std::string_view, 4> kReasonNames = {"", "absent", "mismatch", "other_field"};
+constexpr std::array<std::string_view, 7> kDerivationNames = {
+    "", "sum", "difference", "percent_of", "ratio", "date_difference", "list_count"};
+
 std::string_view reason_name(Reason r) {
-  switch (r) {
-    case Reason::none:
-      return "";
-    case Reason::absent:
-      return "absent";
-    case Reason::mismatch:
-      return "mismatch";
-    case Reason::other_field:
-      return "other_field";
-  }
-  return "";
+  const auto i = static_cast<size_t>(r);
+  return i < kReasonNames.size() ? kReasonNames[i] : kReasonNames[0];
 }
 
 std::string_view derivation_name(Derivation d) {
-  switch (d) {
-    case Derivation::none:
-      return "";
-    case Derivation::sum:
-      return "sum";
-    case Derivation::difference:
-      return "difference";
-    case Derivation::percent_of:
-      return "percent_of";
-    case Derivation::ratio:
-      return "ratio";
-    case Derivation::date_difference:
-      return "date_difference";
-    case Derivation::list_count:
-      return "list_count";
-  }
-  return "";
+  const auto i = static_cast<size_t>(d);
+  return i < kDerivationNames.size() ? kDerivationNames[i] : kDerivationNames[0];
 }
 
 }  // namespace sfcl::verify
