@@ -1,4 +1,4 @@
-// Amounts after a currency prefix: "$1,200", "US$ 5m", "€40", "USD 300", "人民币三千元".
+// Amounts after a currency prefix: "$1,200", "US$ 5m", "$1.6B", "€40", "USD 300", "人民币三千元".
 #include <cstdlib>
 #include <string>
 
@@ -24,7 +24,7 @@ size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a) {
     size_t e = 0;
     if (is_digit(src.at(k))) {
       const size_t j = digits_end(src, k);
-      const Multiplier mult = multiplier(src, j);
+      const Multiplier mult = multiplier(src, j, true);
       bool ok = false;
       norm = number_norm(src.s.substr(k, j - k), mult.shift, ok);
       if (!ok) return 0;

@@ -218,7 +218,8 @@ struct Multiplier {
   size_t end;
   int shift;
 };
-Multiplier multiplier(Src& src, size_t j);
+// `after_currency`: the number follows a currency prefix, so "B", "M", "T" are magnitudes too.
+Multiplier multiplier(Src& src, size_t j, bool after_currency = false);
 size_t currency_suffix(Src& src, size_t j, std::string_view& code);
 size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn_year);
 size_t percent_suffix(Src& src, size_t j);

@@ -11,7 +11,7 @@
 namespace sfcl::anchor::lex {
 
 // Multiplier right after a number: " million", "m", "bn", "k", "万", "亿", "千".
-Multiplier multiplier(Src& src, size_t j) {
+Multiplier multiplier(Src& src, size_t j, bool after_currency) {
   if (src.at(j) == ' ') {
     const size_t k = src.skip_spaces(j);
     for (const auto& [w, shift] : kMultiplierWords) {
@@ -21,6 +21,11 @@ Multiplier multiplier(Src& src, size_t j) {
   }
   for (const auto& [w, shift] : kAttachedMultipliers) {
     if (src.match(j, w) && src.word_end(j + w.size())) return {j + w.size(), shift};
+  }
+  if (after_currency) {
+    for (const auto& [w, shift] : kCurrencyMultipliers) {
+      if (src.match(j, w) && src.word_end(j + w.size())) return {j + w.size(), shift};
+    }
   }
   // Compound magnitudes first: "3千亿元" is 3×10^11 yuan, not 3千 followed by a lone "亿元".
   for (const auto& [w, shift] :

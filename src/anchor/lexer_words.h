@@ -54,6 +54,10 @@ inline constexpr std::array<std::pair<std::string_view, int>, 4> kMultiplierWord
     {{"thousand", 3}, {"million", 6}, {"billion", 9}, {"trillion", 12}}};
 inline constexpr std::array<std::pair<std::string_view, int>, 5> kAttachedMultipliers = {
     {{"bn", 9}, {"mn", 6}, {"m", 6}, {"k", 3}, {"K", 3}}};
+// Attached only after a currency prefix ("$1.6B", "$2.3MM", "$1.6tn"): after a bare number they
+// name other things ("6B" a grade, "3M" a company, "5T" a size). Longer spellings first.
+inline constexpr std::array<std::pair<std::string_view, int>, 8> kCurrencyMultipliers = {
+    {{"MM", 6}, {"Bn", 9}, {"BN", 9}, {"tn", 12}, {"b", 9}, {"B", 9}, {"M", 6}, {"T", 12}}};
 // Currency after a number: codes (case-sensitive) and words (any case).
 inline constexpr std::array<CurrencyWord, 14> kCurrencyCodes = {{{"USD", "USD"},
                                                                  {"EUR", "EUR"},

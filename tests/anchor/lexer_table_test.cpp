@@ -81,6 +81,15 @@ const Case kCases[] = {
     {"S$2,000", "amount", "S$2,000", "2000 SGD"},
     {"$1.2 million grant", "amount", "$1.2 million", "1200000 USD"},
     {"$3bn deal", "amount", "$3bn", "3000000000 USD"},
+    // a magnitude's letter after a currency prefix, as headlines write it
+    {"$1.6B deal", "amount", "$1.6B", "1600000000 USD"},
+    {"a $1.6b loss", "amount", "$1.6b", "1600000000 USD"},
+    {"$2.3M raised", "amount", "$2.3M", "2300000 USD"},
+    {"$4MM note", "amount", "$4MM", "4000000 USD"},
+    {"$1.2T economy", "amount", "$1.2T", "1200000000000 USD"},
+    {"£1.2tn debt", "amount", "£1.2tn", "1200000000000 GBP"},
+    {"$5Bx", "amount", "$5", "5 USD"},  // no magnitude inside a longer word
+    {"Grade 6B students", "!amount", "", ""},
     {"$0.99 app", "amount", "$0.99", "0.99 USD"},
     {"3000円", "amount", "3000円", "3000 JPY"},
     {"100 yuan", "amount", "100 yuan", "100 CNY"},
