@@ -8,6 +8,7 @@
 //   word order        "Department of Justice" for "Justice Department's ...": the words of one
 //                     source name, in another order;
 //   given + surname   "Paul Sheerin" where the sources write "Sheerin" and "Paul" each on its own;
+//   a people's name   "American Samoan officials" for the sources' "American Samoa";
 //   common words      "Earned Class 6A", "Boston Marathon Bombing Survivor Testifies": words the
 //                     sources write in lower case, capitalised by a sentence's start or a headline.
 // A part that is nowhere in the sources keeps the whole unsupported ("King of Spain Charles V" with
@@ -201,7 +202,28 @@ bool Checker::source_run(std::span<const std::string_view> words, anchor::TextSp
   if (index_.find_verbatim(scratch_, span)) return true;
   if (scratch_.size() > 3 && scratch_.back() == 's') {
     scratch_.pop_back();
-    return index_.find_verbatim(scratch_, span);
+    if (index_.find_verbatim(scratch_, span)) return true;
+  }
+  return run_with_country(words, span);
+}
+
+// A run whose last word is a people's name for a country the sources name in that run ("American
+// Samoan officials" for "American Samoa", "Korean" for "Korea", "Iraqi" for "Iraq"): the suffix
+// replaced by the country's ending, regular forms only ("French" for "France" is not read).
+bool Checker::run_with_country(std::span<const std::string_view> words, anchor::TextSpan& span) const {
+  // (the people's suffix, the country's ending), the answer's plural first.
+  constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kForms = {{
+      {"ians", "ia"}, {"ians", "y"}, {"ians", "a"},  {"ians", ""},   {"ian", "ia"},    {"ian", "y"}, {"ian", "a"},
+      {"ian", ""},    {"ans", "a"},  {"ans", "o"},   {"an", "a"},    {"an", "o"},      {"ese", "a"}, {"ese", ""},
+      {"ish", "ey"},  {"ish", "en"}, {"ish", "ain"}, {"ish", "and"}, {"ish", "eland"}, {"i", ""},
+  }};
+  const std::string_view last = words.back();
+  for (const auto& [suffix, ending] : kForms) {
+    if (!last.ends_with(suffix) || last.size() < suffix.size() + 2) continue;
+    scratch_.clear();
+    for (size_t k = 0; k + 1 < words.size(); ++k) scratch_.append(words[k]).push_back(' ');
+    scratch_.append(last.substr(0, last.size() - suffix.size())).append(ending);
+    if (index_.find_verbatim(scratch_, span)) return true;
   }
   return false;
 }

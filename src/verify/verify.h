@@ -148,6 +148,7 @@ class Checker {
   bool name_by_core(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool name_reordered(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool given_and_surname(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  bool run_with_country(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   [[nodiscard]] bool source_word(std::string_view w) const;
   [[nodiscard]] bool source_common_word(std::string_view w) const;

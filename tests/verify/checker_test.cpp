@@ -442,6 +442,14 @@ INSTANTIATE_TEST_SUITE_P(
                   "West Ham United", Verdict::unsupported},  // a lower-cased corpus tells no common word
         ProseCase{"Survivors of the Boston Marathon bombing spoke.", "Boston Marathon Bombing Survivor Testifies",
                   "Boston Marathon Bombing Survivor Testifies", Verdict::unsupported},  // no one testified
+        // a people's name for a country the sources name in the same run
+        ProseCase{"Officials in American Samoa said 12 people were hurt.", "American Samoan officials said so.",
+                  "American Samoan", Verdict::confirmed},
+        ProseCase{"Officials in Western Samoa said so.", "American Samoan officials said so.", "American Samoan",
+                  Verdict::unsupported},
+        ProseCase{"The team from North Korea won.", "The South Korean team won.", "South Korean", Verdict::unsupported},
+        ProseCase{"He fled Northern Ireland in 1990.", "The Northern Irish man fled.", "Northern Irish",
+                  Verdict::confirmed},
         // an organisation's words in another order
         ProseCase{"In 18 months the Justice Department's National Security Division prosecuted 30 cases.",
                   "The Department of Justice prosecuted 30 cases.", "Department of Justice", Verdict::confirmed},
