@@ -324,7 +324,7 @@ bool Checker::confirm_written(const Anchor& a, std::string_view field, std::stri
     if (!field.empty()) bind_to_field(a, field, r);
     return true;
   }
-  if (written_otherwise(a, surface, r.span)) {
+  if (written_otherwise(a, surface, after, r.span)) {
     // The sources write the value another way ("WA", "92 to 8", "eighth"): below certainty.
     r.verdict = Verdict::confirmed;
     r.confidence = kByParts;

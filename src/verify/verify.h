@@ -125,7 +125,8 @@ class Checker {
   void bind(const anchor::Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
             std::string_view after, CheckResult& r);
   // written_forms.cpp: the value in another written form the sources use ("WA", "92 to 8", "eighth")
-  bool written_otherwise(const anchor::Anchor& a, std::string_view surface, anchor::TextSpan& span) const;
+  bool written_otherwise(const anchor::Anchor& a, std::string_view surface, std::string_view after,
+                         anchor::TextSpan& span) const;
   bool season_year(std::string_view surface, anchor::TextSpan& span) const;
   bool dimensions_written(anchor::TextSpan& span) const;
   bool name_by_initials(std::string_view surface, anchor::TextSpan& span) const;

@@ -19,6 +19,7 @@ namespace {
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 char lower(char c) { return is_upper(c) ? static_cast<char>(c - 'A' + 'a') : c; }
+bool is_alpha_ascii(char c) { return (c >= 'a' && c <= 'z') || is_upper(c); }
 
 // Initials that are common words: a source that writes "us" or "it" names no one by them.
 bool common_word(std::string_view w) {
@@ -103,13 +104,14 @@ bool Checker::dimensions_written(anchor::TextSpan& span) const {
 }
 
 namespace {
+constexpr std::array<std::string_view, 20> kUnits = {
+    "",    "one",    "two",    "three",    "four",     "five",    "six",     "seven",     "eight",    "nine",
+    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"};
+
 // "30" for "thirty", "45" for "forty-five" / "forty five": whole numbers from 10 to 99 only. Smaller
 // ones in words ("two", "three") are everywhere in prose and would confirm any bare digit.
 bool number_in_words(const anchor::SourceIndex& index, std::string& scratch, std::string_view surface, double value,
                      anchor::TextSpan& span) {
-  static constexpr std::array<std::string_view, 20> kUnits = {
-      "",    "one",    "two",    "three",    "four",     "five",    "six",     "seven",     "eight",    "nine",
-      "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"};
   static constexpr std::array<std::string_view, 10> kTens = {"",      "",      "twenty",  "thirty", "forty",
                                                              "fifty", "sixty", "seventy", "eighty", "ninety"};
   if (surface.size() != 2 || !is_digit(surface[0]) || !is_digit(surface[1]) || value < 10 || value > 99) return false;
@@ -127,9 +129,23 @@ bool number_in_words(const anchor::SourceIndex& index, std::string& scratch, std
   }
   return false;
 }
+
+// "2 men" for "two men", "12 people" for "twelve people": a small whole number in words is the
+// sources' only together with the noun it counts (alone, "two" is everywhere in prose).
+bool count_in_words(const anchor::SourceIndex& index, std::string& scratch, double value, std::string_view noun,
+                    anchor::TextSpan& span) {
+  if (!(value >= 1 && value < 20) || value != static_cast<double>(static_cast<int>(value))) return false;
+  size_t n = 0;
+  while (n < noun.size() && is_alpha_ascii(noun[n])) ++n;
+  if (n < 2) return false;
+  scratch.assign(kUnits[static_cast<size_t>(value)]).push_back(' ');
+  for (size_t i = 0; i < n; ++i) scratch.push_back(lower(noun[i]));
+  return index.find_verbatim(scratch, span);
+}
 }  // namespace
 
-bool Checker::written_otherwise(const Anchor& a, std::string_view surface, anchor::TextSpan& span) const {
+bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::string_view after,
+                                anchor::TextSpan& span) const {
   scratch_.clear();
   switch (a.type) {
     case Type::name:
@@ -137,6 +153,10 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, ancho
     case Type::number: {
       if (season_year(surface, span)) return true;
       if (number_in_words(index_, scratch_, surface, a.value, span)) return true;
+      if (surface.find_first_not_of("0123456789") == std::string_view::npos && after.starts_with(' ') &&
+          count_in_words(index_, scratch_, a.value, after.substr(1), span)) {
+        return true;
+      }
       // "5.68m": the digits, then letters glued on (a unit the source writes apart, or a magnitude).
       size_t d = 0;
       while (d < surface.size() && (is_digit(surface[d]) || surface[d] == '.' || surface[d] == ',')) ++d;
@@ -150,7 +170,12 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, ancho
       scratch_.append(a.norm.substr(0, dash)).append(" to ").append(a.norm.substr(dash + 1));
       return index_.find_verbatim(scratch_, span, true);
     }
-    case Type::quantity: {  // "8th" as "eighth"
+    case Type::quantity: {  // "8th" as "eighth"; "12 people" as "twelve people"
+      if (const size_t sp = surface.find(' ');
+          sp != std::string_view::npos && !a.norm.starts_with('#') &&
+          surface.substr(0, sp).find_first_not_of("0123456789") == std::string_view::npos) {
+        return count_in_words(index_, scratch_, a.value, surface.substr(sp + 1), span);
+      }
       if (!a.norm.starts_with('#') || !(a.value >= 1 && a.value < static_cast<double>(kOrdinals.size()))) return false;
       return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span);
     }

@@ -442,6 +442,12 @@ INSTANTIATE_TEST_SUITE_P(
                   "West Ham United", Verdict::unsupported},  // a lower-cased corpus tells no common word
         ProseCase{"Survivors of the Boston Marathon bombing spoke.", "Boston Marathon Bombing Survivor Testifies",
                   "Boston Marathon Bombing Survivor Testifies", Verdict::unsupported},  // no one testified
+        // a small count in digits where the sources write it in words, with the noun it counts
+        ProseCase{"Police arrested two men in the raid.", "Police arrested 2 men.", "2", Verdict::confirmed},
+        ProseCase{"Police arrested two men in the raid.", "Police arrested 3 men.", "3", Verdict::unsupported},
+        ProseCase{"Police arrested two men in the raid.", "Police seized 2 cars.", "2", Verdict::unsupported},
+        ProseCase{"Twelve people were hurt.", "12 people were hurt.", "12 people", Verdict::confirmed},
+        ProseCase{"Twelve people were hurt.", "11 people were hurt.", "11 people", Verdict::unsupported},
         // a people's name for a country the sources name in the same run
         ProseCase{"Officials in American Samoa said 12 people were hurt.", "American Samoan officials said so.",
                   "American Samoan", Verdict::confirmed},
