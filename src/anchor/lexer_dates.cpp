@@ -260,6 +260,7 @@ size_t scan_numeric_date(Src& src, size_t p, Anchor& a, const LexerOptions& opt)
   const int sep = src.at(d1);
   const bool date_sep = sep == '-' || sep == '/' || sep == '.';
   if (n == 4 && date_sep) return year_first_date(src, p, d1, sep, a);
+  if (n == 4 && src.match(d1, "年代") && src.s[d1 - 1] == '0') return 0;  // a decade (scan_digit_start)
   if (n == 4 && src.match(d1, "年")) return cjk_year_date(src, p, d1, a);
   if ((n == 1 || n == 2) && date_sep) return year_last_date(src, p, d1, sep, a, opt);
   if ((n == 1 || n == 2) && src.match(d1, "月")) return cjk_month_day(src, p, d1, a);

@@ -195,6 +195,11 @@ const Case kCases[] = {
     {"第一名", "!clause", "", ""},
     // identifiers
     {"invoice INV-2024-0042", "identifier", "INV-2024-0042", "INV-2024-0042"},
+    // a decade, in both languages one norm (not ninety years)
+    {"in the 1990s", "identifier", "1990s", "1990s"},
+    {"上世纪90年代", "identifier", "90年代", "1990s"},
+    {"2010年代以来", "identifier", "2010年代", "2010s"},
+    {"服役90年", "duration", "90年", "90 year"},
     {"mail John.Doe@Example.com", "identifier", "John.Doe@Example.com", "john.doe@example.com"},
     {"see https://example.com/a?b=1.", "identifier", "https://example.com/a?b=1", "https://example.com/a?b=1"},
     {"order PO-7781 shipped", "identifier", "PO-7781", "PO-7781"},

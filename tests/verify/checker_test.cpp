@@ -448,6 +448,9 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"Police arrested two men in the raid.", "Police seized 2 cars.", "2", Verdict::unsupported},
         ProseCase{"Twelve people were hurt.", "12 people were hurt.", "12 people", Verdict::confirmed},
         ProseCase{"Twelve people were hurt.", "11 people were hurt.", "11 people", Verdict::unsupported},
+        // a decade in either language
+        ProseCase{"The band formed in the 1990s.", "乐队成立于90年代。", "90年代", Verdict::confirmed},
+        ProseCase{"The band formed in the 1990s.", "乐队成立于80年代。", "80年代", Verdict::unsupported},
         // a people's name for a country the sources name in the same run
         ProseCase{"Officials in American Samoa said 12 people were hurt.", "American Samoan officials said so.",
                   "American Samoan", Verdict::confirmed},
