@@ -69,6 +69,15 @@ struct LexerOptions {
   DateOrder date_order = DateOrder::month_first;  // how 03/04/2024 is read
 };
 
+// No anchor is longer than this many bytes: a scan from a position reads at most this far, and
+// text after that is the end of the text to it. So a value the model keeps writing (a digit run,
+// an identifier chain, a URL) is decided and checked once this much of it is written instead of
+// being held until it ends, and no scan's work grows with the text. What follows a value cut
+// there, up to the next space, is an identifier of its own (cut again at this length), so no byte
+// of it goes unchecked (docs/DESIGN.md, 'Hold-back and emission'). The longest anchors of the
+// development sets and eval/ are 126 bytes (a Chinese title in 《》, a URL).
+inline constexpr size_t kMaxAnchorBytes = 256;
+
 // Batch extraction over a whole text. Invalid UTF-8 bytes are scanned as U+FFFD; offsets
 // always refer to the input bytes.
 std::vector<Anchor> extract(std::string_view text, const LexerOptions& options = {});
@@ -109,6 +118,7 @@ class Incremental {
   std::string text_;
   std::vector<LexVisit> visits_;  // resume points for truncate
   size_t scan_pos_ = 0;
+  std::vector<size_t> cut_ends_;  // ends of anchors cut at kMaxAnchorBytes (see lex::run)
 };
 
 // ---- normalisers (exposed for tests and the knowledge base) ----

@@ -202,13 +202,27 @@ constexpr std::array<bool, 256> kInert = [] {
   return t;
 }();
 
-// Scans from `pos` while decisions are final; stops at the first provisional one.
+// The rest of a value cut at kMaxAnchorBytes, from the cut to the next space (sentence punctuation
+// at its end excluded): an identifier of its own, so no byte of a long value goes unchecked. The
+// sources' long values are cut at the same offsets from their start, so a value they write is
+// found piece by piece. Returns its end, or p when nothing follows the cut.
+size_t scan_continuation(Src& src, size_t p, Anchor& a) {
+  size_t e = p;
+  for (int c = src.at(e); c > ' ' && c < 0x7F; c = src.at(e)) ++e;
+  while (e > p && std::string_view(".,;:!?)]}'\"").find(src.s[e - 1]) != std::string_view::npos) --e;
+  if (e > p) set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
+  return e;
+}
+
+// Scans from `pos` while decisions are final; stops at the first provisional one. `cut_ends` are
+// the ends of the anchors cut at kMaxAnchorBytes, in order: the rest of each is read there.
 void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& out, std::vector<LexVisit>* visits,
-         const LexerOptions& opt) {
+         std::vector<size_t>& cut_ends, const LexerOptions& opt) {
   Src src{text, final};
   Anchor a;
   while (pos < text.size()) {
-    if (kInert[static_cast<unsigned char>(text[pos])]) {
+    const bool continued = !cut_ends.empty() && cut_ends.back() == pos;
+    if (!continued && kInert[static_cast<unsigned char>(text[pos])]) {
       if (visits != nullptr) {
         const uint32_t prev = visits->empty() ? 0 : visits->back().reach;
         visits->push_back({static_cast<uint32_t>(pos), std::max(prev, static_cast<uint32_t>(pos))});
@@ -216,6 +230,11 @@ void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& ou
       ++pos;
       continue;
     }
+    // The scan sees the text up to kMaxAnchorBytes from pos, as final once that much is written:
+    // the same view in batch and incremental scans, so their anchors stay equal.
+    const bool cut = text.size() >= pos + kMaxAnchorBytes;
+    src.s = cut ? text.substr(0, pos + kMaxAnchorBytes) : text;
+    src.final = final || cut;
     src.overrun = false;
     src.max_read = pos;
     a.norm.clear();
@@ -223,8 +242,9 @@ void run(std::string_view text, size_t& pos, bool final, std::vector<Anchor>& ou
     a.ambiguous = false;
     a.value = std::numeric_limits<double>::quiet_NaN();
     size_t skip = pos + 1;
-    const size_t e = scan_at(src, pos, a, skip, opt);
-    if (src.overrun && !final) return;  // may still grow into (or out of) an anchor
+    const size_t e = continued ? scan_continuation(src, pos, a) : scan_at(src, pos, a, skip, opt);
+    if (src.overrun && !src.final) return;  // may still grow into (or out of) an anchor
+    if (cut && e == pos + kMaxAnchorBytes) cut_ends.push_back(e);
     if (visits != nullptr) {
       const uint32_t prev = visits->empty() ? 0 : visits->back().reach;
       visits->push_back({static_cast<uint32_t>(pos), std::max(prev, static_cast<uint32_t>(src.max_read))});
@@ -254,7 +274,8 @@ std::vector<Anchor> extract(std::string_view text, const LexerOptions& options) 
 
 void extract_into(std::string_view text, std::vector<Anchor>& out, const LexerOptions& options) {
   size_t pos = 0;
-  lex::run(text, pos, true, out, nullptr, options);
+  std::vector<size_t> cut_ends;
+  lex::run(text, pos, true, out, nullptr, cut_ends, options);
 }
 
 Incremental::Incremental(const LexerOptions& options) : options_(options) {}
@@ -267,7 +288,7 @@ void Incremental::feed(std::string_view chunk, std::vector<Anchor>& out) {
 void Incremental::finish(std::vector<Anchor>& out) { scan(true, out); }
 
 void Incremental::scan(bool final, std::vector<Anchor>& out) {
-  lex::run(text_, scan_pos_, final, out, &visits_, options_);
+  lex::run(text_, scan_pos_, final, out, &visits_, cut_ends_, options_);
 }
 
 size_t Incremental::truncate(size_t offset) {
@@ -280,6 +301,8 @@ size_t Incremental::truncate(size_t offset) {
     visits_.pop_back();
   }
   scan_pos_ = std::min(resume, scan_pos_);
+  // A cut anchor is scanned again when scanning resumes before its end (no visit lies inside it).
+  while (!cut_ends_.empty() && cut_ends_.back() > scan_pos_) cut_ends_.pop_back();
   return scan_pos_;
 }
 
@@ -287,6 +310,7 @@ void Incremental::reset() {
   text_.clear();
   visits_.clear();
   scan_pos_ = 0;
+  cut_ends_.clear();
 }
 
 }  // namespace sfcl::anchor

@@ -10,7 +10,8 @@ namespace sfcl::anchor {
 namespace {
 
 // The parts include letter runs at the lexer's bound (40 letters) and one over it, and what may
-// follow one (digits, a parenthesis, a code's tail, an address's domain).
+// follow one (digits, a parenthesis, a code's tail, an address's domain), and long values that
+// documents joining them carry past kMaxAnchorBytes.
 std::string make_document(std::mt19937& rng) {
   static const char* kParts[] = {"The Client shall pay ",
                                  "$12,500.00",
@@ -68,7 +69,10 @@ std::string make_document(std::mt19937& rng) {
                                  " def ",
                                  "-0117",
                                  "@x.com",
-                                 "项目建设资金统筹安排按照进度分期拨付"};
+                                 "项目建设资金统筹安排按照进度分期拨付",
+                                 "12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+                                 "12ab-12ab-12ab-12ab-12ab-12ab-12ab-12ab-12ab-12ab-12ab-12ab-",
+                                 " https://example.com/reports/2024/annual/abcdefghij/abcdefghij/abcdefghij/x?id=42"};
   std::uniform_int_distribution<size_t> pick(0, std::size(kParts) - 1);
   std::uniform_int_distribution<int> len(5, 40);
   std::string doc;
@@ -285,6 +289,59 @@ TEST(Incremental, TruncateAroundALongRunEqualsBatch) {
       const auto batch = extract(doc.substr(0, cut) + other);
       ASSERT_EQ(got.size(), batch.size()) << doc.substr(0, cut) + other;
       for (size_t k = 0; k < got.size(); ++k) ASSERT_TRUE(same(got[k], batch[k])) << doc.substr(0, cut) + other;
+    }
+  }
+}
+
+// A value the model keeps writing (a digit run, an identifier chain, a URL) is held only until
+// kMaxAnchorBytes of it are written; then that piece is reported, and so is the rest up to the next
+// space, as an identifier, so every byte of it is checked (docs/DESIGN.md, 'Hold-back and emission').
+TEST(Incremental, ALongValueIsHeldOnlyUpToTheAnchorBoundAndCheckedWhole) {
+  const std::string before = "The code is ";
+  for (const std::string unit : {"1234567890", "12ab-", "x/abcdefg"}) {
+    std::string value = unit == "x/abcdefg" ? "https://example.com/" : "";
+    while (value.size() < 3 * kMaxAnchorBytes + 7) value += unit;
+    Incremental inc;
+    std::vector<Anchor> got;
+    inc.feed(before, got);
+    for (size_t k = 0; k < value.size(); ++k) {
+      inc.feed(std::string_view(value).substr(k, 1), got);
+      ASSERT_LT(before.size() + k + 1 - inc.stable_end(), kMaxAnchorBytes) << unit << " held whole";
+    }
+    inc.feed(" end.", got);
+    inc.finish(got);
+    ASSERT_EQ(got.size(), 4U) << unit;
+    size_t at = before.size();
+    for (size_t k = 0; k < got.size(); ++k) {
+      EXPECT_EQ(got[k].start, at) << unit << " piece " << k;
+      EXPECT_EQ(got[k].end - got[k].start, k < 3 ? kMaxAnchorBytes : value.size() - 3 * kMaxAnchorBytes)
+          << unit << " piece " << k;
+      if (k > 0) {
+        EXPECT_EQ(got[k].type, Type::identifier);
+      }
+      at = got[k].end;
+    }
+    EXPECT_EQ(at, before.size() + value.size());
+  }
+}
+
+// Truncating inside, at or after a cut value's pieces and writing on gives the batch result.
+TEST(Incremental, TruncateAroundACutValueEqualsBatch) {
+  std::string doc = "Code ";
+  while (doc.size() < kMaxAnchorBytes + 60) doc += "12ab-";
+  doc += " and 12 days";
+  for (size_t cut = 0; cut <= doc.size(); cut += 3) {
+    for (const std::string other : {"", "12ab-12ab- more", " on June 15, 2024"}) {
+      Incremental inc;
+      std::vector<Anchor> got;
+      for (size_t k = 0; k < doc.size(); k += 5) inc.feed(std::string_view(doc).substr(k, 5), got);
+      const size_t resume = inc.truncate(cut);
+      std::erase_if(got, [&](const Anchor& a) { return a.start >= resume; });
+      inc.feed(other, got);
+      inc.finish(got);
+      const auto batch = extract(doc.substr(0, cut) + other);
+      ASSERT_EQ(got.size(), batch.size()) << cut << " " << other;
+      for (size_t k = 0; k < got.size(); ++k) ASSERT_TRUE(same(got[k], batch[k])) << cut << " " << other;
     }
   }
 }
