@@ -37,7 +37,7 @@ def blank(text):
             else:
                 out.append(c); i += 1
         elif c in "\"'":
-            if c == "'" and i > 0 and text[i-1].isalnum():  # digit separator 1'000
+            if c == "'" and i > 0 and text[i-1].isdigit() and text[i+1:i+2].isalnum():  # digit separator 1'000
                 out.append(" "); i += 1; continue
             j = i + 1
             while j < n and text[j] != c:

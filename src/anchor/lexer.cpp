@@ -52,115 +52,122 @@ bool keyword_lead(std::string_view word) {
   return false;
 }
 
-// Tries every matcher at p. Returns the anchor end (> p) or 0 with `skip` set to where the
-// scan goes on.
-size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& opt) {
-  const int c = src.at(p);
-  if (c < 0x80) {
-    if (is_alnum(c)) {
-      // Inside a word nothing starts, except a number or code after a run too long to be a word
-      // ("ScoresScores…Scores2031": 2031 is still checked).
-      if (p > 0 && is_alnum(static_cast<unsigned char>(src.s[p - 1])) && !(is_digit(c) && src.long_run_before(p))) {
-        skip = src.inner_skip(p);
-        return 0;
-      }
-      skip = src.word_run_end(p);
-      if (skip == p) {  // more than kMaxLetterRun letters: no word, whatever follows them
-        skip = p + kMaxLetterRun + 1;
-        return 0;
-      }
-      if (is_digit(c)) {
-        skip = p + 1;
-        if (c == '1') {
-          if (size_t e = scan_doi(src, p, a)) return e;
-        }
-        if (size_t e = scan_case_citation(src, p, a)) return e;
-        return scan_digit_start(src, p, a, opt);
-      }
-      // A word with neither digits nor '@' / ':' / '-' after it can only be a keyword or a name.
-      bool special = false;
-      for (size_t k = p; k < skip; ++k) special = special || is_digit(static_cast<unsigned char>(src.s[k]));
-      const int after = src.at(skip);
-      special = special || after == '@' || after == ':' || after == '-' || after == '_' || after == '.' ||
-                after == '/' || after == '$' || after == '+' || after == '%';
-      if (after == ':') {
-        if (c == 'd' || c == 'D') {
-          if (size_t e = scan_doi(src, p, a)) return e;
-        }
-        if (c == 'a' || c == 'A') {
-          if (size_t e = scan_arxiv(src, p, a)) return e;
-        }
-      }
-      if (special) {
-        // Both would read only what is read already and fail: a URL starts with "http", and an
-        // email's local part runs on past this word only through '.', '_', '%', '+' or '-' to '@'.
-        if (c == 'h') {
-          if (size_t e = scan_url(src, p, a)) return e;
-        }
-        if (after == '@' || after == '.' || after == '_' || after == '%' || after == '+' || after == '-') {
-          if (size_t e = scan_email(src, p, a)) return e;
-        }
-      }
-      const bool upper = is_upper(c);
-      if (upper) {
-        if (size_t e = scan_prefixed_amount(src, p, a)) return e;
-        if (c == 'Q') {  // at any other byte scan_quarter fails, having read only that byte
-          if (size_t e = scan_quarter(src, p, a)) return e;
-        }
-      }
-      if (special) {
-        if (size_t e = scan_identifier(src, p)) {
-          set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
-          return e;
-        }
-      }
-      if (upper) {
-        if (size_t e = scan_month_first(src, p, a)) return e;
-      }
-      if (keyword_lead(src.s.substr(p, skip - p))) {
-        if (size_t e = scan_clause(src, p, a)) return e;
-        if (size_t e = scan_logic(src, p, a)) return e;
-        if (size_t e = scan_code_signature(src, p, a)) return e;
-        if (size_t e = scan_spelled(src, p, a)) return e;
-      }
-      if (upper) {
-        // A reference goes on with " et al.", " and"/" &" and another author, more capitalised words
-        // or a volume number, or "," after "(": any other next byte rules one out without a scan.
-        const int next = src.at(skip + 1);
-        const bool maybe_citation =
-            (after == ' ' && (next == 'e' || next == 'a' || next == '&' || is_upper(next) || is_digit(next))) ||
-            (after == ',' && p > 0 && src.s[p - 1] == '(') || after == '.' || after == '-' || after == '\'' ||
-            after >= 0x80;
-        if (maybe_citation) {
-          if (size_t e = scan_author_citation(src, p, a)) return e;
-        }
-        if (after >= 0x80) {
-          if (size_t e = scan_cn_author_citation(src, p, a)) return e;
-        }
-        return scan_name(src, p, a);
-      }
-      return 0;
+// A word of ASCII letters (digits in it or not) at p, c its first byte, skip its end: an
+// identifier, URL, email, DOI, amount, date, keyword, citation or name starting there, or 0.
+size_t scan_letter_word(Src& src, size_t p, int c, Anchor& a, size_t skip) {
+  // A word with neither digits nor '@' / ':' / '-' after it can only be a keyword or a name.
+  bool special = false;
+  for (size_t k = p; k < skip; ++k) special = special || is_digit(static_cast<unsigned char>(src.s[k]));
+  const int after = src.at(skip);
+  special = special || after == '@' || after == ':' || after == '-' || after == '_' || after == '.' || after == '/' ||
+            after == '$' || after == '+' || after == '%';
+  if (after == ':') {
+    if (c == 'd' || c == 'D') {
+      if (size_t e = scan_doi(src, p, a)) return e;
     }
-    skip = p + 1;
-    switch (c) {
-      case '$':
-        return scan_prefixed_amount(src, p, a);
-      case '{':
-      case '[':
-      case '"':
-        return scan_json(src, p, a);
-      case '<':
-        return scan_xml(src, p, a);
-      case '=':
-        if (p > 0 && src.s[p - 1] == ' ' && src.at(p + 1) == ' ') {
-          set_norm(a, Type::logic, "equals");
-          return p + 1;
-        }
-        return 0;
-      default:
-        return 0;
+    if (c == 'a' || c == 'A') {
+      if (size_t e = scan_arxiv(src, p, a)) return e;
     }
   }
+  if (special) {
+    // Both would read only what is read already and fail: a URL starts with "http", and an
+    // email's local part runs on past this word only through '.', '_', '%', '+' or '-' to '@'.
+    if (c == 'h') {
+      if (size_t e = scan_url(src, p, a)) return e;
+    }
+    if (after == '@' || after == '.' || after == '_' || after == '%' || after == '+' || after == '-') {
+      if (size_t e = scan_email(src, p, a)) return e;
+    }
+  }
+  const bool upper = is_upper(c);
+  if (upper) {
+    if (size_t e = scan_prefixed_amount(src, p, a)) return e;
+    if (c == 'Q') {  // at any other byte scan_quarter fails, having read only that byte
+      if (size_t e = scan_quarter(src, p, a)) return e;
+    }
+  }
+  if (special) {
+    if (size_t e = scan_identifier(src, p)) {
+      set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
+      return e;
+    }
+  }
+  if (upper) {
+    if (size_t e = scan_month_first(src, p, a)) return e;
+  }
+  if (keyword_lead(src.s.substr(p, skip - p))) {
+    if (size_t e = scan_clause(src, p, a)) return e;
+    if (size_t e = scan_logic(src, p, a)) return e;
+    if (size_t e = scan_code_signature(src, p, a)) return e;
+    if (size_t e = scan_spelled(src, p, a)) return e;
+  }
+  if (upper) {
+    // A reference goes on with " et al.", " and"/" &" and another author, more capitalised words
+    // or a volume number, or "," after "(": any other next byte rules one out without a scan.
+    const int next = src.at(skip + 1);
+    const bool maybe_citation =
+        (after == ' ' && (next == 'e' || next == 'a' || next == '&' || is_upper(next) || is_digit(next))) ||
+        (after == ',' && p > 0 && src.s[p - 1] == '(') || after == '.' || after == '-' || after == '\'' ||
+        after >= 0x80;
+    if (maybe_citation) {
+      if (size_t e = scan_author_citation(src, p, a)) return e;
+    }
+    if (after >= 0x80) {
+      if (size_t e = scan_cn_author_citation(src, p, a)) return e;
+    }
+    return scan_name(src, p, a);
+  }
+  return 0;
+}
+
+// At an ASCII letter or digit c at p.
+size_t scan_word(Src& src, size_t p, int c, Anchor& a, size_t& skip, const LexerOptions& opt) {
+  // Inside a word nothing starts, except a number or code after a run too long to be a word
+  // ("ScoresScores…Scores2031": 2031 is still checked).
+  if (p > 0 && is_alnum(static_cast<unsigned char>(src.s[p - 1])) && !(is_digit(c) && src.long_run_before(p))) {
+    skip = src.inner_skip(p);
+    return 0;
+  }
+  skip = src.word_run_end(p);
+  if (skip == p) {  // more than kMaxLetterRun letters: no word, whatever follows them
+    skip = p + kMaxLetterRun + 1;
+    return 0;
+  }
+  if (is_digit(c)) {
+    skip = p + 1;
+    if (c == '1') {
+      if (size_t e = scan_doi(src, p, a)) return e;
+    }
+    if (size_t e = scan_case_citation(src, p, a)) return e;
+    return scan_digit_start(src, p, a, opt);
+  }
+  return scan_letter_word(src, p, c, a, skip);
+}
+
+// At an ASCII byte c that is no letter or digit: amounts, JSON, XML, " = ".
+size_t scan_punct(Src& src, size_t p, int c, Anchor& a) {
+  switch (c) {
+    case '$':
+      return scan_prefixed_amount(src, p, a);
+    case '{':
+    case '[':
+    case '"':
+      return scan_json(src, p, a);
+    case '<':
+      return scan_xml(src, p, a);
+    case '=':
+      if (p > 0 && src.s[p - 1] == ' ' && src.at(p + 1) == ' ') {
+        set_norm(a, Type::logic, "equals");
+        return p + 1;
+      }
+      return 0;
+    default:
+      return 0;
+  }
+}
+
+// At a character beyond ASCII: §, 《, currency signs, Chinese and Japanese text.
+size_t scan_non_ascii(Src& src, size_t p, Anchor& a, size_t& skip) {
   const auto d = src.cp(p);
   skip = p + (d.length > 0 ? static_cast<size_t>(d.length) : 1);
   if (d.length == 0) return 0;
@@ -191,6 +198,16 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
     return e;
   }
   return 0;
+}
+
+// Tries every matcher at p. Returns the anchor end (> p) or 0 with `skip` set to where the
+// scan goes on.
+size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& opt) {
+  const int c = src.at(p);
+  if (c >= 0x80) return scan_non_ascii(src, p, a, skip);
+  if (is_alnum(c)) return scan_word(src, p, c, a, skip, opt);
+  skip = p + 1;
+  return scan_punct(src, p, c, a);
 }
 
 // ASCII bytes no matcher starts at (spaces, most punctuation): scan_at would read only that byte
