@@ -158,23 +158,73 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   return 0;
 }
 
-// "百分之二十" / "百分之20" at p.
+// The fraction of a Chinese decimal after its whole part ending at j: "点" and digit numerals
+// ("三点五": 五), as ASCII digits in `frac`. Returns the end, or j when there is none ("一点点").
+size_t cn_fraction(Src& src, size_t j, std::string& frac) {
+  frac.clear();
+  if (!src.match(j, "点")) return j;
+  size_t k = j + 3;
+  for (auto d = src.cp(k); d.length > 0 && cn_digit(d.cp) >= 0; d = src.cp(k)) {
+    frac += static_cast<char>('0' + cn_digit(d.cp));
+    k += static_cast<size_t>(d.length);
+  }
+  return frac.empty() ? j : k;
+}
+
+// "百分之二十", "百分之三点五", "百分之20", "百分之3.5" at p.
 size_t scan_cn_percent(Src& src, size_t p, Anchor& a) {
   const size_t k = p + 9;
   size_t j = cn_numeral_run(src, k);
   uint64_t v = 0;
+  std::string frac;
   if (j > k && cn_value(src.s.substr(k, j - k), v)) {
-    set_norm(a, Type::percent, std::to_string(v) + "%");
-    a.value = static_cast<double>(v);
-    return j;
+    j = cn_fraction(src, j, frac);
+    set_norm(a, Type::percent, canonical_decimal(std::to_string(v), frac, 0) + "%");
+  } else {
+    j = src.digits(k);
+    if (j == k) return 0;
+    const size_t whole = j;
+    if (src.at(j) == '.' && is_digit(src.at(j + 1))) j = src.digits(j + 1);
+    frac = whole < j ? std::string(src.s.substr(whole + 1, j - whole - 1)) : std::string();
+    set_norm(a, Type::percent, canonical_decimal(src.s.substr(k, whole - k), frac, 0) + "%");
   }
-  j = src.digits(k);
-  if (j > k) {
-    set_norm(a, Type::percent, canonical_decimal(src.s.substr(k, j - k), "", 0) + "%");
-    a.value = std::strtod(a.norm.c_str(), nullptr);
-    return j;
+  a.value = std::strtod(a.norm.c_str(), nullptr);
+  return j;
+}
+
+// "三点五亿元", "十二点五万吨", "一点五倍", "三点五": a Chinese decimal, the whole part (worth v)
+// at [p, j). Read as the same value in digits would be; 0 when no fraction follows.
+size_t scan_cn_decimal(Src& src, size_t j, uint64_t v, Anchor& a) {
+  std::string frac;
+  size_t m = cn_fraction(src, j, frac);
+  if (m == j) return 0;
+  // "十一点五十": a fraction is digits only, so a unit after them makes it a time's minutes.
+  if (const auto d = src.cp(m); d.length > 0 && cn_unit(d.cp) > 0 && d.cp != U'万' && d.cp != U'亿') return 0;
+  int shift = 0;
+  for (const auto& [word, power] : {std::pair<std::string_view, int>{"万亿", 12}, {"亿", 8}, {"万", 4}}) {
+    if (src.match(m, word)) {
+      shift = power;
+      m += word.size();
+      break;
+    }
   }
-  return 0;
+  std::string norm = canonical_decimal(std::to_string(v), frac, shift);
+  a.value = std::strtod(norm.c_str(), nullptr);
+  std::string_view unit;
+  if (src.match(m, "元")) {
+    set_norm(a, Type::amount, norm + " CNY");
+    return m + 3;
+  }
+  if (size_t e = quantity_suffix(src, m, unit); e > 0 && unit != "分") {
+    set_norm(a, Type::quantity, norm + " " + std::string(unit));
+    return e;
+  }
+  if (size_t e = duration_suffix(src, m, unit, true); e > 0 && !src.match(m, "日")) {
+    set_norm(a, Type::duration, norm + " " + std::string(unit));
+    return e;
+  }
+  set_norm(a, Type::number, std::move(norm));
+  return m;
 }
 
 // "第3条", "第三款" (a clause), "第12位", "第三名" (an ordinal) at p.
@@ -215,6 +265,8 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   uint64_t v = 0;
   const std::string_view run = src.s.substr(p, j - p);
   if (j <= p || !cn_value(run, v)) return 0;
+  if (size_t e = scan_cn_time(src, p, j, v, a)) return e;
+  if (size_t e = scan_cn_decimal(src, j, v, a)) return e;
   size_t e = j;
   std::string_view unit;
   if (src.match(e, "元")) {

@@ -30,6 +30,7 @@ constexpr bool is_han(char32_t c) {
 std::string canonical_decimal(std::string_view int_digits, std::string_view frac_digits, int shift);
 bool split_number(std::string_view text, std::string& int_digits, std::string& frac_digits);
 bool is_cn_numeral(char32_t c);
+int cn_digit(char32_t c);  // 0-9 for 零〇 一 二两 ... 九 (and their financial forms), else -1
 int cn_unit(char32_t c);
 
 }  // namespace sfcl::anchor
@@ -231,6 +232,8 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 // Times of day and list markers (lexer_times.cpp).
 size_t scan_time(Src& src, size_t p, Anchor& a);  // "9:30 pm", "14:00", "8 PM" at the digit p
 bool list_marker(Src& src, size_t p);              // "6. " opening a line: no anchor at p
+// "下午3点", "九点半", "19时35分" (the hour, worth `hour`, at [p, j)): a time of day, or 0.
+size_t scan_cn_time(Src& src, size_t p, size_t j, uint64_t hour, Anchor& a);
 // "25日" as the day of the month (the number at p ends at j): a date "---25", or 0.
 size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a);
 

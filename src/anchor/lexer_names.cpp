@@ -168,9 +168,12 @@ bool is_name_filler(std::string_view word) {
              return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
            });
   };
+  // The long forms of the company suffixes: "Acme Corporation" is "Acme Corp.".
+  static constexpr std::string_view kCorpLongForms[] = {"Corporation", "Incorporated", "Limited", "Company"};
   return std::any_of(kHonorifics.begin(), kHonorifics.end(), same) ||
          std::any_of(kNameConnectors.begin(), kNameConnectors.end(), same) ||
-         std::any_of(lex::kCorpSuffix.begin(), lex::kCorpSuffix.end(), same);
+         std::any_of(lex::kCorpSuffix.begin(), lex::kCorpSuffix.end(), same) ||
+         std::any_of(std::begin(kCorpLongForms), std::end(kCorpLongForms), same);
 }
 
 }  // namespace sfcl::anchor

@@ -1,6 +1,7 @@
 // Times of day and list markers: what a digit at p is before it is read as a number. "9:00 am to
 // 9:30 pm" is two times, not the numbers 9, 00, 9 and 30 (each of which any 9 or 0 in the sources
 // would confirm); "6. Rinse" at the start of a line numbers a step, it states no value.
+#include <algorithm>
 #include <string>
 
 #include "anchor/anchor.h"
@@ -84,17 +85,50 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
   return e;
 }
 
-// A number that opens a line and is followed by "." or ")" and a space ("6. Rinse", "2) Sign") is
-// the step's number in a list: no anchor. At most two digits: "2024. " starting a line is a year.
-bool list_marker(Src& src, size_t p) {
-  for (size_t k = p; k > 0; --k) {
-    const char c = src.s[k - 1];
-    if (c == '\n') break;
-    if (c != ' ' && c != '\t') return false;
+namespace {
+
+// Where a heading may start: the text's start, a line's, or a sentence's ("... lid. Step 2:").
+bool opens_heading(const Src& src, size_t q) {
+  while (q > 0 && (src.s[q - 1] == ' ' || src.s[q - 1] == '\t')) --q;
+  if (q == 0) return true;
+  const char c = src.s[q - 1];
+  if (c == '\n' || c == '.' || c == '!' || c == '?' || c == ':' || c == ';') return true;
+  for (std::string_view w : {"。", "！", "？", "：", "；"}) {
+    if (q >= w.size() && src.s.substr(q - w.size(), w.size()) == w) return true;
   }
+  return false;
+}
+
+// "Step" or "步骤" right before the number at p (one space allowed after "Step"): its start, or npos.
+size_t step_word(const Src& src, size_t p) {
+  if (p >= 6 && src.s.substr(p - 6, 6) == "步骤") return p - 6;
+  size_t q = p > 0 && src.s[p - 1] == ' ' ? p - 1 : p;
+  if (q < 4) return std::string_view::npos;
+  const std::string_view w = src.s.substr(q - 4, 4);
+  if ((w[0] != 'S' && w[0] != 's') || (w.substr(1) != "tep" && w.substr(1) != "TEP")) return std::string_view::npos;
+  if (q > 4 && is_alnum(static_cast<unsigned char>(src.s[q - 5]))) return std::string_view::npos;
+  return q - 4;
+}
+
+}  // namespace
+
+// The number of a step in the answer's own list states no value (docs/ANCHORS.md, "Checking"), when
+// it opens a line and is followed by "." or ")" and a space ("6. Rinse", "2) Sign") or by "、"
+// ("1、打开"), or when it heads a step at a line's or a sentence's start ("Step 2: Pour",
+// "步骤1：打开"). At most two digits: "2024. " starting a line is a year.
+bool list_marker(Src& src, size_t p) {
   const size_t e = src.digits(p);
   if (e - p > 2) return false;
   const int c = src.at(e);
+  if (const size_t w = step_word(src, p); w != std::string_view::npos) {
+    return opens_heading(src, w) && (c == ':' || c == '.' || c == ')' || src.match(e, "："));
+  }
+  for (size_t k = p; k > 0; --k) {
+    const char b = src.s[k - 1];
+    if (b == '\n') break;
+    if (b != ' ' && b != '\t') return false;
+  }
+  if (src.match(e, "、")) return true;
   if (c != '.' && c != ')') return false;
   const int next = src.at(e + 1);
   return next == ' ' || next == '\t';
@@ -128,6 +162,89 @@ size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
   a.type = Type::date;
   a.norm = "---" + two_digits(day);
   return j + 3;
+}
+
+}  // namespace sfcl::anchor::lex
+
+namespace sfcl::anchor::lex {
+namespace {
+
+enum class DayPart : uint8_t { none, morning, noon, afternoon };
+
+// The part of the day written right before the hour at p: 上午 / 下午 / 晚上 ... or 早 / 晚.
+DayPart day_part(const Src& src, size_t p) {
+  struct Part {
+    std::string_view text;
+    DayPart part;
+  };
+  static constexpr Part kParts[] = {
+      {"上午", DayPart::morning},   {"早上", DayPart::morning},   {"早晨", DayPart::morning},
+      {"凌晨", DayPart::morning},   {"清晨", DayPart::morning},   {"中午", DayPart::noon},
+      {"下午", DayPart::afternoon}, {"傍晚", DayPart::afternoon}, {"晚上", DayPart::afternoon},
+      {"晚间", DayPart::afternoon}, {"夜里", DayPart::afternoon}, {"夜间", DayPart::afternoon},
+      {"早", DayPart::morning},     {"晚", DayPart::afternoon}};
+  for (const Part& part : kParts) {
+    if (p >= part.text.size() && src.s.substr(p - part.text.size(), part.text.size()) == part.text) return part.part;
+  }
+  return DayPart::none;
+}
+
+// Minutes after "点" / "时" at k: "30分", "三十分", "半", "一刻", "三刻", "整", "钟" (点钟), "许", and
+// after a part of the day (`spoken`) "五十" without 分 ("晚上十一点五十"). Sets `minute` and returns
+// the end, or k when none is written; npos when minutes are out of range.
+size_t cn_minutes(Src& src, size_t k, bool spoken, int& minute) {
+  minute = 0;
+  if (src.match(k, "半")) {
+    minute = 30;
+    return k + 3;
+  }
+  if (src.match(k, "一刻") || src.match(k, "三刻")) {
+    minute = src.match(k, "一刻") ? 15 : 45;
+    return k + 6;
+  }
+  if (src.match(k, "整") || src.match(k, "钟") || src.match(k, "许")) return k + 3;  // 许: "about
+  size_t j = src.digits(k);
+  if (j > k && j - k <= 2) {
+    minute = src.number_at(k, j);
+  } else {
+    j = cn_numeral_run(src, k);
+    uint64_t v = 0;
+    if (j == k || !cn_value(src.s.substr(k, j - k), v)) return k;
+    minute = static_cast<int>(std::min<uint64_t>(v, 60));
+  }
+  if (minute > 59) return std::string_view::npos;
+  if (src.match(j, "分")) return j + 3;
+  if (spoken && minute >= 10) return j;
+  minute = 0;
+  return k;
+}
+
+}  // namespace
+
+// "下午3点", "晚上九点半", "19时35分", "三点一刻", "8点钟": a Chinese time of day, the hour (worth
+// `hour`) written at [p, j) in digits or numerals. Norm as scan_time's. "17时" is one ("小时" is a
+// duration), "3点" alone is not ("3点意见" counts points): a part of the day before it, or minutes,
+// 半, 刻, 整, 钟 or 许 after it, make one.
+size_t scan_cn_time(Src& src, size_t p, size_t j, uint64_t hour, Anchor& a) {
+  const bool dian = src.match(j, "点");
+  if ((!dian && !src.match(j, "时")) || hour > 24) return 0;
+  if (!dian && p >= 3 && src.s.substr(p - 3, 3) == "小") return 0;
+  int minute = 0;
+  const DayPart part = day_part(src, p);
+  const size_t e = cn_minutes(src, j + 3, part != DayPart::none, minute);
+  if (e == std::string_view::npos) return 0;
+  if (part == DayPart::none && e == j + 3 && dian) return 0;
+  int h = static_cast<int>(hour) % 24;
+  if ((part == DayPart::afternoon && h < 12) || (part == DayPart::noon && h <= 2)) h += 12;
+  if (part == DayPart::morning && hour == 12) h = 0;
+  if (part == DayPart::afternoon && hour == 12) h = 0;  // 晚上12点: midnight
+  a.type = Type::time;
+  a.norm = two_digits(h) + ":" + two_digits(minute);
+  if (part == DayPart::none && h >= 1 && h <= 11) {
+    a.alt_norm = two_digits(h + 12) + ":" + two_digits(minute);
+    a.ambiguous = true;
+  }
+  return e;
 }
 
 }  // namespace sfcl::anchor::lex

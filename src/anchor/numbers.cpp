@@ -104,7 +104,6 @@ bool normalize_number(std::string_view text, std::string& out) {
   return true;
 }
 
-namespace {
 int cn_digit(char32_t c) {
   switch (c) {
     case U'零':
@@ -142,7 +141,6 @@ int cn_digit(char32_t c) {
       return -1;
   }
 }
-}  // namespace
 
 int cn_unit(char32_t c) {
   switch (c) {
