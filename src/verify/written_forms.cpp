@@ -130,17 +130,22 @@ bool number_in_words(const anchor::SourceIndex& index, std::string& scratch, std
   return false;
 }
 
-// "2 men" for "two men", "12 people" for "twelve people": a small whole number in words is the
-// sources' only together with the noun it counts (alone, "two" is everywhere in prose).
+// "2 men" for "two men", "12 people" for "twelve people", "4-star" for "four stars" or "four-star":
+// a small whole number in words is the sources' only together with the noun it counts (alone,
+// "two" is everywhere in prose).
 bool count_in_words(const anchor::SourceIndex& index, std::string& scratch, double value, std::string_view noun,
                     anchor::TextSpan& span) {
   if (!(value >= 1 && value < 20) || value != static_cast<double>(static_cast<int>(value))) return false;
   size_t n = 0;
   while (n < noun.size() && is_alpha_ascii(noun[n])) ++n;
   if (n < 2) return false;
-  scratch.assign(kUnits[static_cast<size_t>(value)]).push_back(' ');
-  for (size_t i = 0; i < n; ++i) scratch.push_back(lower(noun[i]));
-  return index.find_verbatim(scratch, span);
+  for (const char joint : {' ', '-'}) {
+    scratch.assign(kUnits[static_cast<size_t>(value)]).push_back(joint);
+    for (size_t i = 0; i < n; ++i) scratch.push_back(lower(noun[i]));
+    if (index.find_verbatim(scratch, span)) return true;
+    if (joint == ' ' && noun[n - 1] != 's' && index.find_verbatim(scratch.append("s"), span)) return true;
+  }
+  return false;
 }
 }  // namespace
 
@@ -171,7 +176,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       return index_.find_verbatim(scratch_, span, true);
     }
     case Type::quantity: {  // "8th" as "eighth"; "12 people" as "twelve people"
-      if (const size_t sp = surface.find(' ');
+      if (const size_t sp = surface.find_first_of(" -");
           sp != std::string_view::npos && !a.norm.starts_with('#') &&
           surface.substr(0, sp).find_first_not_of("0123456789") == std::string_view::npos) {
         return count_in_words(index_, scratch_, a.value, surface.substr(sp + 1), span);

@@ -448,6 +448,23 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"Police arrested two men in the raid.", "Police seized 2 cars.", "2", Verdict::unsupported},
         ProseCase{"Twelve people were hurt.", "12 people were hurt.", "12 people", Verdict::confirmed},
         ProseCase{"Twelve people were hurt.", "11 people were hurt.", "11 people", Verdict::unsupported},
+        ProseCase{"The hotel is rated four stars.", "It is a 4-star hotel.", "4-star", Verdict::confirmed},
+        ProseCase{"It is a five-star hotel.", "It is a 5-star hotel.", "5-star", Verdict::confirmed},
+        ProseCase{"It is a five-star hotel.", "It is a 4-star hotel.", "4-star", Verdict::unsupported},
+        // a company's suffix written out
+        ProseCase{"Acme Corp. hired Jane Smith.", "Jane Smith joined Acme Corporation.", "Acme Corporation",
+                  Verdict::confirmed},
+        ProseCase{"Initech Limited was fined.", "Initrode Ltd was fined.", "Initrode Ltd", Verdict::unsupported},
+        // a Chinese time of day is the same time in English and the other way round
+        ProseCase{"会议于下午3点半开始。", "The meeting starts at 3:30 pm.", "3:30 pm", Verdict::confirmed},
+        ProseCase{"会议于下午3点半开始。", "The meeting starts at 4:30 pm.", "4:30 pm", Verdict::unsupported},
+        ProseCase{"The flight departs at 7:35 pm.", "航班于19时35分起飞。", "19时35分", Verdict::confirmed},
+        ProseCase{"The flight departs at 7:35 pm.", "航班晚上7点45分起飞。", "7点45分", Verdict::unsupported},
+        // a Chinese decimal is the value its digits are
+        ProseCase{"营收为3.5亿元。", "营收三点五亿元。", "三点五亿元", Verdict::confirmed},
+        ProseCase{"营收为3.5亿元。", "营收四点五亿元。", "四点五亿元", Verdict::unsupported},
+        ProseCase{"Growth was 3.5%.", "增速为百分之三点五。", "百分之三点五", Verdict::confirmed},
+        ProseCase{"Growth was 3.5%.", "增速为百分之四点五。", "百分之四点五", Verdict::unsupported},
         // a decade in either language
         ProseCase{"The band formed in the 1990s.", "乐队成立于90年代。", "90年代", Verdict::confirmed},
         ProseCase{"The band formed in the 1990s.", "乐队成立于80年代。", "80年代", Verdict::unsupported},
