@@ -233,6 +233,21 @@ float Checker::cosine(const std::vector<uint32_t>& a, float na, const std::vecto
 
 bool Checker::has_numeric_source() const { return !numeric_.empty(); }
 
+// A year as a number and as a date norm write the same four digits ("1998").
+bool Checker::year_of(std::string_view norm) {
+  return norm.size() == 4 && norm.find_first_not_of("0123456789") == std::string_view::npos &&
+         (norm[0] == '1' || norm[0] == '2');
+}
+
+// A source date in the year `year` (norm "1998" or "1998-..."), or -1.
+int64_t Checker::date_in_year(std::string_view year) const {
+  for (uint32_t i : index_.of_type(Type::date)) {
+    const std::string& n = index_.anchors()[i].anchor.norm;
+    if (n.starts_with(year) && (n.size() == 4 || n[4] == '-')) return i;
+  }
+  return -1;
+}
+
 // A count with its unit ("240台", "229 passengers") is supported by the same number written alone,
 // unless a source writes that number with another unit or measure word ("240台" against "240家"):
 // then the unit is what the answer got wrong. An ordinal ("#12") needs an ordinal: the cardinal 12
@@ -258,7 +273,8 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
   float best = 0.0F;
   switch (a.type) {
     case Type::number:
-      // A bare number is supported by any source value that equals it ("12,500" by "$12,500.00").
+      // A bare number is supported by any source value that equals it ("12,500" by "$12,500.00"),
+      // a year by a date in that year ("in 1998" by "1998年", as by "March 12, 1998").
       for (uint32_t i : numeric_) {
         if (all[i].anchor.value == a.value) {
           best = 1.0F;
@@ -266,6 +282,8 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
           break;
         }
       }
+      if (best == 0.0F && year_of(a.norm)) best_idx = date_in_year(a.norm);
+      if (best_idx >= 0) best = 1.0F;
       break;
     case Type::quantity:
       if (quantity_by_number(a, best_idx)) best = 1.0F;
@@ -277,6 +295,15 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
           best = s;
           best_idx = i;
           break;
+        }
+      }
+      if (best == 0.0F && year_of(a.norm)) {  // "1998年" by "in 1998"
+        for (uint32_t i : index_.of_type(Type::number)) {
+          if (all[i].anchor.norm == a.norm) {
+            best = 1.0F;
+            best_idx = i;
+            break;
+          }
         }
       }
       break;

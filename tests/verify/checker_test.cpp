@@ -460,6 +460,14 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"会议于下午3点半开始。", "The meeting starts at 4:30 pm.", "4:30 pm", Verdict::unsupported},
         ProseCase{"The flight departs at 7:35 pm.", "航班于19时35分起飞。", "19时35分", Verdict::confirmed},
         ProseCase{"The flight departs at 7:35 pm.", "航班晚上7点45分起飞。", "7点45分", Verdict::unsupported},
+        // a year as a number and as a date: either language's year confirms the other's
+        ProseCase{"公司成立于1998年。", "The company was founded in 1998.", "1998", Verdict::confirmed},
+        ProseCase{"公司成立于1998年3月12日。", "The company was founded in 1998.", "1998", Verdict::confirmed},
+        ProseCase{"公司成立于1998年。", "The company was founded in 1999.", "1999", Verdict::unsupported},
+        ProseCase{"The company was founded in 1998 in Shenzhen.", "该公司于1998年在深圳成立。", "1998年",
+                  Verdict::confirmed},
+        ProseCase{"The company was founded in 1998 in Shenzhen.", "该公司于1997年在深圳成立。", "1997年",
+                  Verdict::unsupported},
         // a Chinese decimal is the value its digits are
         ProseCase{"营收为3.5亿元。", "营收三点五亿元。", "三点五亿元", Verdict::confirmed},
         ProseCase{"营收为3.5亿元。", "营收四点五亿元。", "四点五亿元", Verdict::unsupported},
