@@ -39,7 +39,7 @@ def scrape(port):
     text = c.getresponse().read().decode()
     return {k: metric(text, k) for k in ('sfcl_decode_seconds_total', 'sfcl_token_work_seconds_total',
                                          'sfcl_token_work_cpu_seconds_total', 'sfcl_token_steps_total',
-                                         'llamacpp:n_decode_total')}
+                                         'llamacpp:n_decode_total', 'sfcl_host_cache_bytes')}
 
 
 def rss_mib(pid):
@@ -172,6 +172,8 @@ for s in streams:
             'delivered_tokens_per_s': round(sum(n for d in dones for (t, n) in d if t0 <= t <= t1) / (t1 - t0), 2),
             'rss_mib_first_last_max': [rss[0], rss[-1], max(rss)],
             'rss_mib_every_10s': rss,
+            # the host prompt cache (--cache-ram) at the window's start and end: RSS it holds by design
+            'host_cache_mib_first_last': [round(m0['sfcl_host_cache_bytes'] / 2**20), round(m1['sfcl_host_cache_bytes'] / 2**20)],
             **({'smaps_growth': growth} if growth is not None else {}),
             **({'rss_mib_after_malloc_trim': trimmed} if trimmed is not None else {}),
             'slot_steps_per_s': round(slot_steps / (t1 - t0), 1),
