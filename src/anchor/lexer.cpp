@@ -144,7 +144,7 @@ size_t scan_word(Src& src, size_t p, int c, Anchor& a, size_t& skip, const Lexer
   return scan_letter_word(src, p, c, a, skip);
 }
 
-// At an ASCII byte c that is no letter or digit: amounts, JSON, XML, " = ".
+// At an ASCII byte c that is no letter or digit: amounts, JSON, XML, phone numbers, " = ".
 size_t scan_punct(Src& src, size_t p, int c, Anchor& a) {
   switch (c) {
     case '$':
@@ -155,6 +155,8 @@ size_t scan_punct(Src& src, size_t p, int c, Anchor& a) {
       return scan_json(src, p, a);
     case '<':
       return scan_xml(src, p, a);
+    case '(':
+      return scan_area_code_phone(src, p, a);
     case '=':
       if (p > 0 && src.s[p - 1] == ' ' && src.at(p + 1) == ' ') {
         set_norm(a, Type::logic, "equals");
@@ -215,7 +217,7 @@ size_t scan_at(Src& src, size_t p, Anchor& a, size_t& skip, const LexerOptions& 
 constexpr std::array<bool, 256> kInert = [] {
   std::array<bool, 256> t{};
   for (int c = 0; c < 0x80; ++c) t[static_cast<size_t>(c)] = !is_alnum(c);
-  for (char c : std::string_view("${[\"<=")) t[static_cast<unsigned char>(c)] = false;
+  for (char c : std::string_view("${[\"<=(")) t[static_cast<unsigned char>(c)] = false;
   return t;
 }();
 

@@ -225,6 +225,9 @@ size_t currency_suffix(Src& src, size_t j, std::string_view& code);
 size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn_year);
 size_t percent_suffix(Src& src, size_t j);
 size_t scan_identifier(Src& src, size_t p);  // end of an identifier word at p, or 0 (sets nothing)
+// "(555) 010-2233" at the "(" p: the identifier 555-010-2233, as the number is written without the
+// parentheses; 0 when it is not one.
+size_t scan_area_code_phone(Src& src, size_t p, Anchor& a);
 std::string number_norm(std::string_view raw, int shift, bool& ok);
 size_t digits_end(Src& src, size_t p);
 size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);

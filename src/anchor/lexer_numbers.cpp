@@ -247,6 +247,21 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
 
 }  // namespace
 
+size_t scan_area_code_phone(Src& src, size_t p, Anchor& a) {
+  const size_t area = p + 1;
+  if (src.digits(area) != area + 3 || src.at(area + 3) != ')') return 0;
+  const size_t ex = src.at(area + 4) == ' ' ? area + 5 : area + 4;
+  if (src.digits(ex) != ex + 3) return 0;
+  const int sep = src.at(ex + 3);
+  if ((sep != '-' && sep != '.' && sep != ' ') || src.digits(ex + 4) != ex + 8) return 0;
+  const int after = src.at(ex + 8);
+  if (after != kEnd && (is_alnum(after) || ((after == '-' || after == '.') && is_digit(src.at(ex + 9))))) return 0;
+  std::string norm(src.s.substr(area, 3));
+  norm.append("-").append(src.s.substr(ex, 3)).append("-").append(src.s.substr(ex + 4, 4));
+  set_norm(a, Type::identifier, std::move(norm));
+  return ex + 8;
+}
+
 size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) {
   if (list_marker(src, p)) return 0;
   if (size_t e = scan_numeric_date(src, p, a, opt)) return e;

@@ -440,6 +440,10 @@ const Case kCases[] = {
     // a number opening a list line is the step's number, no value
     {"Steps:\n6. Rinse well", "!number", "", ""},
     {"2) Sign here", "!number", "", ""},
+    // a phone number with its area code in parentheses is the number written with dashes
+    {"Call (555) 010-2233 now", "identifier", "(555) 010-2233", "555-010-2233"},
+    {"Call (555)010-2233.", "identifier", "(555)010-2233", "555-010-2233"},
+    {"in (2021) 123-45678 cases", "!identifier", "", ""},
     {"1、打开盖子", "!number", "", ""},
     {"Step 1: Open the lid.", "!number", "", ""},
     {"Open the lid. Step 2: Pour water.", "!number", "", ""},

@@ -460,6 +460,9 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"会议于下午3点半开始。", "The meeting starts at 4:30 pm.", "4:30 pm", Verdict::unsupported},
         ProseCase{"The flight departs at 7:35 pm.", "航班于19时35分起飞。", "19时35分", Verdict::confirmed},
         ProseCase{"The flight departs at 7:35 pm.", "航班晚上7点45分起飞。", "7点45分", Verdict::unsupported},
+        // a phone number with its area code in parentheses, against one written with dashes
+        ProseCase{"Call 555-010-2233 for help.", "Call (555) 010-2233.", "(555) 010-2233", Verdict::confirmed},
+        ProseCase{"Call 555-010-2233 for help.", "Call (555) 010-2234.", "(555) 010-2234", Verdict::unsupported},
         // a year as a number and as a date: either language's year confirms the other's
         ProseCase{"公司成立于1998年。", "The company was founded in 1998.", "1998", Verdict::confirmed},
         ProseCase{"公司成立于1998年3月12日。", "The company was founded in 1998.", "1998", Verdict::confirmed},
