@@ -293,7 +293,11 @@ void SourceIndex::add_knowledge(const std::vector<KnowledgeEntry>& entries) {
 std::span<const uint32_t> SourceIndex::of_type(Type type) const { return by_type_[static_cast<size_t>(type)]; }
 
 int64_t SourceIndex::find_exact(Type type, std::string_view norm) const {
-  const auto it = exact_.find(exact_key(type, norm));
+  // The checker looks up every anchor: the key is built in a buffer each thread keeps, so a
+  // lookup allocates nothing once the buffer has grown (the index itself is shared, read-only).
+  thread_local std::string key;
+  key.assign(1, static_cast<char>(type)).append(norm);
+  const auto it = exact_.find(key);
   if (it != exact_.end()) return static_cast<int64_t>(it->second);
   return base_ ? base_->find_exact(type, norm) : -1;
 }
