@@ -169,10 +169,11 @@ size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
 namespace sfcl::anchor::lex {
 namespace {
 
-enum class DayPart : uint8_t { none, morning, noon, afternoon };
+enum class DayPart : uint8_t { none, morning, noon, afternoon, night };
 
-// The part of the day written right before the hour at p: 上午 / 下午 / 晚上 ... or 早 / 晚.
-DayPart day_part(const Src& src, size_t p) {
+// The part of the day written right before the hour at p: 上午 / 下午 / 晚上 ..., and before an
+// hour in digits also 早 / 晚 ("早8点"; "晚一点" is "a little later").
+DayPart day_part(const Src& src, size_t p, bool digits) {
   struct Part {
     std::string_view text;
     DayPart part;
@@ -180,10 +181,11 @@ DayPart day_part(const Src& src, size_t p) {
   static constexpr Part kParts[] = {
       {"上午", DayPart::morning},   {"早上", DayPart::morning},   {"早晨", DayPart::morning},
       {"凌晨", DayPart::morning},   {"清晨", DayPart::morning},   {"中午", DayPart::noon},
-      {"下午", DayPart::afternoon}, {"傍晚", DayPart::afternoon}, {"晚上", DayPart::afternoon},
-      {"晚间", DayPart::afternoon}, {"夜里", DayPart::afternoon}, {"夜间", DayPart::afternoon},
-      {"早", DayPart::morning},     {"晚", DayPart::afternoon}};
+      {"下午", DayPart::afternoon}, {"傍晚", DayPart::afternoon}, {"晚上", DayPart::night},
+      {"晚间", DayPart::night},     {"夜里", DayPart::night},     {"夜间", DayPart::night},
+      {"早", DayPart::morning},     {"晚", DayPart::night}};
   for (const Part& part : kParts) {
+    if (!digits && part.text.size() == 3) break;  // the one-character parts come last
     if (p >= part.text.size() && src.s.substr(p - part.text.size(), part.text.size()) == part.text) return part.part;
   }
   return DayPart::none;
@@ -202,7 +204,7 @@ size_t cn_minutes(Src& src, size_t k, bool spoken, int& minute) {
     minute = src.match(k, "一刻") ? 15 : 45;
     return k + 6;
   }
-  if (src.match(k, "整") || src.match(k, "钟") || src.match(k, "许")) return k + 3;  // 许: "about
+  if (src.match(k, "整") || src.match(k, "钟") || src.match(k, "许")) return k + 3;  // 许: about
   size_t j = src.digits(k);
   if (j > k && j - k <= 2) {
     minute = src.number_at(k, j);
@@ -222,22 +224,22 @@ size_t cn_minutes(Src& src, size_t k, bool spoken, int& minute) {
 }  // namespace
 
 // "下午3点", "晚上九点半", "19时35分", "三点一刻", "8点钟": a Chinese time of day, the hour (worth
-// `hour`) written at [p, j) in digits or numerals. Norm as scan_time's. "17时" is one ("小时" is a
-// duration), "3点" alone is not ("3点意见" counts points): a part of the day before it, or minutes,
-// 半, 刻, 整, 钟 or 许 after it, make one.
+// `hour`) written at [p, j) in digits or numerals. Norm as scan_time's. "17时" in digits is one;
+// "3点" alone is not ("3点意见" counts points), nor "一时" ("for a while"): a part of the day before
+// the hour, or minutes, 半, 刻, 整, 钟 or 许 after it, make one.
 size_t scan_cn_time(Src& src, size_t p, size_t j, uint64_t hour, Anchor& a) {
   const bool dian = src.match(j, "点");
   if ((!dian && !src.match(j, "时")) || hour > 24) return 0;
-  if (!dian && p >= 3 && src.s.substr(p - 3, 3) == "小") return 0;
+  const bool digits = is_digit(src.at(p));
   int minute = 0;
-  const DayPart part = day_part(src, p);
+  const DayPart part = day_part(src, p, digits);
   const size_t e = cn_minutes(src, j + 3, part != DayPart::none, minute);
   if (e == std::string_view::npos) return 0;
-  if (part == DayPart::none && e == j + 3 && dian) return 0;
+  if (part == DayPart::none && e == j + 3 && (dian || !digits)) return 0;
   int h = static_cast<int>(hour) % 24;
   if ((part == DayPart::afternoon && h < 12) || (part == DayPart::noon && h <= 2)) h += 12;
-  if (part == DayPart::morning && hour == 12) h = 0;
-  if (part == DayPart::afternoon && hour == 12) h = 0;  // 晚上12点: midnight
+  if (part == DayPart::night && h > 4 && h < 12) h += 12;                         // 晚上8点; 晚上一点 is 1 a.m.
+  if ((part == DayPart::morning || part == DayPart::night) && hour == 12) h = 0;  // 晚上12点: midnight
   a.type = Type::time;
   a.norm = two_digits(h) + ":" + two_digits(minute);
   if (part == DayPart::none && h >= 1 && h <= 11) {
