@@ -205,7 +205,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
     }
   }
   add_list_counts(text, found);
-  if (!texts_.empty() && texts_.size() == static_cast<size_t>(id - base_sources_ + 1)) {
+  if (!texts_.empty() && texts_.size() == static_cast<size_t>(id - base_sources_) + 1) {
     auto& t = texts_.back();
     for (const auto& a : found) {
       t.anchor_spans.emplace_back(a.start, a.end);
