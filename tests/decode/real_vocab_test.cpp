@@ -139,8 +139,8 @@ TEST_P(RealVocabTest, RewoundStateEqualsAFreshDecodeOfTheAcceptedPrefix) {
 // are still coming, and a capitalised run too long for a name is released while it is written.
 // Returns how many tokens had been sampled when the client had first seen `prefix`.
 int sampled_when_streamed(const Model& model, const std::string& source, const std::string& script,
-                          const std::string& prefix, Result* result = nullptr) {
-  Options o = test::greedy(Mode::anchor, 80);
+                          const std::string& prefix, Result* result = nullptr, int32_t max_tokens = 80) {
+  Options o = test::greedy(Mode::anchor, max_tokens);
   auto follow = test::script(model, script);
   int sampled = 0;
   o.logit_hook = [&](std::span<float> l, std::span<const engine::Token> out) {
@@ -209,6 +209,30 @@ TEST_P(RealVocabTest, AGluedWordIsReleasedWhileWrittenAndAValueGluedToItIsChecke
   const Run wrong = run(kSource, o);
   EXPECT_GE(wrong.result.stats.backtracks, 1);
   EXPECT_EQ(wrong.result.text.find("2031"), std::string::npos) << wrong.result.text;
+  EXPECT_EQ(wrong.streamed, wrong.result.text);
+}
+
+// A value longer than any anchor (256 bytes, kMaxAnchorBytes) is held only until 256 bytes of it are
+// written; each piece is checked, so a long URL the sources give is delivered whole with no
+// backtrack, and one whose tail differs is caught on that piece and never delivered.
+TEST_P(RealVocabTest, AValueLongerThanAnyAnchorIsReleasedWhileWrittenAndCheckedPieceByPiece) {
+  std::string url = "https://docs.example.com/share/";
+  for (int i = 0; i < 25; ++i) url += "abcdefghij/";
+  const std::string source = kSource + " The report is at " + url + "report-2024.pdf today.";
+  const std::string script = " See " + url + "report-2024.pdf now.";
+  Result r;
+  const int when = sampled_when_streamed(*model_, source, script, " See " + url.substr(0, 240), &r, 400);
+  EXPECT_TRUE(r.text.ends_with(script)) << r.text;
+  EXPECT_EQ(r.stats.backtracks, 0);
+  const auto whole_url = static_cast<int>(test::tokens_spelling(*model_, " See " + url + "report-2024.pdf").size());
+  ASSERT_GT(when, 0);
+  EXPECT_LT(when, whole_url) << "the URL was held until it ended";
+
+  Options o = greedy(Mode::anchor, 400);
+  o.logit_hook = test::script(*model_, " See " + url + "report-2025.pdf now.");
+  const Run wrong = run(source, o);
+  EXPECT_GE(wrong.result.stats.backtracks, 1);
+  EXPECT_EQ(wrong.result.text.find("report-2025"), std::string::npos) << wrong.result.text;
   EXPECT_EQ(wrong.streamed, wrong.result.text);
 }
 
