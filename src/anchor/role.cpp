@@ -321,6 +321,9 @@ uint8_t weekdays_excepted(std::string_view before, std::string_view after) {
 
 std::string_view role_before(std::string_view text, size_t start) {
   start = std::min(start, text.size());
+  // A value glued to a word (the rest of a value cut at kMaxAnchorBytes, digits after a run too
+  // long for a word) has no word of its own before it.
+  if (start > 0 && is_alnum(static_cast<unsigned char>(text[start - 1]))) return {};
   size_t i = start;
   const size_t stop = start > kRoleReach ? start - kRoleReach : 0;
   // What stands right before a value's first character: a space, a separator, an opening quote.

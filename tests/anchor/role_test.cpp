@@ -34,6 +34,7 @@ TEST(RoleBefore, LabelsNounsAndVerbsBeforeTheValue) {
       {"发票合计为5000元", "5000", "合计"},
       {"联系电话：021-5555-0101", "021", "联系电话"},
       {"应付金额5000元，应付5000元", "5000元，", ""},  // 金额 is no role word: the first value has none
+      {"the total ScoresScoresScoresScoresScoresScoresScores2031", "2031", ""},  // glued to a word: none
   };
   for (const auto& r : rows) EXPECT_EQ(role_of(r.text, r.value), r.role) << r.text;
 }
