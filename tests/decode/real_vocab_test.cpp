@@ -38,6 +38,18 @@ class RealVocabTest : public ::testing::TestWithParam<std::string> {
 
   static Options greedy(Mode mode, int32_t max_tokens = 48) { return test::greedy(mode, max_tokens); }
 
+  // The model writes `script`, in which `wrong` is no source value: it is backtracked, never
+  // delivered, and what streamed is what the result says.
+  void expect_never_delivered(const std::string& source, const std::string& script, const std::string& wrong,
+                              int32_t max_tokens) const {
+    Options o = greedy(Mode::anchor, max_tokens);
+    o.logit_hook = test::script(*model_, script);
+    const Run r = run(source, o);
+    EXPECT_GE(r.result.stats.backtracks, 1);
+    EXPECT_EQ(r.result.text.find(wrong), std::string::npos) << r.result.text;
+    EXPECT_EQ(r.streamed, r.result.text);
+  }
+
   const Model* model_ = nullptr;
 };
 
@@ -204,12 +216,7 @@ TEST_P(RealVocabTest, AGluedWordIsReleasedWhileWrittenAndAValueGluedToItIsChecke
   ASSERT_GT(when, 0);
   EXPECT_LT(when, whole_word) << "the glued word was held until it ended";
 
-  Options o = greedy(Mode::anchor, 64);
-  o.logit_hook = test::script(*model_, " " + glued + "2031 was filed.");
-  const Run wrong = run(kSource, o);
-  EXPECT_GE(wrong.result.stats.backtracks, 1);
-  EXPECT_EQ(wrong.result.text.find("2031"), std::string::npos) << wrong.result.text;
-  EXPECT_EQ(wrong.streamed, wrong.result.text);
+  expect_never_delivered(kSource, " " + glued + "2031 was filed.", "2031", 64);
 }
 
 // A value longer than any anchor (256 bytes, kMaxAnchorBytes) is held only until 256 bytes of it are
@@ -228,12 +235,7 @@ TEST_P(RealVocabTest, AValueLongerThanAnyAnchorIsReleasedWhileWrittenAndCheckedP
   ASSERT_GT(when, 0);
   EXPECT_LT(when, whole_url) << "the URL was held until it ended";
 
-  Options o = greedy(Mode::anchor, 400);
-  o.logit_hook = test::script(*model_, " See " + url + "report-2025.pdf now.");
-  const Run wrong = run(source, o);
-  EXPECT_GE(wrong.result.stats.backtracks, 1);
-  EXPECT_EQ(wrong.result.text.find("report-2025"), std::string::npos) << wrong.result.text;
-  EXPECT_EQ(wrong.streamed, wrong.result.text);
+  expect_never_delivered(source, " See " + url + "report-2025.pdf now.", "report-2025", 400);
 }
 
 INSTANTIATE_TEST_SUITE_P(Vocabularies, RealVocabTest, ::testing::Values("qwen2", "llama-bpe", "llama-spm"),
