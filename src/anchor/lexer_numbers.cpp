@@ -156,6 +156,28 @@ size_t digits_end(Src& src, size_t p) {
 
 namespace {
 
+// An ordinal [p, o) (digits [p, j)) that is a day of the month: "the 3rd" after on, by, until,
+// from, since, before or after, with no noun after it ("on the 3rd floor" counts floors).
+bool day_of_month(Src& src, size_t p, size_t j, size_t o) {
+  if (j - p > 2 || src.number_at(p, j) < 1 || src.number_at(p, j) > 31 || p < 5) return false;
+  if (!src.match_ci(p - 4, "the ")) return false;
+  bool cued = false;
+  for (std::string_view w : {"on ", "by ", "until ", "till ", "from ", "since ", "before ", "after "}) {
+    if (p >= 4 + w.size() && src.match_ci(p - 4 - w.size(), w) &&
+        (p == 4 + w.size() || !is_alpha(static_cast<unsigned char>(src.s[p - 5 - w.size()])))) {
+      cued = true;
+    }
+  }
+  if (!cued) return false;
+  size_t k = o;
+  while (src.at(k) == ' ') ++k;
+  if (!is_alpha(src.at(k))) return true;
+  for (std::string_view w : {"at ", "and ", "or ", "in ", "when ", "to ", "but ", "with ", "after ", "before "}) {
+    if (src.match_ci(k, w)) return true;
+  }
+  return false;
+}
+
 // Digits [p, j) with letters attached after the multiplier: an ordinal, a "30-day" duration, a
 // "4-star" count, or an identifier; 0 when none of them.
 size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
@@ -176,6 +198,14 @@ size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, An
     if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
   }
   const size_t o = ordinal_suffix(src, j);
+  if (o > j && day_of_month(src, p, j, o)) {  // "arrived on the 3rd": the day, as 3日 is
+    a.type = Type::date;
+    a.norm = "---";
+    if (j - p == 1) a.norm += '0';
+    a.norm.append(src.s.substr(p, j - p));
+    a.value = std::numeric_limits<double>::quiet_NaN();
+    return o;
+  }
   if (o > j) {
     a.norm = number_norm(raw, 0, ok);
     if (ok) {

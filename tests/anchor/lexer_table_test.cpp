@@ -449,6 +449,11 @@ const Case kCases[] = {
     {"Call (555) 010-2233 now", "identifier", "(555) 010-2233", "555-010-2233"},
     {"Call (555)010-2233.", "identifier", "(555)010-2233", "555-010-2233"},
     {"in (2021) 123-45678 cases", "!identifier", "", ""},
+    // an ordinal after "on the", "by the" ... with no noun after it is a day of the month, as 3日 is
+    {"He arrived on the 3rd.", "date", "3rd", "---03"},
+    {"Pay by the 15th at noon.", "date", "15th", "---15"},
+    {"He lives on the 3rd floor.", "!date", "", ""},
+    {"She finished 3rd.", "quantity", "3rd", "#3"},
     {"1、打开盖子", "!number", "", ""},
     {"Step 1: Open the lid.", "!number", "", ""},
     {"Open the lid. Step 2: Pour water.", "!number", "", ""},

@@ -463,6 +463,11 @@ INSTANTIATE_TEST_SUITE_P(
         // a phone number with its area code in parentheses, against one written with dashes
         ProseCase{"Call 555-010-2233 for help.", "Call (555) 010-2233.", "(555) 010-2233", Verdict::confirmed},
         ProseCase{"Call 555-010-2233 for help.", "Call (555) 010-2234.", "(555) 010-2234", Verdict::unsupported},
+        // a day of the month written as an ordinal, against 3日 or a full date
+        ProseCase{"他于3日抵达北京。", "He arrived in Beijing on the 3rd.", "3rd", Verdict::confirmed},
+        ProseCase{"他于3日抵达北京。", "He arrived in Beijing on the 4th.", "4th", Verdict::unsupported},
+        ProseCase{"He arrived in Beijing on the 3rd.", "他于3日抵达北京。", "3日", Verdict::confirmed},
+        ProseCase{"The payment is due on May 15, 2024.", "Pay by the 15th.", "15th", Verdict::confirmed},
         // a year as a number and as a date: either language's year confirms the other's
         ProseCase{"公司成立于1998年。", "The company was founded in 1998.", "1998", Verdict::confirmed},
         ProseCase{"公司成立于1998年3月12日。", "The company was founded in 1998.", "1998", Verdict::confirmed},
