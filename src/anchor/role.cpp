@@ -8,7 +8,6 @@ namespace sfcl::anchor {
 
 namespace {
 constexpr size_t kRoleReach = 48;   // bytes before a value searched for its role word
-constexpr int kMaxSkipped = 3;      // function words between the role word and the value
 constexpr size_t kDaysReach = 96;   // bytes around a time searched for its days
 constexpr uint8_t kAllDays = 0x7F;  // Monday = bit 0 ... Sunday = bit 6
 constexpr uint8_t kWeekdays = 0x1F;
