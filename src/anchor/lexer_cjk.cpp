@@ -181,49 +181,32 @@ size_t scan_cn_percent(Src& src, size_t p, Anchor& a) {
     j = cn_fraction(src, j, frac);
     set_norm(a, Type::percent, canonical_decimal(std::to_string(v), frac, 0) + "%");
   } else {
-    j = src.digits(k);
-    if (j == k) return 0;
-    const size_t whole = j;
-    if (src.at(j) == '.' && is_digit(src.at(j + 1))) j = src.digits(j + 1);
-    frac = whole < j ? std::string(src.s.substr(whole + 1, j - whole - 1)) : std::string();
-    set_norm(a, Type::percent, canonical_decimal(src.s.substr(k, whole - k), frac, 0) + "%");
+    j = digits_end(src, k);
+    bool ok = false;
+    std::string norm = j > k ? number_norm(src.s.substr(k, j - k), 0, ok) : std::string();
+    if (!ok) return 0;
+    set_norm(a, Type::percent, norm + "%");
   }
   a.value = std::strtod(a.norm.c_str(), nullptr);
   return j;
 }
 
-// "三点五亿元", "十二点五万吨", "一点五倍", "三点五": a Chinese decimal, the whole part (worth v)
-// at [p, j). Read as the same value in digits would be; 0 when no fraction follows.
-size_t scan_cn_decimal(Src& src, size_t j, uint64_t v, Anchor& a) {
-  std::string frac;
+// After the whole part of a Chinese numeral ending at j: its fraction ("点五") and a magnitude
+// after it ("三点五亿": 亿), as `frac` and a power of ten. Returns the end (j when no fraction);
+// npos for "十一点五十", whose 五十 is a time's minutes: a fraction is digits only.
+size_t cn_decimal_tail(Src& src, size_t j, std::string& frac, int& shift) {
+  shift = 0;
   size_t m = cn_fraction(src, j, frac);
-  if (m == j) return 0;
-  // "十一点五十": a fraction is digits only, so a unit after them makes it a time's minutes.
-  if (const auto d = src.cp(m); d.length > 0 && cn_unit(d.cp) > 0 && d.cp != U'万' && d.cp != U'亿') return 0;
-  int shift = 0;
+  if (m == j) return j;
+  if (const auto d = src.cp(m); d.length > 0 && cn_unit(d.cp) > 0 && d.cp != U'万' && d.cp != U'亿') {
+    return std::string_view::npos;
+  }
   for (const auto& [word, power] : {std::pair<std::string_view, int>{"万亿", 12}, {"亿", 8}, {"万", 4}}) {
     if (src.match(m, word)) {
       shift = power;
-      m += word.size();
-      break;
+      return m + word.size();
     }
   }
-  std::string norm = canonical_decimal(std::to_string(v), frac, shift);
-  a.value = std::strtod(norm.c_str(), nullptr);
-  std::string_view unit;
-  if (src.match(m, "元")) {
-    set_norm(a, Type::amount, norm + " CNY");
-    return m + 3;
-  }
-  if (size_t e = quantity_suffix(src, m, unit); e > 0 && unit != "分") {
-    set_norm(a, Type::quantity, norm + " " + std::string(unit));
-    return e;
-  }
-  if (size_t e = duration_suffix(src, m, unit, true); e > 0 && !src.match(m, "日")) {
-    set_norm(a, Type::duration, norm + " " + std::string(unit));
-    return e;
-  }
-  set_norm(a, Type::number, std::move(norm));
   return m;
 }
 
@@ -266,37 +249,33 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const std::string_view run = src.s.substr(p, j - p);
   if (j <= p || !cn_value(run, v)) return 0;
   if (size_t e = scan_cn_time(src, p, j, v, a)) return e;
-  if (size_t e = scan_cn_decimal(src, j, v, a)) return e;
-  size_t e = j;
+  std::string frac;
+  int shift = 0;
+  size_t m = cn_decimal_tail(src, j, frac, shift);  // "三点五亿": 3.5 x 10^8
+  if (m == std::string_view::npos) m = j;           // "十一点五十": the whole part alone
+  const bool decimal = m > j;
+  std::string norm = decimal ? canonical_decimal(std::to_string(v), frac, shift) : std::to_string(v);
+  a.value = std::strtod(norm.c_str(), nullptr);
   std::string_view unit;
-  if (src.match(e, "元")) {
-    e += 3;
-    if (src.match(e, "整")) e += 3;
-    set_norm(a, Type::amount, std::to_string(v) + " CNY");
-    a.value = static_cast<double>(v);
+  if (src.match(m, "元")) {
+    const size_t e = src.match(m + 3, "整") ? m + 6 : m + 3;
+    set_norm(a, Type::amount, norm + " CNY");
     return e;
   }
-  if (size_t e2 = duration_suffix(src, j, unit, true); e2 > 0 && !src.match(j, "日")) {
-    set_norm(a, Type::duration, std::to_string(v) + " " + std::string(unit));
-    a.value = static_cast<double>(v);
-    return e2;
-  }
-  if (size_t e2 = duration_suffix(src, j, unit, true); e2 > 0 && run.size() > 3) {
-    set_norm(a, Type::duration, std::to_string(v) + " " + std::string(unit));
-    a.value = static_cast<double>(v);
-    return e2;
+  if (size_t e = duration_suffix(src, m, unit, true); e > 0 && (!src.match(m, "日") || (!decimal && run.size() > 3))) {
+    set_norm(a, Type::duration, norm + " " + std::string(unit));
+    return e;
   }
   // A count with its measure word (两名, 三家, 十二台); not 一 alone (一个, 一次 are mostly words)
   // nor 分 (十分: "very").
-  if (size_t e2 = quantity_suffix(src, j, unit); e2 > 0 && run != "一" && unit != "分") {
-    set_norm(a, Type::quantity, std::to_string(v) + " " + std::string(unit));
-    a.value = static_cast<double>(v);
-    return e2;
+  if (size_t e = quantity_suffix(src, m, unit); e > 0 && (decimal || run != "一") && unit != "分") {
+    set_norm(a, Type::quantity, norm + " " + std::string(unit));
+    return e;
   }
-  if (run.size() >= 6 && has_cn_unit(run)) {  // at least two characters with a unit: 三千五百
-    set_norm(a, Type::number, std::to_string(v));
-    a.value = static_cast<double>(v);
-    return j;
+  // A decimal, or at least two characters with a unit (三千五百): a number on its own.
+  if (decimal || (run.size() >= 6 && has_cn_unit(run))) {
+    set_norm(a, Type::number, std::move(norm));
+    return m;
   }
   return 0;
 }
