@@ -1,16 +1,26 @@
 // Starts a real `sfcl serve` on 127.0.0.1 (the binary in $SFCL) over a tiny model it writes.
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import net from 'node:net';
+import {execFileSync, spawn} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 
-function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
+// The port the server printed once listening: it binds port 0 itself, so no other process can be
+// handed the same port between a pick here and its bind.
+function listeningPort(child) {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    let found = false;
+    child.stderr.on('data', (chunk) => {
+      if (found) return;  // still drained, so the server never blocks on a full pipe
+      seen += chunk.toString();
+      const m = /listening on http:\/\/\S*:(\d+)/.exec(seen);
+      if (m) {
+        found = true;
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', (code) => {
+      if (!found) reject(new Error(`sfcl serve exited (${code}): ${seen}`));
     });
   });
 }
@@ -22,14 +32,25 @@ export async function startServer(extraArgs = []) {
   const dir = mkdtempSync(join(tmpdir(), 'sfcl-anchorstream-'));
   const model = join(dir, 'tiny.gguf');
   execFileSync(sfcl, ['make-test-model', model], { stdio: 'ignore' });
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(sfcl, ['serve', '--model', model, '--model-id', 'tiny', '--port', String(port), '--threads', '1',
-                             '--parallel', '2', '--ctx', '1024', ...extraArgs], { stdio: 'ignore' });
+  const child = spawn(
+      sfcl,
+      [
+        'serve', '--model', model, '--model-id', 'tiny', '--port', '0', '--threads', '1', '--parallel', '2', '--ctx',
+        '1024', ...extraArgs
+      ],
+      {stdio: ['ignore', 'ignore', 'pipe']});
   const stop = () => {
     child.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   };
+  let port;
+  try {
+    port = await listeningPort(child);
+  } catch (e) {
+    stop();
+    throw e;
+  }
+  const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
     try {
       if ((await fetch(`${url}/health`)).status === 200) return { url, stop };

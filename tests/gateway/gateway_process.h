@@ -54,7 +54,7 @@ class LlamaServer {
  public:
   // `extra`: more llama-server flags.
   explicit LlamaServer(int slots = 4, std::filesystem::path model = demo_model(), std::vector<std::string> extra = {})
-      : slots_(slots), port_(free_port()), model_(std::move(model)), extra_(std::move(extra)) {
+      : slots_(slots), model_(std::move(model)), extra_(std::move(extra)) {
     start();
   }
   ~LlamaServer() { kill(); }
@@ -63,14 +63,14 @@ class LlamaServer {
   void start() {
     const char* env = std::getenv("LLAMA_SERVER");  // default: scripts/build-llama-server's
     const std::string bin = env != nullptr ? env : LLAMA_SERVER_PATH;
-    log_ = std::filesystem::temp_directory_path() / ("sfcl-llama-server-" + std::to_string(port_) + ".log");
+    log_ = unique_log("sfcl-llama-server");
     std::vector<std::string> argv = {bin,
                                      "-m",
                                      model_.string(),
                                      "--host",
                                      "127.0.0.1",
                                      "--port",
-                                     std::to_string(port_),
+                                     std::to_string(port_),  // 0 the first time: it picks one
                                      "-np",
                                      std::to_string(slots_),
                                      "-c",
@@ -80,7 +80,11 @@ class LlamaServer {
                                      "--no-webui"};
     argv.insert(argv.end(), extra_.begin(), extra_.end());
     pid_ = spawn(argv, log_);
-    if (!wait_health(port_)) throw std::runtime_error("llama-server did not start: see " + log_.string());
+    // A restart keeps the port the first start printed (the gateway knows the backend by it).
+    if (port_ == 0) port_ = wait_listening_port(pid_, log_);
+    if (port_ == 0 || !wait_health(port_)) {
+      throw std::runtime_error("llama-server did not start: see " + log_.string());
+    }
   }
   void kill() {
     if (pid_ <= 0) return;
@@ -95,7 +99,7 @@ class LlamaServer {
 
  private:
   int slots_;
-  int port_;
+  int port_ = 0;
   std::filesystem::path model_;
   std::vector<std::string> extra_;
   pid_t pid_ = -1;
@@ -110,20 +114,19 @@ inline std::string read_text(const std::filesystem::path& path) {
 // `sfcl gateway` over `backends`; without `tokenizer` it learns the vocabulary from them.
 class Gateway {
  public:
-  Gateway(const std::vector<const LlamaServer*>& backends, std::vector<std::string> extra, bool tokenizer = true)
-      : port_(free_port()) {
-    std::vector<std::string> argv = {
-        std::getenv("SFCL"),    "gateway", "--port", std::to_string(port_), "--health-interval", "0.2",
-        "--health-max-backoff", "0.5"};
+  Gateway(const std::vector<const LlamaServer*>& backends, std::vector<std::string> extra, bool tokenizer = true) {
+    std::vector<std::string> argv = {std::getenv("SFCL"),    "gateway", "--port", "0", "--health-interval", "0.2",
+                                     "--health-max-backoff", "0.5"};
     if (tokenizer) argv.insert(argv.end(), {"--tokenizer", demo_model().string()});
     for (const auto* b : backends) {
       argv.emplace_back("--backend");
       argv.push_back(b->url());
     }
     argv.insert(argv.end(), extra.begin(), extra.end());
-    log_ = std::filesystem::temp_directory_path() / ("sfcl-gateway-" + std::to_string(port_) + ".log");
+    log_ = unique_log("sfcl-gateway");
     pid_ = spawn(argv, log_);
-    if (!wait_health(port_)) throw std::runtime_error("gateway did not start: see " + log_.string());
+    port_ = wait_listening_port(pid_, log_);
+    if (port_ == 0 || !wait_health(port_)) throw std::runtime_error("gateway did not start: see " + log_.string());
   }
   ~Gateway() {
     if (pid_ > 0) {
@@ -157,7 +160,7 @@ class Gateway {
   }
 
  private:
-  int port_;
+  int port_ = 0;
   pid_t pid_ = -1;
   std::filesystem::path log_;
 };

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -51,10 +50,12 @@ def http(port, method, path, body=None):
         return e.code, e.read().decode()
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def listening_port(log_path):
+    """The port the server printed once listening (it binds --port 0 itself: a port picked here and
+    bound later could be picked by a test running beside this one too), or None before it did."""
+    with open(log_path) as f:
+        m = re.search(r"listening on http://\S*:(\d+)", f.read())
+    return int(m.group(1)) if m else None
 
 
 def die_with_parent():
@@ -144,12 +145,11 @@ def main():
 
         model = os.path.join(tmp, "m.gguf")
         subprocess.run([sfcl, "make-test-model", model], check=True, capture_output=True, timeout=60)
-        port = free_port()
         log = open(os.path.join(tmp, "server.log"), "w")
         # The test script forces an output with an amount the source does not hold: an unsupported
         # anchor, and with max_backtracks 0 a flag fallback.
         server = subprocess.Popen(
-            [sfcl, "serve", "--model", model, "--port", str(port), "--threads", "1", "--max-decision-points", "3",
+            [sfcl, "serve", "--model", model, "--port", "0", "--threads", "1", "--max-decision-points", "3",
              "--test-script", " The total is $12,600.00 now."],
             stdout=log, stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=die_with_parent)
 
@@ -167,8 +167,10 @@ def main():
                     print(open(log.name).read(), file=sys.stderr)
                     check(False, "server stayed up")
                     return 1
+                log.flush()
+                port = listening_port(log.name)
                 try:
-                    if http(port, "GET", "/health")[0] == 200:
+                    if port is not None and http(port, "GET", "/health")[0] == 200:
                         break
                 except OSError:
                     pass

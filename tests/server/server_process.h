@@ -1,4 +1,7 @@
-// Starts the real `sfcl serve` binary on a free 127.0.0.1 port for integration tests.
+// Starts the real `sfcl serve` binary on a free 127.0.0.1 port for integration tests. The server
+// binds `--port 0` and the test reads the port it printed: a port picked by the test and bound later
+// by the server could be picked by a test running beside it too (two servers, one port, and each
+// test talking to the other's server).
 #pragma once
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -10,9 +13,13 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,6 +43,31 @@ inline int free_port() {
   return port;
 }
 
+// The port that process `pid` printed in `log` once it was listening ("listening on
+// http://HOST:PORT"), or 0 when it exited first or printed nothing within `timeout_s`. The child is
+// left waitable (WNOWAIT): a test may still collect its exit status.
+inline int wait_listening_port(pid_t pid, const std::filesystem::path& log, int timeout_s = 120) {
+  static const std::regex listening(R"(listening on http://\S*:(\d+))");
+  for (int i = 0; i < timeout_s * 50; ++i) {
+    std::ifstream in(log);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::smatch m;
+    if (std::regex_search(text, m, listening)) return std::stoi(m[1].str());
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+      return 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return 0;
+}
+
+// A log file name no other test process uses at the same time.
+inline std::filesystem::path unique_log(const std::string& stem) {
+  static std::atomic<int> counter{0};
+  return std::filesystem::temp_directory_path() /
+         (stem + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".log");
+}
+
 class ServerProcess {
  public:
   explicit ServerProcess(std::vector<std::string> args, bool wait_ready = true,
@@ -43,13 +75,12 @@ class ServerProcess {
                          bool tiny_model = true) {
     const char* bin = std::getenv("SFCL");
     if (bin == nullptr) throw std::runtime_error("SFCL (path of the sfcl binary) is not set");
-    port_ = free_port();
-    log_ = std::filesystem::temp_directory_path() / ("sfcl-server-" + std::to_string(port_) + ".log");
+    log_ = unique_log("sfcl-server");
     std::vector<std::string> argv = {bin, "serve", "--threads", "1"};
     if (tiny_model) argv.insert(argv.begin() + 2, {"--model", tiny_model_path().string()});
     if (set_port) {
       argv.push_back("--port");
-      argv.push_back(std::to_string(port_));
+      argv.push_back("0");
     }
     argv.insert(argv.end(), args.begin(), args.end());
     pid_ = ::fork();
@@ -64,8 +95,12 @@ class ServerProcess {
       ::execv(bin, cargv.data());
       ::_exit(127);
     }
+    if (set_port) learn_port();
     if (wait_ready) wait_healthy();
   }
+  // Reads the port the server printed (after `--port 0`, or a config file's `port = 0`); stays 0
+  // when the server exited before listening.
+  void learn_port() { port_ = wait_listening_port(pid_, log_); }
   ~ServerProcess() {
     if (pid_ > 0) {
       ::kill(pid_, SIGKILL);
@@ -76,6 +111,7 @@ class ServerProcess {
     if (!::testing::Test::HasFailure()) std::filesystem::remove(log_, ec);
   }
   void wait_healthy() {
+    if (port_ == 0) throw std::runtime_error("the server is not listening: see " + log_.string());
     httplib::Client c("127.0.0.1", port_);
     for (int i = 0; i < 300; ++i) {
       auto r = c.Get("/health");
@@ -106,7 +142,6 @@ class ServerProcess {
     return nlohmann::json::parse(r->body).value("slots_busy", -1);
   }
   [[nodiscard]] int port() const { return port_; }
-  void set_port(int p) { port_ = p; }
   [[nodiscard]] const std::filesystem::path& log() const { return log_; }
   [[nodiscard]] pid_t pid() const { return pid_; }
   [[nodiscard]] httplib::Client client() const {

@@ -365,13 +365,14 @@ TEST(Ops, ConfigFileEnvAndFlagPrecedence) {
     return json::parse(c.Get("/health")->body)["slots"].get<int>();
   };
   {
-    const int port = free_port();
-    std::ofstream(cfg) << "port = " << port << "\nparallel = 3\nsfcl = \"anchor\"\napi-key = [\"a\", \"b\"]\n";
+    // port = 0: the server picks a free port and prints it.
+    std::ofstream(cfg) << "port = 0\nparallel = 3\nsfcl = \"anchor\"\napi-key = [\"a\", \"b\"]\n";
     ServerProcess s({"--config", cfg.string()}, false, {}, false);
-    s.set_port(port);
+    s.learn_port();
     s.wait_healthy();
+    EXPECT_NE(s.port(), 8080);  // the file's port, not the default
     EXPECT_EQ(slots(s), 3);
-    httplib::Client c("127.0.0.1", port);
+    httplib::Client c("127.0.0.1", s.port());
     EXPECT_EQ(c.Post("/v1/messages", {{"x-api-key", "b"}}, msg("x", "y", 2).dump(), "application/json")->status, 200);
     EXPECT_EQ(c.Post("/v1/messages", msg("x", "y", 2).dump(), "application/json")->status, 401);
   }
@@ -386,14 +387,13 @@ TEST(Ops, ConfigFileEnvAndFlagPrecedence) {
   }
   {
     // Several models from [[model]] tables; a top-level sfcl is every model's default.
-    const int port = free_port();
-    std::ofstream(cfg) << "port = " << port << "\nsfcl = \"off\"\n[[model]]\npath = \"" << tiny_model_path().string()
+    std::ofstream(cfg) << "port = 0\nsfcl = \"off\"\n[[model]]\npath = \"" << tiny_model_path().string()
                        << "\"\nmodel-id = \"tiny\"\nalias = [\"fast\"]\n[[model]]\npath = \"" << SFCL_SOURCE_DIR
                        << "/demo/sfcl-demo.gguf\"\nalias = [\"careful\"]\nsfcl = \"anchor\"\n";
     ServerProcess s({"--config", cfg.string()}, false, {}, false, false);
-    s.set_port(port);
+    s.learn_port();
     s.wait_healthy();
-    httplib::Client c("127.0.0.1", port);
+    httplib::Client c("127.0.0.1", s.port());
     const json models = json::parse(c.Get("/v1/models")->body);
     ASSERT_EQ(models["data"].size(), 2U) << models.dump();
     EXPECT_EQ(models["data"][0]["id"], "tiny");
