@@ -181,10 +181,9 @@ TEST(GatewayHostile, ModelNameWithLineBreaksIsNotUsed) {
   HostileBackend bad(
       real, [](const httplib::Request&, httplib::Response& res, std::atomic<bool>&) { res.status = 500; },
       "sfcl-demo\r\nX-Injected: 1");
-  const int port = free_port();
-  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-alias-" + std::to_string(port) + ".log");
-  const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port",
-                           std::to_string(port), "--backend", bad.url(), "--startup-timeout", "5"},
+  const auto log = unique_temp_path("sfcl-gateway-alias");
+  const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", "0",
+                           "--backend", bad.url(), "--startup-timeout", "5"},
                           log);
   int status = 0;
   bool exited = false;
@@ -194,6 +193,8 @@ TEST(GatewayHostile, ModelNameWithLineBreaksIsNotUsed) {
   }
   if (!exited) {
     // It serves: then no answer carries the injected header.
+    const int port = wait_listening_port(pid, log);
+    ASSERT_NE(port, 0) << read_text(log);
     httplib::Client c("127.0.0.1", port);
     auto r = c.Get("/v1/models");
     ASSERT_TRUE(r);

@@ -63,7 +63,7 @@ class LlamaServer {
   void start() {
     const char* env = std::getenv("LLAMA_SERVER");  // default: scripts/build-llama-server's
     const std::string bin = env != nullptr ? env : LLAMA_SERVER_PATH;
-    log_ = unique_log("sfcl-llama-server");
+    log_ = unique_temp_path("sfcl-llama-server");
     std::vector<std::string> argv = {bin,
                                      "-m",
                                      model_.string(),
@@ -123,7 +123,7 @@ class Gateway {
       argv.push_back(b->url());
     }
     argv.insert(argv.end(), extra.begin(), extra.end());
-    log_ = unique_log("sfcl-gateway");
+    log_ = unique_temp_path("sfcl-gateway");
     pid_ = spawn(argv, log_);
     port_ = wait_listening_port(pid_, log_);
     if (port_ == 0 || !wait_health(port_)) throw std::runtime_error("gateway did not start: see " + log_.string());

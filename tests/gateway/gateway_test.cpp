@@ -243,7 +243,7 @@ TEST_F(GatewayTest, OpenAiProtocolBacktrackBansTheWrongValue) {
 // The API-side flags are `sfcl serve`'s own (cli/api_flags.h): -n caps every answer, an API key
 // file is read, a CORS origin is answered.
 TEST_F(GatewayTest, ServesApiFlagsAsServeDoes) {
-  const auto keys = std::filesystem::temp_directory_path() / ("sfcl-gateway-keys-" + std::to_string(free_port()));
+  const auto keys = unique_temp_path("sfcl-gateway-keys", ".txt");
   std::ofstream(keys) << "k1\n";
   Gateway gw({a_}, {"-n", "3", "--api-key-file", keys.string(), "--cors-origin", "http://app.example"});
   auto c = gw.client();
@@ -391,10 +391,9 @@ TEST_F(GatewayTest, PromptTokensFromTheBackendsCacheAreReported) {
 
 TEST(GatewayStartup, BackendWithAnotherTokenizerIsRefused) {
   LlamaServer backend(1);
-  const int port = free_port();
-  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-tok-" + std::to_string(port) + ".log");
-  const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--tokenizer", tiny_model_path().string(), "--port",
-                           std::to_string(port), "--backend", backend.url()},
+  const auto log = unique_temp_path("sfcl-gateway-tok");
+  const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--tokenizer", tiny_model_path().string(), "--port", "0",
+                           "--backend", backend.url()},
                           log);
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -413,12 +412,10 @@ TEST(GatewayStartup, BackendUpWithoutTokenizeIsRefused) {
   const int fake_port = fake.bind_to_any_port("127.0.0.1");
   std::thread serving([&] { fake.listen_after_bind(); });
   while (!fake.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  const int port = free_port();
-  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-notokz-" + std::to_string(port) + ".log");
-  const pid_t pid =
-      spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", std::to_string(port),
-             "--backend", real.url(), "--backend", "http://127.0.0.1:" + std::to_string(fake_port)},
-            log);
+  const auto log = unique_temp_path("sfcl-gateway-notokz");
+  const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", "0",
+                           "--backend", real.url(), "--backend", "http://127.0.0.1:" + std::to_string(fake_port)},
+                          log);
   int status = 0;
   ::waitpid(pid, &status, 0);
   fake.stop();
@@ -432,14 +429,12 @@ TEST(GatewayStartup, BackendUpWithoutTokenizeIsRefused) {
 // A backend whose model file is not readable here, and no --tokenizer: exit 2 naming the flag,
 // never a guessed vocabulary.
 TEST(GatewayStartup, UnreadableBackendModelFileWithoutTokenizerExits2) {
-  const auto copy = std::filesystem::temp_directory_path() / ("sfcl-gone-" + std::to_string(free_port()) + ".gguf");
+  const auto copy = unique_temp_path("sfcl-gone", ".gguf");
   std::filesystem::copy_file(demo_model(), copy, std::filesystem::copy_options::overwrite_existing);
   LlamaServer backend(1, copy);
   std::filesystem::remove(copy);  // llama-server keeps serving what it loaded
-  const int port = free_port();
-  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-notok-" + std::to_string(port) + ".log");
-  const pid_t pid =
-      spawn({std::getenv("SFCL"), "gateway", "--port", std::to_string(port), "--backend", backend.url()}, log);
+  const auto log = unique_temp_path("sfcl-gateway-notok");
+  const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--port", "0", "--backend", backend.url()}, log);
   int status = 0;
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
@@ -738,12 +733,13 @@ class HungBackend {
 TEST(GatewayFailover, BackendCallPastTheTimeoutMovesTheAnswerOn) {
   LlamaServer real(2);
   HungBackend hung(real);
-  const int port = free_port();
-  const auto log = std::filesystem::temp_directory_path() / ("sfcl-gateway-hung-" + std::to_string(port) + ".log");
+  const auto log = unique_temp_path("sfcl-gateway-hung");
   const pid_t pid =
-      spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", std::to_string(port),
-             "--backend", hung.url(), "--backend", real.url(), "--backend-slots", "1", "--backend-timeout", "0.5"},
+      spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", "0", "--backend",
+             hung.url(), "--backend", real.url(), "--backend-slots", "1", "--backend-timeout", "0.5"},
             log);
+  const int port = wait_listening_port(pid, log);
+  ASSERT_NE(port, 0) << read_text(log);
   ASSERT_TRUE(wait_health(port));
   // Two at once with one slot each: one of them is sent to the hung backend.
   std::vector<std::future<Seen>> answers;

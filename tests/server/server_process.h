@@ -61,11 +61,11 @@ inline int wait_listening_port(pid_t pid, const std::filesystem::path& log, int 
   return 0;
 }
 
-// A log file name no other test process uses at the same time.
-inline std::filesystem::path unique_log(const std::string& stem) {
+// A temporary file name no other test process uses at the same time.
+inline std::filesystem::path unique_temp_path(const std::string& stem, const std::string& ext = ".log") {
   static std::atomic<int> counter{0};
   return std::filesystem::temp_directory_path() /
-         (stem + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ".log");
+         (stem + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ext);
 }
 
 class ServerProcess {
@@ -75,7 +75,7 @@ class ServerProcess {
                          bool tiny_model = true) {
     const char* bin = std::getenv("SFCL");
     if (bin == nullptr) throw std::runtime_error("SFCL (path of the sfcl binary) is not set");
-    log_ = unique_log("sfcl-server");
+    log_ = unique_temp_path("sfcl-server");
     std::vector<std::string> argv = {bin, "serve", "--threads", "1"};
     if (tiny_model) argv.insert(argv.begin() + 2, {"--model", tiny_model_path().string()});
     if (set_port) {
