@@ -57,6 +57,13 @@ std::string_view plural_noun_at(std::string_view s) {
   return is_plural_noun(w) && !is_object_start(s.substr(w.size())) ? w : std::string_view{};
 }
 
+// The noun of a count hyphenated to it ("2-bedroom flat", "3-person team"): singular, at least three
+// letters, not glued to another hyphen.
+std::string_view hyphened_noun_at(std::string_view s) {
+  const std::string_view w = word_at(s);
+  return w.size() >= 3 && (w.size() == s.size() || s[w.size()] != '-') ? w : std::string_view{};
+}
+
 // One noun, singular or plural: "owners" and "owner", "countries" and "country", "matches" and "match".
 bool same_noun(std::string_view a, std::string_view b) {
   const auto singular = [](std::string_view w, bool& y) {
@@ -138,7 +145,7 @@ std::string_view counted_noun(std::string_view before, std::string_view after, b
   if (after.empty()) return {};
   if (!measure_word) {
     if (after_name(before) || (after[0] != ' ' && after[0] != '-')) return {};
-    return plural_noun_at(after.substr(1));
+    return after[0] == '-' ? hyphened_noun_at(after.substr(1)) : plural_noun_at(after.substr(1));
   }
   const std::string_view run = han_run(after);
   char32_t cp = 0;
@@ -152,7 +159,7 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
   if (is_lower(static_cast<unsigned char>(noun[0]))) {
     if (source_after[0] != ' ' && source_after[0] != '-') return Counted::unknown;
     std::string_view rest = source_after.substr(1);
-    const bool noun_first = !plural_noun_at(rest).empty();
+    const bool noun_first = !(source_after[0] == '-' ? hyphened_noun_at(rest) : plural_noun_at(rest)).empty();
     for (size_t k = 0; k < kEnWords && !rest.empty(); ++k) {
       const std::string_view w = word_at(rest);
       if (w.empty()) break;

@@ -256,6 +256,9 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const bool decimal = m > j;
   std::string norm = decimal ? canonical_decimal(std::to_string(v), frac, shift) : std::to_string(v);
   a.value = std::strtod(norm.c_str(), nullptr);
+  if (!decimal) {
+    if (size_t e = scan_cn_tenths(src, j, v, a)) return e;
+  }
   std::string_view unit;
   if (src.match(m, "元")) {
     const size_t e = src.match(m + 3, "整") ? m + 6 : m + 3;
@@ -281,6 +284,29 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
 }
 
 }  // namespace
+
+// "三成", "3成", "七成半", "三成五" after a count of tenths (1-10) ending at j: a percentage (30%, 75%,
+// 35%), as the sources may write it either way. Not in words that begin with 成 (三成为, 一成不变).
+size_t scan_cn_tenths(Src& src, size_t j, uint64_t tenths, Anchor& a) {
+  if (tenths < 1 || tenths > 10 || !src.match(j, "成")) return 0;
+  static constexpr std::u32string_view kWordsOf成 =
+      U"为功立员本绩果就交熟长年人都分型形品效语群片批套对倍不事全名家像亲活天";
+  size_t e = j + 3;
+  uint64_t percent = tenths * 10;
+  const auto next = src.cp(e);
+  if (next.length == 0 && !src.final) return 0;  // what follows decides: wait for it
+  if (kWordsOf成.find(next.cp) != std::u32string_view::npos) return 0;
+  if (next.cp == U'半' && tenths < 10) {
+    percent += 5;
+    e += 3;
+  } else if (const int d = cn_digit(next.cp); d > 0 && tenths < 10) {
+    percent += static_cast<uint64_t>(d);
+    e += static_cast<size_t>(next.length);
+  }
+  set_norm(a, Type::percent, std::to_string(percent) + "%");
+  a.value = static_cast<double>(percent);
+  return e;
+}
 
 // At a Han character c0 (complete, at p): the keyword matchers run only for their first characters.
 size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a) {

@@ -254,6 +254,8 @@ size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a);
 size_t cn_numeral_run(Src& src, size_t i);
 bool cn_value(std::string_view s, uint64_t& v);
 size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a);  // c0: the complete Han character at p
+// "三成", "3成" (tenths, the count ending at j): the percentage 30%, or 0.
+size_t scan_cn_tenths(Src& src, size_t j, uint64_t tenths, Anchor& a);
 
 // English keywords and word-shaped anchors (lexer_words.cpp).
 size_t scan_logic(Src& src, size_t p, Anchor& a);

@@ -180,6 +180,18 @@ bool day_of_month(Src& src, size_t p, size_t j, size_t o) {
 
 // Digits [p, j) with letters attached after the multiplier: an ordinal, a "30-day" duration, a
 // "4-star" count, or an identifier; 0 when none of them.
+// "a 2-bedroom flat", "a 3-person team": a whole count hyphenated to the lower-case noun it
+// counts is that count, as in "2 bedrooms" (not an identifier), so the sources' "two-bedroom" or
+// "2 bedrooms" reads as the same value. "COVID-19", "2-A" and "9-to-5" stay identifiers.
+bool count_before_noun(Src& src, size_t p, size_t j, const Multiplier& mult) {
+  if (mult.shift != 0 || mult.end != j || src.at(j) != '-' || src.digits(p) != j) return false;
+  size_t k = j + 1;
+  while (k - j <= kMaxLetterRun && is_lower(src.at(k))) ++k;
+  if (k - j - 1 < 3 || k - j > kMaxLetterRun) return false;
+  const int c = src.at(k);
+  return src.word_end(k) && c != '-' && c != '_' && c != '/';
+}
+
 size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
   const std::string_view raw = src.s.substr(p, j - p);
   bool ok = false;
@@ -215,6 +227,7 @@ size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, An
     }
     return o;
   }
+  if (count_before_noun(src, p, j, mult)) return 0;
   if (size_t e = scan_identifier(src, p)) {
     set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
     return e;
@@ -229,6 +242,9 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
     a.type = Type::percent;
     a.norm += '%';
     return e;
+  }
+  if (mult.shift == 0 && j - p <= 2 && src.digits(p) == j) {  // "3成": 30%
+    if (size_t e = scan_cn_tenths(src, j, static_cast<uint64_t>(src.number_at(p, j)), a)) return e;
   }
   std::string_view code;
   if (size_t e = currency_suffix(src, mult.end, code)) {
@@ -265,6 +281,10 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
     a.norm += ' ';
     a.norm += unit;
     return e;
+  }
+  if (count_before_noun(src, p, j, mult)) {
+    a.type = Type::number;
+    return j;
   }
   if (size_t e = scan_identifier(src, p); e > j && mult.shift == 0) {
     set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));

@@ -158,7 +158,8 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
     case Type::number: {
       if (season_year(surface, span)) return true;
       if (number_in_words(index_, scratch_, surface, a.value, span)) return true;
-      if (surface.find_first_not_of("0123456789") == std::string_view::npos && after.starts_with(' ') &&
+      if (surface.find_first_not_of("0123456789") == std::string_view::npos &&
+          (after.starts_with(' ') || after.starts_with('-')) &&
           count_in_words(index_, scratch_, a.value, after.substr(1), span)) {
         return true;
       }

@@ -465,6 +465,19 @@ const Case kCases[] = {
     {"a 4-star rating", "quantity", "4-star", "4 star"},
     {"a 26-point lead", "quantity", "26-point", "26 point"},
     {"a 24-hour service", "duration", "24-hour", "24 hour"},
+    // a count hyphenated to the noun it counts is the count; codes stay identifiers
+    {"a 2-bedroom flat", "number", "2", "2"},
+    {"the 18-hole course", "number", "18", "18"},
+    {"a 2-bedroom-flat", "identifier", "2-bedroom-flat", "2-bedroom-flat"},
+    {"in block 2-A", "identifier", "2-A", "2-A"},
+    {"a 9-to-5 job", "identifier", "9-to-5", "9-to-5"},
+    // tenths (成) are a percentage, in numerals or digits; not in words that begin with 成
+    {"营收同比增长三成。", "percent", "三成", "30%"},
+    {"超过3成的用户", "percent", "3成", "30%"},
+    {"七成半的受访者", "percent", "七成半", "75%"},
+    {"九成九的订单", "percent", "九成九", "99%"},
+    {"方案一成不变", "!percent", "", ""},
+    {"三成为首批会员", "!percent", "", ""},
     {"涉案金额约3千亿元", "amount", "3千亿元", "300000000000 CNY"},
     {"总额达2万亿元", "amount", "2万亿元", "2000000000000 CNY"},
     // "N日" before a verb is the day of the month; a span of days otherwise

@@ -244,6 +244,11 @@ struct ProseCase {
   Verdict verdict;
 };
 
+// The case as CTest names it: the answer, the value under test and the verdict it must get.
+void PrintTo(const ProseCase& c, std::ostream* os) {
+  *os << c.answer << " | " << c.value << " | " << verdict_name(c.verdict);
+}
+
 class ProseTable : public ::testing::TestWithParam<ProseCase> {};
 
 TEST_P(ProseTable, Verdict) {
@@ -290,6 +295,16 @@ INSTANTIATE_TEST_SUITE_P(
         // full-width and case folding
         ProseCase{"Ｏｒｄｅｒ ＩＮＶ－２０２４－００４２ was paid.", "The invoice is INV-2024-0042.", "INV-2024-0042",
                   Verdict::confirmed},
+        // a count hyphenated to its noun, written in words or with the noun apart in the sources
+        ProseCase{"A two-bedroom flat near the station.", "It is a 2-bedroom flat.", "2", Verdict::confirmed},
+        ProseCase{"A two-bedroom flat near the station.", "It is a 3-bedroom flat.", "3", Verdict::unsupported},
+        ProseCase{"The flat has 2 bedrooms.", "It is a 2-bedroom flat.", "2", Verdict::confirmed},
+        ProseCase{"The flat has 2 bathrooms and 3 bedrooms.", "It is a 2-bedroom flat.", "2", Verdict::unsupported},
+        // tenths (成) and the percentage they are
+        ProseCase{"营收同比增长三成。", "营收同比增长30%。", "30%", Verdict::confirmed},
+        ProseCase{"营收同比增长三成。", "营收同比增长40%。", "40%", Verdict::unsupported},
+        ProseCase{"Revenue rose 30% on the year.", "营收同比增长三成。", "三成", Verdict::confirmed},
+        ProseCase{"Revenue rose 30% on the year.", "营收同比增长两成。", "两成", Verdict::unsupported},
         // a number inside another must not count as written there
         ProseCase{"The dose was raised by 5.9% and then to 15 mg.", "It was 5 mg.", "5", Verdict::unsupported}));
 
