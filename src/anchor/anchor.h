@@ -244,6 +244,10 @@ struct CountedText {
   size_t after = 0;
 };
 CountedText counted_text(std::string_view text, const Anchor& a);
+// The share of a source value its text states next to it: "half of the 40 staff", "a third of
+// $900", "40名员工中有一半", "900元的三分之一" give 1/2 and 1/3 (a value of that share is derived from
+// it). 0 when none is written.
+float stated_share(std::string_view text, const Anchor& a);
 
 // Anchors of all sources of one request (and the knowledge base), indexed by type and norm.
 struct SourceAnchor {
@@ -262,6 +266,7 @@ struct SourceAnchor {
   uint16_t counted_len = 0;
   uint16_t counted_after = 0;  // where the text after the value begins in the clause
   uint8_t days = 0;  // times of day: the days they are stated for (weekdays of the field label or text)
+  float share = 0;   // numeric values: the share of it the text states (stated_share), or 0
 };
 
 // A span of one source text (source -1 = knowledge base).

@@ -194,6 +194,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
     }
     const CountedText counted =
         a.type == Type::number || a.type == Type::quantity ? counted_text(text, a) : CountedText{};
+    const float share = is_numeric(a.type) ? stated_share(text, a) : 0.0F;
     const auto counted_at = static_cast<uint32_t>(counted_pool_.size());
     counted_pool_.append(counted.clause);
     for (size_t k = first; k < anchors_.size(); ++k) {
@@ -203,6 +204,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
       anchors_[k].counted_len = static_cast<uint16_t>(counted.clause.size());
       anchors_[k].counted_after = static_cast<uint16_t>(counted.after);
     }
+    if (first < anchors_.size()) anchors_[first].share = share;  // the whole value's, not its parts'
   }
   add_list_counts(text, found);
   if (!texts_.empty() && texts_.size() == static_cast<size_t>(id - base_sources_) + 1) {

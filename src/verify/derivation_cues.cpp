@@ -101,6 +101,7 @@ bool Checker::derivation_cued(Derivation d, std::string_view before, std::string
     case Derivation::ratio:
       return any_cue(clause, kRatioEn, kRatioZh);
     case Derivation::list_count:
+    case Derivation::share_of:  // the source names the computation ("half of the 40 staff")
     case Derivation::none:
       return true;
   }

@@ -127,6 +127,7 @@ const DerivedValues::Table* DerivedValues::find_table(Type type, std::string_vie
 DerivedValues::DerivedValues(const anchor::SourceIndex& index) {
   add_amounts(index);
   add_date_differences(index);
+  add_stated_shares(index);
   for (uint32_t c : index.list_counts()) {
     table(Type::number, "").values.push_back({static_cast<double>(c), Derivation::list_count, {-1, -1, -1}});
   }
@@ -219,9 +220,23 @@ void DerivedValues::add_date_differences(const anchor::SourceIndex& index) {
   }
 }
 
+// "half of the 40 staff": 20 staff, in the unit of the value the share is of.
+void DerivedValues::add_stated_shares(const anchor::SourceIndex& index) {
+  const auto all = index.anchors();
+  for (Type type : {Type::amount, Type::duration, Type::number, Type::quantity}) {
+    for (uint32_t i : index.of_type(type)) {
+      const auto& s = all[i];
+      if (s.share <= 0 || std::isnan(s.anchor.value)) continue;
+      table(type, unit_of(s.anchor)).values.push_back({s.anchor.value * s.share, Derivation::share_of, {i, -1, -1}});
+    }
+  }
+}
+
 bool DerivedValues::find(const Anchor& a, Derived& out) const {
   if (std::isnan(a.value) || a.value <= 0) return false;
-  if (a.type != Type::amount && a.type != Type::duration && a.type != Type::number) return false;
+  if (a.type != Type::amount && a.type != Type::duration && a.type != Type::number && a.type != Type::quantity) {
+    return false;
+  }
   const Table* t = find_table(a.type, unit_of(a));
   if (t == nullptr || t->values.empty()) return false;
   const double v = a.value;

@@ -1,6 +1,7 @@
 // Derived values: a value that equals a one-step computation over source values (a sum or
 // difference of two or three amounts in one currency, a percentage of an amount, the difference of
-// two dates, the count of a listed set of names). Internal to verify.
+// two dates, the count of a listed set of names, the share of a value its source states next to it).
+// Internal to verify.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -41,6 +42,7 @@ class DerivedValues {
   [[nodiscard]] const Table* find_table(anchor::Type type, std::string_view unit) const;
   void add_amounts(const anchor::SourceIndex& index);
   void add_date_differences(const anchor::SourceIndex& index);
+  void add_stated_shares(const anchor::SourceIndex& index);
 
   std::deque<Table> tables_;  // a deque: references stay valid as tables are added
 };

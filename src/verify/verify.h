@@ -29,7 +29,7 @@ std::span<const std::string_view> verdict_names();
 enum class Reason : uint8_t { none, absent, mismatch, other_field };
 std::string_view reason_name(Reason r);
 
-enum class Derivation : uint8_t { none, sum, difference, percent_of, ratio, date_difference, list_count };
+enum class Derivation : uint8_t { none, sum, difference, percent_of, ratio, date_difference, list_count, share_of };
 std::string_view derivation_name(Derivation d);
 
 struct CheckerOptions {

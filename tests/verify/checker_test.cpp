@@ -527,6 +527,14 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::unsupported},
         ProseCase{"首付120万元，贷款230万元。", "两项合计350万元。", "350万元", Verdict::derived},
         ProseCase{"首付120万元，贷款230万元。", "押金为350万元。", "350万元", Verdict::unsupported},
+        // a share the source states of its value ("half of the 40 staff") derives that share
+        ProseCase{"Half of the 40 staff left in May.", "20 staff left in May.", "20 staff", Verdict::derived},
+        ProseCase{"Half of the 40 staff left in May.", "25 staff left in May.", "25 staff", Verdict::unsupported},
+        ProseCase{"More than half of the 40 staff left.", "20 staff left.", "20 staff", Verdict::unsupported},
+        ProseCase{"The deposit is a third of the $900 fee.", "The deposit is $300.", "$300", Verdict::derived},
+        ProseCase{"40名员工中有一半离职。", "20名员工离职。", "20名", Verdict::derived},
+        ProseCase{"40名员工中有一半离职。", "25名员工离职。", "25名", Verdict::unsupported},
+        ProseCase{"押金为900元的三分之一。", "押金为300元。", "300元", Verdict::derived},
         // Chinese day of the month and compound magnitudes
         ProseCase{"2015年3月25日，智利外交部发表声明。", "智利外交部25日发表声明。", "25日", Verdict::confirmed},
         ProseCase{"2015年3月25日，智利外交部发表声明。", "智利外交部26日发表声明。", "26日", Verdict::unsupported},
