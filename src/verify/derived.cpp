@@ -214,7 +214,7 @@ void DerivedValues::add_date_differences(const anchor::SourceIndex& index) {
         const int64_t d = std::abs(days_from_civil(a.year, a.month, a.day) - days_from_civil(b.year, b.month, b.day));
         if (d == 0) continue;
         days.values.push_back({static_cast<double>(d), Derivation::date_difference, ops});
-        if (d % 7 == 0) weeks.values.push_back({static_cast<double>(d / 7), Derivation::date_difference, ops});
+        if (d % 7 == 0) weeks.values.push_back({static_cast<double>(d) / 7.0, Derivation::date_difference, ops});
       }
     }
   }
