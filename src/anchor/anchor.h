@@ -244,6 +244,16 @@ struct CountedText {
   size_t after = 0;
 };
 CountedText counted_text(std::string_view text, const Anchor& a);
+// A unit of measure's dimension and scale (units.cpp): value x factor + offset is the value in the
+// dimension's base unit ("mg": mass, 0.001 g; "degF": temperature, 5/9 and -160/9 of a degree C;
+// "week": time, 604,800 s). False for units that convert to no other (a count's noun, a measure
+// word, "GB", "day" against "month").
+struct UnitScale {
+  std::string_view dimension;
+  double factor = 1;
+  double offset = 0;
+};
+bool unit_scale(std::string_view unit, UnitScale& out);
 // The share of a source value its text states next to it: "half of the 40 staff", "a third of
 // $900", "40名员工中有一半", "900元的三分之一" give 1/2 and 1/3 (a value of that share is derived from
 // it). 0 when none is written.

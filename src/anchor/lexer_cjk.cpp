@@ -260,17 +260,20 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
     if (size_t e = scan_cn_tenths(src, j, v, a)) return e;
   }
   std::string_view unit;
-  if (src.match(m, "元")) {
-    const size_t e = src.match(m + 3, "整") ? m + 6 : m + 3;
-    set_norm(a, Type::amount, norm + " CNY");
+  if (size_t e = currency_suffix(src, m, unit); e > 0 && src.at(m) != ' ') {  // 五百元, 三亿美元
+    set_norm(a, Type::amount, norm + " " + std::string(unit));
     return e;
   }
   if (size_t e = duration_suffix(src, m, unit, true); e > 0 && (!src.match(m, "日") || (!decimal && run.size() > 3))) {
+    if (size_t h = cn_and_a_half(src, e, unit, norm, a.value, a)) return h;  // 一年半
     set_norm(a, Type::duration, norm + " " + std::string(unit));
     return e;
   }
   // A count with its measure word (两名, 三家, 十二台); not 一 alone (一个, 一次 are mostly words)
   // nor 分 (十分: "very").
+  if (size_t e = quantity_suffix(src, m, unit); e > 0 && unit == "个") {
+    if (size_t h = cn_and_a_half(src, e, unit, norm, a.value, a)) return h;  // 两个半小时, 一个半月
+  }
   if (size_t e = quantity_suffix(src, m, unit); e > 0 && (decimal || run != "一") && unit != "分") {
     set_norm(a, Type::quantity, norm + " " + std::string(unit));
     return e;
@@ -308,8 +311,51 @@ size_t scan_cn_tenths(Src& src, size_t j, uint64_t tenths, Anchor& a) {
   return e;
 }
 
+size_t cn_and_a_half(Src& src, size_t e, std::string_view unit, const std::string& norm, double value, Anchor& a) {
+  if (norm.find('.') != std::string::npos || !src.match(e, "半")) return 0;
+  std::string_view duration = unit;
+  size_t end = e + 3;
+  if (unit == "个") {  // 两个半小时, 三个半月
+    if (src.match(end, "月")) {
+      duration = "month";
+      end += 3;
+    } else if (size_t d = duration_suffix(src, end, duration, false)) {
+      end = d;
+    } else {
+      return 0;
+    }
+  } else if (src.match(end, "载")) {  // 一年半载: "a year or so"
+    return 0;
+  }
+  set_norm(a, Type::duration, norm + ".5 " + std::string(duration));
+  a.value = value + 0.5;
+  return end;
+}
+
+namespace {
+// "半年", "半小时", "半个月", "半天": half of one unit. Not 上半年, 下半年, 前半天 (a part of a period),
+// 大半年 (most of a year), nor 半年报, 半年度 (a report, a reporting period).
+size_t scan_cn_half(Src& src, size_t p, Anchor& a) {
+  if (p >= 3) {
+    const std::string_view before = src.s.substr(p - 3, 3);
+    for (std::string_view w : {"上", "下", "前", "后", "大", "多", "近", "约"}) {
+      if (before == w) return 0;
+    }
+  }
+  std::string_view unit;
+  const size_t e = duration_suffix(src, p + 3, unit, true);
+  if (e == 0 || unit == "second" || src.match(e, "报") || src.match(e, "度") || src.match(e, "刊")) return 0;
+  set_norm(a, Type::duration, "0.5 " + std::string(unit));
+  a.value = 0.5;
+  return e;
+}
+}  // namespace
+
 // At a Han character c0 (complete, at p): the keyword matchers run only for their first characters.
 size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a) {
+  if (c0 == U'半') {
+    if (size_t e = scan_cn_half(src, p, a)) return e;
+  }
   if ((han_class()(c0) & HanClass::kPlain) != 0) return scan_org_name(src, p, a);
   if (zh_logic_first(c0)) {
     for (const auto& w : kZhLogic) {

@@ -244,6 +244,9 @@ size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a);
 // A unit or measure word right after a number ending at j (" units", "台", "万吨" after the
 // multiplier): its end and canonical unit, or 0.
 size_t quantity_suffix(Src& src, size_t j, std::string_view& unit);
+// A unit of measure (kMeasureUnitsEn) right after a number ending at j, with or without a space:
+// "500 mg", "500mg", "37.5°C". Its end and norm, or 0.
+size_t measure_suffix(Src& src, size_t j, std::string_view& unit);
 size_t scan_score(Src& src, size_t p, Anchor& a);      // "27-24", "3比1", "17胜6负" at the digit p
 void set_ordinal(Anchor& a, std::string_view digits);  // quantity "#12"
 
@@ -254,6 +257,9 @@ size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a);
 size_t cn_numeral_run(Src& src, size_t i);
 bool cn_value(std::string_view s, uint64_t& v);
 size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a);  // c0: the complete Han character at p
+// "一年半", "3个半小时": after a count (`norm`, `value`) and its duration unit or 个 ending at e, half
+// a unit more: a duration of norm + ".5", and its end; 0 when no 半 follows.
+size_t cn_and_a_half(Src& src, size_t e, std::string_view unit, const std::string& norm, double value, Anchor& a);
 // "三成", "3成" (tenths, the count ending at j): the percentage 30%, or 0.
 size_t scan_cn_tenths(Src& src, size_t j, uint64_t tenths, Anchor& a);
 

@@ -50,6 +50,15 @@ size_t currency_suffix(Src& src, size_t j, std::string_view& code) {
     code = "JPY";
     return j + 3;
   }
+  if (src.at(j) >= 0xE0) {
+    for (const auto& c : kCurrencyWordsZh) {
+      if (src.match(j, c.text)) {
+        code = c.code;
+        return j + c.text.size();
+      }
+    }
+    return 0;
+  }
   if (src.at(j) != ' ') return 0;
   const size_t k = src.skip_spaces(j);
   for (const auto& c : kCurrencyCodes) {
@@ -206,6 +215,9 @@ size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, An
     return true;
   };
   if (size_t e = duration_suffix(src, mult.end, unit, false); e > 0 && with_unit(Type::duration, mult.shift)) return e;
+  if (mult.shift == 0) {  // "500mg", "2kg": a measure, not an identifier
+    if (size_t e = measure_suffix(src, j, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
+  }
   if (src.at(mult.end) == '-' && mult.shift == 0) {  // "4-star rating", "a 26-point lead"
     if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
   }
@@ -268,6 +280,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
       return j + std::string_view("年代").size();
     }
     if (size_t e = duration_suffix(src, j, unit, a.value < 1000)) {
+      if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 1年半
       a.type = Type::duration;
       a.norm += ' ';
       a.norm += unit;
@@ -276,6 +289,9 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
   }
   // "19时35分", "9点05分": minutes of a time of day, not a count of points.
   const bool clock_minutes = p >= 3 && (src.s.substr(p - 3, 3) == "时" || src.s.substr(p - 3, 3) == "点");
+  if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && unit == "个" && mult.shift == 0) {
+    if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 3个半小时
+  }
   if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && !(clock_minutes && unit == "分")) {
     a.type = Type::quantity;
     a.norm += ' ';
@@ -322,6 +338,14 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
   if (size_t e = scan_day_first(src, p, a)) return e;
   if (size_t e = scan_score(src, p, a)) return e;
   const size_t j = digits_end(src, p);
+  // The denominator of a fraction ("7 3/4 inches", "1/2 lb"): what follows is the whole fraction's
+  // unit, never a measure of the denominator alone.
+  if (p >= 2 && src.s[p - 1] == '/' && is_digit(static_cast<unsigned char>(src.s[p - 2])) && src.digits(p) == j) {
+    bool ok = false;
+    set_norm(a, Type::number, number_norm(src.s.substr(p, j - p), 0, ok));
+    a.value = to_value(a.norm);
+    return j;
+  }
   const Multiplier mult = multiplier(src, j);
   if (is_alpha(src.at(mult.end)) || src.at(mult.end) == '-' || src.at(mult.end) == '_') {
     if (size_t e = attached_letters(src, p, j, mult, a)) return e;

@@ -37,7 +37,25 @@ constexpr std::array<char32_t, kQuantityUnitsZh.size()> kZhFirst = [] {
 }();
 }  // namespace
 
+size_t measure_suffix(Src& src, size_t j, std::string_view& unit) {
+  size_t k = j;
+  if (src.at(k) == ' ') k = src.skip_spaces(k);
+  const int c = src.at(k);
+  if (!is_alpha(c) && c != 0xC2 && c != 0xCE && c != 0xE2) return 0;  // a letter, µ, °, μ, ℃, ℉
+  for (const auto& u : kMeasureUnitsEn) {
+    if (!src.match(k, u.text)) continue;
+    const size_t e = k + u.text.size();
+    // "5 m" but not "5 meetings"; a symbol may end in a non-letter ("37.5°C").
+    if (src.word_end(e)) {
+      unit = u.unit;
+      return e;
+    }
+  }
+  return 0;
+}
+
 size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
+  if (size_t e = measure_suffix(src, j, unit)) return e;
   const int c = src.at(j);
   if (c == ' ' || c == '-') {  // "4 stars", and the compound "4-star", "26-point"
     const size_t k = c == ' ' ? src.skip_spaces(j) : j + 1;
@@ -64,6 +82,11 @@ size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
     if (!src.match(j, u.text)) continue;
     const size_t e = j + u.text.size();
     if (u.text == "分" && (src.match(e, "钟") || src.match(e, "之"))) return 0;  // minutes, fractions
+    // 升 after a number is litres, unless it is the verb "rise" (3升至5, 升为, 升到).
+    if (u.text == "升" && (src.match(e, "至") || src.match(e, "为") || src.match(e, "到") || src.match(e, "高") ||
+                           src.match(e, "级") || src.match(e, "值") || src.match(e, "幅"))) {
+      return 0;
+    }
     unit = u.unit;
     return e;
   }

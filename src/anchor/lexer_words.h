@@ -59,6 +59,21 @@ inline constexpr std::array<std::pair<std::string_view, int>, 5> kAttachedMultip
 inline constexpr std::array<std::pair<std::string_view, int>, 8> kCurrencyMultipliers = {
     {{"MM", 6}, {"Bn", 9}, {"BN", 9}, {"tn", 12}, {"b", 9}, {"B", 9}, {"M", 6}, {"T", 12}}};
 // Currency after a number: codes (case-sensitive) and words (any case).
+// Currency names right after a number in Chinese ("500日元", "3亿美元"); 元 alone is the yuan.
+inline constexpr std::array<CurrencyWord, 14> kCurrencyWordsZh = {{{"日元", "JPY"},
+                                                                   {"日圆", "JPY"},
+                                                                   {"美元", "USD"},
+                                                                   {"美金", "USD"},
+                                                                   {"欧元", "EUR"},
+                                                                   {"英镑", "GBP"},
+                                                                   {"港元", "HKD"},
+                                                                   {"港币", "HKD"},
+                                                                   {"澳元", "AUD"},
+                                                                   {"加元", "CAD"},
+                                                                   {"新加坡元", "SGD"},
+                                                                   {"瑞士法郎", "CHF"},
+                                                                   {"韩元", "KRW"},
+                                                                   {"人民币", "CNY"}}};
 inline constexpr std::array<CurrencyWord, 14> kCurrencyCodes = {{{"USD", "USD"},
                                                                  {"EUR", "EUR"},
                                                                  {"GBP", "GBP"},
@@ -123,17 +138,22 @@ struct QuantityUnit {
 };
 // Measure words and units right after a Chinese number; where one is a prefix of another, the
 // longer comes first. 分 is not followed by 钟 or 之 (scan_quantity checks).
-inline constexpr std::array<QuantityUnit, 61> kQuantityUnitsZh = {
-    {{"个百分点", "pp"}, {"个", "个"},      {"人次", "人次"}, {"人", "人"},      {"名", "人"},   {"位", "人"},
-     {"例", "人"},       {"台", "台"},      {"家", "家"},     {"件", "件"},      {"次", "次"},   {"场", "场"},
-     {"辆", "辆"},       {"座", "座"},      {"项", "项"},     {"架", "架"},      {"艘", "艘"},   {"只", "只"},
-     {"条", "条"},       {"所", "所"},      {"户", "户"},     {"套", "套"},      {"部", "部"},   {"枚", "枚"},
-     {"颗", "颗"},       {"张", "张"},      {"篇", "篇"},     {"首", "首"},      {"支", "支"},   {"批", "批"},
-     {"轮", "轮"},       {"届", "届"},      {"期", "期"},     {"床", "床"},      {"株", "株"},   {"头", "头"},
-     {"间", "间"},       {"层", "层"},      {"栋", "栋"},     {"处", "处"},      {"份", "份"},   {"倍", "倍"},
-     {"分", "分"},       {"吨", "t"},       {"公里", "km"},   {"千米", "km"},    {"千克", "kg"}, {"公斤", "kg"},
-     {"平方公里", "km2"}, {"平方千米", "km2"}, {"公顷", "ha"}, {"平方米", "m2"},   {"毫安时", "mAh"}, {"英寸", "inch"}, {"千瓦时", "kWh"}, {"兆瓦", "MW"}, {"亩", "亩"},
-     {"册", "册"},       {"本", "本"},      {"级", "级"},     {"米", "m"}}};
+inline constexpr std::array<QuantityUnit, 72> kQuantityUnitsZh = {
+    {{"个百分点", "pp"}, {"个", "个"},     {"人次", "人次"},  {"人", "人"},        {"名", "人"},
+     {"位", "人"},       {"例", "人"},     {"台", "台"},      {"家", "家"},        {"件", "件"},
+     {"次", "次"},       {"场", "场"},     {"辆", "辆"},      {"座", "座"},        {"项", "项"},
+     {"架", "架"},       {"艘", "艘"},     {"只", "只"},      {"条", "条"},        {"所", "所"},
+     {"户", "户"},       {"套", "套"},     {"部", "部"},      {"枚", "枚"},        {"颗", "颗"},
+     {"张", "张"},       {"篇", "篇"},     {"首", "首"},      {"支", "支"},        {"批", "批"},
+     {"轮", "轮"},       {"届", "届"},     {"期", "期"},      {"床", "床"},        {"株", "株"},
+     {"头", "头"},       {"间", "间"},     {"层", "层"},      {"栋", "栋"},        {"处", "处"},
+     {"份", "份"},       {"倍", "倍"},     {"分", "分"},      {"吨", "t"},         {"公里", "km"},
+     {"千米", "km"},     {"千克", "kg"},   {"公斤", "kg"},    {"平方公里", "km2"}, {"平方千米", "km2"},
+     {"公顷", "ha"},     {"平方米", "m2"}, {"毫安时", "mAh"}, {"英寸", "inch"},    {"千瓦时", "kWh"},
+     {"兆瓦", "MW"},     {"亩", "亩"},     {"册", "册"},      {"本", "本"},        {"级", "级"},
+     {"米", "m"},        {"毫克", "mg"},   {"毫升", "ml"},    {"毫米", "mm"},      {"微克", "mcg"},
+     {"克", "g"},        {"升", "l"},      {"厘米", "cm"},    {"斤", "jin"},       {"摄氏度", "degC"},
+     {"千卡", "kcal"},   {"大卡", "kcal"}}};
 // Nouns and units after an English number and a space (any case): what is counted is part of the
 // value ("6 units" is not "6 stores").
 inline constexpr std::array<QuantityUnit, 111> kQuantityUnitsEn = {{{"units", "unit"},
@@ -247,6 +267,62 @@ inline constexpr std::array<QuantityUnit, 111> kQuantityUnitsEn = {{{"units", "u
                                                                     {"languages", "language"},
                                                                     {"crew", "person"},
                                                                     {"fans", "person"}}};
+
+// Units of measure after an English number, with or without a space ("500 mg", "500mg", "37.5°C"),
+// matched as written (case-sensitive: "mL" and "ml", never "Mg"); where one begins another, the
+// longer comes first. Their norms are the ones units.cpp converts between. Not "m" (metres,
+// minutes or millions) nor "ft" ("ft." is "featuring"): their words ("metres", "feet") are units.
+inline constexpr std::array<QuantityUnit, 51> kMeasureUnitsEn = {{{"mg/dL", "mg/dl"},
+                                                                  {"mg/dl", "mg/dl"},
+                                                                  {"mmol/L", "mmol/l"},
+                                                                  {"mmol/l", "mmol/l"},
+                                                                  {"mmHg", "mmHg"},
+                                                                  {"mcg", "mcg"},
+                                                                  {"µg", "mcg"},
+                                                                  {"μg", "mcg"},
+                                                                  {"mg", "mg"},
+                                                                  {"mL", "ml"},
+                                                                  {"ml", "ml"},
+                                                                  {"mm", "mm"},
+                                                                  {"g", "g"},
+                                                                  {"dL", "dl"},
+                                                                  {"L", "l"},
+                                                                  {"cm", "cm"},
+                                                                  {"lbs", "lb"},
+                                                                  {"lb", "lb"},
+                                                                  {"oz", "oz"},
+                                                                  {"°C", "degC"},
+                                                                  {"°F", "degF"},
+                                                                  {"℃", "degC"},
+                                                                  {"℉", "degF"},
+                                                                  {"kcal", "kcal"},
+                                                                  {"IU", "IU"},
+                                                                  {"bpm", "bpm"},
+                                                                  {"GB", "GB"},
+                                                                  {"MB", "MB"},
+                                                                  {"TB", "TB"},
+                                                                  {"GHz", "GHz"},
+                                                                  {"MHz", "MHz"},
+                                                                  {"Mbps", "Mbps"},
+                                                                  {"milligrams", "mg"},
+                                                                  {"milligram", "mg"},
+                                                                  {"micrograms", "mcg"},
+                                                                  {"grams", "g"},
+                                                                  {"gram", "g"},
+                                                                  {"millilitres", "ml"},
+                                                                  {"milliliters", "ml"},
+                                                                  {"litres", "l"},
+                                                                  {"liters", "l"},
+                                                                  {"litre", "l"},
+                                                                  {"liter", "l"},
+                                                                  {"centimetres", "cm"},
+                                                                  {"centimeters", "cm"},
+                                                                  {"millimetres", "mm"},
+                                                                  {"millimeters", "mm"},
+                                                                  {"ounces", "oz"},
+                                                                  {"feet", "ft"},
+                                                                  {"degrees Celsius", "degC"},
+                                                                  {"degrees Fahrenheit", "degF"}}};
 
 // ---------------------------------------------------------------------------- amounts
 inline constexpr std::array<Prefix, 24> kPrefixes = {

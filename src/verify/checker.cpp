@@ -20,6 +20,8 @@ namespace {
 constexpr float kPartialDate = 0.9F;
 // Confidence of a name confirmed by its parts (name_parts.cpp), not as written.
 constexpr float kByParts = 0.9F;
+// Confidence of a measure the sources state in another unit ("0.5 g" for "500 mg").
+constexpr float kInAnotherUnit = 0.95F;
 
 bool date_compatible(std::string_view out, std::string_view src) {
   if (src.size() > out.size() && src.substr(0, out.size()) == out && src[out.size()] == '-') return true;
@@ -248,24 +250,6 @@ int64_t Checker::date_in_year(std::string_view year) const {
   return -1;
 }
 
-// A count with its unit ("240台", "229 passengers") is supported by the same number written alone,
-// unless a source writes that number with another unit or measure word ("240台" against "240家"):
-// then the unit is what the answer got wrong. An ordinal ("#12") needs an ordinal: the cardinal 12
-// is another value.
-bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
-  if (a.norm.starts_with('#')) return false;
-  const auto& all = index_.anchors();
-  int64_t plain = -1;
-  for (uint32_t i : numeric_) {
-    const auto& s = all[i];
-    if (s.anchor.value != a.value) continue;
-    if (s.anchor.type == a.type && !s.anchor.norm.starts_with('#')) return false;  // another unit
-    if (s.anchor.type == Type::number && plain < 0) plain = i;  // a score's side too ("27 points", "27-24")
-  }
-  support = plain;
-  return plain >= 0;
-}
-
 // Best support of `a` short of an exact match: an equal value, a quantity's bare number, a
 // compatible date, or the closest name by trigram cosine; returns its confidence (0 when none).
 float Checker::best_support(const Anchor& a, int64_t& best_idx) {
@@ -286,7 +270,9 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
       if (best_idx >= 0) best = 1.0F;
       break;
     case Type::quantity:
-      if (quantity_by_number(a, best_idx)) best = 1.0F;
+    case Type::duration:
+      if (a.type == Type::quantity && quantity_by_number(a, best_idx)) return 1.0F;
+      if (in_another_unit(a, best_idx)) best = kInAnotherUnit;
       break;
     case Type::date:
       for (uint32_t i : index_.of_type(Type::date)) {

@@ -112,6 +112,8 @@ class Checker {
  private:
   static float cosine(const std::vector<uint32_t>& a, float na, const std::vector<uint32_t>& b, float nb);
   bool quantity_by_number(const anchor::Anchor& a, int64_t& support) const;
+  // A source measure or duration equal to `a` in another unit of its dimension (measures.cpp).
+  bool in_another_unit(const anchor::Anchor& a, int64_t& support) const;
   static bool year_of(std::string_view norm);
   [[nodiscard]] int64_t date_in_year(std::string_view year) const;
   [[nodiscard]] bool has_numeric_source() const;

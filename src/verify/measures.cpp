@@ -1,0 +1,82 @@
+// Measures and counts against the sources' (docs/ANCHORS.md, "Checking"): a count's number written
+// alone, and a measure or duration stated in another unit of its dimension.
+#include <algorithm>
+#include <cmath>
+
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+
+using anchor::Anchor;
+using anchor::Type;
+
+namespace {
+// The unit of a measure's norm ("500 mg": "mg"), empty when it has none.
+std::string_view unit_of(std::string_view norm) {
+  const size_t sp = norm.rfind(' ');
+  return sp == std::string_view::npos ? std::string_view() : norm.substr(sp + 1);
+}
+
+// Half a unit of the last decimal the answer wrote: "0.5 g" is 0.45-0.55 g.
+double written_precision(std::string_view norm) {
+  const size_t dot = norm.find('.');
+  const size_t end = norm.find(' ');
+  if (dot == std::string_view::npos || dot > end) return 0.5;
+  return 0.5 * std::pow(10.0, -static_cast<double>(end - dot - 1));
+}
+
+// At most this far from the source's value after conversion, relative to it: "2.2 lb" is 1 kg,
+// "2 lb" is not, nor "1 g" the sources' 1,250 mg.
+constexpr double kMaxConversionError = 0.01;
+}  // namespace
+
+// A count with its unit ("240台", "229 passengers") is supported by the same number written alone,
+// unless a source writes that number with another unit or measure word ("240台" against "240家"):
+// then the unit is what the answer got wrong. An ordinal ("#12") needs an ordinal: the cardinal 12
+// is another value.
+bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
+  if (a.norm.starts_with('#')) return false;
+  const auto& all = index_.anchors();
+  int64_t plain = -1;
+  for (uint32_t i : numeric_) {
+    const auto& s = all[i];
+    if (s.anchor.value != a.value) continue;
+    if (s.anchor.type == a.type && !s.anchor.norm.starts_with('#')) return false;  // another unit
+    if (s.anchor.type == Type::number && plain < 0) plain = i;  // a score's side too ("27 points", "27-24")
+  }
+  support = plain;
+  return plain >= 0;
+}
+
+// "0.5 g" for the sources' "500 mg", "14 days" for "2 weeks", "98.6°F" for "37°C": the same
+// measure in another unit of its dimension, to the precision the answer wrote and within 1%. Not
+// where the sources state values in the answer's own unit: then it is one of those or wrong ("20
+// ha" against "8.2 ha" and a floor area of 200,000 m2).
+bool Checker::in_another_unit(const Anchor& a, int64_t& support) const {
+  anchor::UnitScale to;
+  const std::string_view unit = unit_of(a.norm);
+  if (std::isnan(a.value) || !anchor::unit_scale(unit, to)) return false;
+  const double precision = written_precision(a.norm);
+  const auto& all = index_.anchors();
+  const auto sources = index_.of_type(a.type);
+  if (std::any_of(sources.begin(), sources.end(), [&](uint32_t i) { return unit_of(all[i].anchor.norm) == unit; })) {
+    return false;
+  }
+  for (uint32_t i : sources) {
+    const Anchor& s = all[i].anchor;
+    anchor::UnitScale from;
+    if (std::isnan(s.value) || unit_of(s.norm) == unit || !anchor::unit_scale(unit_of(s.norm), from) ||
+        from.dimension != to.dimension) {
+      continue;
+    }
+    const double converted = (s.value * from.factor + from.offset - to.offset) / to.factor;
+    const double error = std::fabs(converted - a.value);
+    if (error <= precision && error <= kMaxConversionError * std::fabs(converted)) {
+      support = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace sfcl::verify
