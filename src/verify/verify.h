@@ -132,6 +132,8 @@ class Checker {
   bool written_otherwise(const anchor::Anchor& a, std::string_view surface, std::string_view after,
                          anchor::TextSpan& span) const;
   bool season_year(std::string_view surface, anchor::TextSpan& span) const;
+  bool time_in_words(std::string_view norm, anchor::TextSpan& span) const;
+  bool age_in_years(const anchor::Anchor& a, std::string_view after, anchor::TextSpan& span) const;
   bool dimensions_written(anchor::TextSpan& span) const;
   bool name_by_initials(std::string_view surface, anchor::TextSpan& span) const;
   // roles.cpp

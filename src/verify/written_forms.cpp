@@ -3,9 +3,12 @@
 // ("5.68m" for "5.68 m"), a score in words ("92-8" for "92 to 8"), an ordinal in words ("8th" for
 // "eighth"), a date with an ordinal day ("May 30th" for "may 30" in a lower-cased corpus), a phone
 // number with its area code in brackets ("301-352-1200" for "(301) 352-1200"), the second year of a
-// season ("2008" for "2007-08"), dimensions ("4x4" for "4 x 4" or "4 by 4"). Each form is looked up
-// verbatim, so the value must still be the sources' digit for digit.
+// season ("2008" for "2007-08"), dimensions ("4x4" for "4 x 4" or "4 by 4"), dozens ("12" for "a
+// dozen"), a quarter in words ("Q3 2024" for "the third quarter of 2024"), noon and midnight ("12:00
+// pm" for "noon"), an age in Chinese ("45 years old" for 45岁). Each form is looked up verbatim, so
+// the value must still be the sources' digit for digit.
 #include <array>
+#include <cmath>
 #include <string>
 
 #include "verify/verify.h"
@@ -147,7 +150,54 @@ bool count_in_words(const anchor::SourceIndex& index, std::string& scratch, doub
   }
   return false;
 }
+// "12" for "a dozen", "24" for "two dozen": whole dozens up to ten, as the sources count them.
+bool dozens_in_words(const anchor::SourceIndex& index, std::string& scratch, double value, anchor::TextSpan& span) {
+  if (!(value >= 12 && value <= 120) || std::fmod(value, 12.0) != 0) return false;
+  const auto n = static_cast<size_t>(value / 12);
+  if (n == 1 && (index.find_verbatim("a dozen", span) || index.find_verbatim("one dozen", span))) return true;
+  scratch.assign(kUnits[n]).append(" dozen");
+  return n > 1 && index.find_verbatim(scratch, span);
+}
+
+// "Q3 2024" (norm "2024-Q3") for "the third quarter of 2024" or "third quarter 2024".
+bool quarter_in_words(const anchor::SourceIndex& index, std::string_view norm, std::string& scratch,
+                      anchor::TextSpan& span) {
+  static constexpr std::array<std::string_view, 5> kQuarters = {"", "first", "second", "third", "fourth"};
+  if (norm.size() != 7 || norm[4] != '-' || norm[5] != 'Q' || norm[6] < '1' || norm[6] > '4') return false;
+  const std::string_view year = norm.substr(0, 4);
+  for (std::string_view joint : {" quarter of ", " quarter ", " quarter, "}) {
+    scratch.assign(kQuarters[static_cast<size_t>(norm[6] - '0')]).append(joint).append(year);
+    if (index.find_verbatim(scratch, span)) return true;
+  }
+  return false;
+}
 }  // namespace
+
+// "12:00 pm" for "noon" or "midday", "00:00" for "midnight", in either language.
+bool Checker::time_in_words(std::string_view norm, anchor::TextSpan& span) const {
+  if (norm == "12:00") {
+    for (std::string_view w : {"noon", "midday", "正午"}) {
+      if (index_.find_verbatim(w, span)) return true;
+    }
+  }
+  if (norm == "00:00") {
+    for (std::string_view w : {"midnight", "午夜", "零点"}) {
+      if (index_.find_verbatim(w, span)) return true;
+    }
+  }
+  return false;
+}
+
+// "45 years old", "a 45-year-old" for the sources' 45岁 or 45周岁.
+bool Checker::age_in_years(const Anchor& a, std::string_view after, anchor::TextSpan& span) const {
+  if (!a.norm.ends_with(" year") || !(after.starts_with(" old") || after.starts_with("-old"))) return false;
+  const std::string_view digits = std::string_view(a.norm).substr(0, a.norm.size() - 5);
+  if (digits.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  scratch_.assign(digits).append("岁");
+  if (index_.find_verbatim(scratch_, span)) return true;
+  scratch_.assign(digits).append("周岁");
+  return index_.find_verbatim(scratch_, span);
+}
 
 bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::string_view after,
                                 anchor::TextSpan& span) const {
@@ -158,6 +208,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
     case Type::number: {
       if (season_year(surface, span)) return true;
       if (number_in_words(index_, scratch_, surface, a.value, span)) return true;
+      if (dozens_in_words(index_, scratch_, a.value, span)) return true;
       if (surface.find_first_not_of("0123456789") == std::string_view::npos &&
           (after.starts_with(' ') || after.starts_with('-')) &&
           count_in_words(index_, scratch_, a.value, after.substr(1), span)) {
@@ -170,6 +221,10 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       scratch_.append(folded_.substr(0, d)).append(" ").append(folded_.substr(d));
       return index_.find_verbatim(scratch_, span);
     }
+    case Type::time:  // "12:00 pm" as "noon", "00:00" as "midnight"
+      return time_in_words(a.norm, span);
+    case Type::duration:  // "45 years old" as 45岁
+      return age_in_years(a, after, span);
     case Type::score: {  // "27-24" as "27 to 24"
       const size_t dash = a.norm.find('-');
       if (dash == std::string::npos || a.norm.find(' ') != std::string::npos) return false;
@@ -185,7 +240,8 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       if (!a.norm.starts_with('#') || !(a.value >= 1 && a.value < static_cast<double>(kOrdinals.size()))) return false;
       return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span);
     }
-    case Type::date: {  // "May 30th" as "may 30"
+    case Type::date: {  // "May 30th" as "may 30"; "Q3 2024" as "the third quarter of 2024"
+      if (quarter_in_words(index_, a.norm, scratch_, span)) return true;
       const size_t at = folded_.find_first_of("0123456789");
       if (at == std::string::npos) return false;
       size_t e = at;

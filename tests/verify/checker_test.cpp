@@ -316,6 +316,17 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"Her temperature was 37°C.", "Her temperature was 99.6°F.", "99.6°F", Verdict::unsupported},
         ProseCase{"The bag weighs 1 kg.", "The bag weighs 2.2 lb.", "2.2 lb", Verdict::confirmed},
         ProseCase{"The bag weighs 1 kg.", "The bag weighs 2 lb.", "2 lb", Verdict::unsupported},
+        // dozens, quarters, noon and an age, written in words or in the other language
+        ProseCase{"The order contains a dozen eggs.", "It has 12 eggs.", "12", Verdict::confirmed},
+        ProseCase{"The order contains a dozen eggs.", "It has 13 eggs.", "13", Verdict::unsupported},
+        ProseCase{"Profits rose in the third quarter of 2024.", "Profits rose in Q3 2024.", "Q3 2024",
+                  Verdict::confirmed},
+        ProseCase{"Profits rose in the third quarter of 2024.", "Profits rose in Q2 2024.", "Q2 2024",
+                  Verdict::unsupported},
+        ProseCase{"The meeting is at noon.", "It starts at 12:00 pm.", "12:00 pm", Verdict::confirmed},
+        ProseCase{"会议于正午开始。", "It starts at 2:00 pm.", "2:00 pm", Verdict::unsupported},
+        ProseCase{"他今年45岁。", "He is 45 years old.", "45 years", Verdict::confirmed},
+        ProseCase{"他今年45岁。", "He is 54 years old.", "54 years", Verdict::unsupported},
         // currencies named in Chinese
         ProseCase{"费用为150万日元。", "The fee is 1.5 million yen.", "1.5 million yen", Verdict::confirmed},
         ProseCase{"费用为150万日元。", "The fee is 15 million yen.", "15 million yen", Verdict::unsupported},
