@@ -268,6 +268,8 @@ size_t scan_logic(Src& src, size_t p, Anchor& a);
 size_t scan_clause(Src& src, size_t p, Anchor& a);
 size_t scan_code_signature(Src& src, size_t p, Anchor& a);
 size_t scan_spelled(Src& src, size_t p, Anchor& a);
+// " and a half hours" after a number ending at j: the duration's end and unit, or 0.
+size_t and_a_half(Src& src, size_t j, std::string_view& unit);
 size_t scan_url(Src& src, size_t p, Anchor& a);
 size_t scan_email(Src& src, size_t p, Anchor& a);
 

@@ -279,6 +279,11 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
       a.value = std::numeric_limits<double>::quiet_NaN();
       return j + std::string_view("年代").size();
     }
+    if (size_t e = and_a_half(src, j, unit); e > 0 && a.norm.find('.') == std::string::npos) {  // 2 and a half hours
+      set_norm(a, Type::duration, a.norm + ".5 " + std::string(unit));
+      a.value += 0.5;
+      return e;
+    }
     if (size_t e = duration_suffix(src, j, unit, a.value < 1000)) {
       if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 1年半
       a.type = Type::duration;

@@ -104,21 +104,42 @@ constexpr FirstBytes kSpelledFirst = first_bytes(kSpelled, kText, true);
 }  // namespace
 
 // "thirty days", "thirty (30) days", "ten percent".
+size_t and_a_half(Src& src, size_t j, std::string_view& unit) {
+  if (!src.match_ci(j, " and a half")) return 0;
+  return duration_suffix(src, j + 11, unit, false);
+}
+
 size_t scan_spelled(Src& src, size_t p, Anchor& a) {
   for (uint64_t bits = kSpelledFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
     const Word& w = entry(kSpelled, bits);
     if (!src.match_ci(p, w.text) || !src.word_end(p + w.text.size())) continue;
     size_t j = p + w.text.size();
+    const bool half = w.norm == "0.5";
+    if (half) {  // "half an hour", "half a day" (not "half-year", a period, nor "half the time")
+      if (src.match_ci(j, " an ")) {
+        j += 3;
+      } else if (src.match_ci(j, " a ")) {
+        j += 2;
+      } else {
+        return 0;
+      }
+    }
     if (src.at(j) == ' ' && src.at(j + 1) == '(') {  // "thirty (30)"
       const size_t d1 = src.digits(j + 2);
       if (d1 > j + 2 && src.at(d1) == ')') j = d1 + 1;
     }
     std::string_view unit;
+    if (size_t e = and_a_half(src, j, unit); e > 0 && !half) {  // "two and a half hours"
+      set_norm(a, Type::duration, std::string(w.norm) + ".5 " + std::string(unit));
+      a.value = std::strtod(std::string(w.norm).c_str(), nullptr) + 0.5;
+      return e;
+    }
     if (size_t e = duration_suffix(src, j, unit, false)) {
       set_norm(a, Type::duration, std::string(w.norm) + " " + std::string(unit));
       a.value = std::strtod(std::string(w.norm).c_str(), nullptr);
       return e;
     }
+    if (half) return 0;
     if (size_t e = percent_suffix(src, j); e > 0 && src.at(j) == ' ') {
       set_norm(a, Type::percent, std::string(w.norm) + "%");
       a.value = std::strtod(std::string(w.norm).c_str(), nullptr);

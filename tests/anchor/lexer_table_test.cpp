@@ -492,6 +492,12 @@ const Case kCases[] = {
     {"费用为150万日元。", "amount", "150万日元", "1500000 JPY"},
     {"投资三亿美元", "amount", "三亿美元", "300000000 USD"},
     {"票价20英镑", "amount", "20英镑", "20 GBP"},
+    // half a unit of a duration in English
+    {"It takes half an hour.", "duration", "half an hour", "0.5 hour"},
+    {"It takes two and a half hours.", "duration", "two and a half hours", "2.5 hour"},
+    {"It takes 2 and a half hours.", "duration", "2 and a half hours", "2.5 hour"},
+    {"half the time", "!duration", "", ""},
+    {"half-year results", "!duration", "", ""},
     // half a unit of a duration (半) in Chinese
     {"保修期为一年半。", "duration", "一年半", "1.5 year"},
     {"飞行两个半小时。", "duration", "两个半小时", "2.5 hour"},
