@@ -271,10 +271,11 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   }
   // A count with its measure word (两名, 三家, 十二台); not 一 alone (一个, 一次 are mostly words)
   // nor 分 (十分: "very").
-  if (size_t e = quantity_suffix(src, m, unit); e > 0 && unit == "个") {
-    if (size_t h = cn_and_a_half(src, e, unit, norm, a.value, a)) return h;  // 两个半小时, 一个半月
+  const size_t counted = quantity_suffix(src, m, unit);
+  if (counted > 0 && unit == "个") {
+    if (size_t h = cn_and_a_half(src, counted, unit, norm, a.value, a)) return h;  // 两个半小时, 一个半月
   }
-  if (size_t e = quantity_suffix(src, m, unit); e > 0 && (decimal || run != "一") && unit != "分") {
+  if (size_t e = counted; e > 0 && (decimal || run != "一") && unit != "分") {
     set_norm(a, Type::quantity, norm + " " + std::string(unit));
     return e;
   }
@@ -292,17 +293,23 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
 // 35%), as the sources may write it either way. Not in words that begin with 成 (三成为, 一成不变).
 size_t scan_cn_tenths(Src& src, size_t j, uint64_t tenths, Anchor& a) {
   if (tenths < 1 || tenths > 10 || !src.match(j, "成")) return 0;
+  // ... nor 八成是, 九成会 ("probably").
   static constexpr std::u32string_view kWordsOf成 =
-      U"为功立员本绩果就交熟长年人都分型形品效语群片批套对倍不事全名家像亲活天";
+      U"为功立员本绩果就交熟长年人都分型形品效语群片批套对倍不事全名家像亲活天是会要能";
   size_t e = j + 3;
   uint64_t percent = tenths * 10;
   const auto next = src.cp(e);
   if (next.length == 0 && !src.final) return 0;  // what follows decides: wait for it
   if (kWordsOf成.find(next.cp) != std::u32string_view::npos) return 0;
-  if (next.cp == U'半' && tenths < 10) {
+  // 七成半, 三成五, where the 半 or digit ends the word (三成一线城市 is 30% of first-tier cities).
+  const auto ends_word = [&](size_t at) {
+    const auto d = src.cp(at);
+    return d.length == 0 || !is_han(d.cp) || d.cp == U'的' || d.cp == U'以' || d.cp == U'左' || d.cp == U'上';
+  };
+  if (next.cp == U'半' && tenths < 10 && ends_word(e + 3)) {
     percent += 5;
     e += 3;
-  } else if (const int d = cn_digit(next.cp); d > 0 && tenths < 10) {
+  } else if (const int d = cn_digit(next.cp); d > 0 && tenths < 10 && ends_word(e + static_cast<size_t>(next.length))) {
     percent += static_cast<uint64_t>(d);
     e += static_cast<size_t>(next.length);
   }
@@ -324,8 +331,12 @@ size_t cn_and_a_half(Src& src, size_t e, std::string_view unit, const std::strin
     } else {
       return 0;
     }
-  } else if (src.match(end, "载")) {  // 一年半载: "a year or so"
-    return 0;
+    if (duration == "day") return 0;  // 三个半天: three half-days
+  } else if (const auto d = src.cp(end); d.length > 0 && is_han(d.cp)) {
+    // The 半 ends the duration: not 一年半载 ("a year or so"), 5年半导体 (semiconductors), 两年半岛
+    // (peninsula), 5天半价 (half price).
+    static constexpr std::u32string_view kAfter = U"的后前内里了时多以左来，。、；";
+    if (kAfter.find(d.cp) == std::u32string_view::npos) return 0;
   }
   set_norm(a, Type::duration, norm + ".5 " + std::string(duration));
   a.value = value + 0.5;

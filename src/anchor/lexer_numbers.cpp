@@ -34,7 +34,11 @@ Multiplier multiplier(Src& src, size_t j, bool after_currency) {
   }
   if (src.match(j, "亿")) return {j + 3, 8};
   if (src.match(j, "万")) return {j + 3, 4};
-  if (src.match(j, "千")) return {j + 3, 3};
+  // 千 begins the units 千克, 千米, 千瓦, 千卡 ("3千克" is 3 kg, "200千卡" 200 kcal).
+  if (src.match(j, "千") && !src.match(j + 3, "克") && !src.match(j + 3, "米") && !src.match(j + 3, "瓦") &&
+      !src.match(j + 3, "卡")) {
+    return {j + 3, 3};
+  }
   return {j, 0};
 }
 
@@ -51,7 +55,15 @@ size_t currency_suffix(Src& src, size_t j, std::string_view& code) {
     return j + 3;
   }
   if (src.at(j) >= 0xE0) {
+    // Most Han characters after a number start no currency name (月, 日, 万, 人 ...): one look.
+    static constexpr std::u32string_view kFirsts = U"日美欧英港澳加新瑞韩人";
+    if (kFirsts.find(src.cp(j).cp) == std::u32string_view::npos) return 0;
     for (const auto& c : kCurrencyWordsZh) {
+      // "12日元首会晤", "25日元宵节", "1日元旦": the day of the month before 元首, 元宵, 元旦.
+      if (c.code == "JPY" && (src.match(j + 6, "旦") || src.match(j + 6, "宵") || src.match(j + 6, "首") ||
+                              src.match(j + 6, "帅") || src.match(j + 6, "老") || src.match(j + 6, "年"))) {
+        continue;
+      }
       if (src.match(j, c.text)) {
         code = c.code;
         return j + c.text.size();
@@ -247,6 +259,14 @@ size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, An
   return 0;
 }
 
+// A temperature below zero: "-18°C", "−18 °C", "minus 18°C", "零下18℃" (read before p only). Other
+// values keep their digits: a minus elsewhere is as often a dash or a range.
+bool below_zero(const Src& src, size_t p) {
+  const std::string_view before = src.s.substr(0, p);
+  if (before.ends_with("-")) return p == 1 || !is_alnum(static_cast<unsigned char>(before[p - 2]));
+  return before.ends_with("−") || before.ends_with("零下") || before.ends_with("minus ") || before.ends_with("Minus ");
+}
+
 // What follows a well-formed number [p, j) (a.norm and a.value set): a percent, a currency, a
 // day or duration, a quantity, a longer identifier, or else the number itself.
 size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
@@ -294,13 +314,17 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
   }
   // "19时35分", "9点05分": minutes of a time of day, not a count of points.
   const bool clock_minutes = p >= 3 && (src.s.substr(p - 3, 3) == "时" || src.s.substr(p - 3, 3) == "点");
-  if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && unit == "个" && mult.shift == 0) {
-    if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 3个半小时
-  }
   if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && !(clock_minutes && unit == "分")) {
+    if (unit == "个" && mult.shift == 0) {
+      if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 3个半小时
+    }
     a.type = Type::quantity;
     a.norm += ' ';
     a.norm += unit;
+    if ((unit == "degC" || unit == "degF") && below_zero(src, p)) {
+      a.norm.insert(0, 1, '-');
+      a.value = -a.value;
+    }
     return e;
   }
   if (count_before_noun(src, p, j, mult)) {
@@ -333,6 +357,25 @@ size_t scan_area_code_phone(Src& src, size_t p, Anchor& a) {
   return ex + 8;
 }
 
+namespace {
+// "3/4", "1/2" (a fraction, or a rating "4/5"): one value as written, so neither side is a bare
+// number that would confirm "4 inches" or "2 lb" elsewhere. Dates ("3/4/2024") are read before.
+size_t scan_fraction(Src& src, size_t p, Anchor& a) {
+  if (p > 0 && (is_digit(static_cast<unsigned char>(src.s[p - 1])) || src.s[p - 1] == '/' || src.s[p - 1] == '.')) {
+    return 0;
+  }
+  const size_t slash = src.digits(p);
+  if (slash - p > 3 || src.at(slash) != '/') return 0;
+  const size_t e = src.digits(slash + 1);
+  if (e == slash + 1 || e - slash - 1 > 3) return 0;
+  const int after = src.at(e);
+  if (after == '/' || after == '.' || after == ',' ? is_digit(src.at(e + 1)) : is_alnum(after)) return 0;
+  set_norm(a, Type::identifier, std::string(src.s.substr(p, e - p)));
+  a.value = std::numeric_limits<double>::quiet_NaN();
+  return e;
+}
+}  // namespace
+
 size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) {
   if (list_marker(src, p)) return 0;
   if (size_t e = scan_numeric_date(src, p, a, opt)) return e;
@@ -342,6 +385,7 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
   }
   if (size_t e = scan_day_first(src, p, a)) return e;
   if (size_t e = scan_score(src, p, a)) return e;
+  if (size_t e = scan_fraction(src, p, a)) return e;
   const size_t j = digits_end(src, p);
   // The denominator of a fraction ("7 3/4 inches", "1/2 lb"): what follows is the whole fraction's
   // unit, never a measure of the denominator alone.

@@ -25,6 +25,15 @@ constexpr std::array<EnMask, 26> kEnFirst = [] {
   }
   return m;
 }();
+// Which units of measure start with each byte (case-sensitive, as they are matched).
+constexpr std::array<uint64_t, 256> kMeasureFirst = [] {
+  static_assert(kMeasureUnitsEn.size() <= 64);
+  std::array<uint64_t, 256> m{};
+  for (size_t i = 0; i < kMeasureUnitsEn.size(); ++i) {
+    m[static_cast<unsigned char>(kMeasureUnitsEn[i].text[0])] |= uint64_t{1} << i;
+  }
+  return m;
+}();
 constexpr char32_t first_char(std::string_view w) {  // a 3-byte character
   return static_cast<char32_t>(((static_cast<unsigned char>(w[0]) & 0x0F) << 12) |
                                ((static_cast<unsigned char>(w[1]) & 0x3F) << 6) |
@@ -41,9 +50,12 @@ size_t measure_suffix(Src& src, size_t j, std::string_view& unit) {
   size_t k = j;
   if (src.at(k) == ' ') k = src.skip_spaces(k);
   const int c = src.at(k);
-  if (!is_alpha(c) && c != 0xC2 && c != 0xCE && c != 0xE2) return 0;  // a letter, µ, °, μ, ℃, ℉
-  for (const auto& u : kMeasureUnitsEn) {
-    if (!src.match(k, u.text)) continue;
+  if (c == kEnd) return 0;
+  // Table order is kept (a longer unit before the one it begins with): the mask keeps it.
+  for (uint64_t bits = kMeasureFirst[static_cast<size_t>(c)]; bits != 0; bits &= bits - 1) {
+    const auto& u = kMeasureUnitsEn[static_cast<size_t>(std::countr_zero(bits))];
+    // A one-letter unit stands apart ("5 g", "2 L"): glued it is a name ("4g network", "27L").
+    if ((k == j && u.text.size() == 1) || !src.match(k, u.text)) continue;
     const size_t e = k + u.text.size();
     // "5 m" but not "5 meetings"; a symbol may end in a non-letter ("37.5°C").
     if (src.word_end(e)) {
@@ -82,6 +94,10 @@ size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
     if (!src.match(j, u.text)) continue;
     const size_t e = j + u.text.size();
     if (u.text == "分" && (src.match(e, "钟") || src.match(e, "之"))) return 0;  // minutes, fractions
+    // 克 after a number is grams, not the first character of 克拉 (carats), 克隆, 克服, 克里斯.
+    if (u.text == "克" && (src.match(e, "拉") || src.match(e, "隆") || src.match(e, "服") || src.match(e, "里"))) {
+      return 0;
+    }
     // 升 after a number is litres, unless it is the verb "rise" (3升至5, 升为, 升到).
     if (u.text == "升" && (src.match(e, "至") || src.match(e, "为") || src.match(e, "到") || src.match(e, "高") ||
                            src.match(e, "级") || src.match(e, "值") || src.match(e, "幅"))) {

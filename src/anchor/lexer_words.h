@@ -97,9 +97,9 @@ inline constexpr std::array<CurrencyWord, 7> kCurrencyWords = {{{"dollars", "USD
                                                                 {"yen", "JPY"}}};
 // Duration units after a number: English after a space or '-', Chinese attached. No singular
 // "second": "2 second-half goals" counts goals.
-inline constexpr std::array<DurationUnit, 19> kDurationUnitsEn = {{{"business days", "day"},
+inline constexpr std::array<DurationUnit, 19> kDurationUnitsEn = {{{"business days", "workday"},
                                                                    {"calendar days", "day"},
-                                                                   {"working days", "day"},
+                                                                   {"working days", "workday"},
                                                                    {"days", "day"},
                                                                    {"day", "day"},
                                                                    {"weeks", "week"},
@@ -117,19 +117,19 @@ inline constexpr std::array<DurationUnit, 19> kDurationUnitsEn = {{{"business da
                                                                    {"seconds", "second"},
                                                                    {"secs", "second"}}};
 // 分钟 before the measure word 分 (points) is tried: a duration's unit is read first.
-inline constexpr std::array<DurationUnit, 13> kDurationUnitsZh = {{{"个工作日", "day"},
-                                                                  {"工作日", "day"},
-                                                                  {"天", "day"},
-                                                                  {"日", "day"},
-                                                                  {"个月", "month"},
-                                                                  {"周", "week"},
-                                                                  {"个星期", "week"},
-                                                                  {"年", "year"},
-                                                                  {"个小时", "hour"},
-                                                                  {"小时", "hour"},
-                                                                  {"分钟", "minute"},
-                                                                  {"秒钟", "second"},
-                                                                  {"秒", "second"}}};
+inline constexpr std::array<DurationUnit, 13> kDurationUnitsZh = {{{"个工作日", "workday"},
+                                                                   {"工作日", "workday"},
+                                                                   {"天", "day"},
+                                                                   {"日", "day"},
+                                                                   {"个月", "month"},
+                                                                   {"周", "week"},
+                                                                   {"个星期", "week"},
+                                                                   {"年", "year"},
+                                                                   {"个小时", "hour"},
+                                                                   {"小时", "hour"},
+                                                                   {"分钟", "minute"},
+                                                                   {"秒钟", "second"},
+                                                                   {"秒", "second"}}};
 
 // ---------------------------------------------------------------------------- quantities
 struct QuantityUnit {
@@ -271,8 +271,9 @@ inline constexpr std::array<QuantityUnit, 111> kQuantityUnitsEn = {{{"units", "u
 // Units of measure after an English number, with or without a space ("500 mg", "500mg", "37.5°C"),
 // matched as written (case-sensitive: "mL" and "ml", never "Mg"); where one begins another, the
 // longer comes first. Their norms are the ones units.cpp converts between. Not "m" (metres,
-// minutes or millions) nor "ft" ("ft." is "featuring"): their words ("metres", "feet") are units.
-inline constexpr std::array<QuantityUnit, 51> kMeasureUnitsEn = {{{"mg/dL", "mg/dl"},
+// minutes or millions), "ft" ("ft." is "featuring") nor "TB" (tuberculosis): their words
+// ("metres", "feet") are units.
+inline constexpr std::array<QuantityUnit, 52> kMeasureUnitsEn = {{{"mg/dL", "mg/dl"},
                                                                   {"mg/dl", "mg/dl"},
                                                                   {"mmol/L", "mmol/l"},
                                                                   {"mmol/l", "mmol/l"},
@@ -292,6 +293,8 @@ inline constexpr std::array<QuantityUnit, 51> kMeasureUnitsEn = {{{"mg/dL", "mg/
                                                                   {"lb", "lb"},
                                                                   {"oz", "oz"},
                                                                   {"°C", "degC"},
+                                                                  {"° C", "degC"},
+                                                                  {"° F", "degF"},
                                                                   {"°F", "degF"},
                                                                   {"℃", "degC"},
                                                                   {"℉", "degF"},
@@ -300,7 +303,6 @@ inline constexpr std::array<QuantityUnit, 51> kMeasureUnitsEn = {{{"mg/dL", "mg/
                                                                   {"bpm", "bpm"},
                                                                   {"GB", "GB"},
                                                                   {"MB", "MB"},
-                                                                  {"TB", "TB"},
                                                                   {"GHz", "GHz"},
                                                                   {"MHz", "MHz"},
                                                                   {"Mbps", "Mbps"},

@@ -53,10 +53,12 @@ constexpr std::array<Share, 15> kSharesEn = {{{"half", 0.5F},
 float share_before(std::string_view b) {
   if (b.empty() || b.back() != ' ') return 0;
   drop_spaces(b);
-  for (std::string_view det : {"the", "its", "their", "his", "her", "our", "all"}) {
-    if (ends_with_words(b, det)) {
-      b.remove_suffix(det.size());
+  bool det = false;
+  for (std::string_view w : {"the", "its", "their", "his", "her", "our", "all"}) {
+    if (ends_with_words(b, w)) {
+      b.remove_suffix(w.size());
       drop_spaces(b);
+      det = true;
       break;
     }
   }
@@ -66,11 +68,14 @@ float share_before(std::string_view b) {
     drop_spaces(b);
   }
   for (const auto& [words, share] : kSharesEn) {
-    if (!ends_with_words(b, words) || (!of && words != "half")) continue;
+    // "half the 40 staff" needs its article; "the second half 40 staff left" states no share.
+    if (!ends_with_words(b, words) || (!of && !(words == "half" && det))) continue;
     b.remove_suffix(words.size());
     drop_spaces(b);
-    for (std::string_view vague : {"than", "nearly", "almost", "about", "around", "over", "under", "roughly",
-                                   "approximately", "some", "only", "just", "barely"}) {
+    for (std::string_view vague :
+         {"than",          "nearly", "almost", "about",  "around", "over",  "under",  "roughly",
+          "approximately", "some",   "only",   "just",   "barely", "least", "most",   "to",
+          "close",         "even",   "first",  "second", "other",  "last",  "latter", "former"}) {
       if (ends_with_words(b, vague)) return 0;
     }
     return share;
@@ -93,7 +98,14 @@ float share_after(std::string_view a) {
       break;
     }
   }
-  if (a.starts_with("一半")) return 0.5F;
+  // Not a bound: 一半以上, 三分之一左右, 一半多.
+  const auto exact = [](std::string_view rest) {
+    for (std::string_view bound : {"以上", "以下", "左右", "上下", "多", "强", "弱", "不到", "之多"}) {
+      if (rest.starts_with(bound)) return false;
+    }
+    return true;
+  };
+  if (a.starts_with("一半")) return exact(a.substr(std::string_view("一半").size())) ? 0.5F : 0.0F;
   // N分之M: M/N, a proper fraction of one-digit numerals.
   if (a.empty()) return 0;
   const auto n = utf8::decode(a, 0);
@@ -102,9 +114,10 @@ float share_after(std::string_view a) {
   if (denominator < 2 || !a.starts_with("分之")) return 0;
   a.remove_prefix(std::string_view("分之").size());
   if (a.empty()) return 0;
-  const int numerator = cn_digit(utf8::decode(a, 0).cp);
-  return numerator >= 1 && numerator < denominator ? static_cast<float>(numerator) / static_cast<float>(denominator)
-                                                   : 0.0F;
+  const auto m = utf8::decode(a, 0);
+  const int numerator = cn_digit(m.cp);
+  if (numerator < 1 || numerator >= denominator || !exact(a.substr(static_cast<size_t>(m.length)))) return 0;
+  return static_cast<float>(numerator) / static_cast<float>(denominator);
 }
 }  // namespace
 

@@ -1,6 +1,7 @@
 // Units of measure and how they convert (docs/ANCHORS.md, "Checking"): "0.5 g" is the sources'
 // "500 mg", "14 days" their "2 weeks", "98.6°F" their "37°C". Only units with a fixed ratio within
-// one dimension: days and months, or kilobytes and kibibytes, have none.
+// one dimension: days and months, business days and days, or kilobytes and kibibytes have none, nor
+// units whose size depends on where they are written (a short or a metric ton, a fluid ounce).
 #include <array>
 
 #include "anchor/anchor.h"
@@ -14,15 +15,13 @@ struct Scale {
   double factor;
   double offset;
 };
-constexpr std::array<Scale, 34> kScales = {{
+constexpr std::array<Scale, 32> kScales = {{
     {"mcg", "mass", 1e-6, 0},
     {"mg", "mass", 1e-3, 0},
     {"g", "mass", 1, 0},
     {"kg", "mass", 1e3, 0},
-    {"t", "mass", 1e6, 0},
     {"jin", "mass", 500, 0},  // 斤, the market catty
     {"lb", "mass", 453.59237, 0},
-    {"oz", "mass", 28.349523125, 0},
     {"ml", "volume", 1, 0},
     {"dl", "volume", 100, 0},
     {"l", "volume", 1000, 0},

@@ -28,15 +28,24 @@ double written_precision(std::string_view norm) {
 // At most this far from the source's value after conversion, relative to it: "2.2 lb" is 1 kg,
 // "2 lb" is not, nor "1 g" the sources' 1,250 mg.
 constexpr double kMaxConversionError = 0.01;
+// How far a conversion between systems may be rounded, relative to the value: 204.4 written 205.
+constexpr double kCrossSystemRounding = 0.005;
 }  // namespace
 
 // A count with its unit ("240台", "229 passengers") is supported by the same number written alone,
 // unless a source writes that number with another unit or measure word ("240台" against "240家"):
 // then the unit is what the answer got wrong. An ordinal ("#12") needs an ordinal: the cardinal 12
-// is another value.
+// is another value. A measure ("40 mg") is not supported by a bare number where the sources state
+// measures of its dimension: "Patient, 40, was given 20 mg" gives no dose of 40 mg.
 bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
   if (a.norm.starts_with('#')) return false;
   const auto& all = index_.anchors();
+  if (anchor::UnitScale to; anchor::unit_scale(unit_of(a.norm), to)) {
+    for (uint32_t i : index_.of_type(a.type)) {
+      anchor::UnitScale from;
+      if (anchor::unit_scale(unit_of(all[i].anchor.norm), from) && from.dimension == to.dimension) return false;
+    }
+  }
   int64_t plain = -1;
   for (uint32_t i : numeric_) {
     const auto& s = all[i];
@@ -71,7 +80,12 @@ bool Checker::in_another_unit(const Anchor& a, int64_t& support) const {
     }
     const double converted = (s.value * from.factor + from.offset - to.offset) / to.factor;
     const double error = std::fabs(converted - a.value);
-    if (error <= precision && error <= kMaxConversionError * std::fabs(converted)) {
+    // Across systems (°F and °C, lb and kg) a conversion is rounded as the writer sees fit: "400°F
+    // (205°C)" for 204.4; within one (mg and g) it is exact to the digits written.
+    const double ratio = std::log10(from.factor / to.factor);
+    const bool one_system = from.offset == to.offset && std::fabs(ratio - std::round(ratio)) < 1e-9;
+    const double allowed = one_system ? precision : std::max(precision, kCrossSystemRounding * std::fabs(converted));
+    if (error <= allowed && error <= kMaxConversionError * std::fabs(converted)) {
       support = i;
       return true;
     }

@@ -8,6 +8,7 @@
 // pm" for "noon"), an age in Chinese ("45 years old" for 45岁). Each form is looked up verbatim, so
 // the value must still be the sources' digit for digit.
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <string>
 
@@ -154,9 +155,36 @@ bool count_in_words(const anchor::SourceIndex& index, std::string& scratch, doub
 bool dozens_in_words(const anchor::SourceIndex& index, std::string& scratch, double value, anchor::TextSpan& span) {
   if (!(value >= 12 && value <= 120) || std::fmod(value, 12.0) != 0) return false;
   const auto n = static_cast<size_t>(value / 12);
-  if (n == 1 && (index.find_verbatim("a dozen", span) || index.find_verbatim("one dozen", span))) return true;
-  scratch.assign(kUnits[n]).append(" dozen");
-  return n > 1 && index.find_verbatim(scratch, span);
+  if (n == 1) {  // not inside "half a dozen"
+    return !index.find_verbatim("half a dozen", span) &&
+           (index.find_verbatim("a dozen", span) || index.find_verbatim("one dozen", span));
+  }
+  scratch.assign(" ").append(kUnits[n]).append(" dozen");  // not inside "twenty-two dozen"
+  return index.find_verbatim(scratch, span);
+}
+
+// "1/4" for 四分之一 ("1/4决赛", the quarter-finals), "4/5" for "4 out of 5": a fraction or a rating
+// the sources write in words.
+bool fraction_written(const anchor::SourceIndex& index, std::string_view f, std::string& scratch,
+                      anchor::TextSpan& span) {
+  const size_t slash = f.find('/');
+  if (slash == 0 || slash == std::string_view::npos || slash + 1 == f.size()) return false;
+  const std::string_view top = f.substr(0, slash);
+  const std::string_view bottom = f.substr(slash + 1);
+  if (top.find_first_not_of("0123456789") != std::string_view::npos ||
+      bottom.find_first_not_of("0123456789") != std::string_view::npos) {
+    return false;
+  }
+  scratch.assign(top).append(" out of ").append(bottom);
+  if (index.find_verbatim(scratch, span)) return true;
+  static constexpr std::array<std::string_view, 11> kCn = {"",   "一", "二", "三", "四", "五",
+                                                           "六", "七", "八", "九", "十"};
+  if (top.size() != 1 || bottom.size() > 2) return false;
+  const size_t a = static_cast<size_t>(top[0] - '0');
+  const size_t b = bottom.size() == 1 ? static_cast<size_t>(bottom[0] - '0') : (bottom == "10" ? 10 : 0);
+  if (a == 0 || b < 2 || a >= b) return false;
+  scratch.assign(kCn[b]).append("分之").append(kCn[a]);
+  return index.find_verbatim(scratch, span);
 }
 
 // "Q3 2024" (norm "2024-Q3") for "the third quarter of 2024" or "third quarter 2024".
@@ -181,7 +209,7 @@ bool Checker::time_in_words(std::string_view norm, anchor::TextSpan& span) const
     }
   }
   if (norm == "00:00") {
-    for (std::string_view w : {"midnight", "午夜", "零点"}) {
+    for (std::string_view w : {"midnight", "午夜"}) {  // not 零点: 零点五 is 0.5
       if (index_.find_verbatim(w, span)) return true;
     }
   }
@@ -190,7 +218,10 @@ bool Checker::time_in_words(std::string_view norm, anchor::TextSpan& span) const
 
 // "45 years old", "a 45-year-old" for the sources' 45岁 or 45周岁.
 bool Checker::age_in_years(const Anchor& a, std::string_view after, anchor::TextSpan& span) const {
-  if (!a.norm.ends_with(" year") || !(after.starts_with(" old") || after.starts_with("-old"))) return false;
+  if (!a.norm.ends_with(" year") || !(after.starts_with(" old") || after.starts_with("-old")) ||
+      (after.size() > 4 && std::isalpha(static_cast<unsigned char>(after[4])) != 0)) {  // not "older"
+    return false;
+  }
   const std::string_view digits = std::string_view(a.norm).substr(0, a.norm.size() - 5);
   if (digits.find_first_not_of("0123456789") != std::string_view::npos) return false;
   scratch_.assign(digits).append("岁");
@@ -252,7 +283,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       return index_.find_verbatim(scratch_, span, true);
     }
     case Type::identifier: {  // "301-352-1200" as "(301) 352-1200"
-      if (dimensions_written(span)) return true;
+      if (dimensions_written(span) || fraction_written(index_, folded_, scratch_, span)) return true;
       const size_t dash = folded_.find('-');
       if (dash != 3 || folded_.size() != 12 || folded_.find_first_not_of("0123456789-") != std::string::npos) {
         return false;

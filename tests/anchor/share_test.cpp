@@ -30,6 +30,11 @@ TEST(StatedShare, ExactSharesBeforeOrAfterTheValue) {
 
 TEST(StatedShare, NoneWhereTheShareIsVagueOrAbsent) {
   EXPECT_EQ(share_of("More than half of the 40 staff left.", "40 staff"), 0.0F);
+  EXPECT_EQ(share_of("At least half of the 40 staff left.", "40 staff"), 0.0F);
+  EXPECT_EQ(share_of("Up to half of the 40 staff left.", "40 staff"), 0.0F);
+  EXPECT_EQ(share_of("In the second half 40 staff left.", "40 staff"), 0.0F);
+  EXPECT_EQ(share_of("40名员工中一半以上离职。", "40名"), 0.0F);
+  EXPECT_EQ(share_of("押金为900元的三分之一左右。", "900元"), 0.0F);
   EXPECT_EQ(share_of("Nearly a third of the $900 fee.", "$900"), 0.0F);
   EXPECT_EQ(share_of("He spoke on behalf of the 40 staff.", "40 staff"), 0.0F);
   EXPECT_EQ(share_of("The 40 staff left.", "40 staff"), 0.0F);

@@ -322,6 +322,7 @@ INSTANTIATE_TEST_SUITE_P(
         // dozens, quarters, noon and an age, written in words or in the other language
         ProseCase{"The order contains a dozen eggs.", "It has 12 eggs.", "12", Verdict::confirmed},
         ProseCase{"The order contains a dozen eggs.", "It has 13 eggs.", "13", Verdict::unsupported},
+        ProseCase{"The order contains half a dozen eggs.", "It has 12 eggs.", "12", Verdict::unsupported},
         ProseCase{"Profits rose in the third quarter of 2024.", "Profits rose in Q3 2024.", "Q3 2024",
                   Verdict::confirmed},
         ProseCase{"Profits rose in the third quarter of 2024.", "Profits rose in Q2 2024.", "Q2 2024",
@@ -330,11 +331,26 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"会议于正午开始。", "It starts at 2:00 pm.", "2:00 pm", Verdict::unsupported},
         ProseCase{"他今年45岁。", "He is 45 years old.", "45 years", Verdict::confirmed},
         ProseCase{"他今年45岁。", "He is 54 years old.", "54 years", Verdict::unsupported},
+        ProseCase{"他今年45岁。", "He is 45 years older.", "45 years", Verdict::unsupported},
         // currencies named in Chinese
         ProseCase{"费用为150万日元。", "The fee is 1.5 million yen.", "1.5 million yen", Verdict::confirmed},
         ProseCase{"费用为150万日元。", "The fee is 15 million yen.", "15 million yen", Verdict::unsupported},
         ProseCase{"The company invested $300 million.", "公司投资三亿美元。", "三亿美元", Verdict::confirmed},
         ProseCase{"The company invested $300 million.", "公司投资三亿欧元。", "三亿欧元", Verdict::unsupported},
+        // below zero, rounded between systems, and a dose no bare number makes
+        ProseCase{"Store frozen at -18°C.", "Keep it at -0.4°F.", "0.4°F", Verdict::confirmed},
+        ProseCase{"Store frozen at -18°C.", "Keep it at 64°F.", "64°F", Verdict::unsupported},
+        ProseCase{"Preheat your oven to 400°F.", "Preheat it to 205°C.", "205°C", Verdict::confirmed},
+        ProseCase{"Preheat your oven to 400°F.", "Preheat it to 210°C.", "210°C", Verdict::unsupported},
+        ProseCase{"It weighs 1,250 mg.", "It weighs 1 g.", "1 g", Verdict::unsupported},
+        ProseCase{"Patient, 40, was given 20 mg.", "The dose was 40 mg.", "40 mg", Verdict::unsupported},
+        ProseCase{"Patient, 40, was given 20 mg.", "The dose was 20 mg.", "20 mg", Verdict::confirmed},
+        ProseCase{"Delivery takes 10 business days.", "Delivery takes 2 weeks.", "2 weeks", Verdict::unsupported},
+        // a fraction is one value; the sources may write it in words
+        ProseCase{"Use 1/2 lb of butter.", "Use 2 lb of butter.", "2 lb", Verdict::unsupported},
+        ProseCase{"巴西在四分之一决赛中被淘汰。", "巴西在1/4决赛中被淘汰。", "1/4", Verdict::confirmed},
+        ProseCase{"巴西在四分之一决赛中被淘汰。", "巴西在1/8决赛中被淘汰。", "1/8", Verdict::unsupported},
+        ProseCase{"Critics rated it 4 out of 5.", "Critics rated it 4/5.", "4/5", Verdict::confirmed},
         // where the sources use the answer's unit, a value in it is one of theirs or wrong
         ProseCase{"The site covers 8.2 hectares; the floor area is 200,000 square metres.",
                   "The site covers 20 hectares.", "20 hectares", Verdict::unsupported},
@@ -573,6 +589,8 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"Half of the 40 staff left in May.", "20 staff left in May.", "20 staff", Verdict::derived},
         ProseCase{"Half of the 40 staff left in May.", "25 staff left in May.", "25 staff", Verdict::unsupported},
         ProseCase{"More than half of the 40 staff left.", "20 staff left.", "20 staff", Verdict::unsupported},
+        ProseCase{"At least half of the 40 staff left.", "20 staff left.", "20 staff", Verdict::unsupported},
+        ProseCase{"40名员工中一半以上离职。", "20名员工离职。", "20名", Verdict::unsupported},
         ProseCase{"The deposit is a third of the $900 fee.", "The deposit is $300.", "$300", Verdict::derived},
         ProseCase{"40名员工中有一半离职。", "20名员工离职。", "20名", Verdict::derived},
         ProseCase{"40名员工中有一半离职。", "25名员工离职。", "25名", Verdict::unsupported},
