@@ -4,23 +4,26 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 
-// The port the server printed once listening: it binds port 0 itself, so no other process can be
-// handed the same port between a pick here and its bind.
-function listeningPort(child) {
+// The port a child printed once listening ("listening on http://HOST:PORT", on its piped stdout or
+// stderr): it binds port 0 itself, so no other process can be handed the same port between a pick
+// here and its bind. Rejects when the child exits first.
+export function listeningPort(child) {
   return new Promise((resolve, reject) => {
     let seen = '';
     let found = false;
-    child.stderr.on('data', (chunk) => {
-      if (found) return;  // still drained, so the server never blocks on a full pipe
+    const read = (chunk) => {
+      if (found) return;  // still drained, so the child never blocks on a full pipe
       seen += chunk.toString();
       const m = /listening on http:\/\/\S*:(\d+)/.exec(seen);
       if (m) {
         found = true;
         resolve(Number(m[1]));
       }
-    });
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
     child.on('exit', (code) => {
-      if (!found) reject(new Error(`sfcl serve exited (${code}): ${seen}`));
+      if (!found) reject(new Error(`exited (${code}) before listening: ${seen}`));
     });
   });
 }
