@@ -59,15 +59,14 @@ size_t currency_suffix(Src& src, size_t j, std::string_view& code) {
     static constexpr std::u32string_view kFirsts = U"日美欧英港澳加新瑞韩人";
     if (kFirsts.find(src.cp(j).cp) == std::u32string_view::npos) return 0;
     for (const auto& c : kCurrencyWordsZh) {
+      if (!src.match(j, c.text)) continue;
       // "12日元首会晤", "25日元宵节", "1日元旦": the day of the month before 元首, 元宵, 元旦.
       if (c.code == "JPY" && (src.match(j + 6, "旦") || src.match(j + 6, "宵") || src.match(j + 6, "首") ||
                               src.match(j + 6, "帅") || src.match(j + 6, "老") || src.match(j + 6, "年"))) {
-        continue;
+        return 0;
       }
-      if (src.match(j, c.text)) {
-        code = c.code;
-        return j + c.text.size();
-      }
+      code = c.code;
+      return j + c.text.size();
     }
     return 0;
   }
