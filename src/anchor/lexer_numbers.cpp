@@ -198,8 +198,6 @@ bool day_of_month(Src& src, size_t p, size_t j, size_t o) {
   return false;
 }
 
-// Digits [p, j) with letters attached after the multiplier: an ordinal, a "30-day" duration, a
-// "4-star" count, or an identifier; 0 when none of them.
 // "a 2-bedroom flat", "a 3-person team": a whole count hyphenated to the lower-case noun it
 // counts is that count, as in "2 bedrooms" (not an identifier), so the sources' "two-bedroom" or
 // "2 bedrooms" reads as the same value. "COVID-19", "2-A" and "9-to-5" stay identifiers.
@@ -212,6 +210,8 @@ bool count_before_noun(Src& src, size_t p, size_t j, const Multiplier& mult) {
   return src.word_end(k) && c != '-' && c != '_' && c != '/';
 }
 
+// Digits [p, j) with letters attached after the multiplier: an ordinal, a "30-day" duration, a
+// "500mg" measure, a "4-star" count, or an identifier; 0 when none of them.
 size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
   const std::string_view raw = src.s.substr(p, j - p);
   bool ok = false;
@@ -386,8 +386,8 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
   if (size_t e = scan_score(src, p, a)) return e;
   if (size_t e = scan_fraction(src, p, a)) return e;
   const size_t j = digits_end(src, p);
-  // The denominator of a fraction ("7 3/4 inches", "1/2 lb"): what follows is the whole fraction's
-  // unit, never a measure of the denominator alone.
+  // The denominator of a fraction scan_fraction did not take ("2007/08", "1500/25 mg"): what
+  // follows is the whole fraction's unit, never a measure of the denominator alone.
   if (p >= 2 && src.s[p - 1] == '/' && is_digit(static_cast<unsigned char>(src.s[p - 2])) && src.digits(p) == j) {
     bool ok = false;
     set_norm(a, Type::number, number_norm(src.s.substr(p, j - p), 0, ok));
