@@ -349,7 +349,7 @@ namespace {
 size_t scan_cn_half(Src& src, size_t p, Anchor& a) {
   if (p >= 3) {
     const std::string_view before = src.s.substr(p - 3, 3);
-    for (std::string_view w : {"上", "下", "前", "后", "大", "多", "近", "约"}) {
+    for (std::string_view w : {"上", "下", "前", "后", "大", "多"}) {
       if (before == w) return 0;
     }
   }
