@@ -181,10 +181,10 @@ TEST(GatewayHostile, ModelNameWithLineBreaksIsNotUsed) {
   HostileBackend bad(
       real, [](const httplib::Request&, httplib::Response& res, std::atomic<bool>&) { res.status = 500; },
       "sfcl-demo\r\nX-Injected: 1");
-  const auto log = unique_temp_path("sfcl-gateway-alias");
+  const TempLog log("sfcl-gateway-alias");
   const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", "0",
                            "--backend", bad.url(), "--startup-timeout", "5"},
-                          log);
+                          log.path());
   int status = 0;
   bool exited = false;
   for (int i = 0; i < 200 && !exited; ++i) {
@@ -193,8 +193,8 @@ TEST(GatewayHostile, ModelNameWithLineBreaksIsNotUsed) {
   }
   if (!exited) {
     // It serves: then no answer carries the injected header.
-    const int port = wait_listening_port(pid, log);
-    ASSERT_NE(port, 0) << read_text(log);
+    const int port = wait_listening_port(pid, log.path());
+    ASSERT_NE(port, 0) << read_text(log.path());
     httplib::Client c("127.0.0.1", port);
     auto r = c.Get("/v1/models");
     ASSERT_TRUE(r);
@@ -202,7 +202,7 @@ TEST(GatewayHostile, ModelNameWithLineBreaksIsNotUsed) {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
   }
-  const std::string text = read_text(log);
+  const std::string text = read_text(log.path());
   EXPECT_TRUE(exited) << text;
   EXPECT_NE(text.find("control characters"), std::string::npos) << text;
   EXPECT_EQ(text.find("\nX-Injected"), std::string::npos) << text;

@@ -39,7 +39,8 @@ inline pid_t spawn(std::vector<std::string> argv, const std::filesystem::path& l
   return pid;
 }
 
-inline bool wait_health(int port, int tries = 400) {
+// Up to 60 s: a loaded CI machine may start a model slowly; a healthy server answers at once.
+inline bool wait_health(int port, int tries = 1200) {
   httplib::Client c("127.0.0.1", port);
   for (int i = 0; i < tries; ++i) {
     auto r = c.Get("/health");
@@ -57,13 +58,18 @@ class LlamaServer {
       : slots_(slots), model_(std::move(model)), extra_(std::move(extra)) {
     start();
   }
-  ~LlamaServer() { kill(); }
+  ~LlamaServer() {
+    kill();
+    // Its log is kept only when the test failed (it explains the failure).
+    std::error_code ec;
+    if (!::testing::Test::HasFailure()) std::filesystem::remove(log_, ec);
+  }
   LlamaServer(const LlamaServer&) = delete;
   LlamaServer& operator=(const LlamaServer&) = delete;
   void start() {
     const char* env = std::getenv("LLAMA_SERVER");  // default: scripts/build-llama-server's
     const std::string bin = env != nullptr ? env : LLAMA_SERVER_PATH;
-    log_ = unique_temp_path("sfcl-llama-server");
+    if (log_.empty()) log_ = unique_temp_path("sfcl-llama-server");  // a restart writes it again
     std::vector<std::string> argv = {bin,
                                      "-m",
                                      model_.string(),

@@ -391,15 +391,15 @@ TEST_F(GatewayTest, PromptTokensFromTheBackendsCacheAreReported) {
 
 TEST(GatewayStartup, BackendWithAnotherTokenizerIsRefused) {
   LlamaServer backend(1);
-  const auto log = unique_temp_path("sfcl-gateway-tok");
+  const TempLog log("sfcl-gateway-tok");
   const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--tokenizer", tiny_model_path().string(), "--port", "0",
                            "--backend", backend.url()},
-                          log);
+                          log.path());
   int status = 0;
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
-  const std::string out = read_text(log);
+  const std::string out = read_text(log.path());
   EXPECT_NE(out.find("tokenises differently"), std::string::npos) << out;
 }
 
@@ -412,17 +412,17 @@ TEST(GatewayStartup, BackendUpWithoutTokenizeIsRefused) {
   const int fake_port = fake.bind_to_any_port("127.0.0.1");
   std::thread serving([&] { fake.listen_after_bind(); });
   while (!fake.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  const auto log = unique_temp_path("sfcl-gateway-notokz");
+  const TempLog log("sfcl-gateway-notokz");
   const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", "0",
                            "--backend", real.url(), "--backend", "http://127.0.0.1:" + std::to_string(fake_port)},
-                          log);
+                          log.path());
   int status = 0;
   ::waitpid(pid, &status, 0);
   fake.stop();
   serving.join();
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
-  const std::string out = read_text(log);
+  const std::string out = read_text(log.path());
   EXPECT_NE(out.find("tokenizer cannot be checked"), std::string::npos) << out;
 }
 
@@ -433,13 +433,13 @@ TEST(GatewayStartup, UnreadableBackendModelFileWithoutTokenizerExits2) {
   std::filesystem::copy_file(demo_model(), copy, std::filesystem::copy_options::overwrite_existing);
   LlamaServer backend(1, copy);
   std::filesystem::remove(copy);  // llama-server keeps serving what it loaded
-  const auto log = unique_temp_path("sfcl-gateway-notok");
-  const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--port", "0", "--backend", backend.url()}, log);
+  const TempLog log("sfcl-gateway-notok");
+  const pid_t pid = spawn({std::getenv("SFCL"), "gateway", "--port", "0", "--backend", backend.url()}, log.path());
   int status = 0;
   ::waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 2);
-  const std::string out = read_text(log);
+  const std::string out = read_text(log.path());
   EXPECT_NE(out.find("--tokenizer"), std::string::npos) << out;
   EXPECT_NE(out.find(copy.string()), std::string::npos) << out;
 }
@@ -733,13 +733,13 @@ class HungBackend {
 TEST(GatewayFailover, BackendCallPastTheTimeoutMovesTheAnswerOn) {
   LlamaServer real(2);
   HungBackend hung(real);
-  const auto log = unique_temp_path("sfcl-gateway-hung");
+  const TempLog log("sfcl-gateway-hung");
   const pid_t pid =
       spawn({std::getenv("SFCL"), "gateway", "--tokenizer", demo_model().string(), "--port", "0", "--backend",
              hung.url(), "--backend", real.url(), "--backend-slots", "1", "--backend-timeout", "0.5"},
-            log);
-  const int port = wait_listening_port(pid, log);
-  ASSERT_NE(port, 0) << read_text(log);
+            log.path());
+  const int port = wait_listening_port(pid, log.path());
+  ASSERT_NE(port, 0) << read_text(log.path());
   ASSERT_TRUE(wait_health(port));
   // Two at once with one slot each: one of them is sent to the hung backend.
   std::vector<std::future<Seen>> answers;

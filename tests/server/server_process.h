@@ -68,6 +68,23 @@ inline std::filesystem::path unique_temp_path(const std::string& stem, const std
          (stem + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + ext);
 }
 
+// A temporary log for a process a test spawns itself, removed when the test passed (it explains a
+// failure otherwise).
+class TempLog {
+ public:
+  explicit TempLog(const std::string& stem) : path_(unique_temp_path(stem)) {}
+  ~TempLog() {
+    std::error_code ec;
+    if (!::testing::Test::HasFailure()) std::filesystem::remove(path_, ec);
+  }
+  TempLog(const TempLog&) = delete;
+  TempLog& operator=(const TempLog&) = delete;
+  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 class ServerProcess {
  public:
   explicit ServerProcess(std::vector<std::string> args, bool wait_ready = true,
@@ -113,7 +130,7 @@ class ServerProcess {
   void wait_healthy() {
     if (port_ == 0) throw std::runtime_error("the server is not listening: see " + log_.string());
     httplib::Client c("127.0.0.1", port_);
-    for (int i = 0; i < 300; ++i) {
+    for (int i = 0; i < 1200; ++i) {  // up to 60 s on a loaded machine
       auto r = c.Get("/health");
       if (r && r->status == 200) return;
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
