@@ -35,14 +35,19 @@ constexpr KeywordLeads kKeywordLeads = [] {
   for (const auto& w : kClauseWords) k.add(w.text);
   for (const auto& w : kLogic) k.add(w.text);
   for (const auto& w : kCodeKeywords) k.add(w.kw);
+  return k;
+}();
+static_assert(kKeywordLeads.n == kClauseWords.size() - 1 + kLogic.size() + kCodeKeywords.size());
+constexpr KeywordLeads kSpelledLeads = [] {  // a table of its own: one mask holds 64 words
+  KeywordLeads k;
   for (const auto& w : kSpelled) k.add(w.text);
   return k;
 }();
-static_assert(kKeywordLeads.n == kClauseWords.size() - 1 + kLogic.size() + kCodeKeywords.size() + kSpelled.size());
+static_assert(kSpelledLeads.n == kSpelled.size());
 
-bool keyword_lead(std::string_view word) {
-  for (uint64_t bits = kKeywordLeads.first.at(static_cast<unsigned char>(word[0])); bits != 0; bits &= bits - 1) {
-    const std::string_view w = kKeywordLeads.words[static_cast<size_t>(std::countr_zero(bits))];
+bool keyword_lead(const KeywordLeads& leads, std::string_view word) {
+  for (uint64_t bits = leads.first.at(static_cast<unsigned char>(word[0])); bits != 0; bits &= bits - 1) {
+    const std::string_view w = leads.words[static_cast<size_t>(std::countr_zero(bits))];
     if (w.size() != word.size()) continue;
     bool same = true;
     for (size_t k = 0; k < w.size() && same; ++k)
@@ -95,10 +100,13 @@ size_t scan_letter_word(Src& src, size_t p, int c, Anchor& a, size_t skip) {
   if (upper) {
     if (size_t e = scan_month_first(src, p, a)) return e;
   }
-  if (keyword_lead(src.s.substr(p, skip - p))) {
+  const std::string_view word = src.s.substr(p, skip - p);
+  if (keyword_lead(kKeywordLeads, word)) {
     if (size_t e = scan_clause(src, p, a)) return e;
     if (size_t e = scan_logic(src, p, a)) return e;
     if (size_t e = scan_code_signature(src, p, a)) return e;
+  }
+  if (keyword_lead(kSpelledLeads, word)) {
     if (size_t e = scan_spelled(src, p, a)) return e;
   }
   if (upper) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "anchor/anchor.h"
@@ -241,13 +242,39 @@ size_t scan_cn_ordinal(Src& src, size_t p, Anchor& a) {
   return 0;
 }
 
+// "一两万元", "三五百元": a range of two neighbouring digits before a magnitude, then a currency. No
+// value is stated; the anchor keeps both ends ("10000-20000 CNY") so that only a source stating
+// that range supports it, and the loop never passes a made-up sum of money as "a few". Ranges of
+// days or people ("三五天", "七八个人") say "a few" and are no anchors.
+size_t scan_cn_range_amount(Src& src, std::string_view run, size_t j, Anchor& a) {
+  constexpr size_t kChar = 3;
+  if (run.size() < 3 * kChar) return 0;
+  uint64_t lo = 0;
+  uint64_t hi = 0;
+  const std::string low = std::string(run.substr(0, kChar)) + std::string(run.substr(2 * kChar));
+  if (!cn_value(low, lo) || !cn_value(run.substr(kChar), hi) || hi <= lo) return 0;
+  std::string_view unit;
+  const size_t e = currency_suffix(src, j, unit);
+  if (e == 0) return 0;
+  set_norm(a, Type::amount, std::to_string(lo) + "-" + std::to_string(hi) + " " + std::string(unit));
+  a.value = std::numeric_limits<double>::quiet_NaN();
+  return e;
+}
+
 // A run of Chinese numerals at p with what follows it: 元 (an amount), a duration, a measure word,
 // or a bare number of two characters or more with a unit; 0 when none of them.
 size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
+  // Inside a run whose start read as no value ("三五天", three to five days): no value from its
+  // tail either.
+  if (p >= 3 && is_cn_numeral(utf8::decode(src.s, p - 3).cp)) return 0;
   const size_t j = cn_numeral_run(src, p);
   uint64_t v = 0;
   const std::string_view run = src.s.substr(p, j - p);
-  if (j <= p || !cn_value(run, v)) return 0;
+  // 万一 ("in case"), 万万, 亿万: a run that opens with 万 or 亿 is a word, but 万亿 is a trillion.
+  if ((run.starts_with("万") && !run.starts_with("万亿")) || run.starts_with("亿")) return 0;
+  if (j > p && !cn_value(run, v)) return scan_cn_range_amount(src, run, j, a);
+  if (j <= p) return 0;
+  if (size_t e = scan_cn_numeral_date(src, p, j, v, a)) return e;
   if (size_t e = scan_cn_time(src, p, j, v, a)) return e;
   std::string frac;
   int shift = 0;

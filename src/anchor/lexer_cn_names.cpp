@@ -68,13 +68,24 @@ constexpr std::array<char32_t, 61> kAfterName = [] {
   return s;
 }();
 
+// Two-character words that follow a name and whose first character could be a given name's (李瑞
+// 共同策划, 李明一起, 王强报道): after one given-name character they end the name.
+constexpr std::array<std::string_view, 16> kAfterNameWords = {"共同", "一起", "一同", "一直", "一行", "报道",
+                                                              "今年", "近日", "日前", "目前", "此前", "随后",
+                                                              "正在", "亲自", "坦言", "直言"};
+
 bool in(const auto& sorted, char32_t c) { return std::binary_search(sorted.begin(), sorted.end(), c); }
+
+bool after_name_word(Src& src, size_t i) {
+  return std::any_of(kAfterNameWords.begin(), kAfterNameWords.end(),
+                     [&](std::string_view w) { return src.match(i, w); });
+}
 
 // The character at i ends a name: punctuation, a non-Han character, or a word that follows names.
 bool ends_name(Src& src, size_t i) {
   const auto d = src.cp(i);
   if (d.length == 0) return src.final;
-  return !is_han(d.cp) || in(kAfterName, d.cp);
+  return !is_han(d.cp) || in(kAfterName, d.cp) || after_name_word(src, i);
 }
 }  // namespace
 
@@ -167,10 +178,13 @@ size_t scan_cn_person(Src& src, size_t p, Anchor& a) {
   // One or two given-name characters, the shorter when the second already reads as "after a name".
   size_t end = 0;
   const auto g1 = src.cp(j);
-  if (g1.length == 0 || !is_han(g1.cp) || in(kAfterName, g1.cp)) return 0;
+  if (g1.length == 0 || !is_han(g1.cp)) return 0;
   const size_t after1 = j + static_cast<size_t>(g1.length);
   const auto g2 = src.cp(after1);
   if (g2.length == 0 && !src.final) return 0;  // undecided until more text comes
+  // 强 and 博 also start words after names (强调, 博士) and are given names as often: one of them
+  // is a given name only where the name visibly ends right after it (王强说, 王博表示).
+  if (in(kAfterName, g1.cp) && !((g1.cp == U'强' || g1.cp == U'博') && ends_name(src, after1))) return 0;
   if (ends_name(src, after1)) {
     end = after1;
   } else {

@@ -1,5 +1,7 @@
 // Dates: "June 15, 2024", "15 June", "2024-06-15", "03/04/2024", "2024年6月15日", "Q3 2024".
+#include <algorithm>
 #include <bit>
+#include <limits>
 #include <string>
 
 #include "anchor/anchor.h"
@@ -131,9 +133,11 @@ size_t scan_day_first(Src& src, size_t p, Anchor& a) {
   if (d1 - p > 2) return 0;
   const int day = src.number_at(p, d1);
   if (day < 1 || day > 31) return 0;
-  size_t k = ordinal_suffix(src, d1);
-  if (src.at(k) != ' ') return 0;
-  k = src.skip_spaces(k);
+  const size_t suffix_end = ordinal_suffix(src, d1);
+  if (src.at(suffix_end) != ' ') return 0;
+  size_t k = src.skip_spaces(suffix_end);
+  // "the 15th of March 2024": "of" only after an ordinal day.
+  if (suffix_end > d1 && src.match_ci(k, "of ")) k = src.skip_spaces(k + 2);
   int month = 0;
   const size_t m1 = month_name(src, k, month);
   if (m1 == 0) return 0;
@@ -158,23 +162,36 @@ size_t year_first_date(Src& src, size_t p, size_t d1, int sep, Anchor& a) {
   return dd1;
 }
 
-// "6月15日" / "6月15号" after a year (or alone): the month's digits are [k, m1).
-size_t cjk_month_date(Src& src, int y, size_t k, size_t m1, Anchor& a) {
-  const int m = src.number_at(k, m1);
+// A month or a day at k in digits or Chinese numerals ("6", "十二", "三十一"): its value and end, or
+// -1.
+int month_or_day_at(Src& src, size_t k, size_t& end) {
+  if (const size_t d = src.digits(k); d > k) {
+    end = d;
+    return d - k <= 2 ? src.number_at(k, d) : -1;
+  }
+  const size_t j = cn_numeral_run(src, k);
+  uint64_t v = 0;
+  if (j == k || j - k > 9 || !cn_value(src.s.substr(k, j - k), v) || v > 31) return -1;
+  end = j;
+  return static_cast<int>(v);
+}
+
+// "6月15日", "六月十五日", "6月15号" at k, after the year y (0: none); after a year the month alone
+// ("2024年6月") is a date too.
+size_t month_day_at(Src& src, int y, size_t k, Anchor& a) {
+  size_t m1 = k;
+  const int m = month_or_day_at(src, k, m1);
+  if (m < 1 || m > 12 || !src.match(m1, "月")) return 0;
   const size_t k2 = m1 + 3;
-  const size_t dd1 = src.digits(k2);
-  if (dd1 > k2 && dd1 - k2 <= 2 && (src.match(dd1, "日") || src.match(dd1, "号"))) {
-    const int d = src.number_at(k2, dd1);
-    if (valid_md(m, d)) {
-      set_norm(a, Type::date, ymd(y, m, d));
-      return dd1 + 3;
-    }
+  size_t dd1 = k2;
+  const int d = month_or_day_at(src, k2, dd1);
+  if (valid_md(m, d) && (src.match(dd1, "日") || src.match(dd1, "号"))) {
+    set_norm(a, Type::date, y > 0 ? ymd(y, m, d) : md(m, d));
+    return dd1 + 3;
   }
-  if (m >= 1 && m <= 12) {
-    set_norm(a, Type::date, ymd(y, m, 0));
-    return m1 + 3;
-  }
-  return 0;
+  if (y <= 0) return 0;
+  set_norm(a, Type::date, ymd(y, m, 0));
+  return m1 + 3;
 }
 
 // "第三季度" / "第3季度" at k, after "2024年".
@@ -196,18 +213,34 @@ size_t cjk_quarter(Src& src, int y, size_t k, Anchor& a) {
   return 0;
 }
 
-// "2024年6月15日", "2024年6月", "2024年第三季度", "2024年": four digits [p, d1) then "年".
-size_t cjk_year_date(Src& src, size_t p, size_t d1, Anchor& a) {
-  const int y = src.number_at(p, d1);
-  const size_t k = d1 + 3;
-  const size_t m1 = src.digits(k);
-  if (m1 > k && m1 - k <= 2 && src.match(m1, "月")) return cjk_month_date(src, y, k, m1, a);
+// "2024年6月15日", "2024年6月", "2024年第三季度", "2024年": the year y, then k after its "年".
+size_t cjk_year_date(Src& src, int y, size_t k, Anchor& a) {
+  if (size_t e = month_day_at(src, y, k, a)) return e;
   if (src.match(k, "第")) return cjk_quarter(src, y, k, a);
   if (y >= 1000 && y <= 2999) {
     set_norm(a, Type::date, std::to_string(y));
-    return d1 + 3;
+    return k;
   }
   return 0;
+}
+
+// "1990年代", "90年代", "九十年代", "一九九〇年代": a decade, written as English writes it ("1990s");
+// two digits alone are of the last century from 20 on.
+size_t cjk_decade(int v, size_t end, Anchor& a) {
+  if (v % 10 != 0 || v > 2990 || (v >= 100 && v < 1000)) return 0;
+  const int year = v >= 1000 ? v : (v <= 10 ? 2000 + v : 1900 + v);
+  set_norm(a, Type::identifier, std::to_string(year) + "s");
+  a.value = std::numeric_limits<double>::quiet_NaN();
+  return end + std::string_view("年代").size();
+}
+
+bool cn_digits_only(std::string_view run) {
+  for (size_t i = 0; i < run.size();) {
+    const auto d = utf8::decode(run, i);
+    if (cn_digit(d.cp) < 0) return false;
+    i += static_cast<size_t>(d.length);
+  }
+  return true;
 }
 
 // "03/04/2024", "3-4-2024", "3.4.2024": one or two digits [p, d1), `sep`; both readings are
@@ -235,22 +268,6 @@ size_t year_last_date(Src& src, size_t p, size_t d1, int sep, Anchor& a, const L
   return y1;
 }
 
-// "6月15日" without a year: one or two digits [p, d1) then "月".
-size_t cjk_month_day(Src& src, size_t p, size_t d1, Anchor& a) {
-  const int m = src.number_at(p, d1);
-  if (m < 1 || m > 12) return 0;
-  const size_t k = d1 + 3;
-  const size_t dd1 = src.digits(k);
-  if (dd1 > k && dd1 - k <= 2 && (src.match(dd1, "日") || src.match(dd1, "号"))) {
-    const int d = src.number_at(k, dd1);
-    if (valid_md(m, d)) {
-      set_norm(a, Type::date, md(m, d));
-      return dd1 + 3;
-    }
-  }
-  return 0;
-}
-
 }  // namespace
 
 // "2024-06-15", "2024/6/15", "2024年6月15日", "2024年第三季度", "03/04/2024", "6月15日".
@@ -261,9 +278,24 @@ size_t scan_numeric_date(Src& src, size_t p, Anchor& a, const LexerOptions& opt)
   const bool date_sep = sep == '-' || sep == '/' || sep == '.';
   if (n == 4 && date_sep) return year_first_date(src, p, d1, sep, a);
   if (n == 4 && src.match(d1, "年代") && src.s[d1 - 1] == '0') return 0;  // a decade (scan_digit_start)
-  if (n == 4 && src.match(d1, "年")) return cjk_year_date(src, p, d1, a);
+  if (n == 4 && src.match(d1, "年")) return cjk_year_date(src, src.number_at(p, d1), d1 + 3, a);
   if ((n == 1 || n == 2) && date_sep) return year_last_date(src, p, d1, sep, a, opt);
-  if ((n == 1 || n == 2) && src.match(d1, "月")) return cjk_month_day(src, p, d1, a);
+  if ((n == 1 || n == 2) && src.match(d1, "月")) return month_day_at(src, 0, p, a);
+  return 0;
+}
+
+// Dates in Chinese numerals, the numeral [p, j) worth v: "二〇二四年三月十五日", "一九九八年",
+// "三月十五日", "十五日" (the day of a month), "九十年代".
+size_t scan_cn_numeral_date(Src& src, size_t p, size_t j, uint64_t v, Anchor& a) {
+  const std::string_view run = src.s.substr(p, j - p);
+  if (!src.match(j, "年") && !src.match(j, "月") && !src.match(j, "日")) return 0;
+  if (src.match(j, "年代")) return cjk_decade(static_cast<int>(std::min<uint64_t>(v, 9999)), j, a);
+  constexpr size_t kFourDigits = 4 * 3;  // every Chinese digit is three bytes of UTF-8
+  if (run.size() == kFourDigits && cn_digits_only(run) && src.match(j, "年")) {
+    return cjk_year_date(src, static_cast<int>(v), j + 3, a);
+  }
+  if (v >= 1 && v <= 12 && !run.starts_with("两") && src.match(j, "月")) return month_day_at(src, 0, p, a);
+  if (v >= 1 && v <= 31 && src.match(j, "日")) return cn_day_of_month(src, p, j, static_cast<int>(v), a);
   return 0;
 }
 

@@ -239,6 +239,10 @@ bool list_marker(Src& src, size_t p);              // "6. " opening a line: no a
 size_t scan_cn_time(Src& src, size_t p, size_t j, uint64_t hour, Anchor& a);
 // "25日" as the day of the month (the number at p ends at j): a date "---25", or 0.
 size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a);
+// The same for a day worth `day` written any way ("十五日"); 0 when it counts days ("十五日内").
+size_t cn_day_of_month(Src& src, size_t p, size_t j, int day, Anchor& a);
+// Dates in Chinese numerals ("二〇二四年三月十五日", "三月十五日"), the numeral [p, j) worth v (lexer_dates.cpp).
+size_t scan_cn_numeral_date(Src& src, size_t p, size_t j, uint64_t v, Anchor& a);
 
 // Quantities, ordinals and scores (lexer_quantities.cpp).
 // A unit or measure word right after a number ending at j (" units", "台", "万吨" after the

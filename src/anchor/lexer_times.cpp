@@ -145,7 +145,10 @@ namespace sfcl::anchor::lex {
 size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
   if (!src.match(j, "日")) return 0;
   if (j - p > 2) return 0;
-  const int day = src.number_at(p, j);
+  return cn_day_of_month(src, p, j, src.number_at(p, j), a);
+}
+
+size_t cn_day_of_month(Src& src, size_t p, size_t j, int day, Anchor& a) {
   if (day < 1 || day > 31) return 0;
   const auto next = src.cp(j + 3);
   if (next.length == 0 || !is_han(next.cp)) return 0;

@@ -109,11 +109,35 @@ size_t and_a_half(Src& src, size_t j, std::string_view& unit) {
   return duration_suffix(src, j + 11, unit, false);
 }
 
+namespace {
+// "-five" after a tens word ending at j: the end and the unit's value, or 0.
+size_t hyphenated_unit(Src& src, size_t j, int& unit) {
+  if (src.at(j) != '-') return 0;
+  for (size_t k = 0; k < 9; ++k) {  // kSpelled starts with one .. nine
+    const Word& w = kSpelled[k];
+    if (src.match_ci(j + 1, w.text) && src.word_end(j + 1 + w.text.size())) {
+      unit = static_cast<int>(k) + 1;
+      return j + 1 + w.text.size();
+    }
+  }
+  return 0;
+}
+}  // namespace
+
 size_t scan_spelled(Src& src, size_t p, Anchor& a) {
   for (uint64_t bits = kSpelledFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
-    const Word& w = entry(kSpelled, bits);
+    Word w = entry(kSpelled, bits);
     if (!src.match_ci(p, w.text) || !src.word_end(p + w.text.size())) continue;
     size_t j = p + w.text.size();
+    std::string compound;
+    if (w.norm.size() == 2 && w.norm[1] == '0' && w.norm[0] >= '2') {  // "twenty-five"
+      int unit = 0;
+      if (size_t e = hyphenated_unit(src, j, unit)) {
+        compound = std::string(1, w.norm[0]) + static_cast<char>('0' + unit);
+        w.norm = compound;
+        j = e;
+      }
+    }
     const bool half = w.norm == "0.5";
     if (half) {  // "half an hour", "half a day" (not "half-year", a period, nor "half the time")
       if (src.match_ci(j, " an ")) {

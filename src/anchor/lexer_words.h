@@ -446,11 +446,15 @@ inline constexpr std::array<ClauseWord, 12> kClauseWords = {{{"Section", true},
                                                              {"§", false}}};
 inline constexpr std::array<CodeKeyword, 4> kCodeKeywords = {
     {{"def", true}, {"fn", true}, {"function", true}, {"class", false}}};
-inline constexpr std::array<Word, 21> kSpelled = {
-    {{"one", "1"},       {"two", "2"},      {"three", "3"},   {"four", "4"},    {"five", "5"},        {"six", "6"},
-     {"seven", "7"},     {"eight", "8"},    {"nine", "9"},    {"ten", "10"},    {"eleven", "11"},     {"twelve", "12"},
-     {"fourteen", "14"}, {"fifteen", "15"}, {"twenty", "20"}, {"thirty", "30"}, {"forty-five", "45"}, {"forty", "40"},
-     {"sixty", "60"},    {"ninety", "90"},  {"half", "0.5"}}};
+// Number words before a unit of time or "percent" (scan_spelled); a tens word takes a unit word
+// after a hyphen ("twenty-five").
+inline constexpr std::array<Word, 28> kSpelled = {
+    {{"one", "1"},      {"two", "2"},        {"three", "3"},     {"four", "4"},      {"five", "5"},
+     {"six", "6"},      {"seven", "7"},      {"eight", "8"},     {"nine", "9"},      {"ten", "10"},
+     {"eleven", "11"},  {"twelve", "12"},    {"thirteen", "13"}, {"fourteen", "14"}, {"fifteen", "15"},
+     {"sixteen", "16"}, {"seventeen", "17"}, {"eighteen", "18"}, {"nineteen", "19"}, {"twenty", "20"},
+     {"thirty", "30"},  {"forty", "40"},     {"fifty", "50"},    {"sixty", "60"},    {"seventy", "70"},
+     {"eighty", "80"},  {"ninety", "90"},    {"half", "0.5"}}};
 
 // ---------------------------------------------------------------------------- names
 // Capitalised words that start no name.

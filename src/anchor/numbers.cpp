@@ -164,13 +164,63 @@ int cn_unit(char32_t c) {
 
 bool is_cn_numeral(char32_t c) { return cn_digit(c) >= 0 || cn_unit(c) > 0; }
 
+namespace {
+// A run of digit characters with no unit: "二〇二四" and "一九九八" are written digit by digit
+// (years, codes); two digits side by side without 〇/零 are a range ("三五天": three to five days,
+// "七八个": seven or eight), which states no value.
+enum class DigitRun : uint8_t { none, positional, range };
+
+DigitRun digit_run(std::string_view text, uint64_t& out) {
+  uint64_t v = 0;
+  size_t n = 0;
+  bool zero = false;
+  for (size_t i = 0; i < text.size();) {
+    const auto d = utf8::decode(text, i);
+    i += static_cast<size_t>(d.length);
+    const int dv = cn_digit(d.cp);
+    if (dv < 0) return DigitRun::none;
+    zero = zero || dv == 0;
+    v = v * 10 + static_cast<uint64_t>(dv);
+    ++n;
+  }
+  if (n < 2) return DigitRun::none;
+  if (n == 2 && !zero) return DigitRun::range;
+  out = v;
+  return DigitRun::positional;
+}
+
+// Two non-zero digits side by side before a unit ("三五百", "一二十"): a range too.
+bool adjacent_digits(std::string_view text) {
+  bool prev = false;
+  for (size_t i = 0; i < text.size();) {
+    const auto d = utf8::decode(text, i);
+    i += static_cast<size_t>(d.length);
+    const int dv = cn_digit(d.cp);
+    if (dv > 0 && prev) return true;
+    prev = dv > 0;
+  }
+  return false;
+}
+}  // namespace
+
 bool parse_chinese_numeral(std::string_view text, uint64_t& out) {
+  switch (digit_run(text, out)) {
+    case DigitRun::positional:
+      return true;
+    case DigitRun::range:
+      return false;
+    case DigitRun::none:
+      break;
+  }
+  if (adjacent_digits(text)) return false;
   uint64_t yi = 0;       // everything before the last 亿, already multiplied
   uint64_t wan = 0;      // the 万 section, already multiplied
   uint64_t section = 0;  // below 万
   uint64_t digit = 0;
   bool have_digit = false;
   bool any = false;
+  uint64_t last_unit = 0;
+  bool zero_since_unit = false;  // "一千零五": 1005, not 1500
   for (size_t i = 0; i < text.size();) {
     const auto d = utf8::decode(text, i);
     i += static_cast<size_t>(d.length);
@@ -179,11 +229,14 @@ bool parse_chinese_numeral(std::string_view text, uint64_t& out) {
       digit = static_cast<uint64_t>(dv);
       have_digit = true;
       any = true;
+      zero_since_unit = zero_since_unit || dv == 0;
       continue;
     }
     const int unit = cn_unit(d.cp);
     if (unit == 0) return false;
     any = true;
+    last_unit = static_cast<uint64_t>(unit);
+    zero_since_unit = false;
     if (unit == 100000000) {
       uint64_t v = yi + wan + section + digit;
       yi = (v == 0 ? 1 : v) * 100000000ULL;
@@ -199,6 +252,9 @@ bool parse_chinese_numeral(std::string_view text, uint64_t& out) {
     have_digit = false;
   }
   if (!any) return false;
+  // A last digit right after 百 and above counts in the next unit down: "三千五" is 3500, "一万五"
+  // 15000, "两百五" 250, as they are said.
+  if (have_digit && !zero_since_unit && last_unit >= 100) digit *= last_unit / 10;
   out = yi + wan + section + digit;
   return true;
 }

@@ -309,8 +309,11 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
       }
       break;
     }
+    case Type::identifier:
+      if (in_decade(a, best_idx)) best = kPartialDate;  // "the 1990s" by "1995"
+      break;
     default:
-      break;  // numeric types, identifiers, clauses: exact or nothing (12,500 vs 12,600 is a miss)
+      break;  // numeric types, other identifiers, clauses: exact or nothing (12,500 vs 12,600 is a miss)
   }
   return best;
 }

@@ -94,6 +94,8 @@ bool Checker::derivation_cued(Derivation d, std::string_view before, std::string
       return any_cue(clause, kSumEn, kSumZh);
     case Derivation::difference:
       return any_cue(clause, kDiffEn, kDiffZh) || any_cue(clause, kSumEn, kSumZh);
+    case Derivation::percent_change:  // "rose 50%", "上涨了50%"
+      return any_cue(clause, kDiffEn, kDiffZh);
     case Derivation::percent_of:
       return any_cue(clause, kPercentEn, kPercentZh);
     case Derivation::date_difference:

@@ -128,6 +128,13 @@ DerivedValues::DerivedValues(const anchor::SourceIndex& index) {
   add_amounts(index);
   add_date_differences(index);
   add_stated_shares(index);
+  if (find_table(Type::percent, "%") != nullptr) {
+    // "43%" against a source's "34%" is a miscopy even where some change comes to 43%.
+    auto& changes = table(Type::percent, "%");
+    for (uint32_t i : index.of_type(Type::percent)) {
+      changes.source_digits.push_back(digits_of(index.anchors()[i].anchor.norm));
+    }
+  }
   for (uint32_t c : index.list_counts()) {
     table(Type::number, "").values.push_back({static_cast<double>(c), Derivation::list_count, {-1, -1, -1}});
   }
@@ -163,6 +170,7 @@ void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
         for (size_t y = x + 1; y < ops.size(); ++y) {
           t.values.push_back({ops[x].v + ops[y].v, Derivation::sum, {ops[x].i, ops[y].i, -1}});
           t.values.push_back({std::fabs(ops[x].v - ops[y].v), Derivation::difference, {ops[x].i, ops[y].i, -1}});
+          add_percent_change(ops[x].v, ops[y].v, {ops[x].i, ops[y].i, -1});
           if (ops.size() > kMaxThreeTermGroup) continue;
           for (size_t z = y + 1; z < ops.size(); ++z) {
             t.values.push_back({ops[x].v + ops[y].v + ops[z].v, Derivation::sum, {ops[x].i, ops[y].i, ops[z].i}});
@@ -232,9 +240,20 @@ void DerivedValues::add_stated_shares(const anchor::SourceIndex& index) {
   }
 }
 
+// "from $10 to $15" rose 50% and, read the other way, fell 33.3%: the order is not known here, so
+// both; the cue words and the density test keep them honest.
+void DerivedValues::add_percent_change(double a, double b, const std::array<int64_t, 3>& ops) {
+  if (a <= 0 || b <= 0 || a == b) return;
+  auto& t = table(Type::percent, "%");
+  const double d = std::fabs(a - b);
+  t.values.push_back({100.0 * d / std::min(a, b), Derivation::percent_change, ops});
+  t.values.push_back({100.0 * d / std::max(a, b), Derivation::percent_change, ops});
+}
+
 bool DerivedValues::find(const Anchor& a, Derived& out) const {
   if (std::isnan(a.value) || a.value <= 0) return false;
-  if (a.type != Type::amount && a.type != Type::duration && a.type != Type::number && a.type != Type::quantity) {
+  if (a.type != Type::amount && a.type != Type::duration && a.type != Type::number && a.type != Type::quantity &&
+      a.type != Type::percent) {
     return false;
   }
   const Table* t = find_table(a.type, unit_of(a));

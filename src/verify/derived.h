@@ -1,6 +1,7 @@
 // Derived values: a value that equals a one-step computation over source values (a sum or
 // difference of two or three amounts in one currency, a percentage of an amount, the difference of
-// two dates, the count of a listed set of names, the share of a value its source states next to it).
+// two dates, the count of a listed set of names, the share of a value its source states next to it,
+// the change from one amount to another in percent).
 // Internal to verify.
 #pragma once
 #include <array>
@@ -43,6 +44,7 @@ class DerivedValues {
   void add_amounts(const anchor::SourceIndex& index);
   void add_date_differences(const anchor::SourceIndex& index);
   void add_stated_shares(const anchor::SourceIndex& index);
+  void add_percent_change(double a, double b, const std::array<int64_t, 3>& ops);
 
   std::deque<Table> tables_;  // a deque: references stay valid as tables are added
 };

@@ -29,7 +29,17 @@ std::span<const std::string_view> verdict_names();
 enum class Reason : uint8_t { none, absent, mismatch, other_field };
 std::string_view reason_name(Reason r);
 
-enum class Derivation : uint8_t { none, sum, difference, percent_of, ratio, date_difference, list_count, share_of };
+enum class Derivation : uint8_t {
+  none,
+  sum,
+  difference,
+  percent_of,
+  ratio,
+  date_difference,
+  list_count,
+  share_of,
+  percent_change
+};
 std::string_view derivation_name(Derivation d);
 
 struct CheckerOptions {
@@ -114,6 +124,8 @@ class Checker {
   bool quantity_by_number(const anchor::Anchor& a, int64_t& support) const;
   // A source measure or duration equal to `a` in another unit of its dimension (measures.cpp).
   bool in_another_unit(const anchor::Anchor& a, int64_t& support) const;
+  // A source date or year inside the decade `a` writes ("the 1990s", "mid-1990s"; decades.cpp).
+  bool in_decade(const anchor::Anchor& a, int64_t& support) const;
   static bool year_of(std::string_view norm);
   [[nodiscard]] int64_t date_in_year(std::string_view year) const;
   [[nodiscard]] bool has_numeric_source() const;

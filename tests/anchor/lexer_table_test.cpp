@@ -538,6 +538,35 @@ const Case kCases[] = {
     {"智利外交部25日发表声明", "date", "25日", "---25"},
     {"应于30日内付款", "duration", "30日", "30 day"},
     {"近30日以来", "!date", "", ""},
+    // dates written in Chinese numerals, and "the 15th of March"
+    {"签订于二〇二四年三月十五日。", "date", "二〇二四年三月十五日", "2024-03-15"},
+    {"成立于一九九八年。", "date", "一九九八年", "1998"},
+    {"成立于一九九八年", "!duration", "", ""},
+    {"会议定于三月十五日召开。", "date", "三月十五日", "--03-15"},
+    {"截至十二月三十一日。", "date", "十二月三十一日", "--12-31"},
+    {"2024年三月起施行", "date", "2024年三月", "2024-03"},
+    {"本月十五日召开", "date", "十五日", "---15"},
+    {"十五日内付款", "duration", "十五日", "15 day"},
+    {"两月", "!date", "", ""},
+    {"上世纪九十年代初", "identifier", "九十年代", "1990s"},
+    {"一九九〇年代", "identifier", "一九九〇年代", "1990s"},
+    {"signed on the 15th of March 2024.", "date", "15th of March 2024", "2024-03-15"},
+    {"due on the 3rd of May.", "date", "3rd of May", "--05-03"},
+    {"15 of March", "!date", "", ""},
+    // Chinese numerals said short, digit by digit, and ranges that state no value
+    {"月薪一万五。", "number", "一万五", "15000"},
+    {"售价三千五百元", "amount", "三千五百元", "3500 CNY"},
+    {"售价三千五元", "amount", "三千五元", "3500 CNY"},
+    {"万一下雨", "!number", "", ""},
+    {"成交金额近万亿元。", "amount", "万亿元", "1000000000000 CNY"},
+    {"过三五天再来", "!duration", "", ""},
+    {"来了七八个人", "!quantity", "", ""},
+    {"一两万元的藏獒", "amount", "一两万元", "10000-20000 CNY"},
+    // number words with a hyphen
+    {"Revenue rose twenty-five percent.", "percent", "twenty-five percent", "25%"},
+    {"a term of thirty-six months", "duration", "thirty-six months", "36 month"},
+    {"fifty percent of staff", "percent", "fifty percent", "50%"},
+    {"eighteen months later", "duration", "eighteen months", "18 month"},
 };
 
 // Failure messages name the row, not its bytes.

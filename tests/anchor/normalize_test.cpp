@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <initializer_list>
+
 #include "anchor/anchor.h"
 
 namespace sfcl::anchor {
@@ -18,19 +21,41 @@ TEST(NormalizeNumber, Separators) {
   EXPECT_FALSE(normalize_number("abc", out));
 }
 
+// Chinese numerals as they are written (docs/ANCHORS.md, "Chinese numerals"): value, or none.
 TEST(ChineseNumerals, Values) {
-  uint64_t v = 0;
-  ASSERT_TRUE(parse_chinese_numeral("三千五百", v));
-  EXPECT_EQ(v, 3500U);
-  ASSERT_TRUE(parse_chinese_numeral("伍万", v));
-  EXPECT_EQ(v, 50000U);
-  ASSERT_TRUE(parse_chinese_numeral("十五", v));
-  EXPECT_EQ(v, 15U);
-  ASSERT_TRUE(parse_chinese_numeral("一百零八", v));
-  EXPECT_EQ(v, 108U);
-  ASSERT_TRUE(parse_chinese_numeral("三亿五千万", v));
-  EXPECT_EQ(v, 350000000U);
-  EXPECT_FALSE(parse_chinese_numeral("你好", v));
+  struct Row {
+    const char* text;
+    int64_t value;  // -1: not one value
+  };
+  for (const Row& r : std::initializer_list<Row>{
+           {"三千五百", 3500},
+           {"伍万", 50000},
+           {"十五", 15},
+           {"一百零八", 108},
+           {"三亿五千万", 350000000},
+           {"三千五", 3500},  // said short: the last digit counts in the next unit down
+           {"一万五", 15000},
+           {"两百五", 250},
+           {"三亿五", 350000000},
+           {"一千零五", 1005},  // with 零 it is units
+           {"一万零五百", 10500},
+           {"二〇二四", 2024},  // digit by digit
+           {"一九九八", 1998},
+           {"二〇", 20},
+           {"一一〇", 110},
+           {"三五", -1},  // three to five
+           {"七八", -1},
+           {"三五百", -1},  // three to five hundred
+           {"一二十", -1},
+           {"你好", -1},
+       }) {
+    uint64_t v = 0;
+    const bool ok = parse_chinese_numeral(r.text, v);
+    EXPECT_EQ(ok, r.value >= 0) << r.text;
+    if (ok && r.value >= 0) {
+      EXPECT_EQ(v, static_cast<uint64_t>(r.value)) << r.text;
+    }
+  }
 }
 
 TEST(FoldName, CaseWidthAndSpaces) {

@@ -424,7 +424,37 @@ INSTANTIATE_TEST_SUITE_P(
                   "Technology (KAIST) with collaborators at Uppsala University, was published.",
                   "It was led by Professor Yun-Seo Hwang of Uppsala University.",
                   "Professor Yun-Seo Hwang of Uppsala University", Verdict::unsupported},
-        ProseCase{"该研究由韩国科学技术院的黄允书教授领导。", "研究由黄允书教授领导。", "黄允书", Verdict::confirmed}));
+        ProseCase{"该研究由韩国科学技术院的黄允书教授领导。", "研究由黄允书教授领导。", "黄允书", Verdict::confirmed},
+        // dates in Chinese numerals and "the Nth of Month"
+        ProseCase{"会议定于2024年3月15日举行。", "会议定于二〇二四年三月十五日举行。", "二〇二四年三月十五日",
+                  Verdict::confirmed},
+        ProseCase{"会议定于2024年3月15日举行。", "会议定于二〇二四年三月十六日举行。", "二〇二四年三月十六日",
+                  Verdict::unsupported},
+        ProseCase{"The deal closed on 15 March 2024.", "It closed on the 15th of March 2024.", "15th of March 2024",
+                  Verdict::confirmed},
+        ProseCase{"The deal closed on 15 March 2024.", "It closed on the 16th of March 2024.", "16th of March 2024",
+                  Verdict::unsupported},
+        // decades against the sources' years
+        ProseCase{"The company was founded in 1995.", "It was founded in the mid-1990s.", "mid-1990s",
+                  Verdict::confirmed},
+        ProseCase{"The company was founded in 1995.", "It was founded in the early-1990s.", "early-1990s",
+                  Verdict::unsupported},
+        ProseCase{"The company was founded in 1995.", "It was founded in the 1980s.", "1980s", Verdict::unsupported},
+        ProseCase{"公司成立于1995年。", "公司成立于上世纪九十年代。", "九十年代", Verdict::confirmed},
+        ProseCase{"公司成立于1995年。", "公司成立于上世纪八十年代。", "八十年代", Verdict::unsupported},
+        // a change in percent between two source amounts
+        ProseCase{"The price rose from $10 to $15.", "The price rose 50%.", "50%", Verdict::derived},
+        ProseCase{"The price rose from $10 to $15.", "The price rose 60%.", "60%", Verdict::unsupported},
+        ProseCase{"价格从10元涨到15元。", "价格上涨了50%。", "50%", Verdict::derived},
+        ProseCase{"价格从10元涨到15元。", "价格上涨了60%。", "60%", Verdict::unsupported},
+        // hyphenated number words; Chinese numerals said short; a range of money no source states
+        ProseCase{"Revenue rose 25%.", "Revenue rose twenty-five percent.", "twenty-five percent", Verdict::confirmed},
+        ProseCase{"Revenue rose 25%.", "Revenue rose thirty-five percent.", "thirty-five percent",
+                  Verdict::unsupported},
+        ProseCase{"月薪15000元。", "月薪一万五千元。", "一万五千元", Verdict::confirmed},
+        ProseCase{"月薪15000元。", "月薪一万五元。", "一万五元", Verdict::confirmed},
+        ProseCase{"月薪15000元。", "月薪一万六元。", "一万六元", Verdict::unsupported},
+        ProseCase{"藏獒售价为15万元。", "现在一两万元的藏獒都很难出手。", "一两万元", Verdict::unsupported}));
 
 // The families of false flags and misses on real model output (RAGTruth, FaithBench, UHGEval): each
 // row is one kind, with the wrong value next to it that must stay caught.

@@ -1,0 +1,68 @@
+// A decade against the sources' years (docs/ANCHORS.md, "Checking"): "the 1990s", "mid-1990s",
+// "90年代" are right when a source date or year falls in them; "early", "mid" and "late" narrow the
+// decade to its first half, middle and last half.
+#include <charconv>
+#include <string_view>
+
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+
+using anchor::Type;
+
+namespace {
+struct YearRange {
+  int first = 0;
+  int last = -1;
+};
+
+// "1990s" -> 1990-1999, "mid-1990s" -> 1993-1997, "early-1990s" -> 1990-1994, "late-1990s" ->
+// 1995-1999; nothing for any other identifier.
+YearRange decade_of(std::string_view norm) {
+  int lo = 0;
+  int hi = 9;
+  for (const auto& [prefix, from, to] :
+       {std::tuple{std::string_view("early-"), 0, 4}, {"mid-", 3, 7}, {"late-", 5, 9}}) {
+    if (norm.starts_with(prefix)) {
+      norm.remove_prefix(prefix.size());
+      lo = from;
+      hi = to;
+      break;
+    }
+  }
+  if (norm.size() != 5 || norm[3] != '0' || (norm[4] != 's' && norm[4] != 'S')) return {};
+  int decade = 0;
+  if (std::from_chars(norm.data(), norm.data() + 4, decade).ec != std::errc() || decade < 1000) return {};
+  return {decade + lo, decade + hi};
+}
+
+int year_of_date(std::string_view norm) {
+  int y = 0;
+  if (norm.size() < 4 || (norm.size() > 4 && norm[4] != '-')) return 0;
+  if (std::from_chars(norm.data(), norm.data() + 4, y).ec != std::errc()) return 0;
+  return y;
+}
+}  // namespace
+
+bool Checker::in_decade(const anchor::Anchor& a, int64_t& support) const {
+  const YearRange r = decade_of(a.norm);
+  if (r.last < r.first) return false;
+  const auto& all = index_.anchors();
+  for (uint32_t i : index_.of_type(Type::date)) {
+    const int y = year_of_date(all[i].anchor.norm);
+    if (y >= r.first && y <= r.last) {
+      support = i;
+      return true;
+    }
+  }
+  for (uint32_t i : index_.of_type(Type::number)) {
+    const double v = all[i].anchor.value;
+    if (year_of(all[i].anchor.norm) && v >= r.first && v <= r.last) {
+      support = i;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace sfcl::verify
