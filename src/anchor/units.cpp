@@ -15,7 +15,9 @@ struct Scale {
   double factor;
   double offset;
 };
-constexpr std::array<Scale, 32> kScales = {{
+constexpr std::array<Scale, 34> kScales = {{
+    {"bp", "rate", 0.01, 0},  // basis points of a percentage point
+    {"pp", "rate", 1, 0},
     {"mcg", "mass", 1e-6, 0},
     {"mg", "mass", 1e-3, 0},
     {"g", "mass", 1, 0},

@@ -267,6 +267,7 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
         }
       }
       if (best == 0.0F && year_of(a.norm)) best_idx = date_in_year(a.norm);
+      if (best == 0.0F && best_idx < 0) best_idx = same_digits(a);  // "4008201234" by "400-820-1234"
       if (best_idx >= 0) best = 1.0F;
       break;
     case Type::quantity:
@@ -311,6 +312,7 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
     }
     case Type::identifier:
       if (in_decade(a, best_idx)) best = kPartialDate;  // "the 1990s" by "1995"
+      if (best == 0.0F && (best_idx = same_digits(a)) >= 0) best = 1.0F;
       break;
     default:
       break;  // numeric types, other identifiers, clauses: exact or nothing (12,500 vs 12,600 is a miss)

@@ -33,9 +33,10 @@ constexpr std::array<std::string_view, 16> kPercentEn = {"%",     "percent", "pe
                                                          "surcharge"};
 constexpr std::array<std::string_view, 10> kPercentZh = {"%", "％", "百分之", "税", "折", "利息", "佣金", "定金", "比例",
                                                          "费"};
-constexpr std::array<std::string_view, 23> kDateDiffEn = {
-    "between", "after",  "before", "later",  "earlier", "from",  "since",   "until",   "till",    "within", "apart", "period",
-    "term",    "lasted", "took",   "span",   "elapsed", "duration", "passed", "ago", "younger", "older", "long"};
+constexpr std::array<std::string_view, 28> kDateDiffEn = {
+    "between", "after",  "before", "later",  "earlier", "from",  "since",   "until",    "till",   "within",
+    "apart",   "period", "term",   "lasted", "took",    "span",  "elapsed", "duration", "passed", "ago",
+    "younger", "older",  "long",   "for ",   "runs",    "lasts", "valid",   "expires"};
 constexpr std::array<std::string_view, 12> kDateDiffZh = {"间", "后", "前", "内", "相隔", "距", "历时", "期", "经过", "起", "小", "大"};
 constexpr std::array<std::string_view, 7> kRatioEn = {"times", "twice", "ratio", "per", "fold", "double", "triple"};
 constexpr std::array<std::string_view, 2> kRatioZh = {"倍", "比"};

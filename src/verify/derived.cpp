@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 namespace sfcl::verify {
 
@@ -187,6 +188,30 @@ void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
   }
 }
 
+namespace {
+bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+int days_in_month(int y, int m) {
+  static constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && leap(y) ? 29 : kDays[static_cast<size_t>(m - 1)];
+}
+DateParts next_day(DateParts d) {
+  if (d.day < days_in_month(d.year, d.month)) return {d.year, d.month, d.day + 1};
+  if (d.month < 12) return {d.year, d.month + 1, 1};
+  return {d.year + 1, 1, 1};
+}
+
+// A term written by its first and last day ("from 1 January 2025 to 31 December 2027"): the last
+// day is the eve of an anniversary of the first, so it runs whole months (36); 0 when it does not.
+int whole_term_months(const DateParts& x, const DateParts& y) {
+  if (x.month < 1 || y.month < 1 || x.day < 1 || y.day < 1) return 0;
+  const bool x_first = std::tie(x.year, x.month, x.day) < std::tie(y.year, y.month, y.day);
+  const DateParts& first = x_first ? x : y;
+  const DateParts end = next_day(x_first ? y : x);
+  if (end.day != first.day) return 0;
+  return std::max(0, (end.year * 12 + end.month) - (first.year * 12 + first.month));
+}
+}  // namespace
+
 // Differences of two source dates (and four-digit years) in days, weeks, months and years.
 void DerivedValues::add_date_differences(const anchor::SourceIndex& index) {
   const auto all = index.anchors();
@@ -198,11 +223,18 @@ void DerivedValues::add_date_differences(const anchor::SourceIndex& index) {
   for (uint32_t i : index.of_type(Type::date)) {
     if (auto d = parse_date(all[i].anchor.norm); d && dates.size() < kMaxDates) dates.push_back({*d, i});
   }
+  const size_t full_dates = dates.size();
   for (uint32_t i : index.of_type(Type::number)) {
     const double v = all[i].anchor.value;
-    if (v >= 1000 && v <= 2999 && v == std::floor(v) && dates.size() < kMaxDates) {
-      dates.push_back({{static_cast<int>(v), 0, 0}, i});
+    if (v < 1000 || v > 2999 || v != std::floor(v) || dates.size() >= kMaxDates) continue;
+    // The year of a date the sources write in full is that date's (the index holds both): as an
+    // operand of its own it would only add the calendar difference a whole term replaces.
+    const int year = static_cast<int>(v);
+    if (std::any_of(dates.begin(), dates.begin() + static_cast<std::ptrdiff_t>(full_dates),
+                    [&](const Dated& d) { return d.d.year == year; })) {
+      continue;
     }
+    dates.push_back({{year, 0, 0}, i});
   }
   auto& years = table(Type::duration, "year");
   auto& months = table(Type::duration, "month");
@@ -213,10 +245,17 @@ void DerivedValues::add_date_differences(const anchor::SourceIndex& index) {
       const DateParts& a = dates[x].d;
       const DateParts& b = dates[y].d;
       const std::array<int64_t, 3> ops{dates[x].i, dates[y].i, -1};
-      if (a.year != b.year) years.values.push_back({std::fabs(a.year - b.year), Derivation::date_difference, ops});
-      if (a.month > 0 && b.month > 0) {
-        const int m = std::abs((a.year * 12 + a.month) - (b.year * 12 + b.month));
-        if (m > 0) months.values.push_back({static_cast<double>(m), Derivation::date_difference, ops});
+      // A term from its first to its last day is whole months, not the calendar difference (1
+      // January 2025 to 31 December 2027 is 3 years, not 2).
+      if (const int term = whole_term_months(a, b); term > 0) {
+        months.values.push_back({static_cast<double>(term), Derivation::date_difference, ops});
+        if (term % 12 == 0) years.values.push_back({term / 12.0, Derivation::date_difference, ops});
+      } else {
+        if (a.year != b.year) years.values.push_back({std::fabs(a.year - b.year), Derivation::date_difference, ops});
+        if (a.month > 0 && b.month > 0) {
+          const int m = std::abs((a.year * 12 + a.month) - (b.year * 12 + b.month));
+          if (m > 0) months.values.push_back({static_cast<double>(m), Derivation::date_difference, ops});
+        }
       }
       if (a.day > 0 && b.day > 0) {
         const int64_t d = std::abs(days_from_civil(a.year, a.month, a.day) - days_from_civil(b.year, b.month, b.day));

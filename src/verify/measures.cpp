@@ -57,6 +57,34 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
   return plain >= 0;
 }
 
+// "165 minutes" for the sources' "2 hours 45 minutes" (or "2小时45分钟"): two durations of one
+// dimension written together, the larger unit first, are one span of time.
+bool Checker::compound_duration(const Anchor& a, const anchor::UnitScale& to, double precision,
+                                int64_t& support) const {
+  constexpr uint32_t kMaxGap = 5;  // " and ", ", ", " " or nothing between the parts
+  const auto& all = index_.anchors();
+  const auto sources = index_.of_type(Type::duration);
+  for (size_t k = 0; k + 1 < sources.size(); ++k) {
+    const auto& x = all[sources[k]];
+    const auto& y = all[sources[k + 1]];
+    anchor::UnitScale fx;
+    anchor::UnitScale fy;
+    if (x.source != y.source || y.anchor.start < x.anchor.end || y.anchor.start - x.anchor.end > kMaxGap ||
+        std::isnan(x.anchor.value) || std::isnan(y.anchor.value) || !anchor::unit_scale(unit_of(x.anchor.norm), fx) ||
+        !anchor::unit_scale(unit_of(y.anchor.norm), fy) || fx.dimension != to.dimension ||
+        fy.dimension != to.dimension || fx.factor <= fy.factor) {
+      continue;
+    }
+    const double total = (x.anchor.value * fx.factor + y.anchor.value * fy.factor) / to.factor;
+    // Within the digits written and 1% ("3 hours" is not "2 hours 45 minutes").
+    if (const double error = std::fabs(total - a.value); error <= precision && error <= kMaxConversionError * total) {
+      support = sources[k];
+      return true;
+    }
+  }
+  return false;
+}
+
 // "0.5 g" for the sources' "500 mg", "14 days" for "2 weeks", "98.6°F" for "37°C": the same
 // measure in another unit of its dimension, to the precision the answer wrote and within 1%. Not
 // where the sources state values in the answer's own unit: then it is one of those or wrong ("20
@@ -68,6 +96,7 @@ bool Checker::in_another_unit(const Anchor& a, int64_t& support) const {
   const double precision = written_precision(a.norm);
   const auto& all = index_.anchors();
   const auto sources = index_.of_type(a.type);
+  if (a.type == Type::duration && compound_duration(a, to, precision, support)) return true;
   if (std::any_of(sources.begin(), sources.end(), [&](uint32_t i) { return unit_of(all[i].anchor.norm) == unit; })) {
     return false;
   }

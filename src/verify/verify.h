@@ -124,8 +124,12 @@ class Checker {
   bool quantity_by_number(const anchor::Anchor& a, int64_t& support) const;
   // A source measure or duration equal to `a` in another unit of its dimension (measures.cpp).
   bool in_another_unit(const anchor::Anchor& a, int64_t& support) const;
+  bool compound_duration(const anchor::Anchor& a, const anchor::UnitScale& to, double precision,
+                         int64_t& support) const;
   // A source date or year inside the decade `a` writes ("the 1990s", "mid-1990s"; decades.cpp).
   bool in_decade(const anchor::Anchor& a, int64_t& support) const;
+  // A source number or identifier with the digits of a phone-shaped `a` (written_forms.cpp).
+  [[nodiscard]] int64_t same_digits(const anchor::Anchor& a) const;
   static bool year_of(std::string_view norm);
   [[nodiscard]] int64_t date_in_year(std::string_view year) const;
   [[nodiscard]] bool has_numeric_source() const;

@@ -230,6 +230,37 @@ bool Checker::age_in_years(const Anchor& a, std::string_view after, anchor::Text
   return index_.find_verbatim(scratch_, span);
 }
 
+namespace {
+// The digits of a phone-shaped value: digits and separators only ("400-820-1234", "(415)
+// 555.0132", "4008201234"), at least 7 digits; false for anything else.
+bool phone_digits(std::string_view norm, std::string& out) {
+  out.clear();
+  for (char c : norm) {
+    if (is_digit(c)) {
+      out.push_back(c);
+    } else if (c != '-' && c != '.' && c != ' ' && c != '(' && c != ')') {
+      return false;
+    }
+  }
+  return out.size() >= 7;
+}
+}  // namespace
+
+// "4008201234" as "400-820-1234", "415.555.0132" as "415-555-0132": a source number or identifier
+// with the same digits in the same order, separators aside; -1 when none.
+int64_t Checker::same_digits(const Anchor& a) const {
+  std::string mine;
+  std::string theirs;
+  if (!phone_digits(a.norm, mine)) return -1;
+  const auto& all = index_.anchors();
+  for (Type t : {Type::identifier, Type::number}) {
+    for (uint32_t i : index_.of_type(t)) {
+      if (phone_digits(all[i].anchor.norm, theirs) && theirs == mine) return i;
+    }
+  }
+  return -1;
+}
+
 bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::string_view after,
                                 anchor::TextSpan& span) const {
   scratch_.clear();

@@ -567,6 +567,10 @@ const Case kCases[] = {
     {"a term of thirty-six months", "duration", "thirty-six months", "36 month"},
     {"fifty percent of staff", "percent", "fifty percent", "50%"},
     {"eighteen months later", "duration", "eighteen months", "18 month"},
+    // basis points and percentage points
+    {"cut by 25 basis points", "quantity", "25 basis points", "25 bp"},
+    {"up 0.25 percentage points", "quantity", "0.25 percentage points", "0.25 pp"},
+    {"利率下调25个基点", "quantity", "25个基点", "25 bp"},
 };
 
 // Failure messages name the row, not its bytes.

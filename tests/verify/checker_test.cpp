@@ -454,7 +454,32 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"月薪15000元。", "月薪一万五千元。", "一万五千元", Verdict::confirmed},
         ProseCase{"月薪15000元。", "月薪一万五元。", "一万五元", Verdict::confirmed},
         ProseCase{"月薪15000元。", "月薪一万六元。", "一万六元", Verdict::unsupported},
-        ProseCase{"藏獒售价为15万元。", "现在一两万元的藏獒都很难出手。", "一两万元", Verdict::unsupported}));
+        ProseCase{"藏獒售价为15万元。", "现在一两万元的藏獒都很难出手。", "一两万元", Verdict::unsupported},
+        // basis points and percentage points
+        ProseCase{"The rate was cut by 25 basis points.", "The rate was cut by 0.25 percentage points.",
+                  "0.25 percentage points", Verdict::confirmed},
+        ProseCase{"The rate was cut by 25 basis points.", "The rate was cut by 0.5 percentage points.",
+                  "0.5 percentage points", Verdict::unsupported},
+        ProseCase{"利率下调25个基点。", "利率下调0.25个百分点。", "0.25个百分点", Verdict::confirmed},
+        ProseCase{"利率下调25个基点。", "利率下调0.5个百分点。", "0.5个百分点", Verdict::unsupported},
+        // a term from its first to its last day
+        ProseCase{"The lease starts on 1 January 2025 and ends on 31 December 2027.", "The lease runs for three years.",
+                  "three years", Verdict::derived},
+        ProseCase{"The lease starts on 1 January 2025 and ends on 31 December 2027.", "The lease runs for two years.",
+                  "two years", Verdict::unsupported},
+        ProseCase{"租期自2025年1月1日起至2027年12月31日止。", "租期为三年。", "三年", Verdict::derived},
+        ProseCase{"租期自2025年1月1日起至2027年12月31日止。", "租期为四年。", "四年", Verdict::unsupported},
+        // phone numbers with and without separators
+        ProseCase{"客服电话：400-820-1234", "客服电话是4008201234。", "4008201234", Verdict::confirmed},
+        ProseCase{"客服电话：400-820-1234", "客服电话是4008201243。", "4008201243", Verdict::unsupported},
+        ProseCase{"Call 415-555-0132.", "Call 415.555.0132.", "415.555.0132", Verdict::confirmed},
+        ProseCase{"Call 415-555-0132.", "Call 415.555.0123.", "415.555.0123", Verdict::unsupported},
+        // a duration written in two units
+        ProseCase{"The flight takes 2 hours 45 minutes.", "The flight takes 165 minutes.", "165 minutes",
+                  Verdict::confirmed},
+        ProseCase{"The flight takes 2 hours 45 minutes.", "The flight takes 3 hours.", "3 hours", Verdict::unsupported},
+        ProseCase{"航程2小时45分钟。", "航程165分钟。", "165分钟", Verdict::confirmed},
+        ProseCase{"航程2小时45分钟。", "航程175分钟。", "175分钟", Verdict::unsupported}));
 
 // The families of false flags and misses on real model output (RAGTruth, FaithBench, UHGEval): each
 // row is one kind, with the wrong value next to it that must stay caught.
