@@ -21,7 +21,7 @@ TEST(NormalizeNumber, Separators) {
   EXPECT_FALSE(normalize_number("abc", out));
 }
 
-// Chinese numerals as they are written (docs/ANCHORS.md, "Chinese numerals"): value, or none.
+// Chinese numerals as they are written (the number row of docs/ANCHORS.md's types): value, or none.
 TEST(ChineseNumerals, Values) {
   struct Row {
     const char* text;
