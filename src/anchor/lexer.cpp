@@ -45,7 +45,8 @@ constexpr KeywordLeads kSpelledLeads = [] {  // a table of its own: one mask hol
 }();
 static_assert(kSpelledLeads.n == kSpelled.size());
 
-bool keyword_lead(const KeywordLeads& leads, std::string_view word) {
+// Inlined: it runs at every word, twice.
+[[gnu::always_inline]] inline bool keyword_lead(const KeywordLeads& leads, std::string_view word) {
   for (uint64_t bits = leads.first.at(static_cast<unsigned char>(word[0])); bits != 0; bits &= bits - 1) {
     const std::string_view w = leads.words[static_cast<size_t>(std::countr_zero(bits))];
     if (w.size() != word.size()) continue;
