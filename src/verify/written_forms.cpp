@@ -5,7 +5,8 @@
 // number with its area code in brackets ("301-352-1200" for "(301) 352-1200"), the second year of a
 // season ("2008" for "2007-08"), dimensions ("4x4" for "4 x 4" or "4 by 4"), dozens ("12" for "a
 // dozen"), a quarter in words ("Q3 2024" for "the third quarter of 2024"), noon and midnight ("12:00
-// pm" for "noon"), an age in Chinese ("45 years old" for 45岁). Each form is looked up verbatim, so
+// pm" for "noon"), an age in Chinese ("45 years old" for 45岁), a share as a fraction ("30%" for "3 in
+// 10"). Each form is looked up verbatim, so
 // the value must still be the sources' digit for digit.
 #include <array>
 #include <cctype>
@@ -187,6 +188,39 @@ bool fraction_written(const anchor::SourceIndex& index, std::string_view f, std:
   return index.find_verbatim(scratch, span);
 }
 
+// "30%" for "3 in 10", "3 out of 10", "three in ten", "3/10" or 十分之三; "20%" for "one in five";
+// "33%" for "one in three": a share the sources give as a fraction, to the digits the answer wrote.
+bool percent_as_fraction(const anchor::SourceIndex& index, std::string& scratch, const Anchor& a,
+                         anchor::TextSpan& span) {
+  static constexpr std::array<int, 9> kDenominators = {2, 3, 4, 5, 6, 8, 10, 20, 100};
+  static constexpr std::array<std::string_view, 11> kCn = {"",   "一", "二", "三", "四", "五",
+                                                           "六", "七", "八", "九", "十"};
+  const size_t dot = a.norm.find('.');
+  const size_t decimals = dot == std::string::npos ? 0 : a.norm.size() - dot - 2;  // "12.5%": 1
+  const double precision = 0.5 * std::pow(10.0, -static_cast<double>(decimals));
+  for (int m : kDenominators) {
+    const auto n = static_cast<int>(std::lround(a.value * m / 100.0));
+    if (n <= 0 || n >= m || std::fabs(100.0 * n / m - a.value) > precision) continue;
+    const auto un = static_cast<size_t>(n);
+    const auto um = static_cast<size_t>(m);
+    for (std::string_view joint : {" in ", " out of "}) {
+      scratch.assign(std::to_string(n)).append(joint).append(std::to_string(m));
+      if (index.find_verbatim(scratch, span)) return true;
+      if (m < 20) {
+        scratch.assign(kUnits[un]).append(joint).append(kUnits[um]);
+        if (index.find_verbatim(scratch, span)) return true;
+      }
+    }
+    scratch.assign(std::to_string(n)).append("/").append(std::to_string(m));
+    if (index.find_verbatim(scratch, span, true)) return true;
+    if (m <= 10) {
+      scratch.assign(kCn[um]).append("分之").append(kCn[un]);
+      if (index.find_verbatim(scratch, span)) return true;
+    }
+  }
+  return false;
+}
+
 // "Q3 2024" (norm "2024-Q3") for "the third quarter of 2024" or "third quarter 2024".
 bool quarter_in_words(const anchor::SourceIndex& index, std::string_view norm, std::string& scratch,
                       anchor::TextSpan& span) {
@@ -283,6 +317,8 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       scratch_.append(folded_.substr(0, d)).append(" ").append(folded_.substr(d));
       return index_.find_verbatim(scratch_, span);
     }
+    case Type::percent:  // "30%" as "3 in 10"
+      return !std::isnan(a.value) && percent_as_fraction(index_, scratch_, a, span);
     case Type::time:  // "12:00 pm" as "noon", "00:00" as "midnight"
       return time_in_words(a.norm, span);
     case Type::duration:  // "45 years old" as 45岁

@@ -479,7 +479,13 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::confirmed},
         ProseCase{"The flight takes 2 hours 45 minutes.", "The flight takes 3 hours.", "3 hours", Verdict::unsupported},
         ProseCase{"航程2小时45分钟。", "航程165分钟。", "165分钟", Verdict::confirmed},
-        ProseCase{"航程2小时45分钟。", "航程175分钟。", "175分钟", Verdict::unsupported}));
+        ProseCase{"航程2小时45分钟。", "航程175分钟。", "175分钟", Verdict::unsupported},
+        // a share the sources give as a fraction
+        ProseCase{"About 3 in 10 adults smoke.", "About 30% of adults smoke.", "30%", Verdict::confirmed},
+        ProseCase{"About 3 in 10 adults smoke.", "About 40% of adults smoke.", "40%", Verdict::unsupported},
+        ProseCase{"One in three voters backed it.", "33% of voters backed it.", "33%", Verdict::confirmed},
+        ProseCase{"约十分之三的成年人吸烟。", "约30%的成年人吸烟。", "30%", Verdict::confirmed},
+        ProseCase{"约十分之三的成年人吸烟。", "约40%的成年人吸烟。", "40%", Verdict::unsupported}));
 
 // The families of false flags and misses on real model output (RAGTruth, FaithBench, UHGEval): each
 // row is one kind, with the wrong value next to it that must stay caught.
