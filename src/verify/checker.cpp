@@ -356,7 +356,8 @@ bool Checker::confirm_written(const Anchor& a, std::string_view field, std::stri
 // A one-step computation over source values (cued by its sentence where that is known).
 bool Checker::confirm_derived(const Anchor& a, std::string_view before, std::string_view after, CheckResult& r) {
   Derived d;
-  if (!derived_ || !derived_->find(a, d) || (after.data() != nullptr && !derivation_cued(d.kind, before, after))) {
+  const bool found = derived_ && (a.type == Type::date ? derived_->find_date(a, d) : derived_->find(a, d));
+  if (!found || (after.data() != nullptr && !derivation_cued(d.kind, before, after))) {
     return false;
   }
   r.verdict = Verdict::derived;

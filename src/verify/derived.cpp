@@ -1,5 +1,7 @@
 #include "verify/derived.h"
 
+#include "verify/calendar.h"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -16,6 +18,7 @@ namespace {
 constexpr size_t kMaxPairGroup = 64;
 constexpr size_t kMaxThreeTermGroup = 12;
 constexpr size_t kMaxDates = 96;
+constexpr double kMinNumberOperand = 10000;
 // A derivation is accepted only when at most this share of the values one could write near it
 // (within kWindow of it, at its written precision) is also derivable: otherwise a wrong value would
 // too often be "derived" by chance.
@@ -39,28 +42,6 @@ double tolerance(const Anchor& a) {
   size_t decimals = 0;
   for (size_t i = dot + 1; i < n.size() && n[i] >= '0' && n[i] <= '9'; ++i) ++decimals;
   return 0.5 * std::pow(10.0, -static_cast<double>(decimals));
-}
-
-struct DateParts {
-  int year = 0;
-  int month = 0;  // 0 = not written
-  int day = 0;
-};
-std::optional<DateParts> parse_date(std::string_view n) {
-  auto num = [&](size_t at, size_t len) {
-    int v = 0;
-    for (size_t i = at; i < at + len; ++i) {
-      if (i >= n.size() || n[i] < '0' || n[i] > '9') return -1;
-      v = v * 10 + (n[i] - '0');
-    }
-    return v;
-  };
-  DateParts d;
-  if (n.size() < 4 || (d.year = num(0, 4)) < 0) return std::nullopt;
-  if (n.size() >= 7 && n[4] == '-') d.month = std::max(0, num(5, 2));
-  if (n.size() >= 10 && n[7] == '-') d.day = std::max(0, num(8, 2));
-  if (d.month > 12 || d.day > 31) return std::nullopt;
-  return d;
 }
 
 // The significant digits of a norm's number: "4270000 GBP" -> "427", "12.50" -> "125".
@@ -97,15 +78,6 @@ bool near_miss(const std::string& a, const std::vector<std::string>& sources) {
   return false;
 }
 
-// Days since 1970-01-01 (proleptic Gregorian; H. Hinnant's days_from_civil).
-int64_t days_from_civil(int y, int m, int d) {
-  y -= m <= 2 ? 1 : 0;
-  const int era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153U * static_cast<unsigned>(m + (m > 2 ? -3 : 9)) + 2U) / 5U + static_cast<unsigned>(d) - 1U;
-  const unsigned doe = yoe * 365U + yoe / 4U - yoe / 100U + doy;
-  return static_cast<int64_t>(era) * 146097 + static_cast<int64_t>(doe) - 719468;
-}
 }  // namespace
 
 DerivedValues::Table& DerivedValues::table(Type type, std::string_view unit) {
@@ -129,6 +101,7 @@ DerivedValues::DerivedValues(const anchor::SourceIndex& index) {
   add_amounts(index);
   add_date_differences(index);
   add_stated_shares(index);
+  add_shifted_dates(index);
   if (find_table(Type::percent, "%") != nullptr) {
     // "43%" against a source's "34%" is a miscopy even where some change comes to 43%.
     auto& changes = table(Type::percent, "%");
@@ -142,19 +115,24 @@ DerivedValues::DerivedValues(const anchor::SourceIndex& index) {
   for (auto& t : tables_) std::sort(t.values.begin(), t.values.end());
 }
 
-// Sums and differences of amounts in one currency (and of durations in one unit), and each
-// percentage of each amount.
+// Sums and differences of amounts in one currency (and of durations, counts and numbers of 10,000
+// or more in one unit), each change between two of them in percent, and each percentage of each
+// amount.
 void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
   const auto all = index.anchors();
   struct Operand {
     double v;
     int64_t i;
   };
-  for (Type type : {Type::amount, Type::duration}) {
+  for (Type type : {Type::amount, Type::duration, Type::quantity, Type::number}) {
     std::vector<std::pair<std::string_view, std::vector<Operand>>> groups;
     for (uint32_t i : index.of_type(type)) {
       const Anchor& a = all[i].anchor;
       if (std::isnan(a.value)) continue;
+      // Counts of one unit ("120 staff" to "150 staff": 30 staff), not ranks ("#3"); numbers only
+      // with a magnitude ("1.2 million", 120万): small bare numbers are too many to compute with.
+      if (type == Type::quantity && a.norm.starts_with('#')) continue;
+      if (type == Type::number && !(a.value >= kMinNumberOperand)) continue;
       const std::string_view unit = unit_of(a);
       auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == unit; });
       if (it == groups.end()) it = groups.insert(groups.end(), {unit, {}});
@@ -189,17 +167,6 @@ void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
 }
 
 namespace {
-bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-int days_in_month(int y, int m) {
-  static constexpr std::array<int, 12> kDays = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && leap(y) ? 29 : kDays[static_cast<size_t>(m - 1)];
-}
-DateParts next_day(DateParts d) {
-  if (d.day < days_in_month(d.year, d.month)) return {d.year, d.month, d.day + 1};
-  if (d.month < 12) return {d.year, d.month + 1, 1};
-  return {d.year + 1, 1, 1};
-}
-
 // A term written by its first and last day ("from 1 January 2025 to 31 December 2027"): the last
 // day is the eve of an anniversary of the first, so it runs whole months (36); 0 when it does not.
 int whole_term_months(const DateParts& x, const DateParts& y) {

@@ -1,7 +1,7 @@
 // Derived values: a value that equals a one-step computation over source values (a sum or
 // difference of two or three amounts in one currency, a percentage of an amount, the difference of
 // two dates, the count of a listed set of names, the share of a value its source states next to it,
-// the change from one amount to another in percent).
+// the change from one amount to another in percent, a date a span of time from a source date).
 // Internal to verify.
 #pragma once
 #include <array>
@@ -25,14 +25,17 @@ class DerivedValues {
   // True when `a` equals one computation over source values, and such computations are sparse
   // around it (in a text full of values, almost any small number is some difference of two).
   bool find(const anchor::Anchor& a, Derived& out) const;
+  // A full date equal to a source date plus or minus a source span of time (derived_dates.cpp).
+  bool find_date(const anchor::Anchor& a, Derived& out) const;
 
- private:
   struct Value {
     double v;
     Derivation kind;
     std::array<int64_t, 3> operands;
     bool operator<(const Value& o) const { return v < o.v; }
   };
+
+ private:
   // Every value one computation gives, for one unit ("USD", "day", ...), sorted.
   struct Table {
     std::string key;  // type byte + unit
@@ -45,8 +48,14 @@ class DerivedValues {
   void add_date_differences(const anchor::SourceIndex& index);
   void add_stated_shares(const anchor::SourceIndex& index);
   void add_percent_change(double a, double b, const std::array<int64_t, 3>& ops);
+  void add_shifted_dates(const anchor::SourceIndex& index);
 
   std::deque<Table> tables_;  // a deque: references stay valid as tables are added
+  // Source dates shifted by a source span, as days since 1970-01-01, sorted; and the days of the
+  // month the sources' full dates fall on (bit d).
+  std::vector<Value> shifted_by_days_;
+  std::vector<Value> shifted_by_months_;
+  uint32_t source_days_of_month_ = 0;
 };
 
 }  // namespace sfcl::verify

@@ -38,7 +38,8 @@ enum class Derivation : uint8_t {
   date_difference,
   list_count,
   share_of,
-  percent_change
+  percent_change,
+  date_shift
 };
 std::string_view derivation_name(Derivation d);
 

@@ -485,7 +485,24 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"About 3 in 10 adults smoke.", "About 40% of adults smoke.", "40%", Verdict::unsupported},
         ProseCase{"One in three voters backed it.", "33% of voters backed it.", "33%", Verdict::confirmed},
         ProseCase{"约十分之三的成年人吸烟。", "约30%的成年人吸烟。", "30%", Verdict::confirmed},
-        ProseCase{"约十分之三的成年人吸烟。", "约40%的成年人吸烟。", "40%", Verdict::unsupported}));
+        ProseCase{"约十分之三的成年人吸烟。", "约40%的成年人吸烟。", "40%", Verdict::unsupported},
+        // a date a source span of time from a source date
+        ProseCase{"The invoice is dated 2024-03-15 and due 30 days later.", "It is due on 14 April 2024.",
+                  "14 April 2024", Verdict::derived},
+        ProseCase{"The invoice is dated 2024-03-15 and due 30 days later.", "It is due on 15 April 2024.",
+                  "15 April 2024", Verdict::unsupported},
+        ProseCase{"Invoice date: 18 October 2024. Due date: 17 November 2024. Payment terms: 30 days.",
+                  "Payment is due on 17 December 2024.", "17 December 2024", Verdict::unsupported},
+        ProseCase{"合同于2024年3月1日签订，期限6个月。", "合同于2024年9月1日到期。", "2024年9月1日", Verdict::derived},
+        ProseCase{"合同于2024年3月1日签订，期限6个月。", "合同于2024年10月1日到期。", "2024年10月1日",
+                  Verdict::unsupported},
+        // differences of counts and of numbers with a magnitude
+        ProseCase{"The population grew from 1.2 million to 1.5 million.", "The population grew by 300,000.", "300,000",
+                  Verdict::derived},
+        ProseCase{"The population grew from 1.2 million to 1.5 million.", "The population grew by 350,000.", "350,000",
+                  Verdict::unsupported},
+        ProseCase{"人口从120万增长到150万。", "人口增长了30万。", "30万", Verdict::derived},
+        ProseCase{"人口从120万增长到150万。", "人口增长了35万。", "35万", Verdict::unsupported}));
 
 // The families of false flags and misses on real model output (RAGTruth, FaithBench, UHGEval): each
 // row is one kind, with the wrong value next to it that must stay caught.
