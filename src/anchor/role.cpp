@@ -39,14 +39,14 @@ bool is_article(std::string_view w) {
 bool is_link(std::string_view w) {
   return one_of(w, {"is", "was", "were", "are", "be", "been", "of", "equals", "stands", "stood", "totals"});
 }
-bool is_place_preposition(std::string_view w) { return one_of(w, {"on", "in", "at"}); }
+bool is_place_preposition(std::string_view w) { return one_of(w, {"on", "in", "at", "since"}); }
 // A verb that a date or place preposition follows: a past form ("arrested", "founded") or one of
 // the common irregular ones.
 bool is_verb_form(std::string_view w) {
   if (w.size() >= 5 && (w.ends_with("ed") || w.ends_with("ED"))) return true;
-  return one_of(w,
-                {"born", "held", "won",   "began", "begun",  "made",   "paid",   "sold", "built",   "died", "met",
-                 "left", "took", "taken", "set",   "signed", "opened", "closed", "due",  "expires", "ends", "starts"});
+  return one_of(w, {"born", "held",    "won",  "began",  "begun", "made",      "paid",    "sold",   "built",
+                    "died", "met",     "left", "took",   "taken", "set",       "signed",  "opened", "closed",
+                    "due",  "expires", "ends", "starts", "open",  "operating", "operated"});
 }
 
 // Words read right before a value that say nothing about what it is the value of: connectors,
@@ -77,6 +77,11 @@ constexpr std::string_view kCnRoles[] = {"联系电话", "电话",   "手机", "
                                          "发票号",   "订单号", "账号", "出生", "成立", "逮捕", "截至", "罚款", "赔偿",
                                          "违约金",   "保证金", "首付", "月租", "租金", "工资", "年薪", "月薪", "报价"};
 constexpr std::string_view kCnLinks[] = {"为", "是", "：", "达", "约", "共"};
+// Two characters before a link that name no field: how a value changed, is split or is qualified.
+constexpr std::string_view kCnNoRole[] = {
+    "分别", "同比", "环比", "其中", "目前", "现在", "已经", "大约", "总共", "一共", "增长", "下降", "提高", "降低",
+    "增加", "减少", "上涨", "下跌", "达到", "超过", "不足", "至少", "最多", "仅仅", "只有", "均为", "都是", "还是",
+    "就是", "也是", "可能", "应该", "大概", "估计", "预计", "预期", "计划", "认为", "表示", "指出"};
 
 size_t word_start_back(std::string_view t, size_t end) {
   size_t i = end;
@@ -88,12 +93,14 @@ size_t word_start_back(std::string_view t, size_t end) {
 bool s_has_colon(std::string_view gap) { return gap.find(':') != std::string_view::npos; }
 
 std::string_view cn_role_before(std::string_view text, size_t end) {
+  bool linked_any = false;
   for (int links = 0; links < 2; ++links) {
     bool linked = false;
     for (std::string_view l : kCnLinks) {
       if (end >= l.size() && text.substr(end - l.size(), l.size()) == l) {
         end -= l.size();
         linked = true;
+        linked_any = true;
         break;
       }
     }
@@ -102,7 +109,21 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
   for (std::string_view r : kCnRoles) {
     if (end >= r.size() && text.substr(end - r.size(), r.size()) == r) return text.substr(end - r.size(), r.size());
   }
-  return {};
+  // Any other field name before a link: its last two characters ("责任上限为", "月费为", "客户经理："),
+  // as the other side writes the same field; not words that say how the value changed or is split.
+  constexpr size_t kTwo = 6;
+  if (!linked_any || end < kTwo) return {};
+  const std::string_view two = text.substr(end - kTwo, kTwo);
+  for (size_t k = 0; k < kTwo; k += 3) {
+    const auto d = utf8::decode(two, k);
+    if (d.length != 3 || !(d.cp >= 0x4E00 && d.cp <= 0x9FFF)) return {};
+    // An item of an enumeration ("报销比例为85%；二级为75%"): the field is the list's, not "二级".
+    if (k == 0 && (is_cn_numeral(d.cp) || d.cp == U'第')) return {};
+  }
+  for (std::string_view w : kCnNoRole) {
+    if (two == w) return {};
+  }
+  return two;
 }
 
 // Day words: "Monday", "Mon", "Mondays", "weekdays", "weekends", "daily".
@@ -327,14 +348,16 @@ std::string_view role_before(std::string_view text, size_t start) {
   const size_t stop = start > kRoleReach ? start - kRoleReach : 0;
   // What stands right before a value's first character: a space, a separator, an opening quote.
   while (i > stop && (text[i - 1] == ' ' || text[i - 1] == ':' || text[i - 1] == '"' || text[i - 1] == '\'' ||
-                      text[i - 1] == '=' || text[i - 1] == '\t')) {
+                      text[i - 1] == '=' || text[i - 1] == '\t' || text[i - 1] == '|')) {
     --i;
   }
   if (i > 0 && static_cast<unsigned char>(text[i - 1]) >= 0x80) {
     if (const auto r = cn_role_before(text, start); !r.empty()) return r;
     return cn_role_before(text, i);
   }
-  const bool labelled = i < start && s_has_colon(text.substr(i, start - i));
+  // "Total due: $5", and a table's row "| Total due | $5 |": the words before are a label.
+  const bool labelled = i < start && (s_has_colon(text.substr(i, start - i)) ||
+                                      text.substr(i, start - i).find('|') != std::string_view::npos);
   bool linked = false;
   bool placed = false;
   for (int step = 0; step < 5 && i > stop; ++step) {

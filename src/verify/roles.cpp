@@ -85,7 +85,44 @@ bool Checker::bind_to_days(const Anchor& a, std::string_view before, std::string
   return true;
 }
 
+namespace {
+// The role a field label gives its values: its last word ("Account manager": "manager"), or its
+// last two characters in Chinese (客户经理: 经理), as role_before reads an answer's role.
+std::string_view field_role(std::string_view field) {
+  while (!field.empty() && (field.back() == ' ' || field.back() == ':')) field.remove_suffix(1);
+  if (field.size() >= 6 && static_cast<unsigned char>(field.back()) >= 0x80) return field.substr(field.size() - 6);
+  const size_t sp = field.rfind(' ');
+  return sp == std::string_view::npos ? field : field.substr(sp + 1);
+}
+}  // namespace
+
+// A name the answer gives a role ("the account manager is Jane Smith", 客户经理是张伟) against the
+// names the sources list under a field of that role ("Account manager: Bob Lee"): names in prose
+// carry too many incidental words before them to compare, so only labelled source names count, and
+// the answer's name is misattributed only where every source occurrence of it is under another label.
+void Checker::bind_name_to_field(const Anchor& a, std::string_view before, std::string_view after, CheckResult& r) {
+  const std::string_view role = anchor::role_of(before, after);
+  if (role.empty()) return;
+  const auto& all = index_.anchors();
+  const float threshold = options_.threshold_for(a.type);
+  bool stated = false;
+  for (uint32_t i : index_.of_type(Type::name)) {
+    if (all[i].field.empty() || !anchor::same_role(field_role(all[i].field), role)) continue;
+    stated = true;
+    if (similarity(a, i) >= threshold) return;
+  }
+  if (!stated) return;
+  bool elsewhere = false;
+  for (uint32_t i : index_.of_type(Type::name)) {
+    if (similarity(a, i) < threshold) continue;
+    if (all[i].field.empty()) return;
+    elsewhere = true;
+  }
+  if (elsewhere) misattributed(r);
+}
+
 void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string_view after, CheckResult& r) {
+  if (r.verdict == Verdict::confirmed && a.type == Type::name) return bind_name_to_field(a, before, after, r);
   if (r.verdict != Verdict::confirmed || !has_role(a.type)) return;
   if (a.type == Type::time && bind_to_days(a, before, after, r)) return;
   const std::string_view role = anchor::role_of(before, after);

@@ -155,6 +155,7 @@ class Checker {
   bool name_by_initials(std::string_view surface, anchor::TextSpan& span) const;
   // roles.cpp
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
+  void bind_name_to_field(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view before, std::string_view after,
                      CheckResult& r);

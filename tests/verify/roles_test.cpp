@@ -74,6 +74,31 @@ TEST(Roles, ChineseFieldWords) {
   });
 }
 
+// A table's rows, any Chinese field name before 为/是/：, "since" after a verb, and names under a
+// labelled field: each with its right value beside it.
+TEST(Roles, TablesChineseFieldNamesSinceAndNames) {
+  constexpr const char* kTable = "| Item | Price |\n|---|---|\n| Subtotal | $18,240.00 |\n| Total due | $21,705.60 |";
+  constexpr const char* kCap = "责任上限为50000元，月费为2500元。";
+  constexpr const char* kContacts = "Contact: Jane Smith, phone 555-010-2233. Account manager: Bob Lee.";
+  constexpr const char* kCnContacts = "联系人：张伟，电话：13812345678。客户经理：李娜。";
+  expect_rows({
+      {kTable, "The total due is $18,240.00.", "$18", Verdict::unsupported, false},
+      {kTable, "The total due is $21,705.60.", "$21", Verdict::confirmed, true},
+      {kCap, "责任上限为2500元。", "2500", Verdict::unsupported, false},
+      {kCap, "责任上限为50000元。", "50000", Verdict::confirmed, true},
+      {"The store opened in 2015. A reviewer visited in 2022.", "It has been open since 2022.", "2022",
+       Verdict::unsupported, false},
+      {"The store opened in 2015. A reviewer visited in 2022.", "It has been open since 2015.", "2015",
+       Verdict::confirmed, true},
+      {kContacts, "The account manager is Jane Smith.", "Jane", Verdict::unsupported, false},
+      {kContacts, "The account manager is Bob Lee.", "Bob", Verdict::confirmed, false},
+      {kCnContacts, "客户经理是张伟。", "张伟", Verdict::unsupported, false},
+      {kCnContacts, "客户经理是李娜。", "李娜", Verdict::confirmed, false},
+      // An item of an enumeration takes the list's field: 75% is a 报销比例 too.
+      {"报销比例为85%；二级为75%；三级为60%。", "二级医院的报销比例为75%。", "75%", Verdict::confirmed, false},
+  });
+}
+
 TEST(Roles, NoPositiveEvidenceNoFlag) {
   expect_rows({
       // The source's other value under that role is there, but this value is also stated with no role.
