@@ -76,7 +76,7 @@ constexpr std::string_view kCnRoles[] = {"联系电话", "电话",   "手机", "
                                          "应付",     "实付",   "已付", "余额", "押金", "定金", "税额", "单价", "编号",
                                          "发票号",   "订单号", "账号", "出生", "成立", "逮捕", "截至", "罚款", "赔偿",
                                          "违约金",   "保证金", "首付", "月租", "租金", "工资", "年薪", "月薪", "报价"};
-constexpr std::string_view kCnLinks[] = {"为", "是", "：", "达", "约", "共"};
+constexpr std::string_view kCnLinks[] = {"为", "是", "：", "达", "约", "共", "于"};
 // Two characters before a link that name no field: how a value changed, is split or is qualified.
 constexpr std::string_view kCnNoRole[] = {
     "分别", "同比", "环比", "其中", "目前", "现在", "已经", "大约", "总共", "一共", "增长", "下降", "提高", "降低",
@@ -383,8 +383,10 @@ std::string_view role_before(std::string_view text, size_t start) {
       continue;
     }
     if (is_generic(word)) return {};
-    // A capitalised word is a name, not a role, unless it is a label ("Total due: $5").
-    if (is_upper(static_cast<unsigned char>(word.front())) && !labelled && !(w == 0 || text[w - 1] == '\n')) return {};
+    // A capitalised word is a name, not a role, unless it is a label ("Total due: $5") or opens its
+    // sentence before a link ("Rent is $2,400").
+    const bool opens = w == 0 || text[w - 1] == '\n' || (linked && w >= 2 && text[w - 2] == '.');
+    if (is_upper(static_cast<unsigned char>(word.front())) && !labelled && !opens) return {};
     return word;
   }
   return {};
@@ -422,10 +424,42 @@ std::string_view role_after(std::string_view after) {
   return {};
 }
 
+namespace {
+// A Chinese clause opens right before the value: after ，。；、 or a line break, or at the start.
+bool opens_cn_clause(std::string_view before) {
+  if (before.empty() || before.back() == '\n') return true;
+  for (std::string_view p : {"，", "。", "；", "、"}) {
+    if (before.ends_with(p)) return true;
+  }
+  return false;
+}
+
+// Characters that start no verb of the value's clause right after it: particles, prepositions and
+// words of time or range (2005年的, 3月起, 30日内, 1998年至今).
+constexpr std::u32string_view kCnNotVerbAfter =
+    U"的起以至前后内左右和与及或中间底初末是为在就也都还又才共约达之到时年月日";
+
+// The verb right after a value that opens a Chinese clause: "，2005年上市" → 上市.
+std::string_view cn_role_after(std::string_view after) {
+  constexpr size_t kTwo = 6;
+  if (after.size() < kTwo) return {};
+  for (size_t k = 0; k < kTwo; k += 3) {
+    const auto d = utf8::decode(after, k);
+    if (d.length != 3 || !(d.cp >= 0x4E00 && d.cp <= 0x9FFF)) return {};
+    if (k == 0 && kCnNotVerbAfter.find(d.cp) != std::u32string_view::npos) return {};
+  }
+  return after.substr(0, kTwo);
+}
+}  // namespace
+
 std::string_view role_of(std::string_view before, std::string_view after) {
   const std::string_view r = role_before(before, before.size());
-  if (!r.empty() || !opens_sentence(before)) return r;
-  return role_after(after);
+  if (!r.empty()) return r;
+  if (opens_sentence(before)) return role_after(after);
+  if (!after.empty() && static_cast<unsigned char>(after.front()) >= 0x80 && opens_cn_clause(before)) {
+    return cn_role_after(after);
+  }
+  return {};
 }
 
 // Roles compare case-insensitively and by stem: "arrested" = "arrest" = "arrests".

@@ -94,6 +94,14 @@ TEST(Roles, TablesChineseFieldNamesSinceAndNames) {
       {kContacts, "The account manager is Bob Lee.", "Bob", Verdict::confirmed, false},
       {kCnContacts, "客户经理是张伟。", "张伟", Verdict::unsupported, false},
       {kCnContacts, "客户经理是李娜。", "李娜", Verdict::confirmed, false},
+      // A role word that opens its sentence before a link; a Chinese verb right after a value that
+      // opens its clause, and 于 as a link.
+      {"The deposit of $1,200 is refundable. Rent is $2,400 per month.", "Monthly rent is $1,200.", "$1,200",
+       Verdict::unsupported, false},
+      {"The deposit of $1,200 is refundable. Rent is $2,400 per month.", "Monthly rent is $2,400.", "$2,400",
+       Verdict::confirmed, true},
+      {"该公司成立于1998年，2005年上市。", "该公司成立于2005年。", "2005", Verdict::unsupported, false},
+      {"该公司成立于1998年，2005年上市。", "该公司成立于1998年。", "1998", Verdict::confirmed, true},
       // An item of an enumeration takes the list's field: 75% is a 报销比例 too.
       {"报销比例为85%；二级为75%；三级为60%。", "二级医院的报销比例为75%。", "75%", Verdict::confirmed, false},
   });
