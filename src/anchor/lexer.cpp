@@ -91,6 +91,9 @@ size_t scan_letter_word(Src& src, size_t p, int c, Anchor& a, size_t skip) {
     if (c == 'Q') {  // at any other byte scan_quarter fails, having read only that byte
       if (size_t e = scan_quarter(src, p, a)) return e;
     }
+    if (c == 'F') {
+      if (size_t e = scan_fiscal_year(src, p, a)) return e;
+    }
   }
   if (special) {
     if (size_t e = scan_identifier(src, p)) {

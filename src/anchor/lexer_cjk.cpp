@@ -211,6 +211,26 @@ size_t cn_decimal_tail(Src& src, size_t j, std::string& frac, int& shift) {
   return m;
 }
 
+// 第三款, 第二项 right after an article (at e): appended to its number as "(3)", "(2)".
+size_t cn_clause_parts(Src& src, size_t e, std::string& num) {
+  for (std::string_view part : {"款", "项"}) {
+    if (!src.match(e, "第")) break;
+    const size_t k = e + 3;
+    size_t j = src.digits(k);
+    uint64_t v = 0;
+    if (j > k) {
+      v = static_cast<uint64_t>(src.number_at(k, j));
+    } else {
+      j = cn_numeral_run(src, k);
+      if (j == k || !cn_value(src.s.substr(k, j - k), v)) break;
+    }
+    if (!src.match(j, part)) break;
+    num += "(" + std::to_string(v) + ")";
+    e = j + part.size();
+  }
+  return e;
+}
+
 // "第3条", "第三款" (a clause), "第12位", "第三名" (an ordinal) at p.
 size_t scan_cn_ordinal(Src& src, size_t p, Anchor& a) {
   const size_t k = p + 3;
@@ -229,8 +249,11 @@ size_t scan_cn_ordinal(Src& src, size_t p, Anchor& a) {
   }
   for (std::string_view unit : kClauseUnitsZh) {
     if (src.match(j, unit)) {
+      size_t e = j + unit.size();
+      // 第十二条第三款第二项: the paragraph and item of the article, as English writes them ("12(3)(2)").
+      if (unit == "条") e = cn_clause_parts(src, e, num);
       set_norm(a, Type::clause, num);
-      return j + unit.size();
+      return e;
     }
   }
   // An ordinal with its measure word: 第12位, 第三名, 第23次.

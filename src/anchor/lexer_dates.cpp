@@ -299,6 +299,20 @@ size_t scan_cn_numeral_date(Src& src, size_t p, size_t j, uint64_t v, Anchor& a)
   return 0;
 }
 
+// "FY2024", "FY 2024", "FY24": a fiscal year, read as the year it is named by (2024), as "fiscal
+// 2024" and 2024财年 write it.
+size_t scan_fiscal_year(Src& src, size_t p, Anchor& a) {
+  if (!src.match(p, "FY")) return 0;
+  size_t k = p + 2;
+  if (src.at(k) == ' ') ++k;
+  const size_t y1 = src.digits(k);
+  if ((y1 - k != 2 && y1 - k != 4) || !src.word_end(y1)) return 0;
+  const int y = y1 - k == 4 ? src.number_at(k, y1) : 2000 + src.number_at(k, y1);
+  if (y < 1900 || y > 2999) return 0;
+  set_norm(a, Type::date, std::to_string(y));
+  return y1;
+}
+
 // "Q3 2024".
 size_t scan_quarter(Src& src, size_t p, Anchor& a) {
   if (src.at(p) != 'Q') return 0;

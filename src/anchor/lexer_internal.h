@@ -213,6 +213,7 @@ size_t scan_month_first(Src& src, size_t p, Anchor& a);
 size_t scan_day_first(Src& src, size_t p, Anchor& a);
 size_t scan_numeric_date(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 size_t scan_quarter(Src& src, size_t p, Anchor& a);
+size_t scan_fiscal_year(Src& src, size_t p, Anchor& a);  // "FY2024", "FY24": the date 2024
 
 // Numbers and their suffixes (lexer_numbers.cpp).
 struct Multiplier {

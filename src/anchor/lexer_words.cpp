@@ -42,6 +42,23 @@ size_t dotted_number(Src& src, size_t k) {
 
 }  // namespace
 
+// "(3)", "(b)", "(iv)" after a clause number, up to three: its paragraphs, kept in the norm as
+// written ("12(3)(b)"), so "Article 12(3)" is one reference and 第十二条第三款 can be the same one.
+size_t clause_parts(Src& src, size_t j, std::string& num) {
+  constexpr size_t kMaxParts = 3;
+  constexpr size_t kMaxPartLength = 4;
+  for (size_t n = 0; n < kMaxParts && src.at(j) == '('; ++n) {
+    size_t e = j + 1;
+    while (e - j - 1 < kMaxPartLength && is_alnum(src.at(e))) ++e;
+    if (e == j + 1 || src.at(e) != ')') break;
+    num.push_back('(');
+    for (size_t i = j + 1; i < e; ++i) num.push_back(static_cast<char>(to_lower(static_cast<unsigned char>(src.s[i]))));
+    num.push_back(')');
+    j = e + 1;
+  }
+  return j;
+}
+
 size_t scan_clause(Src& src, size_t p, Anchor& a) {
   for (uint64_t bits = kClauseFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
     const ClauseWord& w = entry(kClauseWords, bits);
@@ -56,8 +73,9 @@ size_t scan_clause(Src& src, size_t p, Anchor& a) {
     std::string num(src.s.substr(k, j - k));
     const size_t nz = num.find_first_not_of('0');
     if (nz != std::string::npos && nz > 0) num.erase(0, nz);
+    const size_t e = clause_parts(src, j, num);
     set_norm(a, Type::clause, num);
-    return j;
+    return e;
   }
   return 0;
 }

@@ -16,7 +16,8 @@ bool is_checkable(const Anchor& a) {
 }
 
 namespace {
-// Confidence of a partial date that agrees with a fuller one ("2024-06" within "2024-06-15").
+// Confidence of a partial date that agrees with a fuller one ("2024-06" within "2024-06-15"), and of
+// an article by one of its paragraphs ("12" by "12(3)").
 constexpr float kPartialDate = 0.9F;
 // Confidence of a name confirmed by its parts (name_parts.cpp), not as written.
 constexpr float kByParts = 0.9F;
@@ -310,6 +311,9 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
       }
       break;
     }
+    case Type::clause:
+      if (clause_by_parts(a, best_idx)) best = kPartialDate;
+      break;
     case Type::identifier:
       if (in_decade(a, best_idx)) best = kPartialDate;  // "the 1990s" by "1995"
       if (best == 0.0F && (best_idx = same_digits(a)) >= 0) best = 1.0F;

@@ -129,6 +129,8 @@ class Checker {
                          int64_t& support) const;
   // A source date or year inside the decade `a` writes ("the 1990s", "mid-1990s"; decades.cpp).
   bool in_decade(const anchor::Anchor& a, int64_t& support) const;
+  // A source clause that is a paragraph of `a`, or the article and paragraph of `a` written apart.
+  bool clause_by_parts(const anchor::Anchor& a, int64_t& support) const;
   // A source number or identifier with the digits of a phone-shaped `a` (written_forms.cpp).
   [[nodiscard]] int64_t same_digits(const anchor::Anchor& a) const;
   static bool year_of(std::string_view norm);

@@ -295,6 +295,56 @@ int64_t Checker::same_digits(const Anchor& a) const {
   return -1;
 }
 
+namespace {
+// A paragraph's reference as written: 第二款, "paragraph 2", "Para. 2" (not an article's 第十三条,
+// "Article 13", "Section 13").
+bool paragraph_word(std::string_view text) {
+  if (text.ends_with("款")) return true;
+  return text.size() >= 4 && (lower(text[0]) == 'p') && lower(text[1]) == 'a' && lower(text[2]) == 'r' &&
+         lower(text[3]) == 'a';
+}
+}  // namespace
+
+// "Article 12" by the sources' "Article 12(3)", as a month by a date in it; "12(2)" (第十二条第二款)
+// by a document that heads the article "第十二条 ..." and numbers its paragraphs "第一款 ... 第二款"
+// after it (within kParagraphReach bytes).
+bool Checker::clause_by_parts(const Anchor& a, int64_t& support) const {
+  constexpr uint32_t kParagraphReach = 2000;
+  const auto& all = index_.anchors();
+  const auto clauses = index_.of_type(Type::clause);
+  for (uint32_t i : clauses) {
+    const std::string& n = all[i].anchor.norm;
+    if (n.size() > a.norm.size() && n.starts_with(a.norm) && n[a.norm.size()] == '(') {
+      support = i;
+      return true;
+    }
+  }
+  const size_t open = a.norm.find('(');
+  const size_t close = a.norm.find(')', open);
+  if (open == std::string::npos || close == std::string::npos || a.norm.find('(', close) != std::string::npos) {
+    return false;  // one paragraph only: an item of a paragraph is too deep to find apart
+  }
+  const std::string_view article = std::string_view(a.norm).substr(0, open);
+  const std::string_view paragraph = std::string_view(a.norm).substr(open + 1, close - open - 1);
+  for (size_t x = 0; x < clauses.size(); ++x) {
+    const auto& head = all[clauses[x]];
+    if (head.anchor.norm != article) continue;
+    for (size_t y = x + 1; y < clauses.size(); ++y) {
+      const auto& part = all[clauses[y]];
+      if (part.source != head.source || part.anchor.start < head.anchor.end ||
+          part.anchor.start - head.anchor.end > kParagraphReach) {
+        break;
+      }
+      if (part.anchor.norm == paragraph && paragraph_word(part.text)) {
+        support = clauses[y];
+        return true;
+      }
+      if (!paragraph_word(part.text)) break;  // the next article: its paragraphs are its own
+    }
+  }
+  return false;
+}
+
 bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::string_view after,
                                 anchor::TextSpan& span) const {
   scratch_.clear();

@@ -571,6 +571,16 @@ const Case kCases[] = {
     {"cut by 25 basis points", "quantity", "25 basis points", "25 bp"},
     {"up 0.25 percentage points", "quantity", "0.25 percentage points", "0.25 pp"},
     {"利率下调25个基点", "quantity", "25个基点", "25 bp"},
+    // paragraphs of an article, in both languages; fiscal years
+    {"Under Article 12(3) the seller", "clause", "Article 12(3)", "12(3)"},
+    {"Under Article 12(3) the seller", "!number", "", ""},
+    {"see clause 7(a)(ii).", "clause", "clause 7(a)(ii)", "7(a)(ii)"},
+    {"根据第十二条第三款，卖方", "clause", "第十二条第三款", "12(3)"},
+    {"第十二条第三款第二项", "clause", "第十二条第三款第二项", "12(3)(2)"},
+    {"(see Section 3)", "clause", "Section 3", "3"},
+    {"Revenue for FY2024 was", "date", "FY2024", "2024"},
+    {"in FY24 and", "date", "FY24", "2024"},
+    {"FYI 2024", "!date", "", ""},
 };
 
 // Failure messages name the row, not its bytes.

@@ -486,6 +486,31 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"One in three voters backed it.", "33% of voters backed it.", "33%", Verdict::confirmed},
         ProseCase{"约十分之三的成年人吸烟。", "约30%的成年人吸烟。", "30%", Verdict::confirmed},
         ProseCase{"约十分之三的成年人吸烟。", "约40%的成年人吸烟。", "40%", Verdict::unsupported},
+        // an article's paragraphs in either language, an article by its paragraph, fiscal years
+        ProseCase{"Under Article 12(3) the seller must refund.", "根据第十二条第三款，卖方必须退款。", "第十二条第三款",
+                  Verdict::confirmed},
+        ProseCase{"Under Article 12(3) the seller must refund.", "根据第十二条第四款，卖方必须退款。", "第十二条第四款",
+                  Verdict::unsupported},
+        ProseCase{"Under Article 12(3) the seller must refund.", "Article 12 requires a refund.", "Article 12",
+                  Verdict::confirmed},
+        ProseCase{"Under Article 12(3) the seller must refund.", "Article 13 requires a refund.", "Article 13",
+                  Verdict::unsupported},
+        ProseCase{
+            "第十三条 违约责任 第一款 乙方逾期交付。第二款 逾期超过30日的，甲方有权解除合同。第十四条 争议 第一款 "
+            "协商。第二款 仲裁。第三款 诉讼。",
+            "第十三条第二款规定了解除。", "第十三条第二款", Verdict::confirmed},
+        ProseCase{
+            "第十三条 违约责任 第一款 乙方逾期交付。第二款 逾期超过30日的，甲方有权解除合同。第十四条 争议 第一款 "
+            "协商。第二款 仲裁。第三款 诉讼。",
+            "第十三条第三款规定了解除。", "第十三条第三款", Verdict::unsupported},
+        ProseCase{"Article 9. Termination. Paragraph 1: notice. Paragraph 2: cure period. Article 10. Fees.",
+                  "Article 9(2) sets the cure period.", "Article 9(2)", Verdict::confirmed},
+        ProseCase{"Article 9. Termination. Paragraph 1: notice. Paragraph 2: cure period. Article 10. Fees.",
+                  "Article 9(3) sets the cure period.", "Article 9(3)", Verdict::unsupported},
+        ProseCase{"Revenue for FY2024 was $3.1 billion.", "Fiscal 2024 revenue was $3.1 billion.", "2024",
+                  Verdict::confirmed},
+        ProseCase{"Revenue for FY2024 was $3.1 billion.", "Fiscal 2023 revenue was $3.1 billion.", "2023",
+                  Verdict::unsupported},
         // a date a source span of time from a source date
         ProseCase{"The invoice is dated 2024-03-15 and due 30 days later.", "It is due on 14 April 2024.",
                   "14 April 2024", Verdict::derived},
