@@ -289,7 +289,11 @@ size_t scan_cn_range_amount(Src& src, std::string_view run, size_t j, Anchor& a)
 size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   // Inside a run whose start read as no value ("三五天", three to five days): no value from its
   // tail either.
-  if (p >= 3 && is_cn_numeral(utf8::decode(src.s, p - 3).cp)) return 0;
+  // ... except after a weekday (周一三点, 星期三五点: Monday, three o'clock).
+  if (p >= 3 && is_cn_numeral(utf8::decode(src.s, p - 3).cp)) {
+    const char32_t before = p >= 6 ? utf8::decode(src.s, p - 6).cp : 0;
+    if (before != U'周' && before != U'期' && before != U'拜') return 0;
+  }
   const size_t j = cn_numeral_run(src, p);
   uint64_t v = 0;
   const std::string_view run = src.s.substr(p, j - p);

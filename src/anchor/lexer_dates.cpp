@@ -290,12 +290,15 @@ size_t scan_cn_numeral_date(Src& src, size_t p, size_t j, uint64_t v, Anchor& a)
   const std::string_view run = src.s.substr(p, j - p);
   if (!src.match(j, "年") && !src.match(j, "月") && !src.match(j, "日")) return 0;
   if (src.match(j, "年代")) return cjk_decade(static_cast<int>(std::min<uint64_t>(v, 9999)), j, a);
-  constexpr size_t kFourDigits = 4 * 3;  // every Chinese digit is three bytes of UTF-8
+  constexpr size_t kFourDigits = size_t{4} * 3;  // every Chinese digit is three bytes of UTF-8
   if (run.size() == kFourDigits && cn_digits_only(run) && src.match(j, "年")) {
     return cjk_year_date(src, static_cast<int>(v), j + 3, a);
   }
   if (v >= 1 && v <= 12 && !run.starts_with("两") && src.match(j, "月")) return month_day_at(src, 0, p, a);
-  if (v >= 1 && v <= 31 && src.match(j, "日")) return cn_day_of_month(src, p, j, static_cast<int>(v), a);
+  // A day alone in two characters or more (十五日): 一日, 五日 are "one day", "five days" (一日三餐, 五日游).
+  if (v >= 1 && v <= 31 && run.size() >= 2 * 3 && src.match(j, "日")) {
+    return cn_day_of_month(src, p, j, static_cast<int>(v), a);
+  }
   return 0;
 }
 
@@ -307,7 +310,8 @@ size_t scan_fiscal_year(Src& src, size_t p, Anchor& a) {
   if (src.at(k) == ' ') ++k;
   const size_t y1 = src.digits(k);
   if ((y1 - k != 2 && y1 - k != 4) || !src.word_end(y1)) return 0;
-  const int y = y1 - k == 4 ? src.number_at(k, y1) : 2000 + src.number_at(k, y1);
+  const int two = src.number_at(k, y1);
+  const int y = y1 - k == 4 ? two : (two >= 50 ? 1900 + two : 2000 + two);  // FY99 is 1999, FY24 2024
   if (y < 1900 || y > 2999) return 0;
   set_norm(a, Type::date, std::to_string(y));
   return y1;

@@ -128,9 +128,9 @@ size_t and_a_half(Src& src, size_t j, std::string_view& unit) {
 }
 
 namespace {
-// "-five" after a tens word ending at j: the end and the unit's value, or 0.
+// "-five" or " five" after a tens word ending at j: the end and the unit's value, or 0.
 size_t hyphenated_unit(Src& src, size_t j, int& unit) {
-  if (src.at(j) != '-') return 0;
+  if (src.at(j) != '-' && src.at(j) != ' ') return 0;
   for (size_t k = 0; k < 9; ++k) {  // kSpelled starts with one .. nine
     const Word& w = kSpelled[k];
     if (src.match_ci(j + 1, w.text) && src.word_end(j + 1 + w.text.size())) {

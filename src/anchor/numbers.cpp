@@ -184,6 +184,7 @@ DigitRun digit_run(std::string_view text, uint64_t& out) {
     ++n;
   }
   if (n < 2) return DigitRun::none;
+  if (n > 18) return DigitRun::range;  // no value fits: 19 digits and more overflow
   if (n == 2 && !zero) return DigitRun::range;
   out = v;
   return DigitRun::positional;

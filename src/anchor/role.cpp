@@ -94,6 +94,7 @@ bool s_has_colon(std::string_view gap) { return gap.find(':') != std::string_vie
 
 std::string_view cn_role_before(std::string_view text, size_t end) {
   bool linked_any = false;
+  bool by_yu = false;  // 于 follows subjects too (该公司于2005年): only the listed field words then
   for (int links = 0; links < 2; ++links) {
     bool linked = false;
     for (std::string_view l : kCnLinks) {
@@ -101,6 +102,7 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
         end -= l.size();
         linked = true;
         linked_any = true;
+        by_yu = by_yu || l == "于";
         break;
       }
     }
@@ -112,7 +114,7 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
   // Any other field name before a link: its last two characters ("责任上限为", "月费为", "客户经理："),
   // as the other side writes the same field; not words that say how the value changed or is split.
   constexpr size_t kTwo = 6;
-  if (!linked_any || end < kTwo) return {};
+  if (!linked_any || by_yu || end < kTwo) return {};
   const std::string_view two = text.substr(end - kTwo, kTwo);
   for (size_t k = 0; k < kTwo; k += 3) {
     const auto d = utf8::decode(two, k);

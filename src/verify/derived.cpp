@@ -136,21 +136,28 @@ void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
       const std::string_view unit = unit_of(a);
       auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == unit; });
       if (it == groups.end()) it = groups.insert(groups.end(), {unit, {}});
+      table(type, unit).source_digits.push_back(digits_of(a.norm));
+      // Past kMaxPairGroup the group computes nothing (below): no quadratic de-duplication either.
+      if (it->second.size() > kMaxPairGroup) continue;
       // One value stated twice is one operand: "26周" twice does not make 52 weeks.
       if (std::none_of(it->second.begin(), it->second.end(), [&](const Operand& o) { return o.v == a.value; })) {
         it->second.push_back({a.value, i});
       }
-      table(type, unit).source_digits.push_back(digits_of(a.norm));
     }
     for (const auto& [unit, ops] : groups) {
       if (ops.size() > kMaxPairGroup) continue;
       auto& t = table(type, unit);
       for (size_t x = 0; x < ops.size(); ++x) {
         for (size_t y = x + 1; y < ops.size(); ++y) {
-          t.values.push_back({ops[x].v + ops[y].v, Derivation::sum, {ops[x].i, ops[y].i, -1}});
+          // Counts and populations are often one thing at two times ("52,000 in 2010 and 61,000 in
+          // 2020"): their sum is no total, only their difference and change are computed.
+          const bool summable = type == Type::amount || type == Type::duration;
+          if (summable) t.values.push_back({ops[x].v + ops[y].v, Derivation::sum, {ops[x].i, ops[y].i, -1}});
           t.values.push_back({std::fabs(ops[x].v - ops[y].v), Derivation::difference, {ops[x].i, ops[y].i, -1}});
-          add_percent_change(ops[x].v, ops[y].v, {ops[x].i, ops[y].i, -1});
-          if (ops.size() > kMaxThreeTermGroup) continue;
+          // Not of counts and measures: a change in percent of a lab value or a head count is a
+          // claim of its own more often than a computation the answer shows.
+          if (type != Type::quantity) add_percent_change(ops[x].v, ops[y].v, {ops[x].i, ops[y].i, -1});
+          if (!summable || ops.size() > kMaxThreeTermGroup) continue;
           for (size_t z = y + 1; z < ops.size(); ++z) {
             t.values.push_back({ops[x].v + ops[y].v + ops[z].v, Derivation::sum, {ops[x].i, ops[y].i, ops[z].i}});
           }
@@ -246,14 +253,11 @@ void DerivedValues::add_stated_shares(const anchor::SourceIndex& index) {
   }
 }
 
-// "from $10 to $15" rose 50% and, read the other way, fell 33.3%: the order is not known here, so
-// both; the cue words and the density test keep them honest.
-void DerivedValues::add_percent_change(double a, double b, const std::array<int64_t, 3>& ops) {
-  if (a <= 0 || b <= 0 || a == b) return;
-  auto& t = table(Type::percent, "%");
-  const double d = std::fabs(a - b);
-  t.values.push_back({100.0 * d / std::min(a, b), Derivation::percent_change, ops});
-  t.values.push_back({100.0 * d / std::max(a, b), Derivation::percent_change, ops});
+// "from $10 to $15" rose 50%, "from $15 to $10" fell 33.3%: the change from the value the source
+// writes first (`from`) to the other, never the other way round.
+void DerivedValues::add_percent_change(double from, double to, const std::array<int64_t, 3>& ops) {
+  if (from <= 0 || to <= 0 || from == to) return;
+  table(Type::percent, "%").values.push_back({100.0 * std::fabs(to - from) / from, Derivation::percent_change, ops});
 }
 
 bool DerivedValues::find(const Anchor& a, Derived& out) const {

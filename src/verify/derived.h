@@ -47,7 +47,7 @@ class DerivedValues {
   void add_amounts(const anchor::SourceIndex& index);
   void add_date_differences(const anchor::SourceIndex& index);
   void add_stated_shares(const anchor::SourceIndex& index);
-  void add_percent_change(double a, double b, const std::array<int64_t, 3>& ops);
+  void add_percent_change(double from, double to, const std::array<int64_t, 3>& ops);
   void add_shifted_dates(const anchor::SourceIndex& index);
 
   std::deque<Table> tables_;  // a deque: references stay valid as tables are added

@@ -1,4 +1,4 @@
-// Dates derived from a source date and a source span of time (docs/ANCHORS.md, "Checking"): an
+// Dates derived from a source date and a later span of time (docs/ANCHORS.md, "Checking"): an
 // invoice "dated 2024-03-15" and "due 30 days later" is due on 14 April 2024; a contract "signed
 // 1 March 2024" "for 6 months" ends on 1 September 2024.
 #include <algorithm>
@@ -40,19 +40,20 @@ void DerivedValues::add_shifted_dates(const anchor::SourceIndex& index) {
   }
   for (uint32_t i : index.of_type(Type::date)) {
     const auto d = parse_date(all[i].anchor.norm);
-    if (!d || d->month == 0 || d->day == 0) continue;
+    if (!d || d->month == 0 || d->day == 0 || d->day > days_in_month(d->year, d->month)) continue;
     source_days_of_month_ |= 1U << static_cast<unsigned>(d->day);
     if (spans.empty()) continue;
     const int64_t day = days_from_civil(d->year, d->month, d->day);
+    // Forward only ("30 days later", "期限6个月"): the cues cannot tell "before" from "after", and
+    // a date a span before the source's is mostly a wrong one ("due by 2 January" for an invoice of
+    // 1 February with 30 days to pay).
     for (const Span& s : spans) {
-      for (int sign : {1, -1}) {  // "30 days later", "60 days before"
-        const int64_t shifted = s.unit == 'd' ? day + sign * s.amount : [&] {
-          const DateParts m = add_months(*d, sign * s.amount);
-          return days_from_civil(m.year, m.month, m.day);
-        }();
-        auto& to = s.unit == 'd' ? shifted_by_days_ : shifted_by_months_;
-        to.push_back({static_cast<double>(shifted), Derivation::date_shift, {i, s.i, -1}});
-      }
+      const int64_t shifted = s.unit == 'd' ? day + s.amount : [&] {
+        const DateParts m = add_months(*d, s.amount);
+        return days_from_civil(m.year, m.month, m.day);
+      }();
+      auto& to = s.unit == 'd' ? shifted_by_days_ : shifted_by_months_;
+      to.push_back({static_cast<double>(shifted), Derivation::date_shift, {i, s.i, -1}});
     }
   }
   std::sort(shifted_by_days_.begin(), shifted_by_days_.end());
@@ -82,7 +83,8 @@ size_t distinct_near(const Values& v, double day) {
 
 bool DerivedValues::find_date(const Anchor& a, Derived& out) const {
   const auto d = parse_date(a.norm);
-  if (!d || d->month == 0 || d->day == 0) return false;
+  // No such day ("31 February"): days_from_civil would count it as a day in March.
+  if (!d || d->month == 0 || d->day == 0 || d->day > days_in_month(d->year, d->month)) return false;
   const auto day = static_cast<double>(days_from_civil(d->year, d->month, d->day));
   // A shift by days that lands on the day of the month a source date has ("17 December" beside a
   // source's "17 November" and "30 days") is a miscopied month far more often than a computation;

@@ -61,7 +61,9 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
 // dimension written together, the larger unit first, are one span of time.
 bool Checker::compound_duration(const Anchor& a, const anchor::UnitScale& to, double precision,
                                 int64_t& support) const {
-  constexpr uint32_t kMaxGap = 5;  // " and ", ", ", " " or nothing between the parts
+  // A space or nothing between the parts ("2 hours 45 minutes", 2小时45分钟): the bytes between are
+  // not kept, and a longer gap may be "or", a sentence end or a comma between two other spans.
+  constexpr uint32_t kMaxGap = 1;
   const auto& all = index_.anchors();
   const auto sources = index_.of_type(Type::duration);
   for (size_t k = 0; k + 1 < sources.size(); ++k) {

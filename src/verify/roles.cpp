@@ -101,6 +101,10 @@ std::string_view field_role(std::string_view field) {
 // carry too many incidental words before them to compare, so only labelled source names count, and
 // the answer's name is misattributed only where every source occurrence of it is under another label.
 void Checker::bind_name_to_field(const Anchor& a, std::string_view before, std::string_view after, CheckResult& r) {
+  // "the account manager of Jane Smith": the name the role is of, not the role's holder.
+  std::string_view b = before;
+  while (!b.empty() && b.back() == ' ') b.remove_suffix(1);
+  if (b.ends_with(" of") || b.ends_with(" for") || b.ends_with("的")) return;
   const std::string_view role = anchor::role_of(before, after);
   if (role.empty()) return;
   const auto& all = index_.anchors();

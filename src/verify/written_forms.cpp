@@ -265,14 +265,15 @@ bool Checker::age_in_years(const Anchor& a, std::string_view after, anchor::Text
 }
 
 namespace {
-// The digits of a phone-shaped value: digits and separators only ("400-820-1234", "(415)
-// 555.0132", "4008201234"), at least 7 digits; false for anything else.
+// The digits of a phone-shaped value: digits, hyphens, spaces and brackets only ("400-820-1234",
+// "(415) 555-0132", "4008201234"), at least 7 digits; false for anything else. Not dots: a decimal
+// ("1234.567") or an IP address ("192.168.1.10") is no phone number.
 bool phone_digits(std::string_view norm, std::string& out) {
   out.clear();
   for (char c : norm) {
     if (is_digit(c)) {
       out.push_back(c);
-    } else if (c != '-' && c != '.' && c != ' ' && c != '(' && c != ')') {
+    } else if (c != '-' && c != ' ' && c != '(' && c != ')') {
       return false;
     }
   }
@@ -310,6 +311,7 @@ bool paragraph_word(std::string_view text) {
 // after it (within kParagraphReach bytes).
 bool Checker::clause_by_parts(const Anchor& a, int64_t& support) const {
   constexpr uint32_t kParagraphReach = 2000;
+  constexpr uint32_t kOfGap = 4;  // " of " between a paragraph and its article
   const auto& all = index_.anchors();
   const auto clauses = index_.of_type(Type::clause);
   for (uint32_t i : clauses) {
@@ -335,7 +337,11 @@ bool Checker::clause_by_parts(const Anchor& a, int64_t& support) const {
           part.anchor.start - head.anchor.end > kParagraphReach) {
         break;
       }
-      if (part.anchor.norm == paragraph && paragraph_word(part.text)) {
+      // "Paragraph 3 of Article 15": a paragraph with another article right after it is that one's.
+      const bool of_next = y + 1 < clauses.size() && all[clauses[y + 1]].source == part.source &&
+                           all[clauses[y + 1]].anchor.start >= part.anchor.end &&
+                           all[clauses[y + 1]].anchor.start - part.anchor.end <= kOfGap;
+      if (part.anchor.norm == paragraph && paragraph_word(part.text) && !of_next) {
         support = clauses[y];
         return true;
       }

@@ -581,6 +581,11 @@ const Case kCases[] = {
     {"Revenue for FY2024 was", "date", "FY2024", "2024"},
     {"in FY24 and", "date", "FY24", "2024"},
     {"FYI 2024", "!date", "", ""},
+    {"in FY99 and", "date", "FY99", "1999"},
+    {"一日三餐", "!date", "", ""},
+    {"五日游", "!date", "", ""},
+    {"Revenue rose twenty five percent.", "percent", "twenty five percent", "25%"},
+    {"一一一一一一一一一一一一一一一一一一一一一元", "!amount", "", ""},
 };
 
 // Failure messages name the row, not its bytes.

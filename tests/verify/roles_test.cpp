@@ -102,6 +102,9 @@ TEST(Roles, TablesChineseFieldNamesSinceAndNames) {
        Verdict::confirmed, true},
       {"该公司成立于1998年，2005年上市。", "该公司成立于2005年。", "2005", Verdict::unsupported, false},
       {"该公司成立于1998年，2005年上市。", "该公司成立于1998年。", "1998", Verdict::confirmed, true},
+      // 于 follows subjects too: no role from 公司; a name after "of" is what the role is of.
+      {"该公司于2005年成立，2010年上市。", "该公司于2010年上市。", "2010", Verdict::confirmed, false},
+      {kContacts, "Bob Lee is the account manager of Jane Smith.", "Jane", Verdict::confirmed, false},
       // An item of an enumeration takes the list's field: 75% is a 报销比例 too.
       {"报销比例为85%；二级为75%；三级为60%。", "二级医院的报销比例为75%。", "75%", Verdict::confirmed, false},
   });
