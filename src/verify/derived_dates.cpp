@@ -17,6 +17,7 @@ constexpr size_t kMaxSpans = 32;        // durations taken as operands, the firs
 constexpr int64_t kDensityWindow = 15;  // days either side of the answer's date
 constexpr size_t kMaxNearby = 3;        // distinct derived dates allowed in that window (10%)
 constexpr double kMaxYears = 100;       // longer spans shift no date anyone writes
+constexpr size_t kMaxShiftedDates = 96; // dates taken as operands, the first in the text (bounded work)
 }  // namespace
 
 void DerivedValues::add_shifted_dates(const anchor::SourceIndex& index) {
@@ -38,11 +39,12 @@ void DerivedValues::add_shifted_dates(const anchor::SourceIndex& index) {
     if (unit == "month") spans.push_back({n, 'm', i});
     if (unit == "year" && v <= kMaxYears) spans.push_back({n * 12, 'm', i});
   }
+  size_t operands = 0;
   for (uint32_t i : index.of_type(Type::date)) {
     const auto d = parse_date(all[i].anchor.norm);
     if (!d || d->month == 0 || d->day == 0 || d->day > days_in_month(d->year, d->month)) continue;
     source_days_of_month_ |= 1U << static_cast<unsigned>(d->day);
-    if (spans.empty()) continue;
+    if (spans.empty() || ++operands > kMaxShiftedDates) continue;
     const int64_t day = days_from_civil(d->year, d->month, d->day);
     // Forward only ("30 days later", "期限6个月"): the cues cannot tell "before" from "after", and
     // a date a span before the source's is mostly a wrong one ("due by 2 January" for an invoice of
