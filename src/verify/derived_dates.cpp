@@ -13,11 +13,11 @@ using anchor::Anchor;
 using anchor::Type;
 
 namespace {
-constexpr size_t kMaxSpans = 32;        // durations taken as operands, the first in the text
-constexpr int64_t kDensityWindow = 15;  // days either side of the answer's date
-constexpr size_t kMaxNearby = 3;        // distinct derived dates allowed in that window (10%)
-constexpr double kMaxYears = 100;       // longer spans shift no date anyone writes
-constexpr size_t kMaxShiftedDates = 96; // dates taken as operands, the first in the text (bounded work)
+constexpr size_t kMaxSpans = 32;         // durations taken as operands, the first in the text
+constexpr int64_t kDensityWindow = 15;   // days either side of the answer's date
+constexpr size_t kMaxNearby = 3;         // distinct derived dates allowed in that window (10%)
+constexpr double kMaxYears = 100;        // longer spans shift no date anyone writes
+constexpr size_t kMaxShiftedDates = 96;  // dates taken as operands, the first in the text (bounded work)
 }  // namespace
 
 void DerivedValues::add_shifted_dates(const anchor::SourceIndex& index) {
