@@ -188,8 +188,9 @@ bool fraction_written(const anchor::SourceIndex& index, std::string_view f, std:
   return index.find_verbatim(scratch, span);
 }
 
-// "30%" for "3 in 10", "3 out of 10", "three in ten", "3/10" or 十分之三; "20%" for "one in five";
-// "33%" for "one in three": a share the sources give as a fraction, to the digits the answer wrote.
+// "30%" for "3 in 10", "3 out of 10", "three in ten" or 十分之三; "20%" for "one in five"; "33%" for
+// "one in three": a share the sources give as a fraction, to the digits the answer wrote. Not "3/10":
+// a slash is a page ("page 1/2"), a date or a score as often.
 bool percent_as_fraction(const anchor::SourceIndex& index, std::string& scratch, const Anchor& a,
                          anchor::TextSpan& span) {
   static constexpr std::array<int, 9> kDenominators = {2, 3, 4, 5, 6, 8, 10, 20, 100};
@@ -211,8 +212,6 @@ bool percent_as_fraction(const anchor::SourceIndex& index, std::string& scratch,
         if (index.find_verbatim(scratch, span)) return true;
       }
     }
-    scratch.assign(std::to_string(n)).append("/").append(std::to_string(m));
-    if (index.find_verbatim(scratch, span, true)) return true;
     if (m <= 10) {
       scratch.assign(kCn[um]).append("分之").append(kCn[un]);
       if (index.find_verbatim(scratch, span)) return true;

@@ -494,6 +494,7 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"About 3 in 10 adults smoke.", "About 30% of adults smoke.", "30%", Verdict::confirmed},
         ProseCase{"About 3 in 10 adults smoke.", "About 40% of adults smoke.", "40%", Verdict::unsupported},
         ProseCase{"One in three voters backed it.", "33% of voters backed it.", "33%", Verdict::confirmed},
+        ProseCase{"See page 1/2 of the form.", "Approval was 50%.", "50%", Verdict::unsupported},
         ProseCase{"约十分之三的成年人吸烟。", "约30%的成年人吸烟。", "30%", Verdict::confirmed},
         ProseCase{"约十分之三的成年人吸烟。", "约40%的成年人吸烟。", "40%", Verdict::unsupported},
         // an article's paragraphs in either language, an article by its paragraph, fiscal years
