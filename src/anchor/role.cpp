@@ -93,6 +93,13 @@ size_t word_start_back(std::string_view t, size_t end) {
 bool s_has_colon(std::string_view gap) { return gap.find(':') != std::string_view::npos; }
 
 std::string_view cn_role_before(std::string_view text, size_t end) {
+  // A century before a decade qualifies the value, not its role (成立于上世纪九十年代).
+  for (std::string_view q : {"上个世纪", "上世纪", "本世纪"}) {
+    if (end >= q.size() && text.substr(end - q.size(), q.size()) == q) {
+      end -= q.size();
+      break;
+    }
+  }
   bool linked_any = false;
   bool by_yu = false;  // 于 follows subjects too (该公司于2005年): only the listed field words then
   for (int links = 0; links < 2; ++links) {

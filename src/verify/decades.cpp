@@ -8,6 +8,7 @@
 
 namespace sfcl::verify {
 
+using anchor::Anchor;
 using anchor::Type;
 
 namespace {
@@ -44,22 +45,23 @@ int year_of_date(std::string_view norm) {
 }
 }  // namespace
 
-bool Checker::in_decade(const anchor::Anchor& a, int64_t& support) const {
+bool Checker::year_in_decade(const anchor::Anchor& a, uint32_t i) const {
   const YearRange r = decade_of(a.norm);
-  if (r.last < r.first) return false;
-  const auto& all = index_.anchors();
-  for (uint32_t i : index_.of_type(Type::date)) {
-    const int y = year_of_date(all[i].anchor.norm);
-    if (y >= r.first && y <= r.last) {
-      support = i;
-      return true;
-    }
-  }
-  for (uint32_t i : index_.of_type(Type::number)) {
-    const double v = all[i].anchor.value;
-    if (year_of(all[i].anchor.norm) && v >= r.first && v <= r.last) {
-      support = i;
-      return true;
+  const Anchor& s = index_.anchors()[i].anchor;
+  const int y = s.type == Type::date ? year_of_date(s.norm) : (year_of(s.norm) ? static_cast<int>(s.value) : 0);
+  return r.last >= r.first && y >= r.first && y <= r.last;
+}
+
+bool Checker::is_decade(const anchor::Anchor& a) { return a.type == Type::identifier && decade_of(a.norm).last > 0; }
+
+bool Checker::in_decade(const anchor::Anchor& a, int64_t& support) const {
+  if (!is_decade(a)) return false;
+  for (Type t : {Type::date, Type::number}) {
+    for (uint32_t i : index_.of_type(t)) {
+      if (year_in_decade(a, i)) {
+        support = i;
+        return true;
+      }
     }
   }
   return false;

@@ -131,6 +131,7 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   if (a.type == Type::time && bind_to_days(a, before, after, r)) return;
   const std::string_view role = anchor::role_of(before, after);
   if (role.empty()) return;
+  if (is_decade(a)) return bind_decade_to_role(a, role, r);
   const auto& all = index_.anchors();
   const auto candidates = a.type == Type::number ? std::span<const uint32_t>(numeric_) : index_.of_type(a.type);
   const float threshold = options_.threshold_for(a.type);
@@ -157,6 +158,35 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
     elsewhere = true;
   }
   if (elsewhere) misattributed(r);
+}
+
+// "founded in the 1960s": the sources' years and dates of that role must fall in the decade ("founded
+// in 1995" does not; the CEO "born in 1962" is another role's year).
+void Checker::bind_decade_to_role(const Anchor& a, std::string_view role, CheckResult& r) {
+  const auto& all = index_.anchors();
+  bool stated = false;
+  bool elsewhere = false;
+  for (Type t : {Type::date, Type::number}) {
+    for (uint32_t i : index_.of_type(t)) {
+      const bool year = t == Type::date || year_of(all[i].anchor.norm);
+      if (!year) continue;
+      const bool inside = year_in_decade(a, i);
+      if (anchor::same_role(all[i].role, role)) {
+        stated = true;
+        if (inside) {
+          r.support = i;
+          r.role_matched = true;
+          r.role = all[i].role;
+          cite(r);
+          return;
+        }
+      } else if (inside) {
+        if (all[i].role.empty()) return;  // a year in the decade with no role read may be this one
+        elsewhere = true;
+      }
+    }
+  }
+  if (stated && elsewhere) misattributed(r);
 }
 
 namespace {

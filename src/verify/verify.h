@@ -129,6 +129,9 @@ class Checker {
                          int64_t& support) const;
   // A source date or year inside the decade `a` writes ("the 1990s", "mid-1990s"; decades.cpp).
   bool in_decade(const anchor::Anchor& a, int64_t& support) const;
+  [[nodiscard]] bool year_in_decade(const anchor::Anchor& a, uint32_t i) const;  // source date or year i
+  static bool is_decade(const anchor::Anchor& a);
+  void bind_decade_to_role(const anchor::Anchor& a, std::string_view role, CheckResult& r);
   // A source clause that is a paragraph of `a`, or the article and paragraph of `a` written apart.
   bool clause_by_parts(const anchor::Anchor& a, int64_t& support) const;
   // A source number or identifier with the digits of a phone-shaped `a` (written_forms.cpp).

@@ -105,6 +105,12 @@ TEST(Roles, TablesChineseFieldNamesSinceAndNames) {
       // 于 follows subjects too: no role from 公司; a name after "of" is what the role is of.
       {"该公司于2005年成立，2010年上市。", "该公司于2010年上市。", "2010", Verdict::confirmed, false},
       {kContacts, "Bob Lee is the account manager of Jane Smith.", "Jane", Verdict::confirmed, false},
+      // A decade is compared with the years of its role: the CEO's birth year is no founding year.
+      {"The company was founded in 1995. Its CEO was born in 1962.", "It was founded in the 1960s.", "1960s",
+       Verdict::unsupported, false},
+      {"The company was founded in 1995. Its CEO was born in 1962.", "It was founded in the 1990s.", "1990s",
+       Verdict::confirmed, true},
+      {"公司成立于1995年，董事长出生于1962年。", "公司成立于上世纪九十年代。", "九十年代", Verdict::confirmed, true},
       // An item of an enumeration takes the list's field: 75% is a 报销比例 too.
       {"报销比例为85%；二级为75%；三级为60%。", "二级医院的报销比例为75%。", "75%", Verdict::confirmed, false},
   });
