@@ -224,8 +224,8 @@ size_t cjk_year_date(Src& src, int y, size_t k, Anchor& a) {
   return 0;
 }
 
-// "1990年代", "90年代", "九十年代", "一九九〇年代": a decade, written as English writes it ("1990s");
-// two digits alone are of the last century from 20 on.
+}  // namespace
+
 size_t cjk_decade(int v, size_t end, Anchor& a) {
   if (v % 10 != 0 || v > 2990 || (v >= 100 && v < 1000)) return 0;
   const int year = v >= 1000 ? v : (v <= 10 ? 2000 + v : 1900 + v);
@@ -233,6 +233,8 @@ size_t cjk_decade(int v, size_t end, Anchor& a) {
   a.value = std::numeric_limits<double>::quiet_NaN();
   return end + std::string_view("年代").size();
 }
+
+namespace {
 
 bool cn_digits_only(std::string_view run) {
   for (size_t i = 0; i < run.size();) {

@@ -292,11 +292,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
     }
     // "90年代", "1990年代": a decade, written as English writes it ("1990s"), not ninety years.
     if (src.match(j, "年代") && (j - p == 2 || j - p == 4) && src.s[j - 1] == '0') {
-      std::string decade(src.s.substr(p, j - p));
-      if (decade.size() == 2) decade.insert(0, decade[0] <= '1' ? "20" : "19");
-      set_norm(a, Type::identifier, decade + "s");
-      a.value = std::numeric_limits<double>::quiet_NaN();
-      return j + std::string_view("年代").size();
+      if (size_t e = cjk_decade(src.number_at(p, j), j, a)) return e;
     }
     if (size_t e = and_a_half(src, j, unit); e > 0 && a.norm.find('.') == std::string::npos) {  // 2 and a half hours
       set_norm(a, Type::duration, a.norm + ".5 " + std::string(unit));

@@ -92,6 +92,19 @@ size_t word_start_back(std::string_view t, size_t end) {
 
 bool s_has_colon(std::string_view gap) { return gap.find(':') != std::string_view::npos; }
 
+// Two characters of the main CJK block, the first one in `first`: the field names and verbs read
+// around Chinese values.
+constexpr size_t kTwoHan = 6;
+bool two_han(std::string_view s, char32_t& first) {
+  if (s.size() < kTwoHan) return false;
+  for (size_t k = 0; k < kTwoHan; k += 3) {
+    const auto d = utf8::decode(s, k);
+    if (d.length != 3 || !(d.cp >= 0x4E00 && d.cp <= 0x9FFF)) return false;
+    if (k == 0) first = d.cp;
+  }
+  return true;
+}
+
 std::string_view cn_role_before(std::string_view text, size_t end) {
   // A century before a decade qualifies the value, not its role (成立于上世纪九十年代).
   for (std::string_view q : {"上个世纪", "上世纪", "本世纪"}) {
@@ -120,15 +133,12 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
   }
   // Any other field name before a link: its last two characters ("责任上限为", "月费为", "客户经理："),
   // as the other side writes the same field; not words that say how the value changed or is split.
-  constexpr size_t kTwo = 6;
-  if (!linked_any || by_yu || end < kTwo) return {};
-  const std::string_view two = text.substr(end - kTwo, kTwo);
-  for (size_t k = 0; k < kTwo; k += 3) {
-    const auto d = utf8::decode(two, k);
-    if (d.length != 3 || !(d.cp >= 0x4E00 && d.cp <= 0x9FFF)) return {};
-    // An item of an enumeration ("报销比例为85%；二级为75%"): the field is the list's, not "二级".
-    if (k == 0 && (is_cn_numeral(d.cp) || d.cp == U'第')) return {};
-  }
+  if (!linked_any || by_yu || end < kTwoHan) return {};
+  const std::string_view two = text.substr(end - kTwoHan, kTwoHan);
+  char32_t first = 0;
+  if (!two_han(two, first)) return {};
+  // An item of an enumeration ("报销比例为85%；二级为75%"): the field is the list's, not "二级".
+  if (is_cn_numeral(first) || first == U'第') return {};
   for (std::string_view w : kCnNoRole) {
     if (two == w) return {};
   }
@@ -450,14 +460,9 @@ constexpr std::u32string_view kCnNotVerbAfter =
 
 // The verb right after a value that opens a Chinese clause: "，2005年上市" → 上市.
 std::string_view cn_role_after(std::string_view after) {
-  constexpr size_t kTwo = 6;
-  if (after.size() < kTwo) return {};
-  for (size_t k = 0; k < kTwo; k += 3) {
-    const auto d = utf8::decode(after, k);
-    if (d.length != 3 || !(d.cp >= 0x4E00 && d.cp <= 0x9FFF)) return {};
-    if (k == 0 && kCnNotVerbAfter.find(d.cp) != std::u32string_view::npos) return {};
-  }
-  return after.substr(0, kTwo);
+  char32_t first = 0;
+  if (!two_han(after, first) || kCnNotVerbAfter.find(first) != std::u32string_view::npos) return {};
+  return after.substr(0, kTwoHan);
 }
 }  // namespace
 

@@ -164,6 +164,8 @@ bool dozens_in_words(const anchor::SourceIndex& index, std::string& scratch, dou
   return index.find_verbatim(scratch, span);
 }
 
+constexpr std::array<std::string_view, 11> kCnSmall = {"", "一", "二", "三", "四", "五", "六", "七", "八", "九", "十"};
+
 // "1/4" for 四分之一 ("1/4决赛", the quarter-finals), "4/5" for "4 out of 5": a fraction or a rating
 // the sources write in words.
 bool fraction_written(const anchor::SourceIndex& index, std::string_view f, std::string& scratch,
@@ -178,13 +180,11 @@ bool fraction_written(const anchor::SourceIndex& index, std::string_view f, std:
   }
   scratch.assign(top).append(" out of ").append(bottom);
   if (index.find_verbatim(scratch, span)) return true;
-  static constexpr std::array<std::string_view, 11> kCn = {"",   "一", "二", "三", "四", "五",
-                                                           "六", "七", "八", "九", "十"};
   if (top.size() != 1 || bottom.size() > 2) return false;
   const size_t a = static_cast<size_t>(top[0] - '0');
   const size_t b = bottom.size() == 1 ? static_cast<size_t>(bottom[0] - '0') : (bottom == "10" ? 10 : 0);
   if (a == 0 || b < 2 || a >= b) return false;
-  scratch.assign(kCn[b]).append("分之").append(kCn[a]);
+  scratch.assign(kCnSmall[b]).append("分之").append(kCnSmall[a]);
   return index.find_verbatim(scratch, span);
 }
 
@@ -194,8 +194,6 @@ bool fraction_written(const anchor::SourceIndex& index, std::string_view f, std:
 bool percent_as_fraction(const anchor::SourceIndex& index, std::string& scratch, const Anchor& a,
                          anchor::TextSpan& span) {
   static constexpr std::array<int, 9> kDenominators = {2, 3, 4, 5, 6, 8, 10, 20, 100};
-  static constexpr std::array<std::string_view, 11> kCn = {"",   "一", "二", "三", "四", "五",
-                                                           "六", "七", "八", "九", "十"};
   const size_t dot = a.norm.find('.');
   const size_t decimals = dot == std::string::npos ? 0 : a.norm.size() - dot - 2;  // "12.5%": 1
   const double precision = 0.5 * std::pow(10.0, -static_cast<double>(decimals));
@@ -213,7 +211,7 @@ bool percent_as_fraction(const anchor::SourceIndex& index, std::string& scratch,
       }
     }
     if (m <= 10) {
-      scratch.assign(kCn[um]).append("分之").append(kCn[un]);
+      scratch.assign(kCnSmall[um]).append("分之").append(kCnSmall[un]);
       if (index.find_verbatim(scratch, span)) return true;
     }
   }
