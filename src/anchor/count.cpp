@@ -35,6 +35,9 @@ std::string_view word_at(std::string_view s) {
 
 // A plain English plural noun: "owners", "residents", "countries"; not "glass", "bonus", "basis".
 bool is_plural_noun(std::string_view w) {
+  static constexpr std::string_view kIrregular[] = {"men",  "women", "children", "people",
+                                                    "feet", "teeth", "mice",     "geese"};
+  if (std::find(std::begin(kIrregular), std::end(kIrregular), w) != std::end(kIrregular)) return true;
   if (w.size() < 4 || w.back() != 's') return false;
   const char before = w[w.size() - 2];
   if (before == 's' || before == 'u' || before == 'i') return false;
@@ -187,7 +190,11 @@ CountedText counted_text(std::string_view text, const Anchor& a) {
   if (a.type == Type::quantity) {
     // An English unit is what the count counts: "80 residents" is read from " residents".
     const std::string_view written = text.substr(a.start, a.end - a.start);
-    const size_t sep = written.find_first_of(" -");
+    // In words the number may itself be hyphenated ("thirty-one passengers"): the unit is the last word.
+    const size_t sep =
+        is_alpha(static_cast<unsigned char>(written.front())) && written.find(' ') != std::string_view::npos
+            ? written.rfind(' ')
+            : written.find_first_of(" -");
     if (sep != std::string_view::npos && is_alpha(static_cast<unsigned char>(written.back()))) from = a.start + sep;
   }
   const auto boundary = [&](size_t i) {

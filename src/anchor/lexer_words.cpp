@@ -1,6 +1,8 @@
 // English keywords and word-shaped anchors: logic words, clause references, code signatures,
 // spelled-out numbers, URLs and email addresses.
+#include <array>
 #include <bit>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
@@ -142,6 +144,106 @@ size_t hyphenated_unit(Src& src, size_t j, int& unit) {
 }
 }  // namespace
 
+namespace {
+// Words after a number in words that make it no count of anything: "two of them", "two to
+// three", "nine to five", "two or three", "three in ten".
+constexpr std::array<std::string_view, 16> kNotCounted = {
+    "of", "to", "or", "and", "in", "out", "at", "on", "by", "for", "from", "with", "than", "per", "thirds", "quarters"};
+
+struct Magnitude {
+  std::string_view word;
+  uint64_t scale;
+};
+constexpr std::array<Magnitude, 4> kMagnitudes = {
+    {{"hundred", 100}, {"thousand", 1000}, {"million", 1000000}, {"billion", 1000000000}}};
+
+// A number word from one to ninety-nine at k ("four", "twelve", "forty-two"): its end and value, or 0.
+size_t small_number_word(Src& src, size_t k, uint64_t& value) {
+  constexpr size_t kUpToNinety = 27;  // kSpelled: one .. ninety, then "half" and "twice"
+  for (size_t i = 0; i < kUpToNinety; ++i) {
+    const Word& w = kSpelled[i];
+    if (!src.match_ci(k, w.text) || !src.word_end(k + w.text.size())) continue;
+    value = std::strtoull(std::string(w.norm).c_str(), nullptr, 10);
+    size_t e = k + w.text.size();
+    int unit = 0;
+    if (value >= 20 && src.at(e) == '-') {
+      if (size_t h = hyphenated_unit(src, e, unit)) {
+        value += static_cast<uint64_t>(unit);
+        e = h;
+      }
+    }
+    return e;
+  }
+  return 0;
+}
+
+// The words after a first number word that go on with it: "thousand four hundred and twelve",
+// "million". Returns their end (j when none) and the whole value.
+size_t spelled_tail(Src& src, size_t j, uint64_t& value) {
+  uint64_t total = 0;
+  uint64_t current = value;
+  bool scaled = false;
+  while (src.at(j) == ' ') {
+    size_t k = j + 1;
+    if (scaled && src.match_ci(k, "and ")) k += 4;  // "four hundred and twelve"
+    bool matched = false;
+    for (const Magnitude& m : kMagnitudes) {
+      if (current == 0 || !src.match_ci(k, m.word) || !src.word_end(k + m.word.size())) continue;
+      if (m.scale == 100) {
+        current *= 100;
+      } else {
+        total += current * m.scale;
+        current = 0;
+      }
+      j = k + m.word.size();
+      scaled = matched = true;
+      break;
+    }
+    if (matched) continue;
+    uint64_t more = 0;
+    const size_t e = scaled && current % 100 == 0 ? small_number_word(src, k, more) : 0;
+    if (e == 0) break;
+    current += more;
+    j = e;
+  }
+  value = total + current;
+  return j;
+}
+
+// "three women", "thirty-one passengers", "two million people", "three goals": a number in words
+// before the lower-case word it counts is that count, as "3 women" is, so a source's "3" and an
+// answer's "three" (or the other way round) are one value (docs/ANCHORS.md, "Numbers in words").
+size_t spelled_count(Src& src, size_t j, std::string_view digits, bool in_title, Anchor& a) {
+  if (src.at(j) != ' ') return 0;
+  uint64_t whole = std::strtoull(std::string(digits).c_str(), nullptr, 10);
+  const size_t tail = spelled_tail(src, j, whole);
+  const bool magnitude = tail != j;
+  j = tail;
+  const std::string norm = std::to_string(whole);
+  const auto value = static_cast<double>(whole);
+  std::string_view unit;
+  if (size_t e = quantity_suffix(src, j, unit)) {
+    set_norm(a, Type::quantity, norm + " " + std::string(unit));
+    a.value = value;
+    return e;
+  }
+  if (!magnitude) {
+    // A name may follow ("Two New York women"), but not inside a title ("The Three Musketeers").
+    if (src.at(j) != ' ' || !is_alpha(src.at(j + 1)) || (in_title && is_upper(src.at(j + 1)))) return 0;
+    size_t k = j + 1;
+    while (is_alpha(src.at(k))) ++k;
+    if (!src.word_end(k)) return 0;
+    const std::string_view next = src.s.substr(j + 1, k - j - 1);
+    for (std::string_view w : kNotCounted) {
+      if (next == w) return 0;
+    }
+  }
+  set_norm(a, Type::number, norm);
+  a.value = value;
+  return j;
+}
+}  // namespace
+
 size_t scan_spelled(Src& src, size_t p, Anchor& a) {
   for (uint64_t bits = kSpelledFirst.at(src.at(p)); bits != 0; bits &= bits - 1) {
     Word w = entry(kSpelled, bits);
@@ -155,6 +257,11 @@ size_t scan_spelled(Src& src, size_t p, Anchor& a) {
         w.norm = compound;
         j = e;
       }
+    }
+    if (w.text == "twice") {  // "twice daily": two times, as 两次 is
+      set_norm(a, Type::quantity, "2 次");
+      a.value = 2;
+      return j;
     }
     const bool half = w.norm == "0.5";
     if (half) {  // "half an hour", "half a day" (not "half-year", a period, nor "half the time")
@@ -187,7 +294,10 @@ size_t scan_spelled(Src& src, size_t p, Anchor& a) {
       a.value = std::strtod(std::string(w.norm).c_str(), nullptr);
       return e;
     }
-    return 0;
+    if (w.norm == "1") return 0;  // "one" is a pronoun as often ("one of", "no one")
+    // Capitalised after a word, the number is part of a title or a name.
+    const bool in_title = is_upper(src.at(p)) && p >= 2 && src.s[p - 1] == ' ' && is_alnum(src.at(p - 2));
+    return spelled_count(src, j, w.norm, in_title, a);
   }
   return 0;
 }

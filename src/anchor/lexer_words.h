@@ -138,25 +138,30 @@ struct QuantityUnit {
 };
 // Measure words and units right after a Chinese number; where one is a prefix of another, the
 // longer comes first. 分 is not followed by 钟 or 之 (scan_quantity checks).
-inline constexpr std::array<QuantityUnit, 74> kQuantityUnitsZh = {
-    {{"个百分点", "pp"},  {"个基点", "bp"},    {"基点", "bp"},   {"个", "个"},     {"人次", "人次"},
-     {"人", "人"},        {"名", "人"},        {"位", "人"},     {"例", "人"},     {"台", "台"},
-     {"家", "家"},        {"件", "件"},        {"次", "次"},     {"场", "场"},     {"辆", "辆"},
-     {"座", "座"},        {"项", "项"},        {"架", "架"},     {"艘", "艘"},     {"只", "只"},
-     {"条", "条"},        {"所", "所"},        {"户", "户"},     {"套", "套"},     {"部", "部"},
-     {"枚", "枚"},        {"颗", "颗"},        {"张", "张"},     {"篇", "篇"},     {"首", "首"},
-     {"支", "支"},        {"批", "批"},        {"轮", "轮"},     {"届", "届"},     {"期", "期"},
-     {"床", "床"},        {"株", "株"},        {"头", "头"},     {"间", "间"},     {"层", "层"},
-     {"栋", "栋"},        {"处", "处"},        {"份", "份"},     {"倍", "倍"},     {"分", "分"},
-     {"吨", "t"},         {"公里", "km"},      {"千米", "km"},   {"千克", "kg"},   {"公斤", "kg"},
-     {"平方公里", "km2"}, {"平方千米", "km2"}, {"公顷", "ha"},   {"平方米", "m2"}, {"毫安时", "mAh"},
-     {"英寸", "inch"},    {"千瓦时", "kWh"},   {"兆瓦", "MW"},   {"亩", "亩"},     {"册", "册"},
-     {"本", "本"},        {"级", "级"},        {"米", "m"},      {"毫克", "mg"},   {"毫升", "ml"},
-     {"毫米", "mm"},      {"微克", "mcg"},     {"克", "g"},      {"升", "l"},      {"厘米", "cm"},
-     {"斤", "jin"},       {"摄氏度", "degC"},  {"千卡", "kcal"}, {"大卡", "kcal"}}};
+inline constexpr std::array<QuantityUnit, 75> kQuantityUnitsZh = {
+    {{"个百分点", "pp"}, {"个基点", "bp"}, {"基点", "bp"},      {"个", "个"},
+     {"人次", "人次"},   {"人", "人"},     {"名", "人"},        {"位", "人"},
+     {"例", "人"},       {"台", "台"},     {"家", "家"},        {"件", "件"},
+     {"次", "次"},       {"场", "场"},     {"辆", "辆"},        {"座", "座"},
+     {"项", "项"},       {"架", "架"},     {"艘", "艘"},        {"只", "只"},
+     {"条", "条"},       {"所", "所"},     {"户", "户"},        {"套", "套"},
+     {"部", "部"},       {"枚", "枚"},     {"颗", "颗"},        {"张", "张"},
+     {"篇", "篇"},       {"首", "首"},     {"支", "支"},        {"批", "批"},
+     {"轮", "轮"},       {"届", "届"},     {"期", "期"},        {"床", "床"},
+     {"株", "株"},       {"头", "头"},     {"间", "间"},        {"层", "层"},
+     {"栋", "栋"},       {"处", "处"},     {"份", "份"},        {"倍", "倍"},
+     {"分", "分"},       {"吨", "t"},      {"公里", "km"},      {"千米", "km"},
+     {"千克", "kg"},     {"公斤", "kg"},   {"平方公里", "km2"}, {"平方千米", "km2"},
+     {"公顷", "ha"},     {"平方米", "m2"}, {"毫安时", "mAh"},   {"英寸", "inch"},
+     {"千瓦时", "kWh"},  {"兆瓦", "MW"},   {"亩", "亩"},        {"册", "册"},
+     {"本", "本"},       {"级", "级"},     {"米", "m"},         {"毫克", "mg"},
+     {"毫升", "ml"},     {"毫米", "mm"},   {"微克", "mcg"},     {"克", "g"},
+     {"升", "l"},        {"厘米", "cm"},   {"斤", "jin"},       {"摄氏度", "degC"},
+     {"千卡", "kcal"},   {"大卡", "kcal"}, {"球", "goal"}}};  // 打进3球: goals, as "3 goals" counts them
 // Nouns and units after an English number and a space (any case): what is counted is part of the
 // value ("6 units" is not "6 stores").
-inline constexpr std::array<QuantityUnit, 116> kQuantityUnitsEn = {{{"units", "unit"},
+inline constexpr std::array<QuantityUnit, 117> kQuantityUnitsEn = {{{"units", "unit"},
+                                                                    {"times", "次"},
                                                                     {"percentage points", "pp"},
                                                                     {"percentage point", "pp"},
                                                                     {"basis points", "bp"},
@@ -453,13 +458,13 @@ inline constexpr std::array<CodeKeyword, 4> kCodeKeywords = {
     {{"def", true}, {"fn", true}, {"function", true}, {"class", false}}};
 // Number words before a unit of time or "percent" (scan_spelled); a tens word takes a unit word
 // after a hyphen ("twenty-five").
-inline constexpr std::array<Word, 28> kSpelled = {
+inline constexpr std::array<Word, 29> kSpelled = {
     {{"one", "1"},      {"two", "2"},        {"three", "3"},     {"four", "4"},      {"five", "5"},
      {"six", "6"},      {"seven", "7"},      {"eight", "8"},     {"nine", "9"},      {"ten", "10"},
      {"eleven", "11"},  {"twelve", "12"},    {"thirteen", "13"}, {"fourteen", "14"}, {"fifteen", "15"},
      {"sixteen", "16"}, {"seventeen", "17"}, {"eighteen", "18"}, {"nineteen", "19"}, {"twenty", "20"},
      {"thirty", "30"},  {"forty", "40"},     {"fifty", "50"},    {"sixty", "60"},    {"seventy", "70"},
-     {"eighty", "80"},  {"ninety", "90"},    {"half", "0.5"}}};
+     {"eighty", "80"},  {"ninety", "90"},    {"half", "0.5"},    {"twice", "2"}}};
 
 // ---------------------------------------------------------------------------- names
 // Capitalised words that start no name.

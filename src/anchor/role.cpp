@@ -44,9 +44,11 @@ bool is_place_preposition(std::string_view w) { return one_of(w, {"on", "in", "a
 // the common irregular ones.
 bool is_verb_form(std::string_view w) {
   if (w.size() >= 5 && (w.ends_with("ed") || w.ends_with("ED"))) return true;
-  return one_of(w, {"born", "held",    "won",  "began",  "begun", "made",      "paid",    "sold",   "built",
-                    "died", "met",     "left", "took",   "taken", "set",       "signed",  "opened", "closed",
-                    "due",  "expires", "ends", "starts", "open",  "operating", "operated"});
+  return one_of(w, {"born", "held", "won", "began", "begun", "made", "paid", "sold", "built", "died", "met", "left",
+                    "took", "taken", "set", "signed", "opened", "closed", "due", "expires", "ends", "starts", "open",
+                    "operating", "operated",
+                    // the second word of a phrasal verb: "went public", "took office", "came to power"
+                    "public", "bankrupt", "office", "power", "online"});
 }
 
 // Words read right before a value that say nothing about what it is the value of: connectors,
@@ -474,22 +476,6 @@ std::string_view role_of(std::string_view before, std::string_view after) {
     return cn_role_after(after);
   }
   return {};
-}
-
-// Roles compare case-insensitively and by stem: "arrested" = "arrest" = "arrests".
-bool same_role(std::string_view a, std::string_view b) {
-  auto stem = [](std::string_view w) {
-    for (std::string_view s : {"ing", "ed", "es", "s", "d"}) {
-      if (w.size() >= s.size() + 4 && ieq(w.substr(w.size() - s.size()), s)) {
-        w.remove_suffix(s.size());
-        break;
-      }
-    }
-    if (w.size() >= 5 && (w.back() == 'e' || w.back() == 'E')) w.remove_suffix(1);  // "approve" = "approv(ed)"
-    return w;
-  };
-  if (a.empty() || b.empty()) return false;
-  return ieq(stem(a), stem(b));
 }
 
 }  // namespace sfcl::anchor

@@ -7,6 +7,7 @@
 // another field's label is. A role that the answer does not write, or that the sources never use,
 // binds nothing.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 #include "verify/verify.h"
@@ -208,7 +209,11 @@ std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_
     return count ? anchor::counted_noun(before, after, false) : std::string_view{};
   }
   if (a.type != Type::quantity || a.norm.starts_with('#')) return {};
-  const size_t sp = surface.find_first_of(" -");
+  // In words the number may itself be hyphenated ("thirty-one passengers"): its noun is the last word.
+  const size_t sp =
+      std::isalpha(static_cast<unsigned char>(surface.front())) && surface.find(' ') != std::string_view::npos
+          ? surface.rfind(' ')
+          : surface.find_first_of(" -");
   if (sp != std::string_view::npos) return anchor::counted_noun(before, surface.substr(sp), false);
   const size_t unit_at = a.norm.find(' ');
   if (unit_at == std::string::npos) return {};
@@ -261,6 +266,39 @@ void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::stri
     }
   }
   if (other) misattributed(r);
+}
+
+// A small count written in English words ("two films", "three tries") that no source value supports is most often
+// counted by the answer itself from what the sources list ("the passage describes two films"), so
+// it is unsupported only where a source gives the same noun another count ("twelve floors" against
+// "12 floors"); elsewhere it stays unverifiable (docs/ANCHORS.md, "Numbers in words").
+bool Checker::count_in_words_unverifiable(const Anchor& a, std::string_view surface, std::string_view before,
+                                          std::string_view after) const {
+  constexpr double kListed = 10;  // longer lists are rarely counted by the answer
+  if ((a.type != Type::number && a.type != Type::quantity) || !(a.value <= kListed) || after.data() == nullptr ||
+      surface.empty() || !std::isalpha(static_cast<unsigned char>(surface.front()))) {
+    return false;
+  }
+  if (a.type == Type::quantity) {  // a measure ("two kilograms") or how often ("three times") counts no list
+    anchor::UnitScale scale;
+    const size_t sp = a.norm.find(' ');
+    if (a.norm.starts_with('#') || sp == std::string::npos || anchor::unit_scale(a.norm.substr(sp + 1), scale) ||
+        a.norm.ends_with("次")) {
+      return false;
+    }
+  }
+  const std::string_view noun = noun_of(a, surface, before, after);
+  if (noun.empty()) return true;
+  const auto& all = index_.anchors();
+  for (uint32_t i : numeric_) {
+    const Anchor& s = all[i].anchor;
+    const bool year = s.type == Type::number && s.value >= kFirstYear && s.value <= kLastYear;
+    if (s.value != a.value && !year &&
+        anchor::counts(noun, index_.counted(i), all[i].counted_after) == anchor::Counted::same) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace sfcl::verify

@@ -164,6 +164,8 @@ class Checker {
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view before, std::string_view after,
                      CheckResult& r);
+  [[nodiscard]] bool count_in_words_unverifiable(const anchor::Anchor& a, std::string_view surface,
+                                                 std::string_view before, std::string_view after) const;
   static void misattributed(CheckResult& r);
   [[nodiscard]] bool type_present(const anchor::Anchor& a) const;
   static void trim_name(std::string& folded);

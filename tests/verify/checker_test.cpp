@@ -554,6 +554,24 @@ INSTANTIATE_TEST_SUITE_P(
 INSTANTIATE_TEST_SUITE_P(
     RealOutputFamilies, ProseTable,
     ::testing::Values(
+        // counts in words: the same count in digits, another count of the same noun, and a count the
+        // answer made of what the sources list (unverifiable, not unsupported)
+        ProseCase{"McManus scored 3 goals.", "McManus scored three goals.", "three goals", Verdict::confirmed},
+        ProseCase{"Three women were arrested.", "3 women were arrested.", "3", Verdict::confirmed},
+        ProseCase{"The building has 12 floors.", "The building has eleven floors.", "eleven", Verdict::unsupported},
+        ProseCase{"The flight carried 84 passengers.", "Thirty-one passengers were seen.", "Thirty-one passengers",
+                  Verdict::unsupported},
+        ProseCase{"Veeram (2014 film). Veeram (2016 film).", "It lists two different films.", "two",
+                  Verdict::unverifiable},
+        ProseCase{"The city has 2 million people.", "The city has two million people.", "two million people",
+                  Verdict::confirmed},
+        ProseCase{"The plant employs 2,400 people.", "It employs two thousand four hundred people.",
+                  "two thousand four hundred people", Verdict::confirmed},
+        // how often: "twice daily", "three times a day", 每天两次 are one kind of value
+        ProseCase{"Dosage: 500 mg twice daily.", "Take 500 mg three times a day.", "three times", Verdict::unsupported},
+        ProseCase{"Dosage: 500 mg twice daily.", "Take 500 mg two times a day.", "two times", Verdict::confirmed},
+        ProseCase{"用法：每日两次，每次500毫克。", "每天服用三次。", "三次", Verdict::unsupported},
+        ProseCase{"用法：每日两次，每次500毫克。", "Take it twice a day.", "twice", Verdict::confirmed},
         // times of day against 24-hour records, and a wrong hour
         ProseCase{"'hours': {'Friday': '11:30-20:0'}", "It is open until 8:00 PM on Friday.", "8:00 PM",
                   Verdict::confirmed},

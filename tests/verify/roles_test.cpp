@@ -179,5 +179,22 @@ TEST(Roles, ACountIsOfWhatItCounts) {
   });
 }
 
+// Words that name one event compare as one role, in either language; the second word of a phrasal
+// verb ("went public", "took office") is a role of its own.
+TEST(Roles, OneEventByItsOtherWordsAndPhrasalVerbs) {
+  constexpr const char* kEn = "The company was founded in 1998. It went public in 2005.";
+  constexpr const char* kZh = "该公司成立于1998年，2005年上市。";
+  expect_rows({
+      {kEn, "The company was founded in 2005.", "2005", Verdict::unsupported, false},
+      {kEn, "The firm was established in 2005.", "2005", Verdict::unsupported, false},
+      {kEn, "The firm was established in 1998.", "1998", Verdict::confirmed, true},
+      {kEn, "It went public in 2005.", "2005", Verdict::confirmed, true},
+      {kEn, "It went public in 1998.", "1998", Verdict::unsupported, false},
+      {kZh, "该公司成立于2005年。", "2005年", Verdict::unsupported, false},
+      {kZh, "该公司成立于1998年。", "1998年", Verdict::confirmed, true},
+      {"She took office in 2009 and left in 2013.", "She took office in 2013.", "2013", Verdict::unsupported, false},
+  });
+}
+
 }  // namespace
 }  // namespace sfcl::verify

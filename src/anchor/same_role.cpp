@@ -1,0 +1,62 @@
+// Whether two roles name one thing (docs/ANCHORS.md, "Roles"): the same word by its stem, or words
+// that name one event, in either language ("founded", "established", 成立).
+#include <array>
+
+#include "anchor/lexer_internal.h"
+
+namespace sfcl::anchor {
+
+namespace {
+bool ieq(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (to_lower(static_cast<unsigned char>(a[i])) != to_lower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+// Role words that name one event, in either language: "founded" = "established" = 成立.
+constexpr std::array<std::array<std::string_view, 6>, 10> kRoleGroups = {{
+    {"founded", "established", "formed", "incorporated", "成立", "创立"},
+    {"born", "出生", "", "", "", ""},
+    {"died", "去世", "逝世", "", "", ""},
+    {"arrested", "detained", "逮捕", "被捕", "", ""},
+    {"public", "上市", "", "", "", ""},
+    {"signed", "签署", "签订", "", "", ""},
+    {"married", "结婚", "", "", "", ""},
+    {"elected", "当选", "", "", "", ""},
+    {"opened", "开业", "开幕", "", "", ""},
+    {"released", "发布", "上映", "发行", "", ""},
+}};
+
+template <typename Stem>
+int role_group(std::string_view w, const Stem& stem) {
+  for (size_t g = 0; g < kRoleGroups.size(); ++g) {
+    for (std::string_view m : kRoleGroups[g]) {
+      if (!m.empty() && ieq(stem(w), stem(m))) return static_cast<int>(g);
+    }
+  }
+  return -1;
+}
+}  // namespace
+
+// Roles compare case-insensitively, by stem ("arrested" = "arrest" = "arrests") and by the words
+// that name one event (kRoleGroups).
+bool same_role(std::string_view a, std::string_view b) {
+  auto stem = [](std::string_view w) {
+    for (std::string_view s : {"ing", "ed", "es", "s", "d"}) {
+      if (w.size() >= s.size() + 4 && ieq(w.substr(w.size() - s.size()), s)) {
+        w.remove_suffix(s.size());
+        break;
+      }
+    }
+    if (w.size() >= 5 && (w.back() == 'e' || w.back() == 'E')) w.remove_suffix(1);  // "approve" = "approv(ed)"
+    return w;
+  };
+  if (a.empty() || b.empty()) return false;
+  if (ieq(stem(a), stem(b))) return true;
+  const int ga = role_group(a, stem);
+  return ga >= 0 && ga == role_group(b, stem);
+}
+
+}  // namespace sfcl::anchor
