@@ -226,12 +226,74 @@ size_t cjk_year_date(Src& src, int y, size_t k, Anchor& a) {
 
 }  // namespace
 
-size_t cjk_decade(int v, size_t end, Anchor& a) {
+size_t cjk_decade(Src& src, int v, size_t end, Anchor& a) {
   if (v % 10 != 0 || v > 2990 || (v >= 100 && v < 1000)) return 0;
   const int year = v >= 1000 ? v : (v <= 10 ? 2000 + v : 1900 + v);
-  set_norm(a, Type::identifier, std::to_string(year) + "s");
+  size_t e = end + std::string_view("年代").size();
+  // 九十年代初, 九十年代中期, 九十年代末: its first, middle or last years, as "early 1990s" says.
+  std::string_view part;
+  for (const auto& [word, name] : {std::pair{std::string_view("初期"), std::string_view("early-")},
+                                   {"初", "early-"},
+                                   {"中期", "mid-"},
+                                   {"末期", "late-"},
+                                   {"末", "late-"}}) {
+    if (src.match(e, word)) {
+      part = name;
+      e += word.size();
+      break;
+    }
+  }
+  set_norm(a, Type::identifier, std::string(part) + std::to_string(year) + "s");
   a.value = std::numeric_limits<double>::quiet_NaN();
-  return end + std::string_view("年代").size();
+  return e;
+}
+
+namespace {
+bool ends_with_word_ci(std::string_view before, std::string_view w) {
+  if (before.size() < w.size()) return false;
+  const std::string_view tail = before.substr(before.size() - w.size());
+  for (size_t i = 0; i < w.size(); ++i) {
+    if (to_lower(static_cast<unsigned char>(tail[i])) != w[i]) return false;
+  }
+  return before.size() == w.size() || !is_alpha(static_cast<unsigned char>(before[before.size() - w.size() - 1]));
+}
+}  // namespace
+
+// "1990s", "1990's", "the '90s", "the 90s", "early 1990s", "late '90s": a decade, as "mid-1990s" and
+// 90年代 are; "early", "mid" or "late" before it narrows it. Two digits are a decade only after an
+// apostrophe, "the" or one of those words ("in her 90s" is an age).
+size_t scan_decade(Src& src, size_t p, Anchor& a) {
+  const size_t j = src.digits(p);
+  const size_t n = j - p;
+  if ((n != 2 && n != 4) || src.s[j - 1] != '0') return 0;
+  size_t e = j;
+  if (n == 4 && src.at(e) == '\'') ++e;  // "1990's"
+  if (src.at(e) != 's' || !src.word_end(e + 1)) return 0;
+  std::string_view before = src.s.substr(0, p);
+  bool clipped = false;
+  for (std::string_view apostrophe : {"'", "’"}) {
+    if (before.ends_with(apostrophe)) {
+      before.remove_suffix(apostrophe.size());
+      clipped = true;
+      break;
+    }
+  }
+  std::string_view part;
+  for (const auto& [word, name] :
+       {std::pair{std::string_view("early"), std::string_view("early-")}, {"mid", "mid-"}, {"late", "late-"}}) {
+    if (!before.empty() && (before.back() == ' ' || before.back() == '-') &&
+        ends_with_word_ci(before.substr(0, before.size() - 1), word)) {
+      part = name;
+      break;
+    }
+  }
+  if (n == 2 && !clipped && part.empty() && !ends_with_word_ci(before, "the ")) return 0;
+  const int v = src.number_at(p, j);
+  if (n == 4 && v < 1000) return 0;
+  const int year = n == 4 ? v : (v <= 10 ? 2000 + v : 1900 + v);
+  set_norm(a, Type::identifier, std::string(part) + std::to_string(year) + "s");
+  a.value = std::numeric_limits<double>::quiet_NaN();
+  return e + 1;
 }
 
 namespace {
@@ -291,7 +353,7 @@ size_t scan_numeric_date(Src& src, size_t p, Anchor& a, const LexerOptions& opt)
 size_t scan_cn_numeral_date(Src& src, size_t p, size_t j, uint64_t v, Anchor& a) {
   const std::string_view run = src.s.substr(p, j - p);
   if (!src.match(j, "年") && !src.match(j, "月") && !src.match(j, "日")) return 0;
-  if (src.match(j, "年代")) return cjk_decade(static_cast<int>(std::min<uint64_t>(v, 9999)), j, a);
+  if (src.match(j, "年代")) return cjk_decade(src, static_cast<int>(std::min<uint64_t>(v, 9999)), j, a);
   constexpr size_t kFourDigits = size_t{4} * 3;  // every Chinese digit is three bytes of UTF-8
   if (run.size() == kFourDigits && cn_digits_only(run) && src.match(j, "年")) {
     return cjk_year_date(src, static_cast<int>(v), j + 3, a);

@@ -213,10 +213,11 @@ size_t scan_month_first(Src& src, size_t p, Anchor& a);
 size_t scan_day_first(Src& src, size_t p, Anchor& a);
 size_t scan_numeric_date(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 size_t scan_quarter(Src& src, size_t p, Anchor& a);
-size_t scan_fiscal_year(Src& src, size_t p, Anchor& a);
+size_t scan_fiscal_year(Src& src, size_t p, Anchor& a);  // "FY2024", "FY24": the date 2024
 // "1990年代", "90年代", "九十年代", "一九九〇年代" (the number before 年代 is v, 年代 at `end`): a decade,
 // written as English writes it ("1990s"); two digits alone are of the last century from 20 on.
-size_t cjk_decade(int v, size_t end, Anchor& a);  // "FY2024", "FY24": the date 2024
+size_t cjk_decade(Src& src, int v, size_t end, Anchor& a);
+size_t scan_decade(Src& src, size_t p, Anchor& a);  // "1990s", "the '90s", "early 1990s"
 
 // Numbers and their suffixes (lexer_numbers.cpp).
 struct Multiplier {

@@ -292,7 +292,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
     }
     // "90年代", "1990年代": a decade, written as English writes it ("1990s"), not ninety years.
     if (src.match(j, "年代") && (j - p == 2 || j - p == 4) && src.s[j - 1] == '0') {
-      if (size_t e = cjk_decade(src.number_at(p, j), j, a)) return e;
+      if (size_t e = cjk_decade(src, src.number_at(p, j), j, a)) return e;
     }
     if (size_t e = and_a_half(src, j, unit); e > 0 && a.norm.find('.') == std::string::npos) {  // 2 and a half hours
       set_norm(a, Type::duration, a.norm + ".5 " + std::string(unit));
@@ -381,6 +381,7 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
   if (size_t e = scan_day_first(src, p, a)) return e;
   if (size_t e = scan_score(src, p, a)) return e;
   if (size_t e = scan_fraction(src, p, a)) return e;
+  if (size_t e = scan_decade(src, p, a)) return e;
   const size_t j = digits_end(src, p);
   // The denominator of a fraction scan_fraction did not take ("2007/08", "1500/25 mg"): what
   // follows is the whole fraction's unit, never a measure of the denominator alone.

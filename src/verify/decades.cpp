@@ -17,8 +17,8 @@ struct YearRange {
   int last = -1;
 };
 
-// "1990s" -> 1990-1999, "mid-1990s" -> 1993-1997, "early-1990s" -> 1990-1994, "late-1990s" ->
-// 1995-1999; nothing for any other identifier.
+// "1990s" -> 1990-1999, "mid-1990s" and "mid-90s" -> 1993-1997, "early-1990s" -> 1990-1994,
+// "late-1990s" -> 1995-1999; nothing for any other identifier.
 YearRange decade_of(std::string_view norm) {
   int lo = 0;
   int hi = 9;
@@ -31,9 +31,15 @@ YearRange decade_of(std::string_view norm) {
       break;
     }
   }
-  if (norm.size() != 5 || norm[3] != '0' || (norm[4] != 's' && norm[4] != 'S')) return {};
+  // "mid-90s" as written in one word: two digits after early/mid/late are a decade, as the lexer
+  // reads "the '90s" (scan_decade).
+  const bool two_digits = hi - lo < 9 && norm.size() == 3;
+  const size_t digits = two_digits ? 2 : 4;
+  if (norm.size() != digits + 1 || norm[digits - 1] != '0' || (norm[digits] != 's' && norm[digits] != 'S')) return {};
   int decade = 0;
-  if (std::from_chars(norm.data(), norm.data() + 4, decade).ec != std::errc() || decade < 1000) return {};
+  if (std::from_chars(norm.data(), norm.data() + digits, decade).ec != std::errc()) return {};
+  if (two_digits) decade += decade <= 10 ? 2000 : 1900;
+  if (decade < 1000) return {};
   return {decade + lo, decade + hi};
 }
 

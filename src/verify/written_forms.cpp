@@ -188,6 +188,17 @@ bool fraction_written(const anchor::SourceIndex& index, std::string_view f, std:
   return index.find_verbatim(scratch, span);
 }
 
+// "3 in 10 minutes", "one in five years": a rate in time, whose denominator a source duration
+// continues, is no share.
+bool rate_in_time(const anchor::SourceIndex& index, const anchor::TextSpan& span) {
+  const auto& all = index.anchors();
+  for (uint32_t i : index.of_type(Type::duration)) {
+    const auto& d = all[i];
+    if (d.source == span.source && d.anchor.start < span.end && d.anchor.end > span.end) return true;
+  }
+  return false;
+}
+
 // "30%" for "3 in 10", "3 out of 10", "three in ten" or 十分之三; "20%" for "one in five"; "33%" for
 // "one in three": a share the sources give as a fraction, to the digits the answer wrote. Not "3/10":
 // a slash is a page ("page 1/2"), a date or a score as often.
@@ -204,10 +215,10 @@ bool percent_as_fraction(const anchor::SourceIndex& index, std::string& scratch,
     const auto um = static_cast<size_t>(m);
     for (std::string_view joint : {" in ", " out of "}) {
       scratch.assign(std::to_string(n)).append(joint).append(std::to_string(m));
-      if (index.find_verbatim(scratch, span)) return true;
+      if (index.find_verbatim(scratch, span) && !rate_in_time(index, span)) return true;
       if (m < 20) {
         scratch.assign(kUnits[un]).append(joint).append(kUnits[um]);
-        if (index.find_verbatim(scratch, span)) return true;
+        if (index.find_verbatim(scratch, span) && !rate_in_time(index, span)) return true;
       }
     }
     if (m <= 10) {

@@ -440,6 +440,14 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"The company was founded in 1995.", "It was founded in the early-1990s.", "early-1990s",
                   Verdict::unsupported},
         ProseCase{"The company was founded in 1995.", "It was founded in the 1980s.", "1980s", Verdict::unsupported},
+        // early, mid and late written apart, the decade in two digits, and 初/中期/末 after 年代
+        ProseCase{"The firm was founded in 1992.", "It was founded in the early 1990s.", "1990s", Verdict::confirmed},
+        ProseCase{"The firm was founded in 1992.", "It was founded in the late 1990s.", "1990s", Verdict::unsupported},
+        ProseCase{"The firm was founded in 1992.", "It was founded in the early '90s.", "90s", Verdict::confirmed},
+        ProseCase{"The firm was founded in 1992.", "It was founded in the late '90s.", "90s", Verdict::unsupported},
+        ProseCase{"The firm was founded in 1992.", "It was founded in the mid-90s.", "mid-90s", Verdict::unsupported},
+        ProseCase{"该公司成立于1992年。", "它成立于九十年代初。", "九十年代初", Verdict::confirmed},
+        ProseCase{"该公司成立于1992年。", "它成立于九十年代末。", "九十年代末", Verdict::unsupported},
         ProseCase{"公司成立于1995年。", "公司成立于上世纪九十年代。", "九十年代", Verdict::confirmed},
         ProseCase{"公司成立于1995年。", "公司成立于上世纪八十年代。", "八十年代", Verdict::unsupported},
         // a change in percent between two source amounts
@@ -493,6 +501,10 @@ INSTANTIATE_TEST_SUITE_P(
         // a share the sources give as a fraction
         ProseCase{"About 3 in 10 adults smoke.", "About 30% of adults smoke.", "30%", Verdict::confirmed},
         ProseCase{"About 3 in 10 adults smoke.", "About 40% of adults smoke.", "40%", Verdict::unsupported},
+        // a rate in time is no share: "3 in 10 minutes" states no 30%
+        ProseCase{"Buses leave 3 in 10 minutes.", "30% of buses leave.", "30%", Verdict::unsupported},
+        ProseCase{"It floods one in five years.", "It floods 20% of the time.", "20%", Verdict::unsupported},
+        ProseCase{"Three in ten adults smoke.", "30% of adults smoke.", "30%", Verdict::confirmed},
         ProseCase{"One in three voters backed it.", "33% of voters backed it.", "33%", Verdict::confirmed},
         ProseCase{"See page 1/2 of the form.", "Approval was 50%.", "50%", Verdict::unsupported},
         ProseCase{"约十分之三的成年人吸烟。", "约30%的成年人吸烟。", "30%", Verdict::confirmed},
