@@ -276,7 +276,10 @@ struct SourceAnchor {
   uint16_t counted_len = 0;
   uint16_t counted_after = 0;  // where the text after the value begins in the clause
   uint8_t days = 0;  // times of day: the days they are stated for (weekdays of the field label or text)
-  float share = 0;   // numeric values: the share of it the text states (stated_share), or 0
+  // Times and dates: the next value of the text is of its type and ends a range that starts here
+  // ("9:00 to 21:00", "June 3 – June 7", "3月1日至3月5日").
+  bool range_start = false;
+  float share = 0;  // numeric values: the share of it the text states (stated_share), or 0
 };
 
 // A span of one source text (source -1 = knowledge base).

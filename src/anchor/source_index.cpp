@@ -160,6 +160,30 @@ void SourceIndex::add_score_sides(const Anchor& score, int32_t source, std::stri
   }
 }
 
+namespace {
+// "9:00 to 21:00", "June 3 – June 7", "3月1日至3月5日": two times or two dates written as the ends
+// of one range.
+bool range_joint(std::string_view text, const Anchor& a, const Anchor& b) {
+  if (a.type != b.type || (a.type != Type::time && a.type != Type::date) || b.start < a.end) return false;
+  std::string_view gap = text.substr(a.end, b.start - a.end);
+  // "Monday, June 3 to Friday, June 7": the weekday of the range's end is no part of the joint.
+  for (std::string_view day : {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}) {
+    for (std::string_view sep : {", ", " "}) {
+      const size_t n = day.size() + sep.size();
+      if (a.type == Type::date && gap.size() > n && gap.substr(gap.size() - n, day.size()) == day &&
+          gap.ends_with(sep)) {
+        gap.remove_suffix(n);
+      }
+    }
+  }
+  for (std::string_view j :
+       {" to ", "-", " - ", "–", " – ", "—", " through ", " until ", " till ", "至", "到", "~", "～"}) {
+    if (gap == j) return true;
+  }
+  return a.type == Type::time && gap == " and ";  // "between 2 pm and 4 pm" (two dates so joined are a list)
+}
+}  // namespace
+
 int32_t SourceIndex::add_source(std::string_view given) {
   const int32_t id = n_sources_++;
   const std::string untokenised = untokenise(given);
@@ -205,6 +229,10 @@ int32_t SourceIndex::add_source(std::string_view given) {
       anchors_[k].counted_after = static_cast<uint16_t>(counted.after);
     }
     if (first < anchors_.size()) anchors_[first].share = share;  // the whole value's, not its parts'
+    const size_t next = static_cast<size_t>(&a - found.data()) + 1;
+    if (first < anchors_.size() && next < found.size() && range_joint(text, a, found[next])) {
+      anchors_[first].range_start = true;
+    }
   }
   add_list_counts(text, found);
   if (!texts_.empty() && texts_.size() == static_cast<size_t>(id - base_sources_) + 1) {

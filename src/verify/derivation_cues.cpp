@@ -40,6 +40,8 @@ constexpr std::array<std::string_view, 28> kDateDiffEn = {
 constexpr std::array<std::string_view, 12> kDateDiffZh = {"间", "后", "前", "内", "相隔", "距", "历时", "期", "经过", "起", "小", "大"};
 constexpr std::array<std::string_view, 6> kDueEn = {"due", "deadline", "expir", "ends", "end on", "by "};
 constexpr std::array<std::string_view, 5> kDueZh = {"截止", "到期", "届满", "最迟", "止"};
+constexpr std::array<std::string_view, 5> kOpenEn = {"open", "a day", "daily", "shift", "hours a"};
+constexpr std::array<std::string_view, 5> kOpenZh = {"营业", "每天", "每日", "开放", "全天"};
 constexpr std::array<std::string_view, 7> kRatioEn = {"times", "twice", "ratio", "per", "fold", "double", "triple"};
 constexpr std::array<std::string_view, 2> kRatioZh = {"倍", "比"};
 
@@ -103,6 +105,8 @@ bool Checker::derivation_cued(Derivation d, std::string_view before, std::string
       return any_cue(clause, kPercentEn, kPercentZh);
     case Derivation::date_difference:
       return any_cue(clause, kDateDiffEn, kDateDiffZh);
+    case Derivation::time_span:  // "lasted two hours", "open 12 hours a day", 每天营业12小时
+      return any_cue(clause, kDateDiffEn, kDateDiffZh) || any_cue(clause, kOpenEn, kOpenZh);
     case Derivation::date_shift:  // "due 30 days after", "the deadline is", 截止, 到期
       return any_cue(clause, kDateDiffEn, kDateDiffZh) || any_cue(clause, kDueEn, kDueZh);
     case Derivation::ratio:

@@ -102,6 +102,7 @@ DerivedValues::DerivedValues(const anchor::SourceIndex& index) {
   add_date_differences(index);
   add_stated_shares(index);
   add_shifted_dates(index);
+  add_ranges(index);
   if (find_table(Type::percent, "%") != nullptr) {
     // "43%" against a source's "34%" is a miscopy even where some change comes to 43%.
     auto& changes = table(Type::percent, "%");
@@ -272,6 +273,8 @@ bool DerivedValues::find(const Anchor& a, Derived& out) const {
   const double tol = tolerance(a) + 1e-9 * v;
   const auto& vals = t->values;
   auto lo = std::lower_bound(vals.begin(), vals.end(), Value{v - tol, Derivation::none, {}});
+  // A span between two times is exact to the minute: 2.5 hours is no "three hours".
+  while (lo != vals.end() && lo->v <= v + tol && lo->kind == Derivation::time_span && std::fabs(lo->v - v) > 1e-9) ++lo;
   if (lo == vals.end() || lo->v > v + tol) return false;
   // Density: distinct derivable values within the window, over the values one could write there.
   const double half = std::max(kWindow * v, kMinWindowSteps * 2.0 * tol);
@@ -279,10 +282,14 @@ bool DerivedValues::find(const Anchor& a, Derived& out) const {
   const auto whi = std::upper_bound(vals.begin(), vals.end(), Value{v + half, Derivation::none, {}});
   double distinct = 0;
   double last = -1;
+  const std::array<int64_t, 3>* last_operands = nullptr;
   for (auto it = wlo; it != whi; ++it) {
-    if (it->v - last > tol) {
+    // The two counts of one range of days (apart, and with both ends) are one computation.
+    const bool same_range = last_operands != nullptr && *last_operands == it->operands && it->v - last <= 1 + tol;
+    if (it->v - last > tol && !same_range) {
       ++distinct;
       last = it->v;
+      last_operands = &it->operands;
     }
   }
   const double slots = 2.0 * half / (2.0 * tol);

@@ -49,6 +49,10 @@ class DerivedValues {
   void add_stated_shares(const anchor::SourceIndex& index);
   void add_percent_change(double from, double to, const std::array<int64_t, 3>& ops);
   void add_shifted_dates(const anchor::SourceIndex& index);
+  // derived_ranges.cpp
+  void add_ranges(const anchor::SourceIndex& index);
+  void add_time_range(const anchor::Anchor& from, const anchor::Anchor& to, const std::array<int64_t, 3>& ops);
+  void add_day_range(const anchor::Anchor& from, const anchor::Anchor& to, const std::array<int64_t, 3>& ops);
 
   std::deque<Table> tables_;  // a deque: references stay valid as tables are added
   // Source dates shifted by a source span, as days since 1970-01-01, sorted; and the days of the

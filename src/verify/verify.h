@@ -39,7 +39,8 @@ enum class Derivation : uint8_t {
   list_count,
   share_of,
   percent_change,
-  date_shift
+  date_shift,
+  time_span
 };
 std::string_view derivation_name(Derivation d);
 

@@ -450,6 +450,23 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"该公司成立于1992年。", "它成立于九十年代末。", "九十年代末", Verdict::unsupported},
         ProseCase{"公司成立于1995年。", "公司成立于上世纪九十年代。", "九十年代", Verdict::confirmed},
         ProseCase{"公司成立于1995年。", "公司成立于上世纪八十年代。", "八十年代", Verdict::unsupported},
+        // spans of a range the sources write: hours between two times, days between two dates (apart
+        // or with both ends), exact to the minute; two dates that are no range give no count
+        ProseCase{"The store is open from 9:00 to 21:00.", "It is open 12 hours a day.", "12 hours", Verdict::derived},
+        ProseCase{"The store is open from 9:00 to 21:00.", "It is open 11 hours a day.", "11 hours",
+                  Verdict::unsupported},
+        ProseCase{"营业时间为9:00至21:00。", "每天营业12小时。", "12小时", Verdict::derived},
+        ProseCase{"The meeting ran from 2 pm to 4:30 pm.", "It lasted two and a half hours.", "two and a half hours",
+                  Verdict::derived},
+        ProseCase{"The meeting ran from 2 pm to 4:30 pm.", "It lasted three hours.", "three hours",
+                  Verdict::unsupported},
+        ProseCase{"The fair runs from Monday, June 3 to Friday, June 7.", "The fair lasts five days.", "five days",
+                  Verdict::derived},
+        ProseCase{"The fair runs from June 3 to June 7.", "The fair lasts 4 days.", "4 days", Verdict::derived},
+        ProseCase{"The fair runs from June 3 to June 7.", "The fair lasts 6 days.", "6 days", Verdict::unsupported},
+        ProseCase{"展会于6月3日至6月7日举行。", "展会为期5天。", "5天", Verdict::derived},
+        ProseCase{"The meeting was on June 3 and the report on June 7.", "The fair lasts five days.", "five days",
+                  Verdict::unsupported},
         // a change in percent between two source amounts
         ProseCase{"The price rose from $10 to $15.", "The price rose 50%.", "50%", Verdict::derived},
         ProseCase{"The price rose from $10 to $15.", "The price rose 60%.", "60%", Verdict::unsupported},
