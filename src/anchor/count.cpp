@@ -18,10 +18,10 @@ constexpr size_t kZhChars = 6;       // Chinese: the first six characters after 
 // other anchors read. (Shorter words and those ending in "ss", "us", "is" are no plural anyway.)
 bool is_not_noun(std::string_view w) {
   static constexpr std::string_view kWords[] = {
-      "does",  "goes",    "always",  "perhaps",  "whereas", "besides", "towards", "upwards", "afterwards",
-      "times", "years",   "days",    "weeks",    "months",  "hours",   "minutes", "seconds", "sometimes",
-      "remains", "stands", "seems",  "makes",    "takes",   "comes",   "becomes", "includes", "follows",
-      "shows", "says",    "means",   "gives",    "runs"};
+      "does",    "goes",   "always", "perhaps", "whereas", "besides", "towards", "upwards",  "afterwards",
+      "times",   "years",  "days",   "weeks",   "months",  "hours",   "minutes", "seconds",  "sometimes",
+      "remains", "stands", "seems",  "makes",   "takes",   "comes",   "becomes", "includes", "follows",
+      "shows",   "says",   "means",  "gives",   "runs",    "others",  "ones"};
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 

@@ -299,6 +299,13 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const std::string_view run = src.s.substr(p, j - p);
   // 万一 ("in case"), 万万, 亿万: a run that opens with 万 or 亿 is a word, but 万亿 is a trillion.
   if ((run.starts_with("万") && !run.starts_with("万亿")) || run.starts_with("亿")) return 0;
+  // 数千名, 几百人, 十几个: "several thousand", "some hundreds", "ten-odd" state no value.
+  const char32_t before = p >= 3 ? utf8::decode(src.s, p - 3).cp : 0;
+  if ((before == U'数' || before == U'几') &&
+      (run.starts_with("十") || run.starts_with("百") || run.starts_with("千"))) {
+    return 0;
+  }
+  if (src.match(j, "几")) return 0;
   if (j > p && !cn_value(run, v)) return scan_cn_range_amount(src, run, j, a);
   if (j <= p) return 0;
   if (size_t e = scan_cn_numeral_date(src, p, j, v, a)) return e;
@@ -318,7 +325,12 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
     set_norm(a, Type::amount, norm + " " + std::string(unit));
     return e;
   }
-  if (size_t e = duration_suffix(src, m, unit, true); e > 0 && (!src.match(m, "日") || (!decimal && run.size() > 3))) {
+  // N日 is a span after a word of duration (一连三日, 为期五日), elsewhere a day of the month as often.
+  const std::string_view lead = src.s.substr(0, p);
+  const bool span_word = lead.ends_with("一连") || lead.ends_with("连续") || lead.ends_with("为期") ||
+                         lead.ends_with("历时") || lead.ends_with("长达") || lead.ends_with("接连");
+  if (size_t e = duration_suffix(src, m, unit, true);
+      e > 0 && (!src.match(m, "日") || (!decimal && run.size() > 3) || span_word)) {
     if (size_t h = cn_and_a_half(src, e, unit, norm, a.value, a)) return h;  // 一年半
     set_norm(a, Type::duration, norm + " " + std::string(unit));
     return e;

@@ -178,6 +178,25 @@ int month_or_day_at(Src& src, size_t k, size_t& end) {
 
 // "6月15日", "六月十五日", "6月15号" at k, after the year y (0: none); after a year the month alone
 // ("2024年6月") is a date too.
+namespace {
+// 上旬, 中旬, 下旬, 初, 底, 末 after a month at k: its days, appended to the month's norm ("--02/11-20"
+// for 2月中旬, as docs/ANCHORS.md writes it); the end, or 0.
+size_t part_of_month(Src& src, size_t k, std::string& norm) {
+  for (const auto& [word, days] : {std::pair{std::string_view("上旬"), std::string_view("/01-10")},
+                                   {"中旬", "/11-20"},
+                                   {"下旬", "/21-31"},
+                                   {"初", "/01-10"},
+                                   {"底", "/21-31"},
+                                   {"末", "/21-31"}}) {
+    if (src.match(k, word)) {
+      norm += days;
+      return k + word.size();
+    }
+  }
+  return 0;
+}
+}  // namespace
+
 size_t month_day_at(Src& src, int y, size_t k, Anchor& a) {
   size_t m1 = k;
   const int m = month_or_day_at(src, k, m1);
@@ -189,8 +208,17 @@ size_t month_day_at(Src& src, int y, size_t k, Anchor& a) {
     set_norm(a, Type::date, y > 0 ? ymd(y, m, d) : md(m, d));
     return dd1 + 3;
   }
-  if (y <= 0) return 0;
+  // A month alone (9月, 九月份): the month, as "2024年9月" is the month of a year; not 3个月 (a span)
+  // nor a month count after 第 or 每.
+  if (y <= 0) {
+    const std::string_view lead = src.s.substr(0, k);
+    if (lead.ends_with("第") || lead.ends_with("每") || lead.ends_with("个") || is_digit(src.at(m1 + 3))) return 0;
+    set_norm(a, Type::date, md(m, 0));
+    if (size_t e = part_of_month(src, m1 + 3, a.norm)) return e;
+    return src.match(m1 + 3, "份") ? m1 + 6 : m1 + 3;
+  }
   set_norm(a, Type::date, ymd(y, m, 0));
+  if (size_t e = part_of_month(src, m1 + 3, a.norm)) return e;
   return m1 + 3;
 }
 

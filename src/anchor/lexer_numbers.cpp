@@ -226,8 +226,11 @@ size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, An
     return true;
   };
   if (size_t e = duration_suffix(src, mult.end, unit, false); e > 0 && with_unit(Type::duration, mult.shift)) return e;
-  if (mult.shift == 0) {  // "500mg", "2kg": a measure, not an identifier
+  if (mult.shift == 0) {  // "500mg", "2kg", "3-oz": a measure, not an identifier
     if (size_t e = measure_suffix(src, j, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
+    if (src.at(j) == '-' && is_alpha(src.at(j + 1)) && is_alpha(src.at(j + 2))) {
+      if (size_t e = measure_suffix(src, j + 1, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
+    }
   }
   if (src.at(mult.end) == '-' && mult.shift == 0) {  // "4-star rating", "a 26-point lead"
     if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && with_unit(Type::quantity, 0)) return e;

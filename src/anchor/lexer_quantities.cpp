@@ -125,7 +125,7 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
   if (!is_dash_at(src, n1, sep)) {
     if (src.match(n1, "胜")) {
       kind = "负";  // a record: 17胜6负
-    } else if (!src.match(n1, "比")) {
+    } else if (!src.match(n1, "比") && !src.match(n1, "：")) {  // 3比1, 65：76 (a time there is read first)
       return 0;
     }
     sep = 3;

@@ -42,13 +42,16 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
   int minute = 0;
   size_t e = h_end;
   size_t seconds = 0;  // where ":SS" starts, or 0
-  const bool colon = src.at(h_end) == ':';
+  // The colon as ASCII or full width ("19：30", as Chinese text writes it).
+  const size_t colon_len = src.at(h_end) == ':' ? 1 : (src.match(h_end, "：") ? std::string_view("：").size() : 0);
+  const bool colon = colon_len > 0;
   if (colon) {
-    const size_t m_end = src.digits(h_end + 1);
-    const size_t m_len = m_end - h_end - 1;
+    const size_t m_start = h_end + colon_len;
+    const size_t m_end = src.digits(m_start);
+    const size_t m_len = m_end - m_start;
     if (m_len == 0 || m_len > 2) return 0;
-    if (m_len == 1 && src.s[h_end + 1] != '0') return 0;  // "3:1": a ratio or a score
-    minute = src.number_at(h_end + 1, m_end);
+    if (m_len == 1 && src.s[m_start] != '0') return 0;  // "3:1": a ratio or a score
+    minute = src.number_at(m_start, m_end);
     if (minute > 59 || hour > 24) return 0;
     e = m_end;
     if (src.at(e) == ':' && is_digit(src.at(e + 1)) && is_digit(src.at(e + 2)) && !is_digit(src.at(e + 3))) {
@@ -207,7 +210,14 @@ size_t cn_minutes(Src& src, size_t k, bool spoken, int& minute) {
     minute = src.match(k, "一刻") ? 15 : 45;
     return k + 6;
   }
-  if (src.match(k, "整") || src.match(k, "钟") || src.match(k, "许")) return k + 3;  // 许: about
+  // 整 is "sharp" unless it begins a word (七点整改要求: seven points of rectification; 整理, 整体).
+  if (src.match(k, "整")) {
+    for (std::string_view w : {"改", "理", "治", "顿", "体", "个", "数", "合", "套", "齐"}) {
+      if (src.match(k + 3, w)) return k;
+    }
+    return k + 3;
+  }
+  if (src.match(k, "钟") || src.match(k, "许")) return k + 3;  // 许: about
   size_t j = src.digits(k);
   if (j > k && j - k <= 2) {
     minute = src.number_at(k, j);

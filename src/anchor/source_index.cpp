@@ -100,6 +100,37 @@ bool year_of_date(const Anchor& date, Anchor& year) {
   year.value = std::stod(year.norm);
   return true;
 }
+
+// The month (and year) of the last date with a month before a day of the month: news writes "10日"
+// for the 10th of its dateline's month ("新华社武汉11月11日电 …… 10日在法院宣判" is 11月10日).
+struct DatelineMonth {
+  std::string prefix;  // "2014-11" or "--11"
+  int day = 0;
+
+  void see(const Anchor& a) {
+    const std::string_view n = a.norm;
+    if (a.type != Type::date || n.starts_with("---")) return;
+    if (n.size() == 10 && n[4] == '-' && n[7] == '-') {
+      prefix.assign(n.substr(0, 7));
+    } else if (n.size() == 7 && n.starts_with("--") && n[4] == '-') {
+      prefix.assign(n.substr(0, 4));
+    } else {
+      return;
+    }
+    day = (n[n.size() - 2] - '0') * 10 + (n.back() - '0');
+  }
+  // The full date of a day of the month "---10" within a week after the dateline's day, or false.
+  bool date_of(const Anchor& a, Anchor& out) const {
+    constexpr int kDaysAfter = 7;
+    const std::string_view n = a.norm;
+    if (prefix.empty() || a.type != Type::date || n.size() != 5 || !n.starts_with("---")) return false;
+    const int d = (n[3] - '0') * 10 + (n[4] - '0');
+    if (d < 1 || d > day + kDaysAfter) return false;
+    out = a;
+    out.norm = prefix + std::string(n.substr(2));
+    return true;
+  }
+};
 }  // namespace
 
 // A person's age written as news writes it, "Burns, 64, died", "Smith (21)", "Richard, who was 8,"
@@ -193,6 +224,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
   extract_into(text, found, options_);
   LineFieldScanner fields(text);  // anchors come in text order: one pass labels them all
   Anchor year;
+  DatelineMonth dateline;
   for (const auto& a : found) {
     const std::string_view field = fields.label_at(a.start);
     const size_t first = anchors_.size();
@@ -200,6 +232,8 @@ int32_t SourceIndex::add_source(std::string_view given) {
     if (a.type == Type::name) add_name_parts(a, id, text, field);
     if (a.type == Type::score) add_score_sides(a, id, text, field);
     if (Anchor age; age_apposition(text, a, age)) add(age, id, text.substr(a.start, a.end - a.start), field, true);
+    if (Anchor full; dateline.date_of(a, full)) add(full, id, text.substr(a.start, a.end - a.start), field, true);
+    dateline.see(a);
     if (a.type == Type::date && a.norm.size() > 4 && year_of_date(a, year)) {
       // Cited and offered to the constrain fallback as the year's own digits, never the whole date.
       const size_t at = text.substr(a.start, a.end - a.start).find(year.norm);

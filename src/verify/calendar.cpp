@@ -23,6 +23,43 @@ std::optional<DateParts> parse_date(std::string_view n) {
   return d;
 }
 
+namespace {
+bool date_compatible_whole(std::string_view out, std::string_view src) {
+  if (src.size() > out.size() && src.substr(0, out.size()) == out && src[out.size()] == '-') return true;
+  // "--06-15" (no year) inside "2024-06-15"
+  if (out.size() >= 4 && out.substr(0, 2) == "--" && src.size() == 10 && src.substr(4) == out.substr(1)) return true;
+  // "--09" (a month alone, "9月") in a date of that month of any year
+  if (out.size() == 4 && out.starts_with("--") && src.size() >= 7 && src[4] == '-' &&
+      src.substr(5, 2) == out.substr(2)) {
+    return true;
+  }
+  // "---25" (the day of a month, "25日") on the day of a full date or a month and day
+  if (out.size() == 5 && out.starts_with("---") && (src.size() == 10 || (src.size() == 7 && src.starts_with("--")))) {
+    return src.substr(src.size() - 3) == out.substr(2);
+  }
+  return false;
+}
+}  // namespace
+
+bool date_compatible(std::string_view out, std::string_view src) {
+  // A part of a month ("--02/11-20", 2月中旬): the month, and the day where the source has one.
+  const size_t slash = out.find('/');
+  // A source's part of a month holds its month ("2月" for 2月中旬), and no other day.
+  if (const size_t s = src.find('/'); s != std::string_view::npos) {
+    return slash == std::string_view::npos && (out == src.substr(0, s) || date_compatible_whole(out, src.substr(0, s)));
+  }
+  if (slash == std::string_view::npos) return date_compatible_whole(out, src);
+  const std::string_view month = out.substr(0, slash);
+  if (src == month) return true;
+  if (!date_compatible_whole(month, src)) return false;
+  const bool has_day = src.size() == 10 || (src.size() == 7 && src.starts_with("--"));
+  if (!has_day) return true;
+  const auto two = [](std::string_view d) { return (d[0] - '0') * 10 + (d[1] - '0'); };
+  const std::string_view days = out.substr(slash + 1);  // "11-20"
+  const int day = two(src.substr(src.size() - 2));
+  return days.size() == 5 && day >= two(days) && day <= two(days.substr(3));
+}
+
 // Days since 1970-01-01 (proleptic Gregorian; H. Hinnant's days_from_civil).
 int64_t days_from_civil(int y, int m, int d) {
   y -= m <= 2 ? 1 : 0;

@@ -15,6 +15,10 @@ struct DateParts {
 
 // The parts of a date norm; nullopt when it is none ("--06-15" has no year).
 std::optional<DateParts> parse_date(std::string_view n);
+// Whether an answer's date norm is a part of a source date's or holds it: "2024" and "2024-06-15",
+// "--06-15" and "2024-06-15", "--09" and any September, "---25" and the 25th, "--02/11-20" (中旬)
+// and 2月15日.
+bool date_compatible(std::string_view out, std::string_view src);
 // Days since 1970-01-01 (proleptic Gregorian).
 int64_t days_from_civil(int y, int m, int d);
 int days_in_month(int y, int m);

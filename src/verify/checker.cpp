@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "util/utf8.h"
+#include "verify/calendar.h"
 #include "verify/derived.h"
 #include "verify/verify.h"
 
@@ -23,17 +24,6 @@ constexpr float kPartialDate = 0.9F;
 constexpr float kByParts = 0.9F;
 // Confidence of a measure the sources state in another unit ("0.5 g" for "500 mg").
 constexpr float kInAnotherUnit = 0.95F;
-
-bool date_compatible(std::string_view out, std::string_view src) {
-  if (src.size() > out.size() && src.substr(0, out.size()) == out && src[out.size()] == '-') return true;
-  // "--06-15" (no year) inside "2024-06-15"
-  if (out.size() >= 4 && out.substr(0, 2) == "--" && src.size() == 10 && src.substr(4) == out.substr(1)) return true;
-  // "---25" (the day of a month, "25日") on the day of a full date or a month and day
-  if (out.size() == 5 && out.starts_with("---") && (src.size() == 10 || (src.size() == 7 && src.starts_with("--")))) {
-    return src.substr(src.size() - 3) == out.substr(2);
-  }
-  return false;
-}
 
 std::string_view trim_word(std::string_view w) {
   while (!w.empty() && (w.back() == '.' || w.back() == ',')) w.remove_suffix(1);

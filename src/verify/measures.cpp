@@ -25,6 +25,18 @@ double written_precision(std::string_view norm) {
   return 0.5 * std::pow(10.0, -static_cast<double>(end - dot - 1));
 }
 
+// 个 counts anything: "15个" and "15件" (项, 种, 座 ...) of one noun are one count, the nouns compared
+// after (bind_to_count). Two specific measure words ("240台", "240家") count different things.
+bool generic_and_specific(std::string_view a, std::string_view b) {
+  static constexpr std::string_view kSpecific[] = {"件", "项", "种", "座", "家", "所", "台", "辆",
+                                                   "只", "条", "张", "本", "部", "处", "套", "栋",
+                                                   "间", "颗", "枚", "首", "篇", "支", "架", "艘"};
+  const auto specific = [](std::string_view u) {
+    return std::find(std::begin(kSpecific), std::end(kSpecific), u) != std::end(kSpecific);
+  };
+  return (a == "个" && specific(b)) || (b == "个" && specific(a));
+}
+
 // At most this far from the source's value after conversion, relative to it: "2.2 lb" is 1 kg,
 // "2 lb" is not, nor "1 g" the sources' 1,250 mg.
 constexpr double kMaxConversionError = 0.01;
@@ -50,7 +62,11 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
   for (uint32_t i : numeric_) {
     const auto& s = all[i];
     if (s.anchor.value != a.value) continue;
-    if (s.anchor.type == a.type && !s.anchor.norm.starts_with('#')) return false;  // another unit
+    if (s.anchor.type == a.type && !s.anchor.norm.starts_with('#')) {
+      if (!generic_and_specific(unit_of(a.norm), unit_of(s.anchor.norm))) return false;  // another unit
+      support = i;
+      return true;
+    }
     if (s.anchor.type == Type::number && plain < 0) plain = i;  // a score's side too ("27 points", "27-24")
   }
   support = plain;

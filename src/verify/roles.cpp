@@ -240,8 +240,8 @@ void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::stri
   for (uint32_t i : numeric_) {
     const Anchor& s = all[i].anchor;
     // The same value: equal, or a quantity's number written alone (quantity_by_number).
-    const bool equal =
-        similarity(a, i) >= threshold || (a.type == Type::quantity && s.type == Type::number && s.value == a.value);
+    const bool equal = static_cast<int64_t>(i) == r.support || similarity(a, i) >= threshold ||
+                       (a.type == Type::quantity && s.type == Type::number && s.value == a.value);
     if (!equal) continue;
     if (all[i].text.ends_with("人")) return;  // persons: any noun of people is theirs
     // The same English unit in another spelling ("20 kilometres", "20 kilometers"): the lexer's norm
@@ -282,9 +282,17 @@ bool Checker::count_in_words_unverifiable(const Anchor& a, std::string_view surf
   if (a.type == Type::quantity) {  // a measure ("two kilograms") or how often ("three times") counts no list
     anchor::UnitScale scale;
     const size_t sp = a.norm.find(' ');
-    if (a.norm.starts_with('#') || sp == std::string::npos || anchor::unit_scale(a.norm.substr(sp + 1), scale) ||
-        a.norm.ends_with("次")) {
+    if (a.norm.starts_with('#') || sp == std::string::npos || anchor::unit_scale(a.norm.substr(sp + 1), scale)) {
       return false;
+    }
+    // How often ("married twice", "three times a day"): unsupported where the sources say how often
+    // with another count ("twice daily"), else counted by the answer from the events listed.
+    if (a.norm.ends_with("次")) {
+      const auto& all = index_.anchors();
+      for (uint32_t i : index_.of_type(Type::quantity)) {
+        if (all[i].anchor.norm.ends_with("次") && all[i].anchor.value != a.value) return false;
+      }
+      return true;
     }
   }
   const std::string_view noun = noun_of(a, surface, before, after);

@@ -583,6 +583,21 @@ INSTANTIATE_TEST_SUITE_P(
 INSTANTIATE_TEST_SUITE_P(
     RealOutputFamilies, ProseTable,
     ::testing::Values(
+        // Chinese news: a day of the month is of its dateline's month; a month alone and its parts;
+        // 个 counts what 件 counts
+        ProseCase{"新华社武汉11月11日专电 这起案件10日在法院一审宣判。", "法院11月10日一审宣判。", "11月10日",
+                  Verdict::confirmed},
+        ProseCase{"新华社武汉11月11日专电 这起案件10日在法院一审宣判。", "法院11月9日一审宣判。", "11月9日",
+                  Verdict::unsupported},
+        ProseCase{"新华社拉萨9月25日专电 金秋九月是民族团结月。", "9月是民族团结月。", "9月", Verdict::confirmed},
+        ProseCase{"2015年9月25日举行。", "10月举行。", "10月", Verdict::unsupported},
+        ProseCase{"行动将于2月15日启动。", "从2月中旬开始。", "2月中旬", Verdict::confirmed},
+        ProseCase{"新华社北京2月4日电 行动启动。", "从2月中旬开始。", "2月中旬", Verdict::unsupported},
+        ProseCase{"行动将于2月中旬启动。", "行动2月启动。", "2月", Verdict::confirmed},
+        ProseCase{"展台上15个非物质文化遗产实物。", "15件非遗实物同场展出。", "15件", Verdict::confirmed},
+        ProseCase{"共有15个国家参加。", "15件实物展出。", "15件", Verdict::unsupported},
+        ProseCase{"结果以65：76告负。", "中国队以65比76不敌对手。", "65比76", Verdict::confirmed},
+        ProseCase{"音乐节20日起一连三日在红磡体育馆举办。", "音乐节一连举办三天。", "三天", Verdict::confirmed},
         // counts in words: the same count in digits, another count of the same noun, and a count the
         // answer made of what the sources list (unverifiable, not unsupported)
         ProseCase{"McManus scored 3 goals.", "McManus scored three goals.", "three goals", Verdict::confirmed},
@@ -594,6 +609,10 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::unverifiable},
         ProseCase{"The city has 2 million people.", "The city has two million people.", "two million people",
                   Verdict::confirmed},
+        ProseCase{"She raped the teenager while two others were asleep.", "She attacked her while two friends slept.",
+                  "two", Verdict::confirmed},
+        ProseCase{"He married Cressida Connolly in 1983 and Amber Rudd in 1991.", "He was married twice.", "twice",
+                  Verdict::unverifiable},
         ProseCase{"The plant employs 2,400 people.", "It employs two thousand four hundred people.",
                   "two thousand four hundred people", Verdict::confirmed},
         // how often: "twice daily", "three times a day", 每天两次 are one kind of value
