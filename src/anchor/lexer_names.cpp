@@ -18,7 +18,10 @@ size_t capitalised_word(Src& src, size_t i) {
     if (is_alpha(c)) {
       if (++letters > kMaxLetterRun) return 0;
       ++j;
-    } else if (((c == '\'' || c == '-') && is_alpha(src.at(j + 1))) ||
+    } else if ((c == '\'' && is_alpha(src.at(j + 1))) ||
+               // "Hans-Peter", not "Tamil-language", "London-based": a lower-case word after a
+               // hyphen describes the name and is no part of it
+               (c == '-' && is_upper(src.at(j + 1))) ||
                // a Latin letter with a diacritic: "Lüscher", "Siobhán", "Echeverría"
                (c >= 0xC3 && c <= 0xC9 && (src.at(j + 1) & 0xC0) == 0x80)) {
       letters = c < 0x80 ? 1 : 0;  // "-V" ends with a letter of the next run; "ü" is none

@@ -136,8 +136,8 @@ struct DatelineMonth {
 // A person's age written as news writes it, "Burns, 64, died", "Smith (21)", "Richard, who was 8,"
 // or "aged 64", is the duration an answer writes as "64 years old" or "a 21-year-old": indexed as
 // that duration too (a part, never a value the constrain fallback writes). A bare number only right
-// after a capitalised word, so a list of numbers
-// ("3, 4, 5") states no ages.
+// after a capitalised word or a noun for a person ("the man, 30,"), so a list of numbers ("3, 4, 5")
+// states no ages.
 namespace {
 bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
   if (a.type != Type::number || !(a.value >= 1 && a.value <= 120) || a.value != static_cast<int>(a.value)) return false;
@@ -159,7 +159,15 @@ bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
   while (k > 0 && text[k - 1] == ' ') --k;
   size_t w = k;
   while (w > 0 && is_alpha(static_cast<unsigned char>(text[w - 1]))) --w;
-  if (w == k || !is_upper(static_cast<unsigned char>(text[w]))) return false;
+  if (w == k) return false;
+  // After a name, or a noun for a person ("The former Manchester City man, 30,").
+  static constexpr std::string_view kPersons[] = {
+      "man",    "woman",   "boy",        "girl",     "mother",     "father",  "son",    "daughter", "wife",  "husband",
+      "player", "striker", "midfielder", "defender", "goalkeeper", "forward", "winger", "teenager", "actor", "actress",
+      "singer", "driver",  "officer",    "victim",   "suspect",    "student", "worker", "resident", "mum",   "dad"};
+  const std::string_view word = text.substr(w, k - w);
+  const bool person = std::find(std::begin(kPersons), std::end(kPersons), word) != std::end(kPersons);
+  if (!person && !is_upper(static_cast<unsigned char>(text[w]))) return false;
   age = a;
   age.type = Type::duration;
   age.norm += " year";

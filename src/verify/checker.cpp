@@ -162,6 +162,11 @@ bool Checker::affiliation_written(std::string_view surface, anchor::TextSpan& sp
   trim_name(right);
   anchor::TextSpan person;
   if (left.empty() || right.empty() || !index_.find_verbatim(left, person)) return false;
+  // The organisation written right after the person ("alex newall , from hanover private office":
+  // in a source without capitals no name is read).
+  for (std::string_view joint : {", from ", " from ", ", of ", " at ", ", at "}) {
+    if (index_.find_verbatim(left + std::string(joint) + right, span)) return true;
+  }
   const auto all = index_.anchors();
   int64_t next = -1;
   for (uint32_t i : index_.of_type(Type::name)) {

@@ -36,7 +36,7 @@ constexpr std::array<std::string_view, 44> kOpeners = {
     "now",    "today",   "yesterday", "former", "meet",     "featuring", "including", "whereas"};
 
 // Title words and their abbreviations ("Governor" for "Gov."): either spelling is the source's word.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kAbbreviations = {{{"governor", "gov"},
+constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kAbbreviations = {{{"governor", "gov"},
                                                                                            {"senator", "sen"},
                                                                                            {"representative", "rep"},
                                                                                            {"president", "pres"},
@@ -51,7 +51,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 16> kAbbrevi
                                                                                            {"saint", "st"},
                                                                                            {"us", "u.s"},
                                                                                            {"uk", "u.k"},
-                                                                                           {"mount", "mt"}}};
+                                                                                           {"mount", "mt"},
+                                                                                           {"television", "tv"}}};
 
 // What a person is rather than who ("Governor", "Actress", "Senator"): before a name they are the
 // answer's description of it, and a source that uses the word at all has given it.
@@ -278,7 +279,11 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
         connector = connector || w == "of" || w == "at" || w == "de" || w == "van" || w == "von" || w == "from";
         descriptive = descriptive && (is_title(w) || is_opener(w) || anchor::is_name_filler(w));
       }
-      if (connector && !descriptive) continue;
+      // ... or an organisation the sources name, then a title ("Bank of England Governor Mark Carney").
+      if (connector && !descriptive) {
+        anchor::TextSpan org;
+        if (i < 2 || !is_title(words[i - 1]) || !source_run(words.subspan(0, i - 1), org)) continue;
+      }
       bool rest = true;
       for (size_t k = 0; k < n && rest; ++k) {
         if (k >= i && k < i + len) continue;

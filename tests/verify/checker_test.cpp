@@ -583,6 +583,24 @@ INSTANTIATE_TEST_SUITE_P(
 INSTANTIATE_TEST_SUITE_P(
     RealOutputFamilies, ProseTable,
     ::testing::Values(
+        // names around an organisation and a title, an affiliation in a source without capitals, a
+        // hyphenated description, an age after a noun for a person
+        ProseCase{"The governor of the Bank of England, Mark Carney, stayed. Mr Carney spoke.",
+                  "Bank of England Governor Mark Carney stayed.", "Bank of England Governor Mark Carney",
+                  Verdict::confirmed},
+        ProseCase{"Professor Hwang of Uppsala University spoke. The Bank of England Governor replied.",
+                  "Bank of England Governor Hwang spoke.", "Bank of England Governor Hwang", Verdict::unsupported},
+        ProseCase{"but alex newall , from hanover private office , had a warning",
+                  "Alex Newall of Hanover Private Office warned.", "Alex Newall of Hanover Private Office",
+                  Verdict::confirmed},
+        ProseCase{"but alex newall , from hanover private office , had a warning", "Alex Newall of Savills warned.",
+                  "Alex Newall of Savills", Verdict::unsupported},
+        ProseCase{"Veeram is a 2014 Indian Tamil action film.", "It is an Indian Tamil-language film.", "Indian Tamil",
+                  Verdict::confirmed},
+        ProseCase{"The former Manchester City man, 30, won 61 caps.", "The 30-year-old retired.", "30-year",
+                  Verdict::confirmed},
+        ProseCase{"The former Manchester City man, 30, won 61 caps.", "The 31-year-old retired.", "31-year",
+                  Verdict::unsupported},
         // Chinese news: a day of the month is of its dateline's month; a month alone and its parts;
         // 个 counts what 件 counts
         ProseCase{"新华社武汉11月11日专电 这起案件10日在法院一审宣判。", "法院11月10日一审宣判。", "11月10日",
