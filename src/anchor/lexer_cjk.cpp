@@ -262,6 +262,13 @@ size_t scan_cn_ordinal(Src& src, size_t p, Anchor& a) {
     set_ordinal(a, num);
     return e;
   }
+  // In digits an ordinal needs no measure word (一个第8, 排名第8): as 第8名. Not in numerals: 第一
+  // begins words (第一时间: "at once").
+  if (j > k && is_digit(src.at(k)) && num.find('.') == std::string::npos && !is_alnum(src.at(j)) &&
+      (src.at(j) != kEnd || src.final)) {
+    set_ordinal(a, num);
+    return j;
+  }
   return 0;
 }
 

@@ -24,10 +24,12 @@ constexpr std::array<char32_t, 79> kSurnames = [] {
 // Double surnames: their first character is in kSurnames and the second follows here.
 constexpr std::array<std::string_view, 4> kDoubleSurnames = {"欧阳", "诸葛", "司马", "上官"};
 // Everyday words that start with a kept surname.
-constexpr std::array<std::string_view, 41> kNotNames = {
-    "程序", "程度", "曾经", "许可", "许多", "董事", "陈述", "陈列", "张贴", "陈旧", "韩国", "唐朝", "谢谢", "罗列",
-    "郑重", "徐徐", "沈阳", "杜绝", "熊猫", "熊市", "黎明", "王国", "上述", "上海", "萧条", "卢布", "孙子", "朱红",
-    "林业", "黄金", "黄色", "高度", "高级", "高速", "高新", "高于", "高达", "高校", "高层", "高管", "贝壳"};
+constexpr std::array<std::string_view, 63> kNotNames = {
+    "程序", "程度", "曾经", "许可", "许多", "董事", "陈述", "陈列", "张贴", "陈旧", "韩国", "唐朝", "谢谢",
+    "罗列", "郑重", "徐徐", "沈阳", "杜绝", "熊猫", "熊市", "黎明", "王国", "上述", "上海", "萧条", "卢布",
+    "孙子", "朱红", "林业", "黄金", "黄色", "高度", "高级", "高速", "高新", "高于", "高达", "高校", "高层",
+    "高管", "贝壳", "王室", "王者", "王牌", "王子", "王朝", "王位", "高峰", "高原", "高温", "高中", "高考",
+    "高铁", "高价", "高手", "高潮", "黄河", "黄昏", "宋朝", "秦朝", "罗马", "胡同", "张开"};
 // Japanese surnames as Chinese text writes them (山口遥, 佐藤健, 长谷川博己): two or three
 // characters, read like a Chinese name after them. Ones that are also everyday words or places
 // (中山, 清水, 山下, 大西, 和田, 大桥) are left out.

@@ -125,10 +125,12 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
   if (!is_dash_at(src, n1, sep)) {
     if (src.match(n1, "胜")) {
       kind = "负";  // a record: 17胜6负
-    } else if (!src.match(n1, "比") && !src.match(n1, "：")) {  // 3比1, 65：76 (a time there is read first)
+    } else if (src.at(n1) == ':' && is_digit(src.at(n1 + 1))) {  // "109:87": a time there is read first
+      sep = 1;
+    } else if (!src.match(n1, "比") && !src.match(n1, "：")) {  // 3比1, 65：76
       return 0;
     }
-    sep = 3;
+    if (sep == 0) sep = 3;
   }
   const size_t n2 = small_integer(src, n1 + sep);
   if (n2 == n1 + sep || is_digit(src.at(n2))) return 0;
@@ -141,7 +143,7 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
     // chain ("1-800-555") is not a score.
     const int c = src.at(n2);
     size_t len = 0;
-    if (c == '%' || is_alpha(c) || is_dash_at(src, n2, len)) return 0;
+    if (c == '%' || is_alpha(c) || is_dash_at(src, n2, len) || c == ':') return 0;
     if ((c == '.' || c == ',') && is_digit(src.at(n2 + 1))) return 0;
     if (c == kEnd && !src.final) return 0;
     std::string_view unit;

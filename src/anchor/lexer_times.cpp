@@ -51,6 +51,10 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
     const size_t m_len = m_end - m_start;
     if (m_len == 0 || m_len > 2) return 0;
     if (m_len == 1 && src.s[m_start] != '0') return 0;  // "3:1": a ratio or a score
+    // "以1:0战胜": in Chinese text a dropped zero is a score's (a record's "20:0" is of a time).
+    if (m_len == 1 && ((p > 0 && static_cast<unsigned char>(src.s[p - 1]) >= 0x80) || src.at(m_end) >= 0xE0)) {
+      return 0;
+    }
     minute = src.number_at(m_start, m_end);
     if (minute > 59 || hour > 24) return 0;
     e = m_end;

@@ -309,6 +309,12 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
     case Type::clause:
       if (clause_by_parts(a, best_idx)) best = kPartialDate;
       break;
+    case Type::score:  // "0:3失利" for the winner's "3:0": the same score from the other side
+      if (const size_t dash = a.norm.find('-'); dash != std::string::npos && a.norm.find(' ') == std::string::npos) {
+        best_idx = index_.find_exact(Type::score, a.norm.substr(dash + 1) + "-" + a.norm.substr(0, dash));
+        if (best_idx >= 0) best = kByParts;
+      }
+      break;
     case Type::identifier:
       if (in_decade(a, best_idx)) best = kPartialDate;  // "the 1990s" by "1995"
       if (best == 0.0F && (best_idx = same_digits(a)) >= 0) best = 1.0F;
@@ -341,7 +347,7 @@ bool Checker::confirm_written(const Anchor& a, std::string_view field, std::stri
     if (!field.empty()) bind_to_field(a, field, r);
     return true;
   }
-  if (written_otherwise(a, surface, after, r.span)) {
+  if (written_otherwise(a, surface, before, after, r.span)) {
     // The sources write the value another way ("WA", "92 to 8", "eighth"): below certainty.
     r.verdict = Verdict::confirmed;
     r.confidence = kByParts;

@@ -28,12 +28,13 @@ constexpr size_t kMaxWords = 12;
 
 // Words that open a sentence or a clause and are capitalised there ("While UVA ...", "Despite
 // Arbroath's ..."); never part of a name.
-constexpr std::array<std::string_view, 44> kOpeners = {
-    "after",  "despite", "while",   "when",     "although", "though", "since",     "but",    "and",
-    "as",     "if",      "unlike",  "like",     "with",     "for",    "meanwhile", "however", "then",
-    "also",   "both",    "the",     "a",        "an",       "in",     "on",        "at",     "by",
-    "from",   "to",      "under",   "before",   "during",   "following", "according", "because", "once",
-    "now",    "today",   "yesterday", "former", "meet",     "featuring", "including", "whereas"};
+constexpr std::array<std::string_view, 53> kOpeners = {
+    "after", "despite", "while", "when", "although", "though", "since", "but", "and", "as", "if", "unlike", "like",
+    "with", "for", "meanwhile", "however", "then", "also", "both", "the", "a", "an", "in", "on", "at", "by", "from",
+    "to", "under", "before", "during", "following", "according", "because", "once", "now", "today", "yesterday",
+    "former", "meet", "featuring", "including", "whereas",
+    // instructions: "Open Firefox", "Click Settings", "Visit Google"
+    "open", "click", "select", "visit", "go", "tap", "press", "choose", "launch"};
 
 // Title words and their abbreviations ("Governor" for "Gov."): either spelling is the source's word.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 17> kAbbreviations = {{{"governor", "gov"},
@@ -65,8 +66,20 @@ constexpr std::array<std::string_view, 48> kTitles = {
     "republican", "democrat", "democratic", "us",           "u.s",         "uk",            "prince",
     "princess",  "king",     "queen",     "pope",           "sen",         "gov"};
 
-bool is_title(std::string_view w) { return std::find(kTitles.begin(), kTitles.end(), w) != kTitles.end(); }
+// People by their work or role before a name ("Our server Jamie", "Striker Keating"), singular or
+// plural ("Servers Jamie and Matthew").
+constexpr std::array<std::string_view, 24> kRoles = {
+    "server", "waiter",  "waitress", "bartender", "chef",     "owner",      "host",        "hostess",
+    "nurse",  "teacher", "lawyer",   "striker",   "player",   "midfielder", "defender",    "goalkeeper",
+    "winger", "boss",    "author",   "writer",    "reporter", "spokesman",  "spokeswoman", "cinematographer"};
 
+bool is_title(std::string_view w) {
+  const auto listed = [](std::string_view x) {
+    return std::find(kTitles.begin(), kTitles.end(), x) != kTitles.end() ||
+           std::find(kRoles.begin(), kRoles.end(), x) != kRoles.end();
+  };
+  return listed(w) || (w.size() > 3 && w.back() == 's' && listed(w.substr(0, w.size() - 1)));
+}
 
 // After a name the sources state whole: a father's "Sr." ("Chris Eubank Sr." beside the sources'
 // "Chris Eubank" and "Chris Eubank Jr.") and a club's form ("Queens Park Rangers FC" for "Queens Park
@@ -192,10 +205,14 @@ bool Checker::source_run(std::span<const std::string_view> words, anchor::TextSp
     scratch_.append(w);
   }
   if (words.size() == 1) {
-    // One word is a name only where the sources read it as one ("Gloucester"), not any word.
+    // One word is a name only where the sources read it as one ("Gloucester"), not any word; a
+    // country by its people's name ("Bosnia" for "Bosnian") only as a side of a coordination.
     const int64_t hit = index_.find_exact(anchor::Type::name, scratch_);
-    if (hit < 0) return index_.find_verbatim(scratch_, span) && !is_title(scratch_) && !is_opener(scratch_) &&
-                        scratch_.size() >= 3 && single_word_core_;
+    if (hit < 0) {
+      return (index_.find_verbatim(scratch_, span) && !is_title(scratch_) && !is_opener(scratch_) &&
+              scratch_.size() >= 3 && single_word_core_) ||
+             (coordinated_ && run_with_country(words, span));
+    }
     const auto& s = index_.anchors()[static_cast<size_t>(hit)];
     span = {s.source, s.anchor.start, s.anchor.end};
     return true;
@@ -219,6 +236,27 @@ bool Checker::run_with_country(std::span<const std::string_view> words, anchor::
       {"ish", "ey"},  {"ish", "en"}, {"ish", "ain"}, {"ish", "and"}, {"ish", "eland"}, {"i", ""},
   }};
   const std::string_view last = words.back();
+  // The other way round: a country the answer names where the sources write its people's name
+  // ("Bosnia" for "the Bosnian war", "Italy" for "Italian", "Japan" for "Japanese").
+  struct People {
+    std::string_view ends;  // the country's ending
+    size_t cut;             // bytes of it to drop
+    std::string_view add;   // the people's suffix
+  };
+  constexpr std::array<People, 7> kPeoples = {{{"a", 0, "n"},
+                                               {"o", 1, "an"},
+                                               {"y", 1, "ian"},
+                                               {"l", 0, "ian"},
+                                               {"n", 0, "ese"},
+                                               {"a", 1, "ese"},
+                                               {"ain", 3, "ish"}}};
+  for (const auto& p : kPeoples) {
+    if (!last.ends_with(p.ends) || last.size() < p.cut + 3) continue;
+    scratch_.clear();
+    for (size_t k = 0; k + 1 < words.size(); ++k) scratch_.append(words[k]).push_back(' ');
+    scratch_.append(last.substr(0, last.size() - p.cut)).append(p.add);
+    if (index_.find_verbatim(scratch_, span)) return true;
+  }
   for (const auto& [suffix, ending] : kForms) {
     if (!last.ends_with(suffix) || last.size() < suffix.size() + 2) continue;
     scratch_.clear();
@@ -241,8 +279,11 @@ bool Checker::name_by_parts(std::string_view folded, anchor::TextSpan& span) con
     const auto right = all.subspan(k + 1);
     anchor::TextSpan l;
     anchor::TextSpan r;
+    coordinated_ = true;
     const bool left_ok = source_run(left, l) || name_by_parts_words(left, l);
-    if (left_ok && (source_run(right, r) || name_by_parts_words(right, r))) {
+    const bool right_ok = left_ok && (source_run(right, r) || name_by_parts_words(right, r));
+    coordinated_ = false;
+    if (right_ok) {
       span = l;
       return true;
     }
@@ -362,6 +403,19 @@ bool Checker::name_by_parts_words(std::span<const std::string_view> words, ancho
   return name_by_core(words, span) || name_reordered(words, span) || given_and_surname(words, span);
 }
 
+// Whether a source name is `w` after a title or role ("Striker Keating", "Governor Pence").
+bool Checker::after_role(std::string_view w) const {
+  const auto all = index_.anchors();
+  for (uint32_t idx : names_) {
+    const std::string_view n = all[idx].anchor.norm;
+    const size_t sp = n.find(' ');
+    if (sp != std::string_view::npos && n.rfind(' ') == sp && n.substr(sp + 1) == w && is_title(n.substr(0, sp))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // A person the sources name by surname ("Sheerin, 39, ...") and by given name ("Paul's desire to
 // come back"), never whole: each is written on its own, and no source name pairs either with
 // another ("Paul Smith", "Tom Sheerin" would make it two people).
@@ -370,7 +424,9 @@ bool Checker::given_and_surname(std::span<const std::string_view> words, anchor:
   const std::string_view given = words[0];
   const std::string_view surname = words[1];
   for (const auto w : words) {
-    if (w.size() < 3 || is_title(w) || is_opener(w) || anchor::is_name_filler(w) || !index_.find_alone(w)) return false;
+    if (w.size() < 3 || is_title(w) || is_opener(w) || anchor::is_name_filler(w)) return false;
+    // On its own, or after a role the sources put before it ("Striker Keating, 21,").
+    if (!index_.find_alone(w) && !after_role(w)) return false;
   }
   const auto all = index_.anchors();
   for (uint32_t idx : names_) {
@@ -380,6 +436,7 @@ bool Checker::given_and_surname(std::span<const std::string_view> words, anchor:
     if (last_start == std::string_view::npos) continue;
     const std::string_view first = trim_word(n.substr(0, first_end));
     const std::string_view last = trim_word(n.substr(last_start + 1));
+    if (is_title(first) && last_start == first_end) continue;  // "Striker Keating": a role, no given name
     if ((first == given && last != surname) || (last == surname && first != given)) return false;
   }
   span = {};

@@ -152,8 +152,8 @@ class Checker {
   void bind(const anchor::Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
             std::string_view after, CheckResult& r);
   // written_forms.cpp: the value in another written form the sources use ("WA", "92 to 8", "eighth")
-  bool written_otherwise(const anchor::Anchor& a, std::string_view surface, std::string_view after,
-                         anchor::TextSpan& span) const;
+  bool written_otherwise(const anchor::Anchor& a, std::string_view surface, std::string_view before,
+                         std::string_view after, anchor::TextSpan& span) const;
   bool season_year(std::string_view surface, anchor::TextSpan& span) const;
   bool time_in_words(std::string_view norm, anchor::TextSpan& span) const;
   bool age_in_years(const anchor::Anchor& a, std::string_view after, anchor::TextSpan& span) const;
@@ -181,6 +181,7 @@ class Checker {
   bool name_by_core(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool name_reordered(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool given_and_surname(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  [[nodiscard]] bool after_role(std::string_view w) const;
   bool run_with_country(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   [[nodiscard]] bool source_word(std::string_view w) const;
@@ -202,6 +203,7 @@ class Checker {
   mutable std::string scratch_;            // scratch: a run of a name's words (name_parts.cpp)
   mutable std::string core_scratch_;       // scratch: a name's core looked up whole (name_parts.cpp)
   mutable bool single_word_core_ = false;  // name_parts.cpp: a one-word core behind titles only
+  mutable bool coordinated_ = false;       // name_parts.cpp: checking a side of "X and Y"
   std::string cue_scratch_;                // scratch: the clause before a derived value, case-folded
   std::unique_ptr<DerivedValues> derived_;
 };

@@ -229,6 +229,47 @@ bool percent_as_fraction(const anchor::SourceIndex& index, std::string& scratch,
   return false;
 }
 
+// "No. 1" for "number one" (up to twenty), "100" for "a hundred" or "one hundred" (a thousand, a
+// million), the second year of a season written "1981-82" for the sources' "1982".
+bool number_named(const anchor::SourceIndex& index, std::string& scratch, double value, std::string_view before,
+                  anchor::TextSpan& span) {
+  if (!(value >= 1) || value != std::floor(value)) return false;
+  if (value < static_cast<double>(kUnits.size()) &&
+      (before.ends_with("No. ") || before.ends_with("no. ") || before.ends_with("No "))) {
+    scratch.assign("number ").append(kUnits[static_cast<size_t>(value)]);
+    if (index.find_verbatim(scratch, span)) return true;
+  }
+  for (const auto& [v, word] :
+       {std::pair{100.0, std::string_view("hundred")}, {1000.0, "thousand"}, {1e6, "million"}}) {
+    if (value != v) continue;
+    for (std::string_view a : {"a ", "one "}) {
+      if (index.find_verbatim(scratch.assign(a).append(word), span)) return true;
+    }
+  }
+  // "1981-82": the second year, by the first one written before it.
+  if (value < 100 && before.size() >= 5 && before.back() == '-') {
+    const std::string_view first = before.substr(before.size() - 5, 4);
+    if (first.find_first_not_of("0123456789") == std::string_view::npos) {
+      const int next = std::stoi(std::string(first)) + 1;
+      if (next % 100 == static_cast<int>(value)) {
+        const std::string year = std::to_string(next);
+        return index.find_exact(Type::number, year) >= 0 || index.find_exact(Type::date, year) >= 0;
+      }
+    }
+  }
+  return false;
+}
+
+// "ten years" for "a decade", "20 years" for "two decades", "100 years" for "a century".
+bool decades_in_words(const anchor::SourceIndex& index, std::string& scratch, const Anchor& a, anchor::TextSpan& span) {
+  if (!a.norm.ends_with(" year") || !(a.value >= 10) || std::fmod(a.value, 10) != 0) return false;
+  const auto n = static_cast<size_t>(a.value / 10);
+  if (n == 10) return index.find_verbatim("a century", span) || index.find_verbatim("one century", span);
+  if (n >= kUnits.size()) return false;
+  if (n == 1) return index.find_verbatim("a decade", span) || index.find_verbatim("one decade", span);
+  return index.find_verbatim(scratch.assign(kUnits[n]).append(" decades"), span);
+}
+
 // "Q3 2024" (norm "2024-Q3") for "the third quarter of 2024" or "third quarter 2024".
 bool quarter_in_words(const anchor::SourceIndex& index, std::string_view norm, std::string& scratch,
                       anchor::TextSpan& span) {
@@ -359,14 +400,15 @@ bool Checker::clause_by_parts(const Anchor& a, int64_t& support) const {
   return false;
 }
 
-bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::string_view after,
-                                anchor::TextSpan& span) const {
+bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::string_view before,
+                                std::string_view after, anchor::TextSpan& span) const {
   scratch_.clear();
   switch (a.type) {
     case Type::name:
       return name_by_initials(surface, span);
     case Type::number: {
       if (season_year(surface, span)) return true;
+      if (number_named(index_, scratch_, a.value, before, span)) return true;
       if (number_in_words(index_, scratch_, surface, a.value, span)) return true;
       if (dozens_in_words(index_, scratch_, a.value, span)) return true;
       if (surface.find_first_not_of("0123456789") == std::string_view::npos &&
@@ -385,8 +427,8 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       return !std::isnan(a.value) && percent_as_fraction(index_, scratch_, a, span);
     case Type::time:  // "12:00 pm" as "noon", "00:00" as "midnight"
       return time_in_words(a.norm, span);
-    case Type::duration:  // "45 years old" as 45岁
-      return age_in_years(a, after, span);
+    case Type::duration:  // "45 years old" as 45岁; "ten years" as "a decade"
+      return age_in_years(a, after, span) || decades_in_words(index_, scratch_, a, span);
     case Type::score: {  // "27-24" as "27 to 24"
       const size_t dash = a.norm.find('-');
       if (dash == std::string::npos || a.norm.find(' ') != std::string::npos) return false;
