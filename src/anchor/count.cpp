@@ -87,7 +87,12 @@ bool same_noun(std::string_view a, std::string_view b) {
   bool yb = false;
   const std::string_view ra = singular(a, ya);
   const std::string_view rb = singular(b, yb);
-  return ra == rb && ya == yb;
+  if (ra == rb && ya == yb) return true;
+  // A compound and its head noun: "quakes" and "earthquakes", "players" and "footballplayers".
+  constexpr size_t kMinHead = 5;
+  const std::string_view shorter = a.size() < b.size() ? a : b;
+  const std::string_view longer = a.size() < b.size() ? b : a;
+  return shorter.size() >= kMinHead && longer.ends_with(shorter);
 }
 
 // A number right after a capitalised word is part of a name ("Interstate 80", "Apollo 11", "Route

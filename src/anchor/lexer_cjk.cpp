@@ -264,8 +264,9 @@ size_t scan_cn_ordinal(Src& src, size_t p, Anchor& a) {
   }
   // In digits an ordinal needs no measure word (一个第8, 排名第8): as 第8名. Not in numerals: 第一
   // begins words (第一时间: "at once").
+  std::string_view span_unit;
   if (j > k && is_digit(src.at(k)) && num.find('.') == std::string::npos && !is_alnum(src.at(j)) &&
-      (src.at(j) != kEnd || src.final)) {
+      (src.at(j) != kEnd || src.final) && duration_suffix(src, j, span_unit, true) == 0) {  // 第57分钟: a minute
     set_ordinal(a, num);
     return j;
   }

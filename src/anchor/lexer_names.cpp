@@ -22,8 +22,9 @@ size_t capitalised_word(Src& src, size_t i) {
                // "Hans-Peter", not "Tamil-language", "London-based": a lower-case word after a
                // hyphen describes the name and is no part of it
                (c == '-' && is_upper(src.at(j + 1))) ||
-               // a Latin letter with a diacritic: "Lüscher", "Siobhán", "Echeverría"
-               (c >= 0xC3 && c <= 0xC9 && (src.at(j + 1) & 0xC0) == 0x80)) {
+               // a Latin letter with a diacritic: "Lüscher", "Siobhán", "Echeverría"; or a combining
+               // mark after its letter (U+0300-U+036F: "Cafe\u0301")
+               (((c >= 0xC3 && c <= 0xC9) || c == 0xCC || c == 0xCD) && (src.at(j + 1) & 0xC0) == 0x80)) {
       letters = c < 0x80 ? 1 : 0;  // "-V" ends with a letter of the next run; "ü" is none
       j += 2;
     } else {

@@ -12,9 +12,35 @@
 namespace sfcl::anchor {
 
 namespace {
+constexpr char32_t kDropped = 0xFFFF;  // a combining mark: no folded character at all
+
+// A Latin letter with a diacritic, precomposed (U+00C0-U+017F), as its base letter; 0 for none.
+// Combined with dropping the combining marks (U+0300-U+036F), "Café" written precomposed (NFC) and
+// as "e" plus an acute (NFD) fold alike, as "cafe".
+char32_t latin_base(char32_t c) {
+  // U+00C0-U+00FF, '?' where the letter has no ASCII base (Æ, Ð, ×, Þ, ß, ÷ ...).
+  static constexpr std::string_view kLatin1 = "AAAAAA?CEEEEIIII?NOOOOO?OUUUUY??aaaaaa?ceeeeiiii?nooooo?ouuuuy?y";
+  if (c >= 0xC0 && c <= 0xFF) {
+    const char b = kLatin1[c - 0xC0];
+    return b == '?' ? 0 : static_cast<char32_t>(b);
+  }
+  // U+0100-U+017F: pairs of upper and lower case of one base letter, in this order.
+  static constexpr std::string_view kExtendedA =
+      "AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIi??JjKk?LlLlLlLlLlNnNnNn???OoOoOo??"
+      "RrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZz?";
+  if (c >= 0x100 && c <= 0x17F) {
+    const char b = kExtendedA[c - 0x100];
+    return b == '?' ? 0 : static_cast<char32_t>(b);
+  }
+  return 0;
+}
+
 // One folded character: ASCII case, full-width ASCII, typographic quotes and dashes, and every
-// kind of space map to their plain ASCII form; anything else is kept as it is.
+// kind of space map to their plain ASCII form, a Latin letter with a diacritic to its base letter;
+// anything else is kept as it is.
 char32_t fold_char(char32_t c) {
+  if (c >= 0x300 && c <= 0x36F) return kDropped;  // combining diacritical marks
+  if (const char32_t b = latin_base(c); b != 0) c = b;
   if (c >= 0xFF01 && c <= 0xFF5E) c -= 0xFEE0;  // full-width ASCII
   switch (c) {
     case 0x3000:  // ideographic space
@@ -94,6 +120,7 @@ void fold_for_match(std::string_view text, std::string& out) {
     const auto d = utf8::decode(text, i);
     i += static_cast<size_t>(d.length);
     const char32_t c = fold_char(d.cp);
+    if (c == kDropped) continue;
     if (c == ' ') {
       space = !out.empty();
       continue;
@@ -121,6 +148,7 @@ void SourceIndex::add_text(std::string_view text) {
     const size_t at = orig;
     orig += static_cast<size_t>(d.length);
     const char32_t c = fold_char(d.cp);
+    if (c == kDropped) continue;
     if (c == ' ') {
       space = !f.folded.empty();
       continue;

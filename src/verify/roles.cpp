@@ -265,7 +265,16 @@ void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::stri
         break;
     }
   }
-  if (other) misattributed(r);
+  if (!other) return;
+  // A small count in words that the sources give only for other nouns is the answer's own count
+  // ("the two men" where they write "two players" and name both): unverifiable, not misattributed.
+  if (count_in_words_unverifiable(a, surface, before, after)) {
+    r.verdict = Verdict::unverifiable;
+    r.support = -1;
+    r.confidence = 0.0F;
+    return;
+  }
+  misattributed(r);
 }
 
 // A small count written in English words ("two films", "three tries") that no source value supports is most often

@@ -601,6 +601,16 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::confirmed},
         ProseCase{"The former Manchester City man, 30, won 61 caps.", "The 31-year-old retired.", "31-year",
                   Verdict::unsupported},
+        // a letter with a diacritic precomposed (NFC) against a letter and a combining mark (NFD)
+        ProseCase{"In 2016, she appeared in Cafe\u0301 Society , and more.", "Lee starred in Caf\u00e9 Society.",
+                  "Caf\u00e9 Society", Verdict::confirmed},
+        ProseCase{"Hans-Peter L\u00fcscher won.", "Hans-Peter Luscher won.", "Hans-Peter Luscher", Verdict::confirmed},
+        // a compound's head noun counts the same thing; a small count in words the sources give only
+        // for other nouns is the answer's own count
+        ProseCase{"Last May, two earthquakes in the area left 20 people dead.", "Last May, two quakes hit the area.",
+                  "two", Verdict::confirmed},
+        ProseCase{"The plane went down about 2 miles east. Ward and Leetch died.", "Officials mourned the two men.",
+                  "two", Verdict::unverifiable},
         // roles and countries around names; numbers the sources name in words; a score from the
         // loser's side
         ProseCase{"Our server Jamie was awesome. Our server Matthew was great.", "Servers Jamie and Matthew were kind.",
