@@ -1,4 +1,7 @@
 #include <algorithm>
+#include <array>
+#include <cstring>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -148,20 +151,43 @@ size_t Context::save_file(int32_t seq, const std::string& path, std::span<const 
 size_t Context::load_file(int32_t seq, const std::string& path, std::vector<Token>& tokens, size_t max_tokens) {
   clear(seq);
   tokens.clear();
-  size_t n_tokens = 0;
-  // Without a buffer llama.cpp reads only the header's token count (checked against the file's
-  // size) and leaves the cells alone.
-  if (llama_state_seq_load_file(ctx_, path.c_str(), seq, nullptr, 0, &n_tokens) == 0) return 0;
-  if (n_tokens == 0 || n_tokens > max_tokens) return 0;
+  // llama_state_seq_load_file aborts the process (GGML_ASSERT) on a file cut short after its
+  // token list, so the file is read here: its header (magic, version, token count, tokens) checked,
+  // and its state handed to llama_state_seq_set_data, whose buffer reader refuses a short one.
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return 0;
+  const auto size = static_cast<size_t>(in.tellg());
+  constexpr size_t kHeader = 3 * sizeof(uint32_t);
+  constexpr size_t kStatePrefix = sizeof(uint32_t) + sizeof(int32_t);  // the state's magic, its sequence
+  if (size < kHeader) return 0;
+  std::vector<uint8_t> bytes(size);
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size))) return 0;
+  std::array<uint32_t, 3> head{};
+  std::memcpy(head.data(), bytes.data(), kHeader);
+  const size_t n_tokens = head[2];
+  if (head[0] != LLAMA_STATE_SEQ_MAGIC || head[1] != LLAMA_STATE_SEQ_VERSION || n_tokens == 0 ||
+      n_tokens > max_tokens || n_tokens > (size - kHeader) / sizeof(Token)) {
+    return 0;
+  }
   tokens.resize(n_tokens);
-  const size_t n = llama_state_seq_load_file(ctx_, path.c_str(), seq, tokens.data(), tokens.size(), &n_tokens);
-  if (n == 0) {
+  std::memcpy(tokens.data(), bytes.data() + kHeader, n_tokens * sizeof(Token));
+  // The in-memory state begins with the library's own magic and a sequence id: taken from the
+  // state of the (now empty) sequence itself, written over the end of the token list.
+  std::vector<uint8_t> probe(state_size(seq));
+  if (probe.size() < kStatePrefix || llama_state_seq_get_data(ctx_, probe.data(), probe.size(), seq) < kStatePrefix) {
+    tokens.clear();
+    return 0;
+  }
+  const size_t state_at = kHeader + n_tokens * sizeof(Token) - kStatePrefix;
+  std::memcpy(bytes.data() + state_at, probe.data(), kStatePrefix);
+  const size_t state_bytes = size - state_at;
+  if (llama_state_seq_set_data(ctx_, bytes.data() + state_at, state_bytes, seq) != state_bytes) {
     clear(seq);
     tokens.clear();
     return 0;
   }
-  tokens.resize(n_tokens);
-  return n;
+  return size;
 }
 
 }  // namespace sfcl::engine

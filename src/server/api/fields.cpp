@@ -154,7 +154,18 @@ size_t distance(std::string_view a, std::string_view b) {
     }
   }
   const std::string name = prefix + key;
-  std::string message = "unknown parameter '" + name + "'";
+  // The name as JSON escapes it: a control character (a NUL) would end the message early.
+  std::string shown;
+  for (const char c : name) {
+    if (static_cast<unsigned char>(c) < 0x20) {
+      constexpr std::string_view kHex = "0123456789abcdef";
+      shown.append("\\u00").push_back(kHex[static_cast<unsigned char>(c) >> 4]);
+      shown.push_back(kHex[static_cast<unsigned char>(c) & 0xF]);
+    } else {
+      shown.push_back(c);
+    }
+  }
+  std::string message = "unknown parameter '" + shown + "'";
   if (!best.empty()) message += " (did you mean '" + prefix + std::string(best) + "'?)";
   throw bad_param(message, name);
 }

@@ -89,7 +89,8 @@ void parse_sfcl(const json& body, const ServerOptions& server, const ModelSpec& 
   if (has(s, "abstain_marker")) {
     const json& m = s["abstain_marker"];
     const auto valid = [](const json& v) {
-      return v.is_string() && !v.get<std::string>().empty() && v.get<std::string>().size() <= 200;
+      return v.is_string() && !v.get<std::string>().empty() && v.get<std::string>().size() <= 200 &&
+             v.get<std::string>().find('\0') == std::string::npos;  // NUL is refused in every text field
     };
     // {"en": ..., "zh": ...}: one or both of those keys, nothing else.
     const auto per_language = [&] {
@@ -106,8 +107,8 @@ void parse_sfcl(const json& body, const ServerOptions& server, const ModelSpec& 
       if (m.contains("zh")) r.options.abstain_marker_zh = m["zh"].get<std::string>();
     } else {
       throw bad(
-          "sfcl.abstain_marker must be a non-empty string of at most 200 bytes, or {\"en\": ..., \"zh\": ...} "
-          "with one or both of those keys",
+          "sfcl.abstain_marker must be a non-empty string of at most 200 bytes with no NUL character, or "
+          "{\"en\": ..., \"zh\": ...} with one or both of those keys",
           "sfcl.abstain_marker");
     }
   }

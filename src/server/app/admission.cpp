@@ -1,5 +1,6 @@
 #include "server/app/admission.h"
 
+#include <algorithm>
 #include <limits>
 
 #include "anchor/anchor.h"
@@ -130,6 +131,35 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
   return job;
 }
 
+// The text's anchors and decision points, counted in pieces of about 64 KiB cut after a line break
+// or a space, and no further once the anchors so far are more than the whole text may hold (or
+// the decision points more than a request may have): megabytes of "1 2 3 ..." in sfcl.sources are
+// refused after their first piece, not after the lexer read all of them.
+anchor::DecisionCount count_in_pieces(std::string_view text, const ServerOptions& opt) {
+  constexpr size_t kPiece = 64 * 1024;
+  const double max_anchors = opt.spam_anchors_per_kb > 0 && text.size() >= 256
+                                 ? opt.spam_anchors_per_kb * static_cast<double>(text.size()) / 1024.0
+                                 : std::numeric_limits<double>::infinity();
+  anchor::DecisionCount all;
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = std::min(text.size(), at + kPiece);
+    if (end < text.size()) {
+      const size_t cut = text.find_last_of("\n ", end);
+      if (cut != std::string_view::npos && cut > at) end = cut + 1;
+    }
+    const auto piece = anchor::count_decision_points(text.substr(at, end - at));
+    all.total += piece.total;
+    all.anchors += piece.anchors;
+    at = end;
+    if (static_cast<double>(all.anchors) > max_anchors ||
+        (opt.max_decision_points > 0 && static_cast<int64_t>(all.total) > opt.max_decision_points)) {
+      break;
+    }
+  }
+  return all;
+}
+
 // Decision points bound the checking work a prompt can cause; anchor spam (a text that is mostly
 // values, e.g. "1 2 3 4 ...") would make every generated value a search over thousands of them.
 void check_decision_points(State& st, const GenerationRequest& req) {
@@ -141,7 +171,7 @@ void check_decision_points(State& st, const GenerationRequest& req) {
     for (const auto& [name, text] : req.infill->extra) all_text += "\n" + text;
   }
   for (const auto& s : req.extra_sources) all_text += "\n" + s;
-  const auto dp = anchor::count_decision_points(all_text);
+  const auto dp = count_in_pieces(all_text, st.opt);
   if (st.opt.max_decision_points > 0 && static_cast<int64_t>(dp.total) > st.opt.max_decision_points) {
     if (st.metrics) st.metrics->admission_rejected("decision_points");
     throw ApiError(400, "invalid_request_error",
@@ -199,8 +229,8 @@ Admitted admit_request(State& st, Api api, const http::Request& http) {
   }
   if (http.get_header_value("X-SFCL-Events") == "1") a.req.events = true;
   check_prompt_bytes(st, api, a.req);  // before tokenising: its cost grows with the text
+  check_decision_points(st, a.req);    // before the sources are indexed: anchor spam is refused first
   a.job = make_job(st, *a.model, a.req);
-  check_decision_points(st, a.req);
   check_prompt_size(st, a.req, a.job->prompt.size());
   return a;
 }

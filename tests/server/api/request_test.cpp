@@ -94,6 +94,8 @@ TEST(ServerRequest, ErrorsNameTheParameter) {
       {Api::anthropic, {{"sfcl", {{"abstain_marker", {{"fr", "x"}}}}}}, "sfcl.abstain_marker"},
       {Api::anthropic, {{"sfcl", {{"abstain_marker", json::object()}}}}, "sfcl.abstain_marker"},
       {Api::openai_chat, {{"sfcl", {{"abstain_marker", {{"zh", "无依据"}, {"foo", "y"}}}}}}, "sfcl.abstain_marker"},
+      {Api::openai_chat, {{"sfcl", {{"abstain_marker", std::string("A\0B", 3)}}}}, "sfcl.abstain_marker"},
+      {Api::openai_chat, {{"sfcl", {{"abstain_marker", {{"en", std::string("A\0B", 3)}}}}}}, "sfcl.abstain_marker"},
       {Api::anthropic, {{"messages", json::array({{{"role", "robot"}, {"content", "x"}}})}}, "messages.0.role"},
       {Api::openai_chat, {{"messages", json::array({{{"role", "wizard"}, {"content", "x"}}})}}, "messages[0].role"},
       {Api::openai_chat, {{"n", 200}}, "n"},

@@ -210,6 +210,12 @@ TEST_F(ApiConventions, UnknownFieldsAre400NamingTheFieldInEachApisShape) {
   EXPECT_EQ(o["error"]["type"], "invalid_request_error");
   EXPECT_EQ(o["error"]["param"], "temprature");
   EXPECT_EQ(o["error"]["message"], "unknown parameter 'temprature' (did you mean 'temperature'?)");
+  // A control character in the name is written escaped, not cut short at a NUL.
+  json nul = chat("m", "hi", 3);
+  nul[std::string("ab\0cd", 5)] = 1;
+  const json n = post_json(c, "/v1/chat/completions", nul);
+  EXPECT_EQ(n["_status"], 400);
+  EXPECT_EQ(n["error"]["message"], "unknown parameter 'ab\\u0000cd'");
   json anth = chat("m", "hi", 3);
   anth["max_tokenz"] = 3;
   const json a = post_json(c, "/v1/messages", anth);

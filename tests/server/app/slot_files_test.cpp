@@ -168,6 +168,29 @@ TEST_F(ServerSlotFiles, BadNamesSlotsActionsAndFilesAreRefusedAndTheServerServes
   EXPECT_EQ(completion(c, 0)["_status"], 200);  // still serving, slot 0 usable after the failed restore
 }
 
+// A slot file cut short anywhere after its header (a full disk, an interrupted copy) is a 400 and
+// the server keeps serving: llama_state_seq_load_file would abort the process on it.
+TEST_F(ServerSlotFiles, ASlotFileCutShortIsRefusedAndTheServerServes) {
+  ServerProcess s({"--parallel", "2", "--ctx", "512", "--slot-save-path", slot_dir().string()});
+  auto c = s.client();
+  ASSERT_EQ(completion(c, 0)["_status"], 200);
+  ASSERT_EQ(slot(c, 0, "save", {{"filename", "whole.bin"}})["_status"], 200);
+  std::ifstream in(slot_dir() / "whole.bin", std::ios::binary);
+  const std::string whole((std::istreambuf_iterator<char>(in)), {});
+  ASSERT_GT(whole.size(), 1000U);
+  for (const size_t cut : {whole.size() - 1, whole.size() - 100, whole.size() / 2, whole.size() / 4}) {
+    std::ofstream(slot_dir() / "cut.bin", std::ios::binary) << whole.substr(0, cut);
+    const json r = slot(c, 1, "restore", {{"filename", "cut.bin"}});
+    EXPECT_EQ(r["_status"], 400) << cut << " " << r.dump();
+    EXPECT_EQ(r["error"]["type"], "invalid_request_error") << r.dump();
+  }
+  std::ofstream(slot_dir() / "long.bin", std::ios::binary) << whole << "trailing";
+  EXPECT_EQ(slot(c, 1, "restore", {{"filename", "long.bin"}})["_status"], 400);
+  const json ok = slot(c, 1, "restore", {{"filename", "whole.bin"}});
+  EXPECT_EQ(ok["_status"], 200) << ok.dump();
+  EXPECT_EQ(completion(c, 1)["_status"], 200);  // still serving, the restored slot usable
+}
+
 TEST_F(ServerSlotFiles, WithoutASavePathTheActionsAre501) {
   ServerProcess s({"--parallel", "1"});
   auto c = s.client();
