@@ -388,7 +388,7 @@ size_t scan_cn_numeral_date(Src& src, size_t p, size_t j, uint64_t v, Anchor& a)
   }
   if (v >= 1 && v <= 12 && !run.starts_with("两") && src.match(j, "月")) return month_day_at(src, 0, p, a);
   // A day alone in two characters or more (十五日): 一日, 五日 are "one day", "five days" (一日三餐, 五日游).
-  if (v >= 1 && v <= 31 && run.size() >= 2 * 3 && src.match(j, "日")) {
+  if (v >= 1 && v <= 31 && run.size() >= size_t{2} * 3 && src.match(j, "日")) {
     return cn_day_of_month(src, p, j, static_cast<int>(v), a);
   }
   return 0;

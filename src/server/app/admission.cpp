@@ -136,7 +136,7 @@ std::shared_ptr<Job> make_job(State& st, const ServedModel& served, const Genera
 // the decision points more than a request may have): megabytes of "1 2 3 ..." in sfcl.sources are
 // refused after their first piece, not after the lexer read all of them.
 anchor::DecisionCount count_in_pieces(std::string_view text, const ServerOptions& opt) {
-  constexpr size_t kPiece = 64 * 1024;
+  constexpr size_t kPiece = size_t{64} * 1024;
   const double max_anchors = opt.spam_anchors_per_kb > 0 && text.size() >= 256
                                  ? opt.spam_anchors_per_kb * static_cast<double>(text.size()) / 1024.0
                                  : std::numeric_limits<double>::infinity();
