@@ -183,17 +183,21 @@ size_t spelled_tail(Src& src, size_t j, uint64_t& value) {
   uint64_t total = 0;
   uint64_t current = value;
   bool scaled = false;
+  uint64_t last_scale = 0;  // each of thousand, million, billion once, larger first
   while (src.at(j) == ' ') {
     size_t k = j + 1;
     if (scaled && src.match_ci(k, "and ")) k += 4;  // "four hundred and twelve"
     bool matched = false;
     for (const Magnitude& m : kMagnitudes) {
       if (current == 0 || !src.match_ci(k, m.word) || !src.word_end(k + m.word.size())) continue;
+      // "two hundred hundred", "two thousand three million": no number; the chain stops before it
+      if (m.scale == 100 ? current >= 100 : (last_scale != 0 && m.scale >= last_scale)) break;
       if (m.scale == 100) {
         current *= 100;
       } else {
         total += current * m.scale;
         current = 0;
+        last_scale = m.scale;
       }
       j = k + m.word.size();
       scaled = matched = true;
@@ -231,8 +235,8 @@ size_t spelled_count(Src& src, size_t j, std::string_view digits, bool in_title,
     // A name may follow ("Two New York women"), but not inside a title ("The Three Musketeers").
     if (src.at(j) != ' ' || !is_alpha(src.at(j + 1)) || (in_title && is_upper(src.at(j + 1)))) return 0;
     size_t k = j + 1;
-    while (is_alpha(src.at(k))) ++k;
-    if (!src.word_end(k)) return 0;
+    while (is_alpha(src.at(k)) && k - j <= kMaxLetterRun) ++k;  // a longer run is no word: decided there
+    if (k - j > kMaxLetterRun || !src.word_end(k)) return 0;
     const std::string_view next = src.s.substr(j + 1, k - j - 1);
     for (std::string_view w : kNotCounted) {
       if (next == w) return 0;

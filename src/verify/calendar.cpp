@@ -29,7 +29,7 @@ bool date_compatible_whole(std::string_view out, std::string_view src) {
   // "--06-15" (no year) inside "2024-06-15"
   if (out.size() >= 4 && out.substr(0, 2) == "--" && src.size() == 10 && src.substr(4) == out.substr(1)) return true;
   // "--09" (a month alone, "9月") in a date of that month of any year
-  if (out.size() == 4 && out.starts_with("--") && src.size() >= 7 && src[4] == '-' &&
+  if (out.size() == 4 && out.starts_with("--") && src.size() >= 7 && src[0] != '-' && src[4] == '-' &&
       src.substr(5, 2) == out.substr(2)) {
     return true;
   }
@@ -46,7 +46,13 @@ bool date_compatible(std::string_view out, std::string_view src) {
   const size_t slash = out.find('/');
   // A source's part of a month holds its month ("2月" for 2月中旬), and no other day.
   if (const size_t s = src.find('/'); s != std::string_view::npos) {
-    return slash == std::string_view::npos && (out == src.substr(0, s) || date_compatible_whole(out, src.substr(0, s)));
+    const std::string_view src_month = src.substr(0, s);
+    if (slash != std::string_view::npos) {  // both parts of a month: the same part, of that month
+      const std::string_view out_month = out.substr(0, slash);
+      return out.substr(slash) == src.substr(s) &&
+             (out_month == src_month || date_compatible_whole(out_month, src_month));
+    }
+    return out == src_month || date_compatible_whole(out, src_month);
   }
   if (slash == std::string_view::npos) return date_compatible_whole(out, src);
   const std::string_view month = out.substr(0, slash);

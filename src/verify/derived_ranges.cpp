@@ -71,7 +71,8 @@ void DerivedValues::add_day_range(const Anchor& from, const Anchor& to, const st
   auto a = day_of(from.norm);
   auto b = day_of(to.norm);
   if (!a || !b) return;
-  if (a->year == 0) a->year = b->year != 0 ? b->year : kNoLeapYear;     // "June 3 to June 7, 2024"
+  // "June 3 to June 7, 2024"; "December 28 to January 3, 2025" starts in 2024
+  if (a->year == 0) a->year = b->year != 0 ? b->year - (a->month > b->month ? 1 : 0) : kNoLeapYear;
   if (b->year == 0) b->year = a->year + (b->month < a->month ? 1 : 0);  // "December 28 to January 3"
   const int64_t d = days_from_civil(b->year, b->month, b->day) - days_from_civil(a->year, a->month, a->day);
   if (d <= 0) return;
@@ -87,10 +88,14 @@ void DerivedValues::add_ranges(const anchor::SourceIndex& index) {
     const auto ids = index.of_type(type);
     for (size_t k = 0; k + 1 < ids.size() && ranges < kMaxRanges; ++k) {
       const auto& from = all[ids[k]];
-      const auto& to = all[ids[k + 1]];
-      if (!from.range_start || to.source != from.source) continue;
+      if (!from.range_start || from.part) continue;
+      size_t next = k + 1;  // the range's end: the next value as written, not a part read from one
+      while (next < ids.size() && all[ids[next]].part) ++next;
+      if (next == ids.size()) break;
+      const auto& to = all[ids[next]];
+      if (to.source != from.source) continue;
       ++ranges;
-      const std::array<int64_t, 3> ops{ids[k], ids[k + 1], -1};
+      const std::array<int64_t, 3> ops{ids[k], ids[next], -1};
       if (type == Type::time) {
         add_time_range(from.anchor, to.anchor, ops);
       } else {

@@ -619,6 +619,8 @@ const Case kCases[] = {
     {"employs two thousand four hundred people", "quantity", "two thousand four hundred people", "2400 person"},
     {"three hundred and twelve passengers", "quantity", "three hundred and twelve passengers", "312 person"},
     {"three times a day", "quantity", "three times", "3 次"},
+    {"two hundred hundred people", "number", "two hundred", "200"},
+    {"two thousand three million people", "number", "two thousand three", "2003"},
     {"3 times a day", "quantity", "3 times", "3 次"},
     {"每天三次", "quantity", "三次", "3 次"},
     {"one of the best", "!number", "", ""},

@@ -649,6 +649,10 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"行动将于2月15日启动。", "从2月中旬开始。", "2月中旬", Verdict::confirmed},
         ProseCase{"新华社北京2月4日电 行动启动。", "从2月中旬开始。", "2月中旬", Verdict::unsupported},
         ProseCase{"行动将于2月中旬启动。", "行动2月启动。", "2月", Verdict::confirmed},
+        ProseCase{"会议于3月11日举行。", "会议在11月举行。", "11月", Verdict::unsupported},  // not the day 11
+        ProseCase{"行动于2024年2月中旬启动。", "行动2月中旬启动。", "2月中旬", Verdict::confirmed},
+        ProseCase{"行动于11月2日启动。", "行动2月上旬启动。", "2月上旬", Verdict::unsupported},
+        ProseCase{"The fair runs from December 28 to January 3, 2025.", "It lasts 7 days.", "7 days", Verdict::derived},
         ProseCase{"展台上15个非物质文化遗产实物。", "15件非遗实物同场展出。", "15件", Verdict::confirmed},
         ProseCase{"共有15个国家参加。", "15件实物展出。", "15件", Verdict::unsupported},
         ProseCase{"结果以65：76告负。", "中国队以65比76不敌对手。", "65比76", Verdict::confirmed},

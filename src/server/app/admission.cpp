@@ -145,8 +145,8 @@ anchor::DecisionCount count_in_pieces(std::string_view text, const ServerOptions
   while (at < text.size()) {
     size_t end = std::min(text.size(), at + kPiece);
     if (end < text.size()) {
-      const size_t cut = text.find_last_of("\n ", end);
-      if (cut != std::string_view::npos && cut > at) end = cut + 1;
+      const size_t cut = text.substr(at, end - at).find_last_of("\n ");  // within this piece only
+      if (cut != std::string_view::npos && cut > 0) end = at + cut + 1;
     }
     const auto piece = anchor::count_decision_points(text.substr(at, end - at));
     all.total += piece.total;
