@@ -298,7 +298,11 @@ size_t scan_spelled(Src& src, size_t p, Anchor& a) {
       a.value = std::strtod(std::string(w.norm).c_str(), nullptr);
       return e;
     }
-    if (w.norm == "1") return 0;  // "one" is a pronoun as often ("one of", "no one")
+    // "one" is a pronoun as often ("one of", "no one"), except before a scale ("one hundred people")
+    if (w.norm == "1" && !(src.at(j) == ' ' && (src.match_ci(j + 1, "hundred") || src.match_ci(j + 1, "thousand") ||
+                                                src.match_ci(j + 1, "million") || src.match_ci(j + 1, "billion")))) {
+      return 0;
+    }
     // Capitalised after a word, the number is part of a title or a name.
     const bool in_title = is_upper(src.at(p)) && p >= 2 && src.s[p - 1] == ' ' && is_alnum(src.at(p - 2));
     return spelled_count(src, j, w.norm, in_title, a);

@@ -620,6 +620,8 @@ const Case kCases[] = {
     {"three hundred and twelve passengers", "quantity", "three hundred and twelve passengers", "312 person"},
     {"three times a day", "quantity", "three times", "3 次"},
     {"two hundred hundred people", "number", "two hundred", "200"},
+    {"one hundred people were hurt", "quantity", "one hundred people", "100 person"},
+    {"one of them", "!number", "", ""},
     {"two thousand three million people", "number", "two thousand three", "2003"},
     {"3 times a day", "quantity", "3 times", "3 次"},
     {"每天三次", "quantity", "三次", "3 次"},
