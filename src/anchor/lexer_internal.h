@@ -22,6 +22,14 @@ constexpr bool is_lower(int c) { return c >= 'a' && c <= 'z'; }
 constexpr bool is_alnum(int c) { return is_alpha(c) || is_digit(c); }
 constexpr bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 constexpr int to_lower(int c) { return is_upper(c) ? c + 32 : c; }
+// Equal but for the case of ASCII letters.
+constexpr bool ieq_ascii(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (to_lower(static_cast<unsigned char>(a[i])) != to_lower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
 constexpr bool is_han(char32_t c) {
   return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF) || c == 0x3007;
 }

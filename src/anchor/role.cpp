@@ -13,17 +13,9 @@ constexpr uint8_t kAllDays = 0x7F;  // Monday = bit 0 ... Sunday = bit 6
 constexpr uint8_t kWeekdays = 0x1F;
 constexpr uint8_t kWeekend = 0x60;
 
-bool ieq(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (to_lower(static_cast<unsigned char>(a[i])) != to_lower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
-}
-
 bool one_of(std::string_view w, std::initializer_list<std::string_view> list) {
   for (std::string_view s : list) {
-    if (ieq(w, s)) return true;
+    if (ieq_ascii(w, s)) return true;
   }
   return false;
 }
@@ -156,14 +148,15 @@ uint8_t day_word(std::string_view w) {
   if (w.size() > 3 && (w.back() == 's' || w.back() == 'S')) {
     const std::string_view sing = w.substr(0, w.size() - 1);
     for (int d = 0; d < 7; ++d) {
-      if (ieq(sing, kFull[d])) return static_cast<uint8_t>(1U << d);
+      if (ieq_ascii(sing, kFull[d])) return static_cast<uint8_t>(1U << d);
     }
   }
   for (int d = 0; d < 7; ++d) {
-    if (ieq(w, kFull[d]) || ieq(w, kShort[d])) return static_cast<uint8_t>(1U << d);
+    if (ieq_ascii(w, kFull[d]) || ieq_ascii(w, kShort[d])) return static_cast<uint8_t>(1U << d);
   }
   if (one_of(w, {"tues", "thur", "thurs", "weds"})) {
-    return static_cast<uint8_t>(ieq(w.substr(0, 2), "tu") ? 1U << 1 : (ieq(w.substr(0, 2), "we") ? 1U << 2 : 1U << 3));
+    return static_cast<uint8_t>(
+        ieq_ascii(w.substr(0, 2), "tu") ? 1U << 1 : (ieq_ascii(w.substr(0, 2), "we") ? 1U << 2 : 1U << 3));
   }
   if (one_of(w, {"weekday", "weekdays"})) return kWeekdays;
   if (one_of(w, {"weekend", "weekends"})) return kWeekend;
@@ -288,7 +281,7 @@ uint8_t weekdays_back(std::string_view before) {
       // previous times'.
       size_t p = from;
       while (p > 0 && before[p - 1] == ' ') --p;
-      if (comma && p >= 2 && ieq(before.substr(p - 2, 2), "on") && (p == 2 || before[p - 3] == ' ')) return 0;
+      if (comma && p >= 2 && ieq_ascii(before.substr(p - 2, 2), "on") && (p == 2 || before[p - 3] == ' ')) return 0;
       return weekdays(before.substr(from, w - from + word.size()));
     }
     if (!is_time_filler(word)) return 0;

@@ -7,14 +7,6 @@
 namespace sfcl::anchor {
 
 namespace {
-bool ieq(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (to_lower(static_cast<unsigned char>(a[i])) != to_lower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
-}
-
 // Role words that name one event, in either language: "founded" = "established" = 成立.
 constexpr std::array<std::array<std::string_view, 6>, 10> kRoleGroups = {{
     {"founded", "established", "formed", "incorporated", "成立", "创立"},
@@ -33,7 +25,7 @@ template <typename Stem>
 int role_group(std::string_view w, const Stem& stem) {
   for (size_t g = 0; g < kRoleGroups.size(); ++g) {
     for (std::string_view m : kRoleGroups[g]) {
-      if (!m.empty() && ieq(stem(w), stem(m))) return static_cast<int>(g);
+      if (!m.empty() && ieq_ascii(stem(w), stem(m))) return static_cast<int>(g);
     }
   }
   return -1;
@@ -45,7 +37,7 @@ int role_group(std::string_view w, const Stem& stem) {
 bool same_role(std::string_view a, std::string_view b) {
   auto stem = [](std::string_view w) {
     for (std::string_view s : {"ing", "ed", "es", "s", "d"}) {
-      if (w.size() >= s.size() + 4 && ieq(w.substr(w.size() - s.size()), s)) {
+      if (w.size() >= s.size() + 4 && ieq_ascii(w.substr(w.size() - s.size()), s)) {
         w.remove_suffix(s.size());
         break;
       }
@@ -54,7 +46,7 @@ bool same_role(std::string_view a, std::string_view b) {
     return w;
   };
   if (a.empty() || b.empty()) return false;
-  if (ieq(stem(a), stem(b))) return true;
+  if (ieq_ascii(stem(a), stem(b))) return true;
   const int ga = role_group(a, stem);
   return ga >= 0 && ga == role_group(b, stem);
 }

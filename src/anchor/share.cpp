@@ -10,14 +10,6 @@
 namespace sfcl::anchor {
 
 namespace {
-bool ieq_ascii(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (to_lower(static_cast<unsigned char>(a[i])) != to_lower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
-}
-
 // `s` ends with the word(s) `w`, which start a word.
 bool ends_with_words(std::string_view s, std::string_view w) {
   if (s.size() < w.size() || !ieq_ascii(s.substr(s.size() - w.size()), w)) return false;
