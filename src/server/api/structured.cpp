@@ -31,6 +31,7 @@ void parse_structured_output(Api api, const json& body, GenerationRequest& r) {
         throw bad("response_format.json_schema.schema must be a JSON schema object",
                   "response_format.json_schema.schema");
       }
+      if (present(s, "schema")) check_schema_satisfiable(s["schema"], "response_format.json_schema.schema");
       r.json_schema = present(s, "schema") ? s["schema"].dump() : R"({"type":"object"})";
     } else if (type != "text") {
       throw bad("response_format.type must be \"text\", \"json_object\" or \"json_schema\"", "response_format.type");
@@ -39,6 +40,7 @@ void parse_structured_output(Api api, const json& body, GenerationRequest& r) {
   if (present(body, "json_schema")) {
     if (!body["json_schema"].is_object()) throw bad("json_schema must be a JSON schema object", "json_schema");
     if (!r.json_schema.empty()) throw bad("json_schema: give either response_format or json_schema", "json_schema");
+    check_schema_satisfiable(body["json_schema"], "json_schema");
     r.json_schema = body["json_schema"].dump();
   }
   if (present(body, "grammar")) {

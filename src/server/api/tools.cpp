@@ -29,6 +29,7 @@ std::string string_field(const json& o, const char* key, const std::string& wher
 std::string schema_text(const json& schema, const std::string& where) {
   if (schema.is_null()) return "{\"type\":\"object\"}";
   if (!schema.is_object()) throw bad(where + " must be a JSON schema object", where);
+  check_schema_satisfiable(schema, where);
   return schema.dump();
 }
 

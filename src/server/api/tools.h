@@ -31,6 +31,10 @@ struct ReplyShape {
 // ApiError naming the parameter.
 void parse_tools(Api api, const nlohmann::json& body, GenerationRequest& r);
 void parse_structured_output(Api api, const nlohmann::json& body, GenerationRequest& r);
+// Throws ApiError (400, naming `where` and the part of the schema) for a JSON schema no value
+// satisfies: bounds that cross, an empty enum, `not: {}`, types that exclude each other
+// (schema_check.cpp).
+void check_schema_satisfiable(const nlohmann::json& schema, const std::string& where);
 // Anthropic content with tool_use, tool_result or thinking blocks.
 bool has_tool_blocks(const nlohmann::json& content);
 // The messages one Anthropic message with such blocks stands for (tool results become "tool"

@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "server/http/body_read.h"
+
 namespace sfcl::server::http {
 
 namespace asio = boost::asio;
@@ -26,7 +28,7 @@ using asio::use_awaitable;
 namespace {
 
 constexpr auto kTuple = asio::as_tuple(use_awaitable);
-using Parser = bhttp::request_parser<bhttp::string_body>;
+using Parser = BodyParser;
 constexpr size_t kLargeBody = 1U << 20;
 
 std::chrono::steady_clock::duration seconds(double s) {
@@ -310,18 +312,20 @@ struct Server::Impl {
       if (e) co_return false;
     }
     stream.expires_after(seconds(limits.body_timeout_s));
-    auto [e2, n2] = co_await bhttp::async_read(stream, buf, parser, kTuple);
-    if (e2 == bhttp::error::body_limit) {
+    const BodyRead got = co_await read_rest_of_body(stream, buf, parser);
+    if (got.end == BodyEnd::refused && got.error == bhttp::error::body_limit) {
       co_await refuse(
           stream, req, 413,
           "the request body is larger than this server's limit (" + std::to_string(limits.max_body) + " bytes)", start);
-      co_return false;
+    } else if (got.end == BodyEnd::refused) {
+      co_await refuse(stream, req, 400, "malformed request body: " + got.error.message(), start);
+    } else if (got.end == BodyEnd::bad_framing) {
+      co_await refuse(stream, req, 400,
+                      "malformed request body: a chunk line must end in CRLF and be at most " +
+                          std::to_string(kMaxChunkLine) + " bytes (RFC 9112, 7.1)",
+                      start);
     }
-    if (e2 && e2 != beast::error::timeout && e2 != bhttp::error::partial_message && e2 != asio::error::eof &&
-        e2 != asio::error::connection_reset) {
-      co_await refuse(stream, req, 400, "malformed request body: " + e2.message(), start);
-    }
-    co_return !e2;
+    co_return got.end == BodyEnd::done;
   }
 
   awaitable<void> session(tcp::socket socket) {

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "server/api/request.h"
+#include "server/api/tools.h"
 
 namespace sfcl::server {
 namespace {
@@ -182,6 +183,71 @@ TEST(ServerTools, StructuredOutputFields) {
             "tools");
   EXPECT_EQ(param_of(Api::anthropic, anthropic({kUser}, {{"response_format", {{"type", "json_object"}}}})),
             "response_format");
+}
+
+// A schema no value satisfies is the request's error, naming the part that cannot be met; a schema
+// some value satisfies passes, however unusual.
+TEST(ServerTools, SchemasNoValueSatisfiesAre400) {
+  struct Row {
+    const char* schema;
+    const char* error;  // "" = accepted
+  };
+  const Row rows[] = {
+      {R"({"type":"integer","minimum":10,"maximum":5})", "lower bound 10 is not below its upper bound 5"},
+      {R"({"type":"number","exclusiveMinimum":3,"maximum":3})", "lower bound 3 is not below"},
+      {R"({"type":"integer","minimum":1.2,"maximum":1.8})", "no integer lies within its bounds"},
+      {R"({"type":"integer","exclusiveMinimum":1,"exclusiveMaximum":2})", "no integer lies within its bounds"},
+      {R"({"type":"string","minLength":5,"maxLength":2})", "minLength 5 is above maxLength 2"},
+      {R"({"type":"array","minItems":3,"maxItems":1})", "minItems 3 is above maxItems 1"},
+      {R"({"enum":[]})", "enum is empty"},
+      {R"({"type":[]})", "type is empty"},
+      {R"({"type":"integer","enum":["a","b"]})", "no value of its enum has its type"},
+      {R"({"const":"x","enum":["a"]})", "const is not in its enum"},
+      {R"({"type":"string","const":3})", "const does not have its type"},
+      {R"({"not":{}})", "not matches every value"},
+      {R"({"allOf":[{"type":"string"},{"type":"integer"}]})", "allOf asks for types"},
+      {R"({"anyOf":[{"enum":[]},{"type":"integer","minimum":2,"maximum":1}]})", "anyOf[0].enum is empty"},
+      {R"({"type":"object","properties":{"a":{}},"required":["a","b"],"additionalProperties":false})",
+       "requires \"b\", which additionalProperties: false forbids"},
+      {R"({"type":"object","properties":{"a":{}},"additionalProperties":false,"minProperties":2})",
+       "minProperties 2 is more than the 1 properties"},
+      {R"({"type":"object","required":["a","b"],"maxProperties":1})", "requires more properties than maxProperties"},
+      {R"({"type":"object","properties":{"age":{"type":"integer","minimum":18,"maximum":0}},"required":["age"]})",
+       ".properties.age: its lower bound 18"},
+      {R"({"type":"array","items":{"enum":[]},"minItems":1})", ".items.enum is empty"},
+      {R"({"prefixItems":[{"type":"string"},false]})", ".prefixItems[1] is false"},
+      {"false", " is false"},
+      // Satisfiable, however unusual.
+      {R"({"type":"integer","minimum":5,"maximum":5})", ""},
+      {R"({"type":"number","minimum":1.2,"maximum":1.8})", ""},
+      {R"({"type":["integer","string"],"enum":["a"]})", ""},
+      {R"({"type":"number","enum":[3]})", ""},
+      {R"({"type":"integer","enum":[3.0]})", ""},
+      {R"({"type":"object","properties":{"a":false}})", ""},  // an optional property that can only be left out
+      {R"({"type":"array","items":{"enum":[]}})", ""},        // the empty array
+      {R"({"anyOf":[{"enum":[]},{"type":"string"}]})", ""},
+      {R"({"not":{"type":"string"}})", ""},
+      {R"({"type":"object","required":["a"]})", ""},
+      {R"({"allOf":[{"type":["string","null"]},{"type":"null"}]})", ""},
+      {"true", ""},
+  };
+  for (const Row& row : rows) {
+    const json schema = json::parse(row.schema);
+    try {
+      check_schema_satisfiable(schema, "response_format.json_schema.schema");
+      EXPECT_STREQ(row.error, "") << row.schema << " was accepted";
+    } catch (const ApiError& e) {
+      EXPECT_NE(std::string(row.error), "") << row.schema << ": " << e.what();
+      EXPECT_NE(std::string(e.what()).find(row.error), std::string::npos) << row.schema << ": " << e.what();
+      EXPECT_EQ(e.status, 400);
+      EXPECT_EQ(e.param, "response_format.json_schema.schema");
+    }
+  }
+  // Through a request, for a reply's schema and a tool's parameters.
+  EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"json_schema", {{"enum", json::array()}}}})), "json_schema");
+  json tools = kOpenAITools;
+  tools[0]["function"]["parameters"] = {{"type", "integer"}, {"minimum", 3}, {"maximum", 1}};
+  EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"tools", tools}})), "tools[0].function.parameters");
 }
 
 }  // namespace

@@ -201,6 +201,34 @@ TEST_F(ServerTransport, MalformedFramingIs400AndPipeliningWorks) {
   EXPECT_EQ(count, 3U) << three;
 }
 
+// A chunked body's lines end in CRLF (RFC 9112, 7.1). One that ends them in a bare LF, or sends a
+// chunk line without end, is a 400 at once, not a connection held open to the body deadline; a
+// well-framed chunked body, extensions and a trailer included, is read and the next pipelined
+// request after it is answered.
+TEST_F(ServerTransport, ChunkLinesWithoutCrlfAre400AtOnce) {
+  const std::string head =
+      "POST /v1/messages/count_tokens HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+      "application/json\r\n" +
+      auth() + "Transfer-Encoding: chunked\r\n\r\n";
+  const std::string body = R"({"model":"sfcl","messages":[{"role":"user","content":"hi"}]})";
+  std::ostringstream size;
+  size << std::hex << body.size();
+  const auto t0 = clock_type::now();
+  const std::string bare = exchange(port(), head + size.str() + "\n" + body + "\n0\n\n");
+  EXPECT_EQ(status_of(bare), 400) << bare;
+  EXPECT_NE(bare.find("CRLF"), std::string::npos) << bare;
+  const std::string endless = exchange(port(), head + std::string(5000, '1'));
+  EXPECT_EQ(status_of(endless), 400) << endless;
+  EXPECT_LT(ms_since(t0), 2500.0) << "answered without waiting for the body deadline";
+  RawConn piped(port());
+  piped.send(head + size.str() + ";ext=1\r\n" + body + "\r\n0\r\nX-Trailer: 1\r\n\r\n" +
+             "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+  const std::string both = piped.read_all(1000);
+  EXPECT_EQ(status_of(both), 200) << both;
+  EXPECT_NE(both.find("input_tokens"), std::string::npos) << both;
+  EXPECT_NE(both.find("HTTP/1.1 200", 1), std::string::npos) << "the pipelined GET is answered: " << both;
+}
+
 // Item 13: JSON endpoints want application/json; Host is checked on loopback; cross-origin
 // only from --cors-origin, whose preflight is answered before auth.
 TEST_F(ServerTransport, ContentTypeHostAndCors) {
