@@ -355,6 +355,9 @@ class SourceIndex {
   // Number of names in each sentence of the sources that names three or more (a list the answer may
   // count: "three parties").
   [[nodiscard]] std::span<const uint32_t> list_counts() const { return list_counts_; }
+  // Whether the sources name all seven days of the week (a record's opening hours): "open seven
+  // days a week" counts them, as "three parties" counts a list.
+  [[nodiscard]] bool lists_the_week() const { return lists_the_week_; }
   [[nodiscard]] size_t size() const { return base_size_ + anchors_.size(); }
   // The clause of anchor `i` (an index into anchors()) where what it counts is written.
   [[nodiscard]] std::string_view counted(size_t i) const;
@@ -392,6 +395,7 @@ class SourceIndex {
   std::vector<FoldedSource> texts_;  // own sources, in order
   int32_t base_sources_ = 0;         // sources of the base: own source ids start here
   std::vector<uint32_t> list_counts_;
+  bool lists_the_week_ = false;
   std::string counted_pool_;  // the clauses of numbers and quantities (SourceAnchor::counted_at)
 };
 

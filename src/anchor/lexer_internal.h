@@ -234,6 +234,11 @@ struct Multiplier {
 };
 // `after_currency`: the number follows a currency prefix, so "B", "M", "T" are magnitudes too.
 Multiplier multiplier(Src& src, size_t j, bool after_currency = false);
+// "an hour and a half" (1.5 hour), "a quarter-hour", "quarter of an hour" (15 minutes), "half-hour"
+// (30 minutes) at p: a duration in words, or 0.
+size_t scan_unit_and_a_half(Src& src, size_t p, Anchor& a);
+// "3分19秒47", "59秒08", "76米33" with digits [p, j): a race time or mark (lexer_times.cpp), or 0.
+size_t scan_cn_race_mark(Src& src, size_t p, size_t j, Anchor& a);
 size_t currency_suffix(Src& src, size_t j, std::string_view& code);
 size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn_year);
 size_t percent_suffix(Src& src, size_t j);

@@ -27,6 +27,12 @@ Multiplier multiplier(Src& src, size_t j, bool after_currency) {
       if (src.match(j, w) && src.word_end(j + w.size())) return {j + w.size(), shift};
     }
   }
+  // "2000多人", "500余艘", "20多万元": 多 and 余 say "over" (verify/rounded.cpp reads them); the
+  // magnitude or unit after them is the number's.
+  if ((src.match(j, "多") || src.match(j, "余")) && j > 0 && is_digit(static_cast<unsigned char>(src.s[j - 1]))) {
+    const Multiplier m = multiplier(src, j + 3, after_currency);
+    return m.end > j + 3 ? m : Multiplier{j + 3, 0};
+  }
   // Compound magnitudes first: "3千亿元" is 3×10^11 yuan, not 3千 followed by a lone "亿元".
   for (const auto& [w, shift] :
        {std::pair<std::string_view, int>{"千亿", 11}, {"万亿", 12}, {"百亿", 10}, {"千万", 7}, {"百万", 6}}) {
@@ -56,7 +62,7 @@ size_t currency_suffix(Src& src, size_t j, std::string_view& code) {
   }
   if (src.at(j) >= 0xE0) {
     // Most Han characters after a number start no currency name (月, 日, 万, 人 ...): one look.
-    static constexpr std::u32string_view kFirsts = U"日美欧英港澳加新瑞韩人";
+    static constexpr std::u32string_view kFirsts = U"日美欧英港澳加新瑞韩泰卢人";
     if (kFirsts.find(src.cp(j).cp) == std::u32string_view::npos) return 0;
     for (const auto& c : kCurrencyWordsZh) {
       if (!src.match(j, c.text)) continue;
@@ -87,18 +93,46 @@ size_t currency_suffix(Src& src, size_t j, std::string_view& code) {
   return 0;
 }
 
+namespace {
+// A lower-case word at k that describes a span ("long", "full", "agonizing", "wasted",
+// "consecutive"): its end, or 0.
+size_t describing_word(Src& src, size_t k) {
+  size_t e = k;
+  while (is_lower(src.at(e)) && e - k <= kMaxLetterRun) ++e;
+  if (e - k < 4 || e - k > kMaxLetterRun || !src.word_end(e)) return 0;
+  const std::string_view w = src.s.substr(k, e - k);
+  for (std::string_view end : {"ing", "ful", "ous", "ive", "ed"}) {
+    if (w.ends_with(end)) return e;
+  }
+  for (std::string_view word :
+       {"long", "full", "more", "whole", "straight", "additional", "extra", "short", "further"}) {
+    if (w == word) return e;
+  }
+  return 0;
+}
+}  // namespace
+
 // Duration unit after a number: " days", "-day", " business days", "天", "日", "个月", "周", "年".
 size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn_year) {
   const int c = src.at(j);
-  if (c == ' ' || c == '-') {
-    const size_t k = c == ' ' ? src.skip_spaces(j) : j + 1;
-    for (const auto& u : kDurationUnitsEn) {
-      if (src.match_ci(k, u.text) && src.word_end(k + u.text.size())) {
-        unit = u.unit;
-        return k + u.text.size();
+  // "30minutes", "2hours", "45min": a unit of three letters or more glued to the digits.
+  const bool glued = is_alpha(c) && j > 0 && is_digit(static_cast<unsigned char>(src.s[j - 1]));
+  if (c == ' ' || c == '-' || glued) {
+    const size_t k = c == ' ' ? src.skip_spaces(j) : (glued ? j : j + 1);
+    const auto unit_at = [&](size_t at) -> size_t {
+      for (const auto& u : kDurationUnitsEn) {
+        if ((!glued || u.text.size() >= 3) && src.match_ci(at, u.text) && src.word_end(at + u.text.size())) {
+          unit = u.unit;
+          return at + u.text.size();
+        }
       }
-    }
-    return 0;
+      return 0;
+    };
+    if (size_t e = unit_at(k)) return e;
+    // "eight agonizing months", "three long years": one word that describes the span between.
+    if (c != ' ') return 0;
+    const size_t w = describing_word(src, k);
+    return w > 0 && src.at(w) == ' ' ? unit_at(w + 1) : 0;
   }
   for (const auto& u : kDurationUnitsZh) {
     if (u.text == "年" && !allow_cn_year) continue;
@@ -276,6 +310,9 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
     a.type = Type::percent;
     a.norm += '%';
     return e;
+  }
+  if (mult.shift == 0 && src.at(j) >= 0xE0) {
+    if (size_t e = scan_cn_race_mark(src, p, j, a)) return e;
   }
   if (mult.shift == 0 && j - p <= 2 && src.digits(p) == j) {  // "3成": 30%
     if (size_t e = scan_cn_tenths(src, j, static_cast<uint64_t>(src.number_at(p, j)), a)) return e;

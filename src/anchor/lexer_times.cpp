@@ -28,6 +28,34 @@ std::string two_digits(int v) {
   return s;
 }
 
+// After a bare hour `hour` ending at e: a dash or " to " and an hour (with minutes or not) with
+// am/pm. Sets `pm` to the half of the day the first hour is in.
+bool range_meridiem(Src& src, size_t e, int hour, bool& pm) {
+  size_t k = e;
+  if (src.at(k) == ' ' && (src.at(k + 1) == '-' || src.match(k + 1, "\xE2\x80\x93")) && src.at(k + 1) != kEnd) ++k;
+  if (src.at(k) == '-') {
+    ++k;
+  } else if (src.match(k, "\xE2\x80\x93")) {
+    k += 3;
+  } else if (src.match_ci(k, " to ")) {
+    k += 4;
+  } else {
+    return false;
+  }
+  if (src.at(k) == ' ') ++k;
+  const size_t h2_end = src.digits(k);
+  if (h2_end == k || h2_end - k > 2) return false;
+  const int hour2 = src.number_at(k, h2_end);
+  size_t m = h2_end;
+  if (src.at(m) == ':' && src.digits(m + 1) == m + 3) m += 3;
+  bool pm2 = false;
+  if (hour2 < 1 || hour2 > 12 || meridiem(src, m, pm2) == 0) return false;
+  const int end24 = (hour2 % 12) + (pm2 ? 12 : 0);
+  const int start24 = (hour % 12) + (pm2 ? 12 : 0);
+  pm = pm2 && start24 <= end24;
+  return true;
+}
+
 }  // namespace
 
 // "9:00", "14:30", "9:00:15", "9:00 pm", "8 PM", "11am", "10 a.m.", and the "14:0" of records that
@@ -67,8 +95,13 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
     if (is_alnum(src.at(e)) && to_lower(src.at(e)) != 'a' && to_lower(src.at(e)) != 'p') return 0;
   }
   bool pm = false;
-  const size_t mer = meridiem(src, e, pm);
-  if (!colon && (mer == 0 || hour == 0 || hour > 12)) return 0;  // a bare hour needs am/pm
+  size_t mer = meridiem(src, e, pm);
+  // "12–8 pm", "11-3pm": the first hour of a range takes the meridiem written once at its end (the
+  // earlier half of the day where that would put it after the end); the end is read on its own.
+  bool shared = false;
+  if (!colon && mer == 0 && hour >= 1 && hour <= 12) shared = range_meridiem(src, e, hour, pm);
+  if (!colon && !shared && (mer == 0 || hour == 0 || hour > 12)) return 0;  // a bare hour needs am/pm
+  if (shared) mer = e;
   if (mer > 0) {
     if (hour == 0 || hour > 12) {
       if (!colon) return 0;
@@ -264,6 +297,43 @@ size_t scan_cn_time(Src& src, size_t p, size_t j, uint64_t hour, Anchor& a) {
     a.ambiguous = true;
   }
   return e;
+}
+
+// "3分19秒47", "59秒08", "76米33": a race time or a mark as Chinese sports news writes them. The two
+// digits after 秒 or 米 are hundredths (59.08 s, 76.33 m), and 分 before 秒 is minutes, not points;
+// digits [p, j). Plain "59秒" and "76米" are left to the other readers (0).
+size_t scan_cn_race_mark(Src& src, size_t p, size_t j, Anchor& a) {
+  if (src.digits(p) != j || j - p > 3) return 0;
+  const int whole = src.number_at(p, j);
+  size_t k = j;
+  int seconds = whole;
+  const bool minutes = src.match(k, "分");
+  if (minutes) {
+    const size_t s_end = src.digits(k + 3);
+    if (s_end == k + 3 || s_end - (k + 3) > 2 || !src.match(s_end, "秒")) return 0;
+    seconds = whole * 60 + src.number_at(k + 3, s_end);
+    if (src.number_at(k + 3, s_end) > 59) return 0;
+    k = s_end + 3;
+  } else if (src.match(k, "秒") || src.match(k, "米")) {
+    k += 3;
+  } else {
+    return 0;
+  }
+  std::string_view unit;
+  std::string_view code;
+  const size_t h = k + 2;
+  const bool hundredths = is_digit(src.at(k)) && is_digit(src.at(k + 1)) && !is_digit(src.at(h)) && src.at(h) != '.' &&
+                          src.at(h) != ',' && percent_suffix(src, h) == 0 && quantity_suffix(src, h, unit) == 0 &&
+                          duration_suffix(src, h, unit, true) == 0 && currency_suffix(src, h, code) == 0 &&
+                          !src.match(h, "：") && !src.match(h, "比");
+  if (!hundredths && !minutes) return 0;
+  std::string raw = std::to_string(seconds);
+  if (hundredths) raw.append(".").append(src.s.substr(k, 2));
+  bool ok = false;
+  const bool mark = src.match(j, "米");
+  set_norm(a, mark ? Type::quantity : Type::duration, number_norm(raw, 0, ok) + (mark ? " m" : " second"));
+  a.value = std::strtod(raw.c_str(), nullptr);
+  return hundredths ? h : k;
 }
 
 }  // namespace sfcl::anchor::lex

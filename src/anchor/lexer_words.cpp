@@ -129,6 +129,34 @@ size_t and_a_half(Src& src, size_t j, std::string_view& unit) {
   return duration_suffix(src, j + 11, unit, false);
 }
 
+size_t scan_unit_and_a_half(Src& src, size_t p, Anchor& a) {
+  const auto take = [&](size_t e, std::string norm, double value) {
+    set_norm(a, Type::duration, std::move(norm));
+    a.value = value;
+    return e;
+  };
+  for (std::string_view q : {"quarter of an hour", "quarter-hour", "quarter hour"}) {
+    if (src.match_ci(p, q) && src.word_end(p + q.size())) return take(p + q.size(), "15 minute", 15);
+  }
+  for (std::string_view h : {"half-hour", "half hour"}) {
+    if (src.match_ci(p, h) && src.word_end(p + h.size())) return take(p + h.size(), "30 minute", 30);
+  }
+  size_t k = p;
+  if (src.match_ci(p, "an ")) {
+    k += 3;
+  } else if (src.match_ci(p, "a ")) {
+    k += 2;
+  } else {
+    return 0;
+  }
+  for (std::string_view u : {"hour", "day", "week", "month", "year"}) {
+    if (src.match_ci(k, u) && src.match_ci(k + u.size(), " and a half") && src.word_end(k + u.size() + 11)) {
+      return take(k + u.size() + 11, "1.5 " + std::string(u), 1.5);
+    }
+  }
+  return 0;
+}
+
 namespace {
 // "-five" or " five" after a tens word ending at j: the end and the unit's value, or 0.
 size_t hyphenated_unit(Src& src, size_t j, int& unit) {

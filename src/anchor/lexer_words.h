@@ -60,7 +60,7 @@ inline constexpr std::array<std::pair<std::string_view, int>, 8> kCurrencyMultip
     {{"MM", 6}, {"Bn", 9}, {"BN", 9}, {"tn", 12}, {"b", 9}, {"B", 9}, {"M", 6}, {"T", 12}}};
 // Currency after a number: codes (case-sensitive) and words (any case).
 // Currency names right after a number in Chinese ("500日元", "3亿美元"); 元 alone is the yuan.
-inline constexpr std::array<CurrencyWord, 14> kCurrencyWordsZh = {{{"日元", "JPY"},
+inline constexpr std::array<CurrencyWord, 18> kCurrencyWordsZh = {{{"日元", "JPY"},
                                                                    {"日圆", "JPY"},
                                                                    {"美元", "USD"},
                                                                    {"美金", "USD"},
@@ -73,6 +73,10 @@ inline constexpr std::array<CurrencyWord, 14> kCurrencyWordsZh = {{{"日元", "J
                                                                    {"新加坡元", "SGD"},
                                                                    {"瑞士法郎", "CHF"},
                                                                    {"韩元", "KRW"},
+                                                                   {"泰铢", "THB"},
+                                                                   {"卢布", "RUB"},
+                                                                   {"卢比", "INR"},
+                                                                   {"新台币", "TWD"},
                                                                    {"人民币", "CNY"}}};
 inline constexpr std::array<CurrencyWord, 14> kCurrencyCodes = {{{"USD", "USD"},
                                                                  {"EUR", "EUR"},
@@ -88,8 +92,10 @@ inline constexpr std::array<CurrencyWord, 14> kCurrencyCodes = {{{"USD", "USD"},
                                                                  {"INR", "INR"},
                                                                  {"KRW", "KRW"},
                                                                  {"NZD", "NZD"}}};
-inline constexpr std::array<CurrencyWord, 7> kCurrencyWords = {{{"dollars", "USD"},
+inline constexpr std::array<CurrencyWord, 9> kCurrencyWords = {{{"dollars", "USD"},
                                                                 {"dollar", "USD"},
+                                                                {"bucks", "USD"},
+                                                                {"quid", "GBP"},
                                                                 {"euros", "EUR"},
                                                                 {"euro", "EUR"},
                                                                 {"pounds", "GBP"},
@@ -392,6 +398,24 @@ constexpr bool org_stop(char32_t c) {
     case U'其':
     case U'已':
     case U'经':
+    // adverbs and verbs that end a clause's subject: 从未去医院, 美方支持示范中心, 近年来公司
+    case U'去':
+    case U'来':
+    case U'到':
+    case U'未':
+    case U'不':
+    case U'没':
+    case U'也':
+    case U'还':
+    case U'又':
+    case U'就':
+    case U'让':
+    case U'说':
+    case U'称':
+    case U'持':
+    case U'要':
+    case U'曾':
+    case U'却':
       return true;
     default:
       return false;

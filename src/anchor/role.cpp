@@ -304,6 +304,8 @@ uint8_t weekdays_after(std::string_view after, size_t& end_at) {
   size_t days_to = 0;
   while (j < end) {
     const char c = after[j];
+    // A parenthesis after the days is a remark of its own: "on weekends (Monday shows ...)".
+    if (c == '(' && days_from != std::string_view::npos) break;
     if (allowed_char(c) || after.substr(j, 3) == "\xE2\x80\x93") {
       j += (static_cast<unsigned char>(c) == 0xE2) ? 3 : 1;
       continue;
@@ -329,21 +331,30 @@ uint8_t weekdays_after(std::string_view after, size_t& end_at) {
 }
 }  // namespace
 
+namespace {
+// The days after a time that are its own, and where they end (`end`, 0 when the days are before it):
+// none before it, or ("11 am-9 pm Tuesday to Friday, 11 am-8 pm on weekends") only behind a comma,
+// which are the earlier times'.
+uint8_t own_days_after(std::string_view before, std::string_view after, size_t& end) {
+  end = 0;
+  if (weekdays_back(before) == 0) return weekdays_after(after, end);
+  const size_t comma = before.rfind(',');
+  if (comma == std::string_view::npos || weekdays_back(before.substr(comma + 1)) != 0) return 0;
+  return weekdays_after(after, end);
+}
+}  // namespace
+
 uint8_t weekdays_of_time(std::string_view before, std::string_view after) {
-  if (const uint8_t m = weekdays_back(before)) return m;
   size_t end = 0;
-  return weekdays_after(after, end);  // forwards: the same, after the value
+  if (const uint8_t own = own_days_after(before, after, end)) return own;
+  return weekdays_back(before);
 }
 
 uint8_t weekdays_excepted(std::string_view before, std::string_view after) {
   // Past this time's own days: the next time in the sentence (not the other end of this one's
   // range, which comes before its days: "from 4:00 pm to 9:00 pm on weekdays"), and its days.
   size_t from = 0;
-  if (weekdays_back(before) == 0) {
-    size_t own_end = 0;
-    if (weekdays_after(after, own_end) == 0) return 0;
-    from = own_end;
-  }
+  if (own_days_after(before, after, from) == 0 && weekdays_back(before) == 0) return 0;
   const size_t end = std::min({after.size(), kDaysReach * 2, after.find_first_of(".;\n")});
   size_t i = from;
   while (i < end && !is_digit(static_cast<unsigned char>(after[i]))) ++i;

@@ -139,6 +139,8 @@ struct DatelineMonth {
 // after a capitalised word or a noun for a person ("the man, 30,"), so a list of numbers ("3, 4, 5")
 // states no ages.
 namespace {
+constexpr size_t kUncasedReach = 300;  // bytes before an age read for a capital letter
+
 bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
   if (a.type != Type::number || !(a.value >= 1 && a.value <= 120) || a.value != static_cast<int>(a.value)) return false;
   if (a.start < 3 || a.end >= text.size()) return false;
@@ -152,10 +154,15 @@ bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
       return true;
     }
   }
-  const bool comma = text.substr(a.start - 2, 2) == ", " && (text[a.end] == ',' || text.substr(a.end, 2) == " ,");
+  // Commas around it, spaces or not ("Burns, 64,", an untokenised "hardy,  89,  is").
+  size_t b = a.start;
+  while (b > 0 && text[b - 1] == ' ') --b;
+  size_t e = a.end;
+  while (e < text.size() && text[e] == ' ') ++e;
+  const bool comma = b > 0 && b < a.start && text[b - 1] == ',' && e < text.size() && text[e] == ',';
   const bool paren = text[a.start - 1] == '(' && text[a.end] == ')';
   if (!comma && !paren) return false;
-  size_t k = a.start - (comma ? 2 : 1);
+  size_t k = comma ? b - 1 : a.start - 1;
   while (k > 0 && text[k - 1] == ' ') --k;
   size_t w = k;
   while (w > 0 && is_alpha(static_cast<unsigned char>(text[w - 1]))) --w;
@@ -167,7 +174,12 @@ bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
       "singer", "driver",  "officer",    "victim",   "suspect",    "student", "worker", "resident", "mum",   "dad"};
   const std::string_view word = text.substr(w, k - w);
   const bool person = std::find(std::begin(kPersons), std::end(kPersons), word) != std::end(kPersons);
-  if (!person && !is_upper(static_cast<unsigned char>(text[w]))) return false;
+  // A source stored all in lower case ("mr hardy , 89 ,") writes names so too.
+  const std::string_view near =
+      text.substr(w > kUncasedReach ? w - kUncasedReach : 0, k - (w > kUncasedReach ? w - kUncasedReach : 0));
+  const bool uncased =
+      std::none_of(near.begin(), near.end(), [](char c) { return is_upper(static_cast<unsigned char>(c)); });
+  if (!person && !is_upper(static_cast<unsigned char>(text[w])) && !uncased) return false;
   age = a;
   age.type = Type::duration;
   age.norm += " year";
@@ -295,6 +307,16 @@ std::string_view SourceIndex::counted(size_t i) const {
   return std::string_view(pool).substr(s.counted_at, s.counted_len);
 }
 
+namespace {
+constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kWeekdayNames = {{{"Monday", "星期一"},
+                                                                                         {"Tuesday", "星期二"},
+                                                                                         {"Wednesday", "星期三"},
+                                                                                         {"Thursday", "星期四"},
+                                                                                         {"Friday", "星期五"},
+                                                                                         {"Saturday", "星期六"},
+                                                                                         {"Sunday", "星期日"}}};
+}  // namespace
+
 // Lists of three or more names are counted (two names in a sentence are too common to be a list an
 // answer counts). Sentences end at a newline, "。", "；", ";" or ". " (not the dot of "Ltd." or "1.5": a dot
 // followed by a space and a capital or the end).
@@ -319,6 +341,10 @@ void SourceIndex::add_list_counts(std::string_view text, const std::vector<Ancho
     }
     return n;
   };
+  lists_the_week_ =
+      lists_the_week_ || std::all_of(kWeekdayNames.begin(), kWeekdayNames.end(), [&](auto day) {
+        return text.find(day.first) != std::string_view::npos || text.find(day.second) != std::string_view::npos;
+      });
   uint32_t names = 0;
   size_t last_end = 0;
   for (const auto& a : found) {

@@ -20,8 +20,6 @@ namespace {
 // Confidence of a partial date that agrees with a fuller one ("2024-06" within "2024-06-15"), and of
 // an article by one of its paragraphs ("12" by "12(3)").
 constexpr float kPartialDate = 0.9F;
-// Confidence of a name confirmed by its parts (name_parts.cpp), not as written.
-constexpr float kByParts = 0.9F;
 // Confidence of a measure the sources state in another unit ("0.5 g" for "500 mg").
 constexpr float kInAnotherUnit = 0.95F;
 
@@ -358,22 +356,6 @@ bool Checker::confirm_written(const Anchor& a, std::string_view field, std::stri
   return false;
 }
 
-// A one-step computation over source values (cued by its sentence where that is known).
-bool Checker::confirm_derived(const Anchor& a, std::string_view before, std::string_view after, CheckResult& r) {
-  Derived d;
-  const bool found = derived_ && (a.type == Type::date ? derived_->find_date(a, d) : derived_->find(a, d));
-  if (!found || (after.data() != nullptr && !derivation_cued(d.kind, before, after))) {
-    return false;
-  }
-  r.verdict = Verdict::derived;
-  r.confidence = 1.0F;
-  r.derivation = d.kind;
-  r.operands = d.operands;
-  r.support = d.operands[0];
-  cite(r);
-  return true;
-}
-
 CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
                            std::string_view after) {
   CheckResult r;
@@ -413,8 +395,8 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   }
   // 2. Written as the sources write it.
   if (!surface.empty() && a.type != Type::logic && confirm_written(a, field, surface, before, after, r)) return r;
-  // 3. A one-step computation over source values.
-  if (confirm_derived(a, before, after, r)) return r;
+  // 3. A one-step computation over source values; a source value rounded as the answer says it is.
+  if (confirm_derived(a, before, after, r) || confirm_rounded(a, field, surface, before, after, r)) return r;
   r.support = -1;
   if (a.type == Type::logic && !type_present(a)) return r;  // no obligation to compare with: unverifiable
   if (count_in_words_unverifiable(a, surface, before, after)) return r;

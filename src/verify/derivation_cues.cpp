@@ -7,6 +7,7 @@
 #include <array>
 #include <string_view>
 
+#include "verify/derived.h"
 #include "verify/verify.h"
 
 namespace sfcl::verify {
@@ -20,13 +21,14 @@ constexpr std::array<std::string_view, 22> kSumEn = {
     "grand", "whole",   "entire",   "cumulative", "including", "inclusive"};
 constexpr std::array<std::string_view, 11> kSumZh = {"合计", "共", "总", "累计", "合共", "加上", "总额", "总计", "含", "包括",
                                                      "全部"};
-constexpr std::array<std::string_view, 30> kDiffEn = {
-    "more",     "less",    "fewer",   "increase", "decrease", "rose",      "fell",     "grew",
-    "dropped",  "drop",    "differ",  "remain",   "balance",  "left",      "higher",   "lower",
-    "saving",   "saved",   "save",    "discount", "net",      "minus",     "reduc",    "deduct",
-    "outstanding", "rest",  "gap",    "exceed",   "up by",    "down by"};
-constexpr std::array<std::string_view, 14> kDiffZh = {"差", "增", "减", "多", "少", "剩", "余", "比", "降", "涨", "升",
-                                                      "扣", "优惠", "节省"};
+constexpr std::array<std::string_view, 38> kDiffEn = {
+    "more",   "less",   "fewer",   "increase", "decrease",    "rose",   "fell",   "grew",   "dropped", "drop",
+    "differ", "remain", "balance", "left",     "higher",      "lower",  "saving", "saved",  "save",    "discount",
+    "net",    "minus",  "reduc",   "deduct",   "outstanding", "rest",   "gap",    "exceed", "up by",   "down by",
+    "margin", "lead",   "won by",  "lost by",  "ahead",       "behind", "faster", "slower"};
+constexpr std::array<std::string_view, 24> kDiffZh = {"差", "增", "减",   "多",   "少",   "剩",   "余", "比",
+                                                      "降", "涨", "升",   "扣",   "优惠", "节省", "低", "高",
+                                                      "快", "慢", "领先", "落后", "胜",   "幅",   "超", "缩小"};
 constexpr std::array<std::string_view, 16> kPercentEn = {"%",     "percent", "per cent", "tax",     "vat",
                                                          "discount", "fee",  "interest", "commission", "deposit",
                                                          "rate",  "share",   "portion",  "of",       "tip",
@@ -42,6 +44,8 @@ constexpr std::array<std::string_view, 6> kDueEn = {"due", "deadline", "expir", 
 constexpr std::array<std::string_view, 5> kDueZh = {"截止", "到期", "届满", "最迟", "止"};
 constexpr std::array<std::string_view, 5> kOpenEn = {"open", "a day", "daily", "shift", "hours a"};
 constexpr std::array<std::string_view, 5> kOpenZh = {"营业", "每天", "每日", "开放", "全天"};
+constexpr std::array<std::string_view, 3> kShareEn = {"rate", "proportion", "out of"};
+constexpr std::array<std::string_view, 3> kShareZh = {"率", "占", "中"};
 constexpr std::array<std::string_view, 7> kRatioEn = {"times", "twice", "ratio", "per", "fold", "double", "triple"};
 constexpr std::array<std::string_view, 2> kRatioZh = {"倍", "比"};
 
@@ -111,11 +115,32 @@ bool Checker::derivation_cued(Derivation d, std::string_view before, std::string
       return any_cue(clause, kDateDiffEn, kDateDiffZh) || any_cue(clause, kDueEn, kDueZh);
     case Derivation::ratio:
       return any_cue(clause, kRatioEn, kRatioZh);
+    case Derivation::proportion:  // "合格率约为95.3%", "占…的", "a pass rate of 95.3%"
+      return any_cue(clause, kPercentEn, kPercentZh) || any_cue(clause, kShareEn, kShareZh);
     case Derivation::list_count:
     case Derivation::share_of:  // the source names the computation ("half of the 40 staff")
     case Derivation::none:
       return true;
   }
+  return true;
+}
+
+// A one-step computation over source values (cued by its sentence where that is known).
+bool Checker::confirm_derived(const anchor::Anchor& a, std::string_view before, std::string_view after,
+                              CheckResult& r) {
+  Derived d;
+  const bool found =
+      derived_ && (a.type == anchor::Type::date ? derived_->find_date(a, d) : derived_->find(a, d, before));
+  // A multiple is written with its computation's own word (4倍): it needs no other.
+  if (!found || (after.data() != nullptr && d.kind != Derivation::ratio && !derivation_cued(d.kind, before, after))) {
+    return false;
+  }
+  r.verdict = Verdict::derived;
+  r.confidence = 1.0F;
+  r.derivation = d.kind;
+  r.operands = d.operands;
+  r.support = d.operands[0];
+  cite(r);
   return true;
 }
 

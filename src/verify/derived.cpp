@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <tuple>
 
@@ -78,6 +79,35 @@ bool near_miss(const std::string& a, const std::vector<std::string>& sources) {
   return false;
 }
 
+// The answer's text this far back is read for the operands of a computation it shows.
+constexpr size_t kShownReach = 200;
+
+// Whether `v` is written in `text` in digits ("43" in "从43%提高到61%", "98.5333" in "98.5333分"),
+// not inside a longer number.
+bool written_in(double v, std::string_view text) {
+  if (std::isnan(v) || v <= 0 || v >= 1e15) return false;
+  char buf[32];
+  const int n =
+      v == std::floor(v) ? std::snprintf(buf, sizeof buf, "%.0f", v) : std::snprintf(buf, sizeof buf, "%.10g", v);
+  if (n <= 0) return false;
+  const std::string_view w(buf, static_cast<size_t>(n));
+  for (size_t i = text.find(w); i != std::string_view::npos; i = text.find(w, i + 1)) {
+    const auto digitish = [](char c) { return (c >= '0' && c <= '9') || c == '.' || c == ','; };
+    const bool left = i == 0 || !digitish(text[i - 1]);
+    const bool right =
+        i + w.size() >= text.size() || !digitish(text[i + w.size()]) ||
+        (text[i + w.size()] == '.' &&
+         (i + w.size() + 1 >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i + w.size() + 1]))));
+    if (left && right) return true;
+  }
+  return false;
+}
+
+bool a_decimal(const anchor::SourceIndex::Anchors& all, int64_t x, int64_t y) {
+  return all[static_cast<size_t>(x)].anchor.norm.find('.') != std::string::npos &&
+         all[static_cast<size_t>(y)].anchor.norm.find('.') != std::string::npos;
+}
+
 }  // namespace
 
 DerivedValues::Table& DerivedValues::table(Type type, std::string_view unit) {
@@ -97,7 +127,7 @@ const DerivedValues::Table* DerivedValues::find_table(Type type, std::string_vie
   return nullptr;
 }
 
-DerivedValues::DerivedValues(const anchor::SourceIndex& index) {
+DerivedValues::DerivedValues(const anchor::SourceIndex& index) : index_(&index) {
   add_amounts(index);
   add_date_differences(index);
   add_stated_shares(index);
@@ -110,9 +140,16 @@ DerivedValues::DerivedValues(const anchor::SourceIndex& index) {
       changes.source_digits.push_back(digits_of(index.anchors()[i].anchor.norm));
     }
   }
+  add_score_margins(index);
+  add_point_differences(index);
   for (uint32_t c : index.list_counts()) {
     table(Type::number, "").values.push_back({static_cast<double>(c), Derivation::list_count, {-1, -1, -1}});
+    // 七座城市, 两位教练: a count of the listed names with a measure word that counts such things
+    for (std::string_view unit : {"个", "座", "家", "人", "支", "所", "项"}) {
+      table(Type::quantity, unit).values.push_back({static_cast<double>(c), Derivation::list_count, {-1, -1, -1}});
+    }
   }
+  if (index.lists_the_week()) table(Type::duration, "day").values.push_back({7, Derivation::list_count, {-1, -1, -1}});
   for (auto& t : tables_) std::sort(t.values.begin(), t.values.end());
 }
 
@@ -121,10 +158,6 @@ DerivedValues::DerivedValues(const anchor::SourceIndex& index) {
 // amount.
 void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
   const auto all = index.anchors();
-  struct Operand {
-    double v;
-    int64_t i;
-  };
   for (Type type : {Type::amount, Type::duration, Type::quantity, Type::number}) {
     std::vector<std::pair<std::string_view, std::vector<Operand>>> groups;
     for (uint32_t i : index.of_type(type)) {
@@ -133,7 +166,8 @@ void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
       // Counts of one unit ("120 staff" to "150 staff": 30 staff), not ranks ("#3"); numbers only
       // with a magnitude ("1.2 million", 120万): small bare numbers are too many to compute with.
       if (type == Type::quantity && a.norm.starts_with('#')) continue;
-      if (type == Type::number && !(a.value >= kMinNumberOperand)) continue;
+      // Small whole numbers are too many; a decimal ("96.54", an index) is a measure.
+      if (type == Type::number && !(a.value >= kMinNumberOperand) && a.norm.find('.') == std::string::npos) continue;
       const std::string_view unit = unit_of(a);
       auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == unit; });
       if (it == groups.end()) it = groups.insert(groups.end(), {unit, {}});
@@ -150,9 +184,9 @@ void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
       auto& t = table(type, unit);
       for (size_t x = 0; x < ops.size(); ++x) {
         for (size_t y = x + 1; y < ops.size(); ++y) {
-          // Counts and populations are often one thing at two times ("52,000 in 2010 and 61,000 in
-          // 2020"): their sum is no total, only their difference and change are computed.
-          const bool summable = type == Type::amount || type == Type::duration;
+          // Counts are summed too ("合计34分", "54 genomes, 31 of them ..."): a sum needs its cue, and a
+          // population at two times ("52,000 in 2010 and 61,000 in 2020") is rarely called a total.
+          const bool summable = type != Type::number || a_decimal(all, ops[x].i, ops[y].i);
           if (summable) t.values.push_back({ops[x].v + ops[y].v, Derivation::sum, {ops[x].i, ops[y].i, -1}});
           t.values.push_back({std::fabs(ops[x].v - ops[y].v), Derivation::difference, {ops[x].i, ops[y].i, -1}});
           // Not of counts and measures: a change in percent of a lab value or a head count is a
@@ -164,6 +198,7 @@ void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
           }
         }
       }
+      if (type == Type::quantity || type == Type::amount) add_proportions(ops, type == Type::quantity);
       if (type != Type::amount) continue;
       for (uint32_t p : index.of_type(Type::percent)) {
         const double pv = all[p].anchor.value;
@@ -261,7 +296,26 @@ void DerivedValues::add_percent_change(double from, double to, const std::array<
   table(Type::percent, "%").values.push_back({100.0 * std::fabs(to - from) / from, Derivation::percent_change, ops});
 }
 
-bool DerivedValues::find(const Anchor& a, Derived& out) const {
+bool DerivedValues::operands_shown(const Value& v, std::string_view shown) const {
+  if (v.operands[0] < 0 || shown.empty()) return false;
+  if (shown.size() > kShownReach) shown.remove_prefix(shown.size() - kShownReach);
+  for (int64_t op : v.operands) {
+    if (op < 0) continue;
+    const Anchor& s = index_->anchors()[static_cast<size_t>(op)].anchor;
+    if (s.type == Type::score) {  // a margin: both sides written ("以103比88大胜")
+      const size_t dash = s.norm.find('-');
+      if (dash == std::string::npos || !written_in(std::strtod(s.norm.c_str(), nullptr), shown) ||
+          !written_in(std::strtod(s.norm.c_str() + dash + 1, nullptr), shown)) {
+        return false;
+      }
+    } else if (!written_in(s.value, shown)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool DerivedValues::find(const Anchor& a, Derived& out, std::string_view shown) const {
   if (std::isnan(a.value) || a.value <= 0) return false;
   if (a.type != Type::amount && a.type != Type::duration && a.type != Type::number && a.type != Type::quantity &&
       a.type != Type::percent) {
@@ -293,6 +347,14 @@ bool DerivedValues::find(const Anchor& a, Derived& out) const {
     }
   }
   const double slots = 2.0 * half / (2.0 * tol);
+  for (auto it = lo; it != vals.end() && it->v <= v + tol; ++it) {
+    if (it->kind == Derivation::time_span && std::fabs(it->v - v) > 1e-9) continue;
+    if (operands_shown(*it, shown)) {
+      out.kind = it->kind;
+      out.operands = it->operands;
+      return true;
+    }
+  }
   // List counts are few and need no density test.
   if (lo->kind != Derivation::list_count && distinct / slots > kMaxDensity) return false;
   if (lo->kind != Derivation::list_count && near_miss(digits_of(a.norm), t->source_digits)) return false;

@@ -24,7 +24,9 @@ class DerivedValues {
   explicit DerivedValues(const anchor::SourceIndex& index);
   // True when `a` equals one computation over source values, and such computations are sparse
   // around it (in a text full of values, almost any small number is some difference of two).
-  bool find(const anchor::Anchor& a, Derived& out) const;
+  // `shown`: the answer's text before `a`. A computation whose operands it writes there ("从43%提高
+  // 到61%，提升了18个百分点", "以103比88大胜15分") is shown to the reader: no density test for it.
+  bool find(const anchor::Anchor& a, Derived& out, std::string_view shown = {}) const;
   // A full date equal to a source date plus or minus a source span of time (derived_dates.cpp).
   bool find_date(const anchor::Anchor& a, Derived& out) const;
 
@@ -49,11 +51,21 @@ class DerivedValues {
   void add_stated_shares(const anchor::SourceIndex& index);
   void add_percent_change(double from, double to, const std::array<int64_t, 3>& ops);
   void add_shifted_dates(const anchor::SourceIndex& index);
+  // derived_counts.cpp
+  void add_score_margins(const anchor::SourceIndex& index);
+  void add_point_differences(const anchor::SourceIndex& index);
+  struct Operand {
+    double v;
+    int64_t i;  // the source anchor
+  };
+  void add_proportions(const std::vector<Operand>& ops, bool shares);
+  [[nodiscard]] bool operands_shown(const Value& v, std::string_view shown) const;
   // derived_ranges.cpp
   void add_ranges(const anchor::SourceIndex& index);
   void add_time_range(const anchor::Anchor& from, const anchor::Anchor& to, const std::array<int64_t, 3>& ops);
   void add_day_range(const anchor::Anchor& from, const anchor::Anchor& to, const std::array<int64_t, 3>& ops);
 
+  const anchor::SourceIndex* index_;  // outlives this (the checker holds both)
   std::deque<Table> tables_;  // a deque: references stay valid as tables are added
   // Source dates shifted by a source span, as days since 1970-01-01, sorted; and the days of the
   // month the sources' full dates fall on (bit d).

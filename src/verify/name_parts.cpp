@@ -197,6 +197,14 @@ bool Checker::country_only(std::string_view w) const {
   return !source_word("us") && !index_.find_verbatim("united states", span) && !index_.find_verbatim("america", span);
 }
 
+// "Colombia's" before a name the sources state ("Colombian Camilo Villegas", "Camilo Villegas of
+// Colombia"), "Germany's" before "the German newspaper Bild": the owner is a country the sources
+// name, by its name or its people's.
+bool Checker::country_named(std::string_view w) const {
+  anchor::TextSpan span;
+  return index_.find_verbatim(w, span) || run_with_country(std::span<const std::string_view>(&w, 1), span);
+}
+
 // A run of the answer's words that the sources write as a name, or verbatim (plural folded).
 bool Checker::source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const {
   scratch_.clear();
@@ -243,7 +251,8 @@ bool Checker::run_with_country(std::span<const std::string_view> words, anchor::
     size_t cut;             // bytes of it to drop
     std::string_view add;   // the people's suffix
   };
-  constexpr std::array<People, 7> kPeoples = {{{"a", 0, "n"},
+  constexpr std::array<People, 8> kPeoples = {{{"any", 1, ""},
+                                               {"a", 0, "n"},
                                                {"o", 1, "an"},
                                                {"y", 1, "ian"},
                                                {"l", 0, "ian"},
@@ -306,7 +315,8 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
                                                      return is_title(w) || is_opener(w) || anchor::is_name_filler(w) ||
                                                             (w == words[0] && leading_verb(w));
                                                    }) ||
-                                       (i > 0 && possessive(words[i - 1]) && index_.find_alone(words[i - 1])));
+                                       (i > 0 && possessive(words[i - 1]) &&
+                                        (index_.find_alone(words[i - 1]) || country_named(words[i - 1]))));
       const bool found = source_run(words.subspan(i, len), core);
       single_word_core_ = false;
       if (!found) continue;
@@ -336,7 +346,8 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
         // A common word the answer capitalised: a sentence's first word ("Earned Class 6A
         // Player") or a headline's ("Boston Marathon Bombing Survivor Testifies") after a name
         // of two words or more; after one word it may be a surname ("Aaron Judge").
-        rest = k < i ? is_opener(w) || source_word(w) || country_only(w) || (k == 0 && leading_verb(w))
+        rest = k < i ? is_opener(w) || source_word(w) || country_only(w) || (k == 0 && leading_verb(w)) ||
+                           (possessive(w) && country_named(w))
                      : (is_name_form(w) &&
                         (whole_source_name(words.subspan(i, len)) || (len == 1 && index_.find_alone(words[i])))) ||
                            (len >= 2 && source_common_word(w));

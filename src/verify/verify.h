@@ -40,7 +40,8 @@ enum class Derivation : uint8_t {
   share_of,
   percent_change,
   date_shift,
-  time_span
+  time_span,
+  proportion
 };
 std::string_view derivation_name(Derivation d);
 
@@ -98,6 +99,9 @@ bool has_role(anchor::Type t);
 // The confidence of a confirmation whose role was not read (`role: null`): below one read and
 // matched, never below the threshold that confirmed it.
 constexpr float kRoleUnread = 0.95F;
+// The confidence of a value the sources write another way: by a name's parts, in another written
+// form, or rounded as the answer says (rounded.cpp).
+constexpr float kByParts = 0.9F;
 
 class Checker {
  public:
@@ -147,6 +151,10 @@ class Checker {
   bool confirm_written(const anchor::Anchor& a, std::string_view field, std::string_view surface,
                        std::string_view before, std::string_view after, CheckResult& r);
   bool confirm_derived(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
+  // A source value of `a`'s type and unit that `a` rounds as the words around it say: "nearly 2
+  // trillion" for 1.99671 trillion, "约2万亿元", "over 1,500" for 1,532, "1000多人" (rounded.cpp).
+  bool confirm_rounded(const anchor::Anchor& a, std::string_view field, std::string_view surface,
+                       std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_field(const anchor::Anchor& a, std::string_view field, CheckResult& r);
   void cap_unread_role(const anchor::Anchor& a, CheckResult& r) const;
   void bind(const anchor::Anchor& a, std::string_view field, std::string_view surface, std::string_view before,
@@ -188,6 +196,7 @@ class Checker {
   [[nodiscard]] bool source_common_word(std::string_view w) const;
   [[nodiscard]] bool leading_verb(std::string_view w) const;
   [[nodiscard]] bool country_only(std::string_view w) const;
+  [[nodiscard]] bool country_named(std::string_view w) const;
   bool whole_source_name(std::span<const std::string_view> words) const;
   bool derivation_cued(Derivation d, std::string_view before, std::string_view after);
 

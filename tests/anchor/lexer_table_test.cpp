@@ -646,6 +646,47 @@ const Case kCases[] = {
     {"五日游", "!date", "", ""},
     {"Revenue rose twenty five percent.", "percent", "twenty five percent", "25%"},
     {"一一一一一一一一一一一一一一一一一一一一一元", "!amount", "", ""},
+    // race times and marks as Chinese sports news writes them: hundredths after 秒 or 米, minutes
+    // (not points) before 秒
+    {"他以59秒08夺冠", "duration", "59秒08", "59.08 second"},
+    {"叶诗文游出1分09秒99", "duration", "1分09秒99", "69.99 second"},
+    {"成绩为3分19秒", "duration", "3分19秒", "199 second"},
+    {"掷出76米33的成绩", "quantity", "76米33", "76.33 m"},
+    {"跑完100米50名选手", "quantity", "100米", "100 m"},
+    {"跑完100米50名选手", "quantity", "50名", "50 人"},
+    {"以3分领先", "quantity", "3分", "3 分"},
+    // a unit glued to the digits; one word that describes the span between; spans in words
+    {"waited 30minutes", "duration", "30minutes", "30 minute"},
+    {"took 2hours", "duration", "2hours", "2 hour"},
+    {"after eight agonizing months", "duration", "eight agonizing months", "8 month"},
+    {"for three long years", "duration", "three long years", "3 year"},
+    {"for 3 more days", "duration", "3 more days", "3 day"},
+    {"3 teams", "!duration", "", ""},
+    {"for an hour and a half", "duration", "an hour and a half", "1.5 hour"},
+    {"a quarter-hour later", "duration", "quarter-hour", "15 minute"},
+    {"a quarter of an hour", "duration", "quarter of an hour", "15 minute"},
+    {"a half-hour show", "duration", "half-hour", "30 minute"},
+    {"an hour later", "!duration", "", ""},
+    // money in slang
+    {"spent 65 bucks", "amount", "65 bucks", "65 USD"},
+    {"cost 20 quid", "amount", "20 quid", "20 GBP"},
+    // 多 and 余 after a number say "over": the magnitude or unit after them is the number's
+    {"2000多人参加", "quantity", "2000多人", "2000 人"},
+    {"出动500余艘船", "quantity", "500余艘", "500 艘"},
+    {"高出20多万元", "amount", "20多万元", "200000 CNY"},
+    // the first hour of a range takes the meridiem written once at its end
+    {"open 12–8 pm daily", "time", "12", "12:00"},
+    {"open 12–8 pm daily", "time", "8 pm", "20:00"},
+    {"open 11-3pm", "time", "11", "11:00"},
+    {"open 11-3pm", "time", "3pm", "15:00"},
+    {"from 9 to 5 pm", "time", "9", "09:00"},
+    {"from 9 to 5 pm", "time", "5 pm", "17:00"},
+    {"won 12-8 at home", "score", "12-8", "12-8"},
+    {"won 12-8 at home", "!time", "", ""},
+    // adverbs and verbs end an organisation's name: no name takes in the clause before its suffix
+    {"她从未去医院检查", "!name", "", ""},
+    {"近年来公司在藏区开展改造", "!name", "", ""},
+    {"美方支持示范中心成为区域性中心", "!name", "", "美方支持示范中心"},
 };
 
 // Failure messages name the row, not its bytes.

@@ -849,6 +849,72 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"涉案金额约3000亿元。", "涉案金额约3千亿元。", "3千亿元", Verdict::confirmed},
         ProseCase{"涉案金额约3000亿元。", "涉案金额约4千亿元。", "4千亿元", Verdict::unsupported}));
 
+// A value the answer rounds and says so, against the more precise source value; a round value of
+// its own, a rounding two source values could give, and a year stay apart.
+INSTANTIATE_TEST_SUITE_P(
+    Rounded, ProseTable,
+    ::testing::Values(
+        ProseCase{"报告称，全行业营业收入19967.1亿元。", "全行业营业收入近2万亿元。", "2万亿元", Verdict::confirmed},
+        ProseCase{"报告称，全行业营业收入19967.1亿元。", "全行业营业收入约2万亿元。", "2万亿元", Verdict::confirmed},
+        ProseCase{"报告称，全行业营业收入19967.1亿元。", "全行业营业收入近3万亿元。", "3万亿元", Verdict::unsupported},
+        ProseCase{"报告称，全行业营业收入19967.1亿元。", "全行业营业收入2万亿元。", "2万亿元", Verdict::unsupported},
+        ProseCase{"Revenue was $1.97 million.", "Revenue was nearly $2 million.", "$2 million", Verdict::confirmed},
+        ProseCase{"Revenue was $2.03 million.", "Revenue was nearly $2 million.", "$2 million", Verdict::unsupported},
+        ProseCase{"In all 1,532 people came.", "Over 1,500 people came.", "1,500 people", Verdict::confirmed},
+        ProseCase{"In all 1,532 people came.", "About 1,600 people came.", "1,600 people", Verdict::unsupported},
+        ProseCase{"当天共有2317人参加。", "当天有2000多人参加。", "2000多人", Verdict::confirmed},
+        ProseCase{"当天共有1917人参加。", "当天有2000多人参加。", "2000多人", Verdict::unsupported},
+        ProseCase{"2015年共有80人参加。", "当天有2000多人参加。", "2000多人", Verdict::unsupported},
+        // two source values near the rounded one: which one it rounds is not known
+        ProseCase{"铝期货涨幅2.27%，锌期货涨幅2.47%。", "铝期货涨超2%。", "2%", Verdict::unsupported},
+        ProseCase{"铝期货涨幅2.27%，锌期货涨幅0.47%。", "铝期货涨超2%。", "2%", Verdict::confirmed}));
+
+// Computations of games and counts, and any computation whose operands the answer writes before it.
+INSTANTIATE_TEST_SUITE_P(
+    GamesAndCounts, ProseTable,
+    ::testing::Values(
+        ProseCase{"辽宁队以103：88战胜广东队，哈德森得到31分，郭艾伦得到23分，韩德君得到12分。",
+                  "辽宁以103比88大胜广东15分。", "15分", Verdict::derived},
+        ProseCase{"辽宁队以103：88战胜广东队，哈德森得到31分，郭艾伦得到23分，韩德君得到12分。",
+                  "辽宁以103比88大胜广东16分。", "16分", Verdict::unsupported},
+        ProseCase{"The Hawks beat the Suns 96-69 on Tuesday.", "The Hawks won by 27 points.", "27 points",
+                  Verdict::derived},
+        ProseCase{"保护率由原来的43%提高到61%，提高了近两成。", "保护率从43%提高到61%，提升了18个百分点。",
+                  "18个百分点", Verdict::derived},
+        ProseCase{"保护率由原来的43%提高到61%，提高了近两成。", "保护率提升了16个百分点。", "16个百分点",
+                  Verdict::unsupported},
+        ProseCase{"抽检552批次样品，其中合格526批次。", "552批次样品中合格526批次，合格率约为95.3%。", "95.3%",
+                  Verdict::derived},
+        ProseCase{"抽检552批次样品，其中合格526批次。", "合格率约为96.3%。", "96.3%", Verdict::unsupported},
+        ProseCase{"旅游目的入境缴纳手续费500泰铢，其他目的入境缴纳2000泰铢。", "其他目的的手续费是旅游目的的4倍。",
+                  "4倍", Verdict::derived},
+        ProseCase{"旅游目的入境缴纳手续费500泰铢，其他目的入境缴纳2000泰铢。", "其他目的的手续费是旅游目的的5倍。",
+                  "5倍", Verdict::unsupported},
+        // "seven days a week" counts the days a record lists
+        ProseCase{"{'hours': {'Monday': '8:0-23:0', 'Tuesday': '8:0-23:0', 'Wednesday': '8:0-23:0', 'Thursday': "
+                  "'8:0-23:0', 'Friday': '8:0-23:0', 'Saturday': '8:0-23:0', 'Sunday': '8:0-23:0'}}",
+                  "It is open seven days a week.", "seven days", Verdict::derived},
+        ProseCase{"{'hours': {'Monday': '8:0-23:0', 'Tuesday': '8:0-23:0', 'Friday': '8:0-23:0'}}",
+                  "It is open seven days a week.", "seven days", Verdict::unsupported},
+        // a country's possessive before a name the sources give with its people's name
+        ProseCase{"colombian camilo villegas aced the fourth hole.", "It was Colombia's Camilo Villegas.",
+                  "Colombia's Camilo Villegas", Verdict::confirmed},
+        ProseCase{"The German newspaper Bild reported it.", "Germany's Bild reported it.", "Germany's Bild",
+                  Verdict::confirmed},
+        ProseCase{"The German newspaper Bild reported it.", "France's Bild reported it.", "France's Bild",
+                  Verdict::unsupported},
+        // an age after a name in a source stored in lower case
+        ProseCase{"mr hardy , 89 , is a keen military historian .", "Mr Hardy, the 89-year-old actor.", "89-year",
+                  Verdict::confirmed},
+        ProseCase{"mr hardy , 89 , is a keen military historian .", "Mr Hardy, the 88-year-old actor.", "88-year",
+                  Verdict::unsupported},
+        // slang money, a glued unit, race marks
+        ProseCase{"to spend 65 bucks on breakfast", "They spent $65 on breakfast.", "$65", Verdict::confirmed},
+        ProseCase{"waiting here over 30minutes for food", "They waited over 30 minutes.", "30 minutes",
+                  Verdict::confirmed},
+        ProseCase{"张文秀以76米33获得银牌。", "张文秀掷出76.33米。", "76.33米", Verdict::confirmed},
+        ProseCase{"张文秀以76米33获得银牌。", "张文秀掷出76.03米。", "76.03米", Verdict::unsupported}));
+
 // Derived values cite their operands and are not hallucinations; values that are not one step away
 // stay unsupported.
 TEST(Checker, DerivedValues) {

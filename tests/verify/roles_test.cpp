@@ -144,6 +144,9 @@ TEST(Roles, TimesOfDayAreTheHoursOfTheirDays) {
        "9 pm", Verdict::unsupported, false},  // Wednesday closes at 15:00
       {kHours, "Open from 5 pm to 9 pm on Monday and Tuesday, and from 12 pm to 10 pm on weekends.", "9 pm",
        Verdict::confirmed, true},  // the range's other end is not an exception
+      // Days written after each range: the days behind the comma are the earlier range's.
+      {kHours, "Hours: 5 pm-9 pm Monday to Tuesday, 12 pm-10 pm on weekends.", "10 pm", Verdict::confirmed, true},
+      {kHours, "Hours: 11 am-3 pm Wednesday, 5 pm-9 pm on weekends.", "5 pm", Verdict::unsupported, false},
   });
 }
 

@@ -1,0 +1,117 @@
+// A value the answer rounds and says so (docs/ANCHORS.md, "Checking"): "nearly 2 trillion" for the
+// sources' 1.99671 trillion, "约2万亿元", "over 1,500 people" for 1,532, "1000多人", "some 40%" for
+// 38.6%. The word before or after the value gives the direction of the rounding, and its written
+// precision its width; without such a word a value is compared as written.
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string_view>
+
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+
+using anchor::Anchor;
+using anchor::Type;
+
+namespace {
+
+enum class Hedge : uint8_t { none, about, at_most, at_least };
+
+constexpr std::array<std::string_view, 12> kAboutEn = {"about",   "around",       "roughly",  "approximately",
+                                                       "some",    "an estimated", "close to", "circa",
+                                                       "approx.", "estimated",    "~",        "nearly about"};
+constexpr std::array<std::string_view, 5> kAtMostEn = {"nearly", "almost", "just under", "just shy of", "close on"};
+constexpr std::array<std::string_view, 5> kAtLeastEn = {"over", "more than", "upwards of", "just over", "in excess of"};
+constexpr std::array<std::string_view, 3> kAboutZh = {"约", "大约", "大概"};
+constexpr std::array<std::string_view, 4> kAtMostZh = {"近", "将近", "接近", "近乎"};
+constexpr std::array<std::string_view, 3> kAtLeastZh = {"逾", "超过", "超"};
+
+// The hedge word right before the value ("about", "近"), or right after it ("1000多", "1500余",
+// "40%左右").
+Hedge hedge_of(std::string_view surface, std::string_view before, std::string_view after) {
+  if (surface.find("多") != std::string_view::npos || surface.find("余") != std::string_view::npos) {
+    return Hedge::at_least;
+  }
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  const auto ends_with_word = [&](std::string_view w) {
+    if (before.size() < w.size()) return false;
+    const std::string_view tail = before.substr(before.size() - w.size());
+    if (!std::equal(tail.begin(), tail.end(), w.begin(), w.end(), [](char x, char y) {
+          return std::tolower(static_cast<unsigned char>(x)) == static_cast<unsigned char>(y);
+        })) {
+      return false;
+    }
+    if (static_cast<unsigned char>(w[0]) >= 0x80 || w[0] == '~' || before.size() == w.size()) return true;
+    return !std::isalpha(static_cast<unsigned char>(before[before.size() - w.size() - 1]));
+  };
+  const auto any = [&](const auto& words) { return std::any_of(words.begin(), words.end(), ends_with_word); };
+  if (after.starts_with("左右") || after.starts_with("上下")) return Hedge::about;
+  if (after.starts_with("多") || after.starts_with("余")) return Hedge::at_least;
+  if (any(kAtMostEn) || any(kAtMostZh)) return Hedge::at_most;
+  if (any(kAtLeastEn) || any(kAtLeastZh)) return Hedge::at_least;
+  if (any(kAboutEn) || any(kAboutZh)) return Hedge::about;
+  return Hedge::none;
+}
+
+// The step of the last digit the norm writes: "2000000000000 CNY" 1e12, "1500" 100, "38.5%" 0.1.
+double written_step(std::string_view norm, double value) {
+  const size_t dot = norm.find('.');
+  const size_t end = norm.find_first_of(" %");
+  if (dot != std::string_view::npos && dot < end) {
+    return std::pow(10.0, -static_cast<double>((end == std::string_view::npos ? norm.size() : end) - dot - 1));
+  }
+  double step = 1;
+  while (step * 10 <= value && std::fmod(value, step * 10) == 0) step *= 10;
+  return step;
+}
+
+std::string_view unit_of(std::string_view norm) {
+  const size_t sp = norm.rfind(' ');
+  return sp == std::string_view::npos ? std::string_view() : norm.substr(sp + 1);
+}
+
+}  // namespace
+
+bool Checker::confirm_rounded(const Anchor& a, std::string_view field, std::string_view surface,
+                              std::string_view before, std::string_view after, CheckResult& r) {
+  if (a.type != Type::amount && a.type != Type::number && a.type != Type::quantity && a.type != Type::percent &&
+      a.type != Type::duration) {
+    return false;
+  }
+  if (!(a.value > 0) || a.norm.starts_with('#')) return false;
+  const Hedge hedge = hedge_of(surface, before, after);
+  if (hedge == Hedge::none) return false;
+  const double step = written_step(a.norm, a.value);
+  const auto& all = index_.anchors();
+  int64_t fit = -1;
+  double near = std::nan("");  // a source value within a step either way
+  for (uint32_t i : index_.of_type(a.type)) {
+    const Anchor& s = all[i].anchor;
+    if (!(s.value > 0) || s.value == a.value || unit_of(s.norm) != unit_of(a.norm)) continue;
+    // A year is no count: "2000多人" is not rounded from "2015".
+    if (s.type == Type::number && s.norm.size() == 4 && s.value >= 1000 && s.value < 3000) continue;
+    const double gap = s.value - a.value;
+    if (std::fabs(gap) > step) continue;
+    // Two source values near it ("跌近2%" in a report of 1.46% and 1.8%): which one the answer
+    // rounds is not known, so neither confirms it.
+    if (!std::isnan(near) && near != s.value) return false;
+    near = s.value;
+    // The source is the more precise: a rounding of it, not another round value.
+    if (written_step(s.norm, s.value) >= step) continue;
+    const bool fits = hedge == Hedge::about     ? std::fabs(gap) <= step / 2
+                      : hedge == Hedge::at_most ? gap < 0 && -gap <= step / 2
+                                                : gap > 0 && gap <= step;
+    if (fits && fit < 0) fit = i;
+  }
+  const int64_t best = fit;
+  if (best < 0) return false;
+  r.verdict = Verdict::confirmed;
+  r.confidence = kByParts;
+  r.support = best;
+  cite(r);
+  bind(a, field, surface, before, after, r);
+  return true;
+}
+
+}  // namespace sfcl::verify
