@@ -101,6 +101,10 @@ size_t describing_word(Src& src, size_t k) {
   while (is_lower(src.at(e)) && e - k <= kMaxLetterRun) ++e;
   if (e - k < 4 || e - k > kMaxLetterRun || !src.word_end(e)) return 0;
   const std::string_view w = src.s.substr(k, e - k);
+  // A scale is part of the number ("3 hundred years"), not a word about the span.
+  for (std::string_view scale : {"hundred", "thousand", "million", "billion", "dozen"}) {
+    if (w == scale) return 0;
+  }
   for (std::string_view end : {"ing", "ful", "ous", "ive", "ed"}) {
     if (w.ends_with(end)) return e;
   }

@@ -52,7 +52,9 @@ bool range_meridiem(Src& src, size_t e, int hour, bool& pm) {
   if (hour2 < 1 || hour2 > 12 || meridiem(src, m, pm2) == 0) return false;
   const int end24 = (hour2 % 12) + (pm2 ? 12 : 0);
   const int start24 = (hour % 12) + (pm2 ? 12 : 0);
-  pm = pm2 && start24 <= end24;
+  // After the end in its half of the day, the start is in the other half: "11-3 pm" starts at 11
+  // am, "10-2 am" at 10 pm.
+  pm = start24 <= end24 ? pm2 : !pm2;
   return true;
 }
 

@@ -139,9 +139,7 @@ struct DatelineMonth {
 // after a capitalised word or a noun for a person ("the man, 30,"), so a list of numbers ("3, 4, 5")
 // states no ages.
 namespace {
-constexpr size_t kUncasedReach = 300;  // bytes before an age read for a capital letter
-
-bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
+bool age_apposition(std::string_view text, bool uncased, const Anchor& a, Anchor& age) {
   if (a.type != Type::number || !(a.value >= 1 && a.value <= 120) || a.value != static_cast<int>(a.value)) return false;
   if (a.start < 3 || a.end >= text.size()) return false;
   // "Martin Richard, who was 8," "aged 64": the age said in words.
@@ -175,10 +173,6 @@ bool age_apposition(std::string_view text, const Anchor& a, Anchor& age) {
   const std::string_view word = text.substr(w, k - w);
   const bool person = std::find(std::begin(kPersons), std::end(kPersons), word) != std::end(kPersons);
   // A source stored all in lower case ("mr hardy , 89 ,") writes names so too.
-  const std::string_view near =
-      text.substr(w > kUncasedReach ? w - kUncasedReach : 0, k - (w > kUncasedReach ? w - kUncasedReach : 0));
-  const bool uncased =
-      std::none_of(near.begin(), near.end(), [](char c) { return is_upper(static_cast<unsigned char>(c)); });
   if (!person && !is_upper(static_cast<unsigned char>(text[w])) && !uncased) return false;
   age = a;
   age.type = Type::duration;
@@ -243,6 +237,8 @@ int32_t SourceIndex::add_source(std::string_view given) {
   std::vector<Anchor> found;
   extract_into(text, found, options_);
   LineFieldScanner fields(text);  // anchors come in text order: one pass labels them all
+  const bool uncased =
+      std::none_of(text.begin(), text.end(), [](char c) { return is_upper(static_cast<unsigned char>(c)); });
   Anchor year;
   DatelineMonth dateline;
   for (const auto& a : found) {
@@ -251,7 +247,8 @@ int32_t SourceIndex::add_source(std::string_view given) {
     add(a, id, text.substr(a.start, a.end - a.start), field);
     if (a.type == Type::name) add_name_parts(a, id, text, field);
     if (a.type == Type::score) add_score_sides(a, id, text, field);
-    if (Anchor age; age_apposition(text, a, age)) add(age, id, text.substr(a.start, a.end - a.start), field, true);
+    if (Anchor age; age_apposition(text, uncased, a, age))
+      add(age, id, text.substr(a.start, a.end - a.start), field, true);
     if (Anchor full; dateline.date_of(a, full)) add(full, id, text.substr(a.start, a.end - a.start), field, true);
     dateline.see(a);
     if (a.type == Type::date && a.norm.size() > 4 && year_of_date(a, year)) {

@@ -22,10 +22,10 @@ constexpr std::array<std::string_view, 22> kSumEn = {
 constexpr std::array<std::string_view, 11> kSumZh = {"合计", "共", "总", "累计", "合共", "加上", "总额", "总计", "含", "包括",
                                                      "全部"};
 constexpr std::array<std::string_view, 38> kDiffEn = {
-    "more",   "less",   "fewer",   "increase", "decrease",    "rose",   "fell",   "grew",   "dropped", "drop",
-    "differ", "remain", "balance", "left",     "higher",      "lower",  "saving", "saved",  "save",    "discount",
-    "net",    "minus",  "reduc",   "deduct",   "outstanding", "rest",   "gap",    "exceed", "up by",   "down by",
-    "margin", "lead",   "won by",  "lost by",  "ahead",       "behind", "faster", "slower"};
+    "more",   "less",    "fewer",   "increase", "decrease",    "rose",   "fell",   "grew",   "dropped", "drop",
+    "differ", "remain",  "balance", "left",     "higher",      "lower",  "saving", "saved",  "save",    "discount",
+    "net",    "minus",   "reduc",   "deduct",   "outstanding", "rest",   "gap",    "exceed", "up by",   "down by",
+    "margin", "lead of", "won by",  "lost by",  "ahead",       "behind", "faster", "slower"};
 constexpr std::array<std::string_view, 24> kDiffZh = {"差", "增", "减",   "多",   "少",   "剩",   "余", "比",
                                                       "降", "涨", "升",   "扣",   "优惠", "节省", "低", "高",
                                                       "快", "慢", "领先", "落后", "胜",   "幅",   "超", "缩小"};
@@ -45,7 +45,7 @@ constexpr std::array<std::string_view, 5> kDueZh = {"截止", "到期", "届满"
 constexpr std::array<std::string_view, 5> kOpenEn = {"open", "a day", "daily", "shift", "hours a"};
 constexpr std::array<std::string_view, 5> kOpenZh = {"营业", "每天", "每日", "开放", "全天"};
 constexpr std::array<std::string_view, 3> kShareEn = {"rate", "proportion", "out of"};
-constexpr std::array<std::string_view, 3> kShareZh = {"率", "占", "中"};
+constexpr std::array<std::string_view, 3> kShareZh = {"率", "占", "其中"};
 constexpr std::array<std::string_view, 7> kRatioEn = {"times", "twice", "ratio", "per", "fold", "double", "triple"};
 constexpr std::array<std::string_view, 2> kRatioZh = {"倍", "比"};
 

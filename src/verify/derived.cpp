@@ -194,6 +194,7 @@ void DerivedValues::add_amounts(const anchor::SourceIndex& index) {
           if (type != Type::quantity) add_percent_change(ops[x].v, ops[y].v, {ops[x].i, ops[y].i, -1});
           if (!summable || ops.size() > kMaxThreeTermGroup) continue;
           for (size_t z = y + 1; z < ops.size(); ++z) {
+            if (type == Type::number && !a_decimal(all, ops[x].i, ops[z].i)) continue;
             t.values.push_back({ops[x].v + ops[y].v + ops[z].v, Derivation::sum, {ops[x].i, ops[y].i, ops[z].i}});
           }
         }

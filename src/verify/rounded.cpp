@@ -45,7 +45,21 @@ Hedge hedge_of(std::string_view surface, std::string_view before, std::string_vi
     if (static_cast<unsigned char>(w[0]) >= 0x80 || w[0] == '~' || before.size() == w.size()) return true;
     return !std::isalpha(static_cast<unsigned char>(before[before.size() - w.size() - 1]));
   };
-  const auto any = [&](const auto& words) { return std::any_of(words.begin(), words.end(), ends_with_word); };
+  const auto any = [&](const auto& words) {
+    return std::any_of(words.begin(), words.end(), [&](std::string_view w) {
+      if (!ends_with_word(w)) return false;
+      // "不超过1500人", "no more than 1,500", "not over": the bound the other way, no rounding.
+      std::string_view lead = before.substr(0, before.size() - w.size());
+      while (!lead.empty() && lead.back() == ' ') lead.remove_suffix(1);
+      const auto lower_ends = [&](std::string_view n) {
+        return lead.size() >= n.size() &&
+               std::equal(n.begin(), n.end(), lead.end() - static_cast<std::ptrdiff_t>(n.size()),
+                          [](char x, char y) { return x == std::tolower(static_cast<unsigned char>(y)); });
+      };
+      return !(lead.ends_with("不") || lead.ends_with("没") || lower_ends(" no") || lower_ends(" not") ||
+               lower_ends("never") || lead == "no" || lead == "No");
+    });
+  };
   if (after.starts_with("左右") || after.starts_with("上下")) return Hedge::about;
   if (after.starts_with("多") || after.starts_with("余")) return Hedge::at_least;
   if (any(kAtMostEn) || any(kAtMostZh)) return Hedge::at_most;

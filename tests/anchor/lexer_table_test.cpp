@@ -681,6 +681,9 @@ const Case kCases[] = {
     {"open 11-3pm", "time", "3pm", "15:00"},
     {"from 9 to 5 pm", "time", "9", "09:00"},
     {"from 9 to 5 pm", "time", "5 pm", "17:00"},
+    {"open 10-2 am", "time", "10", "22:00"},
+    {"open 10-2 am", "time", "2 am", "02:00"},
+    {"for 3 hundred years", "!duration", "", "3 year"},
     {"won 12-8 at home", "score", "12-8", "12-8"},
     {"won 12-8 at home", "!time", "", ""},
     // adverbs and verbs end an organisation's name: no name takes in the clause before its suffix

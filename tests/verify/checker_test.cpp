@@ -865,6 +865,9 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"当天共有2317人参加。", "当天有2000多人参加。", "2000多人", Verdict::confirmed},
         ProseCase{"当天共有1917人参加。", "当天有2000多人参加。", "2000多人", Verdict::unsupported},
         ProseCase{"2015年共有80人参加。", "当天有2000多人参加。", "2000多人", Verdict::unsupported},
+        // a bound the other way is no rounding
+        ProseCase{"当天共有1532人参加。", "当天参加人数不超过1500人。", "1500人", Verdict::unsupported},
+        ProseCase{"In all 1,532 people came.", "No more than 1,500 people came.", "1,500 people", Verdict::unsupported},
         // two source values near the rounded one: which one it rounds is not known
         ProseCase{"铝期货涨幅2.27%，锌期货涨幅2.47%。", "铝期货涨超2%。", "2%", Verdict::unsupported},
         ProseCase{"铝期货涨幅2.27%，锌期货涨幅0.47%。", "铝期货涨超2%。", "2%", Verdict::confirmed}));

@@ -14,14 +14,18 @@ namespace {
 
 constexpr size_t kReadSize = 64 * size_t{1024};
 
-// What the parser left unread while it waits for more of a chunked body is a chunk-size line or a
-// trailer line. A LF in it that no CR precedes can never become the CRLF the parser waits for.
+// What the parser left unread while it waits for more of a chunked body is a chunk-size line or
+// trailer lines (the CRLF that ends a chunk's data may open it). A LF in it that no CR precedes can
+// never become the CRLF the parser waits for; the line being received is bounded by kMaxChunkLine,
+// all of it by kMaxChunkLeft (the trailers), so each look is a bounded scan.
 bool framing_broken(const beast::flat_buffer& buf) {
   const std::string_view left(static_cast<const char*>(buf.data().data()), buf.size());
+  if (left.size() > kMaxChunkLeft) return true;
   for (size_t i = left.find('\n'); i != std::string_view::npos; i = left.find('\n', i + 1)) {
     if (i == 0 || left[i - 1] != '\r') return true;
   }
-  return left.size() > kMaxChunkLine && left.find('\n') == std::string_view::npos;
+  const size_t line = left.rfind('\n');
+  return left.size() - (line == std::string_view::npos ? 0 : line + 1) > kMaxChunkLine;
 }
 
 }  // namespace

@@ -20,8 +20,10 @@ struct BodyRead {
   boost::beast::error_code error;
 };
 
-// A chunk-size line with its extensions (RFC 9112, 7.1.1) longer than this is refused.
+// A chunk-size line with its extensions (RFC 9112, 7.1.1) longer than this is refused, and so are
+// trailer fields (7.1.2) longer than kMaxChunkLeft in all.
 inline constexpr size_t kMaxChunkLine = 4096;
+inline constexpr size_t kMaxChunkLeft = 8192;
 
 // The rest of `parser`'s body from `buf` and `stream`, within the stream's deadline. Beast's own
 // read waits for a CRLF that a chunk line ending in a bare LF never sends, until the deadline;

@@ -322,7 +322,8 @@ struct Server::Impl {
     } else if (got.end == BodyEnd::bad_framing) {
       co_await refuse(stream, req, 400,
                       "malformed request body: a chunk line must end in CRLF and be at most " +
-                          std::to_string(kMaxChunkLine) + " bytes (RFC 9112, 7.1)",
+                          std::to_string(kMaxChunkLine) + " bytes, trailers at most " + std::to_string(kMaxChunkLeft) +
+                          " (RFC 9112, 7.1)",
                       start);
     }
     co_return got.end == BodyEnd::done;

@@ -215,7 +215,7 @@ TEST(ServerTools, SchemasNoValueSatisfiesAre400) {
       {R"({"type":"object","properties":{"age":{"type":"integer","minimum":18,"maximum":0}},"required":["age"]})",
        ".properties.age: its lower bound 18"},
       {R"({"type":"array","items":{"enum":[]},"minItems":1})", ".items.enum is empty"},
-      {R"({"prefixItems":[{"type":"string"},false]})", ".prefixItems[1] is false"},
+      {R"({"type":"array","prefixItems":[{"type":"string"},false],"minItems":2})", ".prefixItems[1] is false"},
       {"false", " is false"},
       // Satisfiable, however unusual.
       {R"({"type":"integer","minimum":5,"maximum":5})", ""},
@@ -230,6 +230,17 @@ TEST(ServerTools, SchemasNoValueSatisfiesAre400) {
       {R"({"type":"object","required":["a"]})", ""},
       {R"({"allOf":[{"type":["string","null"]},{"type":"null"}]})", ""},
       {"true", ""},
+      // A keyword bounds only values of its type; a closed tuple; names matched by a pattern; whole
+      // numbers past 2^53.
+      {R"({"type":"array","prefixItems":[{"type":"string"},false]})", ""},
+      {R"({"minimum":5,"maximum":1})", ""},
+      {R"({"type":["string","null"],"minimum":5,"maximum":1})", ""},
+      {R"({"type":["object","null"],"properties":{"a":{"enum":[]}},"required":["a"]})", ""},
+      {R"({"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"items":false,"minItems":2})", ""},
+      {R"({"type":"object","patternProperties":{"^S_":{}},"additionalProperties":false,"required":["S_name"]})", ""},
+      {R"({"type":"integer","exclusiveMinimum":9007199254740992,"maximum":9007199254740993})", ""},
+      {R"({"type":"integer","exclusiveMinimum":9007199254740992,"exclusiveMaximum":9007199254740993})",
+       "no integer lies within its bounds"},
   };
   for (const Row& row : rows) {
     const json schema = json::parse(row.schema);
@@ -243,6 +254,14 @@ TEST(ServerTools, SchemasNoValueSatisfiesAre400) {
       EXPECT_EQ(e.param, "response_format.json_schema.schema");
     }
   }
+  // A required name repeated at every level is one property: the check stays linear, not 40^6.
+  json nested = {{"type", "integer"}};
+  for (int level = 0; level < 6; ++level) {
+    json names = json::array();
+    for (int k = 0; k < 40; ++k) names.push_back("a");
+    nested = {{"type", "object"}, {"properties", {{"a", nested}}}, {"required", names}};
+  }
+  EXPECT_NO_THROW(check_schema_satisfiable(nested, "json_schema"));
   // Through a request, for a reply's schema and a tool's parameters.
   EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"json_schema", {{"enum", json::array()}}}})), "json_schema");
   json tools = kOpenAITools;

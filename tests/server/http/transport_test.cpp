@@ -219,6 +219,11 @@ TEST_F(ServerTransport, ChunkLinesWithoutCrlfAre400AtOnce) {
   EXPECT_NE(bare.find("CRLF"), std::string::npos) << bare;
   const std::string endless = exchange(port(), head + std::string(5000, '1'));
   EXPECT_EQ(status_of(endless), 400) << endless;
+  // ... and a later chunk's line, or trailers, without end
+  const std::string later = exchange(port(), head + "2\r\n{}\r\n5;" + std::string(10000, 'x'));
+  EXPECT_EQ(status_of(later), 400) << later;
+  const std::string trailers = exchange(port(), head + "0\r\nX-T: " + std::string(10000, 'x'));
+  EXPECT_EQ(status_of(trailers), 400) << trailers;
   EXPECT_LT(ms_since(t0), 2500.0) << "answered without waiting for the body deadline";
   RawConn piped(port());
   piped.send(head + size.str() + ";ext=1\r\n" + body + "\r\n0\r\nX-Trailer: 1\r\n\r\n" +
