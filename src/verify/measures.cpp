@@ -28,9 +28,9 @@ double written_precision(std::string_view norm) {
 // 个 counts anything: "15个" and "15件" (项, 种, 座 ...) of one noun are one count, the nouns compared
 // after (bind_to_count). Two specific measure words ("240台", "240家") count different things.
 bool generic_and_specific(std::string_view a, std::string_view b) {
-  static constexpr std::string_view kSpecific[] = {"件", "项", "种", "座", "家", "所", "台", "辆",
-                                                   "只", "条", "张", "本", "部", "处", "套", "栋",
-                                                   "间", "颗", "枚", "首", "篇", "支", "架", "艘"};
+  static constexpr std::string_view kSpecific[] = {"件", "项", "种", "座", "家", "所", "台", "辆", "只",
+                                                   "条", "张", "本", "部", "处", "套", "栋", "间", "颗",
+                                                   "枚", "首", "篇", "支", "架", "艘", "人", "户"};
   const auto specific = [](std::string_view u) {
     return std::find(std::begin(kSpecific), std::end(kSpecific), u) != std::end(kSpecific);
   };

@@ -893,6 +893,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "4倍", Verdict::derived},
         ProseCase{"旅游目的入境缴纳手续费500泰铢，其他目的入境缴纳2000泰铢。", "其他目的的手续费是旅游目的的5倍。",
                   "5倍", Verdict::unsupported},
+        // 个 counts people and households too; two specific measure words count different things
+        ProseCase{"会议共有15人参加。", "会议共有15个人参加。", "15个", Verdict::confirmed},
+        ProseCase{"会议共有15人参加。", "会议共有15台设备。", "15台", Verdict::unsupported},
         // "seven days a week" counts the days a record lists
         ProseCase{"{'hours': {'Monday': '8:0-23:0', 'Tuesday': '8:0-23:0', 'Wednesday': '8:0-23:0', 'Thursday': "
                   "'8:0-23:0', 'Friday': '8:0-23:0', 'Saturday': '8:0-23:0', 'Sunday': '8:0-23:0'}}",
