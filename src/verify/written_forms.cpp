@@ -441,6 +441,18 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
           surface.substr(0, sp).find_first_not_of("0123456789") == std::string_view::npos) {
         return count_in_words(index_, scratch_, a.value, surface.substr(sp + 1), span);
       }
+      if (a.norm.starts_with('#') && after.starts_with(" anniversary") && a.value >= 1) {
+        // "the 100th anniversary" for "a century since", "100 years after", "100 years ago"
+        Anchor years = a;
+        years.type = Type::duration;
+        years.norm = a.norm.substr(1) + " year";
+        if (const int64_t hit = index_.find_exact(Type::duration, years.norm); hit >= 0) {
+          const auto& s = index_.anchors()[static_cast<size_t>(hit)];
+          span = {s.source, s.anchor.start, s.anchor.end};
+          return true;
+        }
+        if (decades_in_words(index_, scratch_, years, span)) return true;
+      }
       if (!a.norm.starts_with('#') || !(a.value >= 1 && a.value < static_cast<double>(kOrdinals.size()))) return false;
       return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span);
     }

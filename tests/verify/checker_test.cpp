@@ -893,6 +893,13 @@ INSTANTIATE_TEST_SUITE_P(
                   "4倍", Verdict::derived},
         ProseCase{"旅游目的入境缴纳手续费500泰铢，其他目的入境缴纳2000泰铢。", "其他目的的手续费是旅游目的的5倍。",
                   "5倍", Verdict::unsupported},
+        // an anniversary's ordinal is the years since
+        ProseCase{"Francis spoke to commemorate a century since the slaughter.",
+                  "It was the 100th anniversary of the killings.", "100th", Verdict::confirmed},
+        ProseCase{"The war ended 50 years ago.", "It was the 50th anniversary of the war's end.", "50th",
+                  Verdict::confirmed},
+        ProseCase{"The war ended 50 years ago.", "It was the 60th anniversary of the war's end.", "60th",
+                  Verdict::unsupported},
         // 个 counts people and households too; two specific measure words count different things
         ProseCase{"会议共有15人参加。", "会议共有15个人参加。", "15个", Verdict::confirmed},
         ProseCase{"会议共有15人参加。", "会议共有15台设备。", "15台", Verdict::unsupported},

