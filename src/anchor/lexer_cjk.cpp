@@ -72,7 +72,7 @@ class HanClass {
  private:
   static uint8_t compute(char32_t c) {
     const bool numeral = is_cn_numeral(c);
-    const bool plain = !zh_logic_first(c) && c != U'人' && c != U'百' && c != U'第' && !numeral;
+    const bool plain = !zh_logic_first(c) && c != U'人' && c != U'百' && c != U'第' && c != U'半' && !numeral;
     return static_cast<uint8_t>((plain ? kPlain : 0) | (org_stop(c) ? kStop : 0) | (org_suffix_start(c) ? kSuffix : 0) |
                                 (numeral ? kNumeral : 0));
   }

@@ -328,14 +328,17 @@ size_t scan_cn_race_mark(Src& src, size_t p, size_t j, Anchor& a) {
                           src.at(h) != ',' && percent_suffix(src, h) == 0 && quantity_suffix(src, h, unit) == 0 &&
                           duration_suffix(src, h, unit, true) == 0 && currency_suffix(src, h, code) == 0 &&
                           !src.match(h, "：") && !src.match(h, "比");
-  if (!hundredths && !minutes) return 0;
+  // "以1分09秒99名列第六": 名 of 名列 (ranked) is no count of people.
+  const bool ranked = is_digit(src.at(k)) && is_digit(src.at(k + 1)) && !is_digit(src.at(h)) &&
+                      (src.match(h, "名列") || src.match(h, "位列"));
+  if (!hundredths && !ranked && !minutes) return 0;
   std::string raw = std::to_string(seconds);
-  if (hundredths) raw.append(".").append(src.s.substr(k, 2));
+  if (hundredths || ranked) raw.append(".").append(src.s.substr(k, 2));
   bool ok = false;
   const bool mark = src.match(j, "米");
   set_norm(a, mark ? Type::quantity : Type::duration, number_norm(raw, 0, ok) + (mark ? " m" : " second"));
   a.value = std::strtod(raw.c_str(), nullptr);
-  return hundredths ? h : k;
+  return hundredths || ranked ? h : k;
 }
 
 }  // namespace sfcl::anchor::lex

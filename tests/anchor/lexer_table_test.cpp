@@ -655,6 +655,11 @@ const Case kCases[] = {
     {"跑完100米50名选手", "quantity", "100米", "100 m"},
     {"跑完100米50名选手", "quantity", "50名", "50 人"},
     {"以3分领先", "quantity", "3分", "3 分"},
+    {"叶诗文以1分09秒99名列第六", "duration", "1分09秒99", "69.99 second"},
+    {"叶诗文以1分09秒99名列第六", "!quantity", "", ""},
+    {"在展台参观了约半个小时。", "duration", "半个小时", "0.5 hour"},
+    {"438票赞成，86票反对", "quantity", "438票", "438 票"},
+    {"438票赞成，86票反对", "quantity", "86票", "86 票"},
     // a unit glued to the digits; one word that describes the span between; spans in words
     {"waited 30minutes", "duration", "30minutes", "30 minute"},
     {"took 2hours", "duration", "2hours", "2 hour"},

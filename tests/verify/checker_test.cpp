@@ -893,6 +893,9 @@ INSTANTIATE_TEST_SUITE_P(
                   "4倍", Verdict::derived},
         ProseCase{"旅游目的入境缴纳手续费500泰铢，其他目的入境缴纳2000泰铢。", "其他目的的手续费是旅游目的的5倍。",
                   "5倍", Verdict::unsupported},
+        ProseCase{"投票结果是438票赞成，86票反对，42票弃权。", "赞成票比反对票多出352票。", "352票", Verdict::derived},
+        ProseCase{"投票结果是438票赞成，86票反对，42票弃权。", "赞成票比反对票多出362票。", "362票",
+                  Verdict::unsupported},
         // an anniversary's ordinal is the years since
         ProseCase{"Francis spoke to commemorate a century since the slaughter.",
                   "It was the 100th anniversary of the killings.", "100th", Verdict::confirmed},
