@@ -103,6 +103,12 @@ size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
                            src.match(e, "级") || src.match(e, "值") || src.match(e, "幅"))) {
       return 0;
     }
+    // 球 counts goals, not the first character of 球迷 (fans), 球队, 球员, 球场, 球星 ...
+    if (u.text == "球") {
+      static constexpr std::u32string_view kBallWords = U"迷队员场星衣票鞋赛拍馆技风会";
+      const auto n = src.cp(e);
+      if (n.length > 0 && kBallWords.find(n.cp) != std::u32string_view::npos) return 0;
+    }
     unit = u.unit;
     return e;
   }
