@@ -265,6 +265,11 @@ size_t scan_cn_numeral_date(Src& src, size_t p, size_t j, uint64_t v, Anchor& a)
 // Quantities, ordinals and scores (lexer_quantities.cpp).
 // A unit or measure word right after a number ending at j (" units", "台", "万吨" after the
 // multiplier): its end and canonical unit, or 0.
+// "3万5", "1亿2" with digits [p, j) and the magnitude `mult` (lexer_quantities.cpp): the number
+// said short, or 0.
+size_t colloquial_magnitude(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a);
+// "6×9cm", "6 x 9 cm" after a number ending at j: true and the unit of the dimensions.
+bool dimension_unit(Src& src, size_t j, std::string_view& unit);
 size_t quantity_suffix(Src& src, size_t j, std::string_view& unit);
 // A unit of measure (kMeasureUnitsEn) right after a number ending at j, with or without a space:
 // "500 mg", "500mg", "37.5°C". Its end and norm, or 0.

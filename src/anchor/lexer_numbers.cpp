@@ -307,26 +307,6 @@ bool below_zero(const Src& src, size_t p) {
   return before.ends_with("−") || before.ends_with("零下") || before.ends_with("minus ") || before.ends_with("Minus ");
 }
 
-// "6×9cm", "6 × 9 cm", "6 x 9 mm", "6×9厘米": the first side of dimensions is a measure in the unit
-// written after the last (its end stays at j: the other side is read on its own). 0 when none.
-bool dimension_unit(Src& src, size_t j, std::string_view& unit) {
-  size_t k = j;
-  const bool spaced = src.at(k) == ' ';
-  if (spaced) ++k;
-  if (src.match(k, "×")) {
-    k += std::string_view("×").size();
-  } else if (spaced && (src.at(k) == 'x' || src.at(k) == 'X') && src.at(k + 1) == ' ') {
-    ++k;
-  } else {
-    return false;
-  }
-  if (src.at(k) == ' ') ++k;
-  const size_t d = digits_end(src, k);
-  if (d == k || quantity_suffix(src, d, unit) == 0) return false;
-  UnitScale scale;
-  return unit_scale(unit, scale);  // a unit of measure, not a count ("6×9 people" states no size)
-}
-
 // What follows a well-formed number [p, j) (a.norm and a.value set): a percent, a currency, a
 // day or duration, a quantity, a longer identifier, or else the number itself.
 size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
@@ -423,37 +403,6 @@ size_t scan_area_code_phone(Src& src, size_t p, Anchor& a) {
 }
 
 namespace {
-// "3万5", "1亿2": a whole number of 万 or 亿 and one more digit, said short for 3.5万 and 1.2亿, as
-// 三万五 is (the digit after it is the next unit down). Not before another digit, a decimal
-// point, a smaller magnitude (3万5千 is read as 3万 and 5千) or a unit of its own ("3万5人" is as
-// often two numbers).
-size_t colloquial_magnitude(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
-  if ((mult.shift != 4 && mult.shift != 8) || src.digits(p) != j || !is_digit(src.at(mult.end))) return 0;
-  const size_t e = mult.end + 1;
-  const int after = src.at(e);
-  if (is_digit(after) || after == '.' || after == ',' || src.match(e, "千") || src.match(e, "百") ||
-      src.match(e, "万") || src.match(e, "亿")) {
-    return 0;
-  }
-  std::string_view unit;
-  if (quantity_suffix(src, e, unit) != 0) return 0;
-  std::string raw(src.s.substr(p, j - p));
-  raw.push_back('.');
-  raw.push_back(src.s[mult.end]);
-  bool ok = false;
-  const std::string norm = number_norm(raw, mult.shift, ok);
-  if (!ok) return 0;
-  std::string_view code;
-  if (size_t c = currency_suffix(src, e, code)) {  // "3万5元"
-    set_norm(a, Type::amount, norm + " " + std::string(code));
-    a.value = std::strtod(norm.c_str(), nullptr);
-    return c;
-  }
-  set_norm(a, Type::number, norm);
-  a.value = std::strtod(norm.c_str(), nullptr);
-  return e;
-}
-
 // "3/4", "1/2" (a fraction, or a rating "4/5"): one value as written, so neither side is a bare
 // number that would confirm "4 inches" or "2 lb" elsewhere. Dates ("3/4/2024") are read before.
 size_t scan_fraction(Src& src, size_t p, Anchor& a) {

@@ -186,4 +186,55 @@ void set_ordinal(Anchor& a, std::string_view digits) {
   a.value = std::strtod(a.norm.c_str() + 1, nullptr);
 }
 
+// "3万5", "1亿2": a whole number of 万 or 亿 and one more digit, said short for 3.5万 and 1.2亿, as
+// 三万五 is (the digit after it is the next unit down). Not before another digit, a decimal
+// point, a smaller magnitude (3万5千 is read as 3万 and 5千) or a unit of its own ("3万5人" is as
+// often two numbers).
+size_t colloquial_magnitude(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
+  if ((mult.shift != 4 && mult.shift != 8) || src.digits(p) != j || !is_digit(src.at(mult.end))) return 0;
+  const size_t e = mult.end + 1;
+  const int after = src.at(e);
+  if (is_digit(after) || after == '.' || after == ',' || src.match(e, "千") || src.match(e, "百") ||
+      src.match(e, "万") || src.match(e, "亿")) {
+    return 0;
+  }
+  std::string_view unit;
+  if (quantity_suffix(src, e, unit) != 0) return 0;
+  std::string raw(src.s.substr(p, j - p));
+  raw.push_back('.');
+  raw.push_back(src.s[mult.end]);
+  bool ok = false;
+  const std::string norm = number_norm(raw, mult.shift, ok);
+  if (!ok) return 0;
+  std::string_view code;
+  if (size_t c = currency_suffix(src, e, code)) {  // "3万5元"
+    set_norm(a, Type::amount, norm + " " + std::string(code));
+    a.value = std::strtod(norm.c_str(), nullptr);
+    return c;
+  }
+  set_norm(a, Type::number, norm);
+  a.value = std::strtod(norm.c_str(), nullptr);
+  return e;
+}
+
+// "6×9cm", "6 × 9 cm", "6 x 9 mm", "6×9厘米": the first side of dimensions is a measure in the unit
+// written after the last (its end stays at j: the other side is read on its own). 0 when none.
+bool dimension_unit(Src& src, size_t j, std::string_view& unit) {
+  size_t k = j;
+  const bool spaced = src.at(k) == ' ';
+  if (spaced) ++k;
+  if (src.match(k, "×")) {
+    k += std::string_view("×").size();
+  } else if (spaced && (src.at(k) == 'x' || src.at(k) == 'X') && src.at(k + 1) == ' ') {
+    ++k;
+  } else {
+    return false;
+  }
+  if (src.at(k) == ' ') ++k;
+  const size_t d = digits_end(src, k);
+  if (d == k || quantity_suffix(src, d, unit) == 0) return false;
+  UnitScale scale;
+  return unit_scale(unit, scale);  // a unit of measure, not a count ("6×9 people" states no size)
+}
+
 }  // namespace sfcl::anchor::lex
