@@ -9,6 +9,7 @@
 #include "anchor/anchor.h"
 #include "anchor/lexer_internal.h"
 #include "anchor/lexer_words.h"
+#include "anchor/org_chars.h"
 #include "util/utf8.h"
 
 namespace sfcl::anchor::lex {
