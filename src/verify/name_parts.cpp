@@ -205,6 +205,29 @@ bool Checker::country_named(std::string_view w) const {
   return index_.find_verbatim(w, span) || run_with_country(std::span<const std::string_view>(&w, 1), span);
 }
 
+// "Mount Everest" for "Mt. Everest", "St. Louis" for "Saint Louis", "Fort Worth" for "Ft. Worth":
+// a place's leading word written the other way, each way (a word before another word only: "Main
+// St." is a street).
+bool Checker::name_abbreviated(anchor::TextSpan& span) const {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kForms = {
+      {{"mount ", "mt. "}, {"saint ", "st. "}, {"fort ", "ft. "}, {"point ", "pt. "}}};
+  for (const auto& [full, abbr] : kForms) {
+    for (const auto& [from, to] : {std::pair{full, abbr}, std::pair{abbr, full}}) {
+      for (size_t i = folded_.find(from); i != std::string::npos; i = folded_.find(from, i + 1)) {
+        if ((i > 0 && folded_[i - 1] != ' ') || i + from.size() >= folded_.size()) continue;
+        scratch_.assign(folded_, 0, i).append(to).append(folded_, i + from.size());
+        if (index_.find_verbatim(scratch_, span)) return true;
+        if (to.ends_with(". ")) {  // "mt everest": the abbreviation without its point
+          scratch_.assign(folded_, 0, i).append(to.substr(0, to.size() - 2)).append(" ");
+          scratch_.append(folded_, i + from.size());
+          if (index_.find_verbatim(scratch_, span)) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
 // A run of the answer's words that the sources write as a name, or verbatim (plural folded).
 bool Checker::source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const {
   scratch_.clear();

@@ -167,6 +167,7 @@ class Checker {
   bool age_in_years(const anchor::Anchor& a, std::string_view after, anchor::TextSpan& span) const;
   bool dimensions_written(anchor::TextSpan& span) const;
   bool name_by_initials(std::string_view surface, anchor::TextSpan& span) const;
+  bool name_abbreviated(anchor::TextSpan& span) const;  // name_parts.cpp
   // roles.cpp
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_name_to_field(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);

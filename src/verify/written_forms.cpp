@@ -405,7 +405,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
   scratch_.clear();
   switch (a.type) {
     case Type::name:
-      return name_by_initials(surface, span);
+      return name_by_initials(surface, span) || name_abbreviated(span);
     case Type::number: {
       if (season_year(surface, span)) return true;
       if (number_named(index_, scratch_, a.value, before, span)) return true;

@@ -896,6 +896,12 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"投票结果是438票赞成，86票反对，42票弃权。", "赞成票比反对票多出352票。", "352票", Verdict::derived},
         ProseCase{"投票结果是438票赞成，86票反对，42票弃权。", "赞成票比反对票多出362票。", "362票",
                   Verdict::unsupported},
+        // a place's leading word abbreviated, either way
+        ProseCase{"The climbers reached Mt. Everest in May.", "They reached Mount Everest.", "Mount Everest",
+                  Verdict::confirmed},
+        ProseCase{"The climbers reached Mt. Everest in May.", "They reached Mount Kenya.", "Mount Kenya",
+                  Verdict::unsupported},
+        ProseCase{"The team plays in St. Louis.", "The team plays in Saint Louis.", "Saint Louis", Verdict::confirmed},
         // an anniversary's ordinal is the years since
         ProseCase{"Francis spoke to commemorate a century since the slaughter.",
                   "It was the 100th anniversary of the killings.", "100th", Verdict::confirmed},
