@@ -79,16 +79,15 @@ const json* number_at(const json& s, const char* key) {
   return s.contains(key) && s[key].is_number() ? &s[key] : nullptr;
 }
 
-// a < b for two JSON numbers, exactly where both are integers (2^53 + 1 is no double).
-bool less(const json& a, const json& b) {
-  if (a.is_number_unsigned() && b.is_number_unsigned()) return a.get<uint64_t>() < b.get<uint64_t>();
-  if (a.is_number_integer() && b.is_number_integer()) {
-    if (a.is_number_unsigned()) return false;  // a >= 2^63 > any signed b
-    if (b.is_number_unsigned()) return true;
-    return a.get<int64_t>() < b.get<int64_t>();
-  }
-  return a.get<double>() < b.get<double>();
+// A JSON number's value, exact for every 64-bit integer (a long double's 64-bit mantissa), so that
+// bounds past 2^53 compare as written.
+long double exact(const json& v) {
+  if (v.is_number_unsigned()) return static_cast<long double>(v.get<uint64_t>());
+  if (v.is_number_integer()) return static_cast<long double>(v.get<int64_t>());
+  return static_cast<long double>(v.get<double>());
 }
+
+bool less(const json& a, const json& b) { return exact(a) < exact(b); }
 
 std::optional<std::string> bounds(const json& s, const Path& at) {
   const json* lo = number_at(s, "minimum");
@@ -105,14 +104,8 @@ std::optional<std::string> bounds(const json& s, const Path& at) {
     if (only_types(s, {"integer"})) {
       bool none = false;
       if (low->is_number_integer() && high->is_number_integer()) {
-        // Whole bounds: only (a, b), both exclusive, can be empty now, when b - a < 2 (long double holds
-        // every 64-bit integer exactly).
-        none = lo == nullptr && hi == nullptr &&
-               static_cast<long double>(high->is_number_unsigned() ? high->get<uint64_t>() : 0) +
-                       static_cast<long double>(high->is_number_unsigned() ? 0 : high->get<int64_t>()) -
-                       (static_cast<long double>(low->is_number_unsigned() ? low->get<uint64_t>() : 0) +
-                        static_cast<long double>(low->is_number_unsigned() ? 0 : low->get<int64_t>())) <
-                   2;
+        // Whole bounds: only (a, b), both exclusive, can be empty now, when b - a < 2.
+        none = lo == nullptr && hi == nullptr && exact(*high) - exact(*low) < 2;
       } else {
         const double l = low->get<double>();
         const double h = high->get<double>();

@@ -262,6 +262,11 @@ TEST(ServerTools, SchemasNoValueSatisfiesAre400) {
     nested = {{"type", "object"}, {"properties", {{"a", nested}}}, {"required", names}};
   }
   EXPECT_NO_THROW(check_schema_satisfiable(nested, "json_schema"));
+  // Bounds built in code (signed) and parsed (unsigned) compare by value.
+  EXPECT_THROW(check_schema_satisfiable({{"type", "integer"}, {"minimum", 3}, {"maximum", json(1U)}}, "json_schema"),
+               ApiError);
+  EXPECT_NO_THROW(
+      check_schema_satisfiable({{"type", "integer"}, {"minimum", 1}, {"maximum", json(3U)}}, "json_schema"));
   // Through a request, for a reply's schema and a tool's parameters.
   EXPECT_EQ(param_of(Api::openai_chat, openai({kUser}, {{"json_schema", {{"enum", json::array()}}}})), "json_schema");
   json tools = kOpenAITools;
