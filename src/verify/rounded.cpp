@@ -27,37 +27,39 @@ constexpr std::array<std::string_view, 3> kAboutZh = {"约", "大约", "大概"}
 constexpr std::array<std::string_view, 4> kAtMostZh = {"近", "将近", "接近", "近乎"};
 constexpr std::array<std::string_view, 3> kAtLeastZh = {"逾", "超过", "超"};
 
+// Whether `text` ends with the word `w` (ASCII case folded; `w` in lower case): a whole word unless
+// `w` is Chinese or a sign ("约", "~"), which start no word.
+bool ends_with_word(std::string_view text, std::string_view w) {
+  if (text.size() < w.size()) return false;
+  const std::string_view tail = text.substr(text.size() - w.size());
+  if (!std::equal(tail.begin(), tail.end(), w.begin(), w.end(), [](char x, char y) {
+        return std::tolower(static_cast<unsigned char>(x)) == static_cast<unsigned char>(y);
+      })) {
+    return false;
+  }
+  if (static_cast<unsigned char>(w[0]) >= 0x80 || w[0] == '~' || text.size() == w.size()) return true;
+  return std::isalpha(static_cast<unsigned char>(text[text.size() - w.size() - 1])) == 0;
+}
+
+std::string_view trim_end(std::string_view t) {
+  while (!t.empty() && t.back() == ' ') t.remove_suffix(1);
+  return t;
+}
+
 // The hedge word right before the value ("about", "近"), or right after it ("1000多", "1500余",
 // "40%左右").
 Hedge hedge_of(std::string_view surface, std::string_view before, std::string_view after) {
   if (surface.find("多") != std::string_view::npos || surface.find("余") != std::string_view::npos) {
     return Hedge::at_least;
   }
-  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
-  const auto ends_with_word = [&](std::string_view w) {
-    if (before.size() < w.size()) return false;
-    const std::string_view tail = before.substr(before.size() - w.size());
-    if (!std::equal(tail.begin(), tail.end(), w.begin(), w.end(), [](char x, char y) {
-          return std::tolower(static_cast<unsigned char>(x)) == static_cast<unsigned char>(y);
-        })) {
-      return false;
-    }
-    if (static_cast<unsigned char>(w[0]) >= 0x80 || w[0] == '~' || before.size() == w.size()) return true;
-    return !std::isalpha(static_cast<unsigned char>(before[before.size() - w.size() - 1]));
-  };
+  before = trim_end(before);
   const auto any = [&](const auto& words) {
     return std::any_of(words.begin(), words.end(), [&](std::string_view w) {
-      if (!ends_with_word(w)) return false;
+      if (!ends_with_word(before, w)) return false;
       // "不超过1500人", "no more than 1,500", "not over": the bound the other way, no rounding.
-      std::string_view lead = before.substr(0, before.size() - w.size());
-      while (!lead.empty() && lead.back() == ' ') lead.remove_suffix(1);
-      const auto lower_ends = [&](std::string_view n) {
-        return lead.size() >= n.size() &&
-               std::equal(n.begin(), n.end(), lead.end() - static_cast<std::ptrdiff_t>(n.size()),
-                          [](char x, char y) { return x == std::tolower(static_cast<unsigned char>(y)); });
-      };
-      return !(lead.ends_with("不") || lead.ends_with("没") || lower_ends(" no") || lower_ends(" not") ||
-               lower_ends("never") || lead == "no" || lead == "No");
+      const std::string_view lead = trim_end(before.substr(0, before.size() - w.size()));
+      return !(lead.ends_with("不") || lead.ends_with("没") || ends_with_word(lead, "no") ||
+               ends_with_word(lead, "not") || ends_with_word(lead, "never"));
     });
   };
   if (after.starts_with("左右") || after.starts_with("上下")) return Hedge::about;
