@@ -4,6 +4,7 @@
 // (a count's adjectives, verbs and function words say nothing that can be compared) and the
 // characters after a measure word in Chinese, where a modifier may stand before the noun.
 #include <algorithm>
+#include <array>
 
 #include "anchor/lexer_internal.h"
 
@@ -68,6 +69,18 @@ std::string_view hyphened_noun_at(std::string_view s) {
 }
 
 // One noun, singular or plural: "owners" and "owner", "countries" and "country", "matches" and "match".
+// Words for the people of a place in general: a count of one is a count of the other ("3,000
+// villagers" for "3,000 men, women and children", 村民 for 男女老少).
+bool people_in_general(std::string_view noun) {
+  static constexpr std::array<std::string_view, 16> kPeople = {
+      "people", "persons", "residents", "villagers", "inhabitants", "civilians", "locals",   "citizens",
+      "村民",   "居民",    "群众",      "民众",      "百姓",        "平民",      "男女老少", "市民"};
+  return std::any_of(kPeople.begin(), kPeople.end(), [&](std::string_view w) {
+    if (static_cast<unsigned char>(w[0]) >= 0x80) return noun.starts_with(w);
+    return noun == w || (noun.size() + 1 == w.size() && w.starts_with(noun));  // "villager"
+  });
+}
+
 bool same_noun(std::string_view a, std::string_view b) {
   const auto singular = [](std::string_view w, bool& y) {
     y = false;
@@ -88,6 +101,7 @@ bool same_noun(std::string_view a, std::string_view b) {
   const std::string_view ra = singular(a, ya);
   const std::string_view rb = singular(b, yb);
   if (ra == rb && ya == yb) return true;
+  if (people_in_general(a) && people_in_general(b)) return true;
   // A compound and its head noun: "quakes" and "earthquakes", "players" and "footballplayers".
   constexpr size_t kMinHead = 5;
   const std::string_view shorter = a.size() < b.size() ? a : b;
@@ -168,6 +182,9 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
     if (source_after[0] != ' ' && source_after[0] != '-') return Counted::unknown;
     std::string_view rest = source_after.substr(1);
     const bool noun_first = !(source_after[0] == '-' ? hyphened_noun_at(rest) : plural_noun_at(rest)).empty();
+    if (people_in_general(noun) && (rest.starts_with("men, women") || rest.starts_with("men and women"))) {
+      return Counted::same;  // "300 men, women and children" are the villagers
+    }
     for (size_t k = 0; k < kEnWords && !rest.empty(); ++k) {
       const std::string_view w = word_at(rest);
       if (w.empty()) break;
@@ -186,7 +203,10 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
   // (612例经二甲双胍治疗…的患者) or before the count (电子体温计中有36支): the same thing is counted
   // when the answer's noun begins with characters of the source's clause, or the source's noun
   // with characters of the answer's.
-  return leads_within(noun, clause) || leads_within(source, noun) ? Counted::same : Counted::other;
+  return leads_within(noun, clause) || leads_within(source, noun) ||
+                 (people_in_general(noun) && people_in_general(source))
+             ? Counted::same
+             : Counted::other;
 }
 
 CountedText counted_text(std::string_view text, const Anchor& a) {

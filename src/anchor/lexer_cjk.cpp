@@ -112,6 +112,15 @@ bool after_count_and_measure(const Src& src, size_t p) { return p >= 2 * kHan &&
 bool legal_form(std::string_view suffix) { return suffix.ends_with("有限公司") || suffix == "有限责任公司"; }
 }  // namespace
 
+// 和 at j joins two names where the word before it ends in a noun of people or bodies ("营员和清华大
+// 学学生", "政府和联合国"); inside a name it follows other characters (北京协和医院, 共和国).
+bool joins_names(Src& src, size_t j) {
+  if (j < 3) return false;
+  static constexpr std::u32string_view kNounEnds = U"员生者们众民府界士师";
+  const char32_t prev = utf8::decode(src.s, j - 3).cp;
+  return kNounEnds.find(prev) != std::u32string_view::npos;
+}
+
 size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   constexpr int kMaxChars = 16;
   if (in_count_and_measure(src, p)) return 0;
@@ -145,7 +154,8 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
         }
       }
     }
-    if (d.length == 0 || !is_han(d.cp) || (k & (HanClass::kStop | HanClass::kNumeral)) != 0) {
+    if (d.length == 0 || !is_han(d.cp) || (k & (HanClass::kStop | HanClass::kNumeral)) != 0 ||
+        (d.cp == U'和' && joins_names(src, j))) {
       if (d.length > 0) {  // stopped by a character, not by the end of the text seen so far
         src.org_from = p;
         src.org_to = j;
@@ -306,8 +316,14 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const size_t j = cn_numeral_run(src, p);
   uint64_t v = 0;
   const std::string_view run = src.s.substr(p, j - p);
-  // 万一 ("in case"), 万万, 亿万: a run that opens with 万 or 亿 is a word, but 万亿 is a trillion.
-  if ((run.starts_with("万") && !run.starts_with("万亿")) || run.starts_with("亿")) return 0;
+  // 万一 ("in case"), 万万, 亿万: a run that opens with 万 or 亿 is a word, but 万亿 is a trillion,
+  // and 亿 or 万 alone after a bound is one of it ("超过亿元", "逾万人", "上亿元": 1亿, 1万).
+  if ((run.starts_with("万") && !run.starts_with("万亿")) || run.starts_with("亿")) {
+    const std::string_view lead = src.s.substr(0, p);
+    const bool bound = lead.ends_with("超过") || lead.ends_with("逾") || lead.ends_with("过") || lead.ends_with("上") ||
+                       lead.ends_with("近") || lead.ends_with("约") || lead.ends_with("超") || lead.ends_with("破");
+    if (run.size() != 3 || !bound) return 0;
+  }
   // 数千名, 几百人, 十几个: "several thousand", "some hundreds", "ten-odd" state no value.
   const char32_t before = p >= 3 ? utf8::decode(src.s, p - 3).cp : 0;
   if ((before == U'数' || before == U'几') &&

@@ -190,13 +190,31 @@ size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
   return cn_day_of_month(src, p, j, src.number_at(p, j), a);
 }
 
+namespace {
+// Whether a day of the month is written at k, "29日" with no word of a span after it.
+bool day_follows(Src& src, size_t k) {
+  const size_t e = src.digits(k);  // reads through Src: the incremental lexer waits for what it needs
+  if (e == k || e - k > 2 || !src.match(e, "日")) return false;
+  const auto after = src.cp(e + 3);
+  if (after.length == 0) return src.final;
+  for (char32_t c : {U'内', U'以', U'之', U'后', U'起', U'前', U'工', U'左'}) {
+    if (after.cp == c) return false;
+  }
+  return true;
+}
+}  // namespace
+
 size_t cn_day_of_month(Src& src, size_t p, size_t j, int day, Anchor& a) {
   if (day < 1 || day > 31) return 0;
   const auto next = src.cp(j + 3);
   if (next.length == 0 || !is_han(next.cp)) return 0;
-  for (char32_t c : {U'内', U'以', U'之', U'后', U'起', U'左', U'为', U'期', U'前', U'止', U'的', U'至', U'到', U'或', U'和',
-                     U'及', U'工', U'元', U'日'}) {
+  for (char32_t c :
+       {U'内', U'以', U'之', U'后', U'起', U'左', U'为', U'期', U'前', U'止', U'的', U'工', U'元', U'日'}) {
     if (next.cp == c) return 0;
+  }
+  // "23日至29日", "5日和6日": two days of the month, unless the second ends a span ("30日至60日内").
+  for (char32_t c : {U'至', U'到', U'或', U'和', U'及'}) {
+    if (next.cp == c && !day_follows(src, j + 6)) return 0;
   }
   if (p >= 3) {  // "第25日", "近30日", "每5日", "满30日": a count of days
     const std::string_view before = src.s.substr(p - 3, 3);

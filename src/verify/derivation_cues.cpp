@@ -19,8 +19,9 @@ constexpr std::array<std::string_view, 22> kSumEn = {
     "total", "sum",     "combined", "altogether", "overall", "in all", "together", "aggregate",
     "add",   "plus",    "amount to", "amounts to", "comes to", "come to", "totaling", "totalling",
     "grand", "whole",   "entire",   "cumulative", "including", "inclusive"};
-constexpr std::array<std::string_view, 11> kSumZh = {"合计", "共", "总", "累计", "合共", "加上", "总额", "总计", "含", "包括",
-                                                     "全部"};
+// 已达/达到/增至: a running total reached ("补刻后，碑上中国烈士已达1468名").
+constexpr std::array<std::string_view, 14> kSumZh = {"合计", "共", "总",   "累计", "合共", "加上", "总额",
+                                                     "总计", "含", "包括", "全部", "已达", "达到", "增至"};
 constexpr std::array<std::string_view, 38> kDiffEn = {
     "more",   "less",    "fewer",   "increase", "decrease",    "rose",   "fell",   "grew",   "dropped", "drop",
     "differ", "remain",  "balance", "left",     "higher",      "lower",  "saving", "saved",  "save",    "discount",
@@ -48,6 +49,9 @@ constexpr std::array<std::string_view, 3> kShareEn = {"rate", "proportion", "out
 constexpr std::array<std::string_view, 3> kShareZh = {"率", "占", "其中"};
 constexpr std::array<std::string_view, 7> kRatioEn = {"times", "twice", "ratio", "per", "fold", "double", "triple"};
 constexpr std::array<std::string_view, 2> kRatioZh = {"倍", "比"};
+constexpr std::array<std::string_view, 7> kAverageEn = {"per ",   "average", "each",   "apiece",
+                                                        "a head", "a game",  "a match"};
+constexpr std::array<std::string_view, 2> kAverageZh = {"均", "每"};
 
 // The clause the value is written in: from the last sentence end (". ", "\n", "。", "；", "!", "?")
 // within kClauseReach bytes.
@@ -117,6 +121,8 @@ bool Checker::derivation_cued(Derivation d, std::string_view before, std::string
       return any_cue(clause, kRatioEn, kRatioZh);
     case Derivation::proportion:  // "合格率约为95.3%", "占…的", "a pass rate of 95.3%"
       return any_cue(clause, kPercentEn, kPercentZh) || any_cue(clause, kShareEn, kShareZh);
+    case Derivation::average:  // "人均194元", "场均0.4球", "$50 per person", "an average of"
+      return any_cue(clause, kAverageEn, kAverageZh);
     case Derivation::list_count:
     case Derivation::share_of:  // the source names the computation ("half of the 40 staff")
     case Derivation::none:

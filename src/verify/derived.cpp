@@ -13,6 +13,14 @@ namespace sfcl::verify {
 using anchor::Anchor;
 using anchor::Type;
 
+std::string_view unit_of(const Anchor& a) {
+  if (a.type == Type::percent) return "%";
+  if (a.type == Type::number) return "";
+  const std::string_view n = a.norm;
+  const size_t sp = n.rfind(' ');
+  return sp == std::string_view::npos ? std::string_view() : n.substr(sp + 1);
+}
+
 namespace {
 // Groups above these sizes skip the quadratic enumerations: the check stays cheap on long
 // documents, where such coincidences would be too easy anyway.
@@ -26,14 +34,6 @@ constexpr double kMinNumberOperand = 10000;
 constexpr double kMaxDensity = 0.1;
 constexpr double kWindow = 0.2;
 constexpr double kMinWindowSteps = 5.0;
-
-std::string_view unit_of(const Anchor& a) {
-  if (a.type == Type::percent) return "%";
-  if (a.type == Type::number) return "";
-  const std::string_view n = a.norm;
-  const size_t sp = n.rfind(' ');
-  return sp == std::string_view::npos ? std::string_view() : n.substr(sp + 1);
-}
 
 // Half a unit of the last written decimal: "12.5%" -> 0.05, "$3,000" -> 0.5.
 double tolerance(const Anchor& a) {
@@ -142,6 +142,7 @@ DerivedValues::DerivedValues(const anchor::SourceIndex& index) : index_(&index) 
   }
   add_score_margins(index);
   add_point_differences(index);
+  add_averages(index);
   for (uint32_t c : index.list_counts()) {
     table(Type::number, "").values.push_back({static_cast<double>(c), Derivation::list_count, {-1, -1, -1}});
     // 七座城市, 两位教练: a count of the listed names with a measure word that counts such things
@@ -357,7 +358,9 @@ bool DerivedValues::find(const Anchor& a, Derived& out, std::string_view shown) 
     }
   }
   // List counts are few and need no density test.
-  if (lo->kind != Derivation::list_count && distinct / slots > kMaxDensity) return false;
+  // (Compared with a margin: one value alone in the narrowest window is exactly kMaxDensity, and
+  // the tolerance's rounding must not decide it.)
+  if (lo->kind != Derivation::list_count && distinct > kMaxDensity * slots * (1 + 1e-6)) return false;
   if (lo->kind != Derivation::list_count && near_miss(digits_of(a.norm), t->source_digits)) return false;
   out.kind = lo->kind;
   out.operands = lo->operands;

@@ -14,6 +14,10 @@
 
 namespace sfcl::verify {
 
+// The unit a derived value is computed in: "%" for a percentage, "" for a bare number, else the
+// norm's last word ("CNY", "day", "人").
+std::string_view unit_of(const anchor::Anchor& a);
+
 struct Derived {
   Derivation kind = Derivation::none;
   std::array<int64_t, 3> operands{-1, -1, -1};
@@ -59,6 +63,7 @@ class DerivedValues {
     int64_t i;  // the source anchor
   };
   void add_proportions(const std::vector<Operand>& ops, bool shares);
+  void add_averages(const anchor::SourceIndex& index);
   [[nodiscard]] bool operands_shown(const Value& v, std::string_view shown) const;
   // derived_ranges.cpp
   void add_ranges(const anchor::SourceIndex& index);

@@ -1,7 +1,8 @@
 // Derived values of games and counts (docs/ANCHORS.md, "Checking"): the margin of a score ("以103比88
 // 大胜广东15分", "won by 15 points"), the difference of two percentages in points ("从43%提高到61%，
 // 提升了18个百分点"), a count as a share of another ("552批次中合格526批次，合格率约为95.3%") and as a
-// multiple ("2000泰铢，是500泰铢的4倍").
+// multiple ("2000泰铢，是500泰铢的4倍"), an amount or count per head or per game ("一家五口…一共花了970
+// 元" → 人均194元, "10场比赛打进4球" → 场均0.4球).
 #include <cmath>
 #include <cstdlib>
 
@@ -61,6 +62,27 @@ void DerivedValues::add_proportions(const std::vector<Operand>& ops, bool shares
       if (shares) percent.values.push_back({100.0 * part.v / whole.v, Derivation::proportion, {part.i, whole.i, -1}});
       times.values.push_back({whole.v / part.v, Derivation::ratio, {whole.i, part.i, -1}});
     }
+  }
+}
+
+// Each amount and count divided by each count of another unit (the people, games or days it is
+// shared by). Cued by the words of an average (derivation_cues.cpp).
+void DerivedValues::add_averages(const anchor::SourceIndex& index) {
+  const auto all = index.anchors();
+  const auto counts = index.of_type(Type::quantity);
+  const auto amounts = index.of_type(Type::amount);
+  if (counts.size() > kMaxOperands || amounts.size() > kMaxOperands) return;
+  const auto per = [&](uint32_t total, uint32_t by) {
+    const Anchor& t = all[total].anchor;
+    const Anchor& n = all[by].anchor;
+    if (!(t.value > 0) || t.norm.starts_with('#') || unit_of(t) == unit_of(n)) return;
+    table(t.type, unit_of(t)).values.push_back({t.value / n.value, Derivation::average, {total, by, -1}});
+  };
+  for (uint32_t by : counts) {
+    const Anchor& n = all[by].anchor;
+    if (n.norm.starts_with('#') || !(n.value >= 2) || n.value != std::floor(n.value)) continue;
+    for (uint32_t total : amounts) per(total, by);
+    for (uint32_t total : counts) per(total, by);
   }
 }
 

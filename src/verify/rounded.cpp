@@ -23,7 +23,8 @@ constexpr std::array<std::string_view, 12> kAboutEn = {"about",   "around",     
                                                        "approx.", "estimated",    "~",        "nearly about"};
 constexpr std::array<std::string_view, 5> kAtMostEn = {"nearly", "almost", "just under", "just shy of", "close on"};
 constexpr std::array<std::string_view, 5> kAtLeastEn = {"over", "more than", "upwards of", "just over", "in excess of"};
-constexpr std::array<std::string_view, 3> kAboutZh = {"约", "大约", "大概"};
+// 约 with the verb it often takes ("约合2.96亿元", "约为", "约有", "约达", "约占").
+constexpr std::array<std::string_view, 8> kAboutZh = {"约", "大约", "大概", "约合", "约为", "约有", "约达", "约占"};
 constexpr std::array<std::string_view, 4> kAtMostZh = {"近", "将近", "接近", "近乎"};
 constexpr std::array<std::string_view, 3> kAtLeastZh = {"逾", "超过", "超"};
 

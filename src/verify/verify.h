@@ -41,7 +41,8 @@ enum class Derivation : uint8_t {
   percent_change,
   date_shift,
   time_span,
-  proportion
+  proportion,
+  average
 };
 std::string_view derivation_name(Derivation d);
 
@@ -168,12 +169,15 @@ class Checker {
   bool dimensions_written(anchor::TextSpan& span) const;
   bool name_by_initials(std::string_view surface, anchor::TextSpan& span) const;
   bool name_abbreviated(anchor::TextSpan& span) const;  // name_parts.cpp
+  bool day_of_source_month(const anchor::Anchor& a, anchor::TextSpan& span) const;  // month_days.cpp
   // roles.cpp
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_name_to_field(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view before, std::string_view after,
                      CheckResult& r);
+  // own_lists.cpp: a count of the items the answer lists beside it ("A、B和C三名", "two: A and B")
+  [[nodiscard]] static bool counts_own_list(const anchor::Anchor& a, std::string_view before, std::string_view after);
   [[nodiscard]] bool count_in_words_unverifiable(const anchor::Anchor& a, std::string_view surface,
                                                  std::string_view before, std::string_view after) const;
   static void misattributed(CheckResult& r);

@@ -457,7 +457,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span);
     }
     case Type::date: {  // "May 30th" as "may 30"; "Q3 2024" as "the third quarter of 2024"
-      if (quarter_in_words(index_, a.norm, scratch_, span)) return true;
+      if (quarter_in_words(index_, a.norm, scratch_, span) || day_of_source_month(a, span)) return true;
       const size_t at = folded_.find_first_of("0123456789");
       if (at == std::string::npos) return false;
       size_t e = at;

@@ -669,6 +669,26 @@ const Case kCases[] = {
     {"打进3球。球迷欢呼", "quantity", "3球", "3 goal"},
     {"438票赞成，86票反对", "quantity", "438票", "438 票"},
     {"438票赞成，86票反对", "quantity", "86票", "86 票"},
+    // 亿 or 万 alone after a bound is one of it; without a bound it is a word (亿万, 万一)
+    {"付出超过亿元人民币", "amount", "亿元", "100000000 CNY"},
+    {"逾万人参加", "quantity", "万人", "10000 人"},
+    {"亿万富翁", "!amount", "", ""},
+    {"万一下雨", "!number", "", ""},
+    // 口 counts people, not wells
+    {"一家五口吃了一顿", "quantity", "五口", "5 人"},
+    {"打了3口井", "!quantity", "", ""},
+    // a name ends before 第 and an ordinal; 和 between two words joins them, not an organisation's
+    {"杨旭第61分钟扳平", "name", "杨旭", "杨旭"},
+    {"杨旭第61分钟扳平", "duration", "61分钟", "61 minute"},
+    {"高校的营员和清华大学学生", "name", "清华大学", "清华大学"},
+    {"高校的营员和清华大学学生", "!name", "", "营员和清华大学"},
+    // two days of a month joined by 至 or 和; a span's ends stay spans ("30日至60日内")
+    {"于23日至29日完成轮换", "date", "23日", "---23"},
+    {"于23日至29日完成轮换", "date", "29日", "---29"},
+    {"于5日和6日举行", "date", "5日", "---05"},
+    {"于5日和6日举行", "date", "6日", "---06"},
+    {"收到后30日至60日内付款", "duration", "30日", "30 day"},
+    {"收到后30日至60日内付款", "duration", "60日", "60 day"},
     // a unit glued to the digits; one word that describes the span between; spans in words
     {"waited 30minutes", "duration", "30minutes", "30 minute"},
     {"took 2hours", "duration", "2hours", "2 hour"},

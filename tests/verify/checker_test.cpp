@@ -935,7 +935,47 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"waiting here over 30minutes for food", "They waited over 30 minutes.", "30 minutes",
                   Verdict::confirmed},
         ProseCase{"张文秀以76米33获得银牌。", "张文秀掷出76.33米。", "76.33米", Verdict::confirmed},
-        ProseCase{"张文秀以76米33获得银牌。", "张文秀掷出76.03米。", "76.03米", Verdict::unsupported}));
+        ProseCase{"张文秀以76米33获得银牌。", "张文秀掷出76.03米。", "76.03米", Verdict::unsupported},
+        // a count of the items the answer lists beside it
+        ProseCase{"广东队易建联、朱芳雨、周鹏合计得到34分。", "易建联、朱芳雨、周鹏三名首发合计34分。", "三名",
+                  Verdict::derived},
+        ProseCase{"广东队易建联、朱芳雨、周鹏合计得到34分。", "易建联、朱芳雨、周鹏四名首发合计34分。", "四名",
+                  Verdict::unsupported},
+        ProseCase{"收涨的品种是普麦期货和棉花期货。", "收涨的品种仅有两个：普麦期货；棉花期货。", "两个",
+                  Verdict::derived},
+        ProseCase{"His daughters Ann and Bea came.", "He has two daughters: Ann and Bea.", "two", Verdict::derived},
+        ProseCase{"His daughters Ann and Bea came.", "He has 3 daughters: Ann and Bea.", "3", Verdict::unsupported},
+        ProseCase{"张三、李四和王五分别获得了2枚金牌。", "张三、李四和王五分别获得了3枚金牌。", "3枚",
+                  Verdict::unsupported},
+        // an amount or count per head or per game
+        ProseCase{"他们一家五口吃了一顿海鲜大餐，一共花了970元。", "一家五口共花费970元，人均194元。", "194元",
+                  Verdict::derived},
+        ProseCase{"他们一家五口吃了一顿海鲜大餐，一共花了970元。", "一家五口共花费970元，人均184元。", "184元",
+                  Verdict::unsupported},
+        ProseCase{"The five of us paid $970 for dinner, 5 people in all.", "That is $194 per person.", "$194",
+                  Verdict::derived},
+        ProseCase{"The five of us paid $970 for dinner, 5 people in all.", "That is $184 per person.", "$184",
+                  Verdict::unsupported},
+        // a running total reached, rounded "约合"
+        ProseCase{"新补刻的名单包括中国烈士586名。附碑上镌刻了中国烈士882名。", "补刻后，碑上中国烈士已达1468名。",
+                  "1468名", Verdict::derived},
+        ProseCase{"新补刻的名单包括中国烈士586名。附碑上镌刻了中国烈士882名。", "补刻后，碑上中国烈士已达1478名。",
+                  "1478名", Verdict::unsupported},
+        ProseCase{"共计非法集资29592.6168万元。", "非法集资共计约合2.96亿元。", "2.96亿元", Verdict::confirmed},
+        ProseCase{"共计非法集资29592.6168万元。", "非法集资共计约合2.86亿元。", "2.86亿元", Verdict::unsupported},
+        ProseCase{"付出超过亿元人民币的转会费。", "付出超过1亿元人民币的转会费。", "1亿元", Verdict::confirmed},
+        ProseCase{"付出超过亿元人民币的转会费。", "付出超过2亿元人民币的转会费。", "2亿元", Verdict::unsupported},
+        // a day of the month in the one month the sources' dates give
+        ProseCase{"新华社北京9月29日电 维和部队于23日至29日完成轮换。", "维和部队于9月23日至29日完成轮换。", "9月23日",
+                  Verdict::confirmed},
+        ProseCase{"新华社北京9月29日电 维和部队于23日至29日完成轮换。", "维和部队于8月23日至29日完成轮换。", "8月23日",
+                  Verdict::unsupported},
+        ProseCase{"新华社北京9月29日电 10月5日将返回。维和部队于23日出发。", "维和部队于9月23日出发。", "9月23日",
+                  Verdict::unsupported},
+        // the people of a place in general, in other words
+        ProseCase{"日军屠杀了全村3000多名男女老少。", "日军屠杀3000多名村民。", "3000多名", Verdict::confirmed},
+        ProseCase{"The troops killed 3,000 people and 40 soldiers.", "They killed 40 villagers.", "40",
+                  Verdict::unsupported}));
 
 // Derived values cite their operands and are not hallucinations; values that are not one step away
 // stay unsupported.

@@ -1,0 +1,148 @@
+// A count of the items the answer itself lists beside it (docs/ANCHORS.md, "Checking"): "易建联、朱
+// 芳雨、周鹏三名首发", "井村雅代和藤木麻佑子两位教练", "收涨的品种仅有两个：普麦期货…；棉花期货…", "two
+// daughters: Ann and Bea". The count is the answer's own arithmetic over what it shows the reader; each
+// listed item is checked as itself. Reported as `derived` (list_count) with no source operand.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <string_view>
+
+#include "verify/verify.h"
+
+namespace sfcl::verify {
+namespace {
+
+using anchor::Anchor;
+using anchor::Type;
+
+constexpr double kMaxListed = 12;       // longer lists are not counted by hand
+constexpr size_t kMaxItem = 45;         // bytes of one listed item (15 CJK characters)
+constexpr size_t kMaxCountedNoun = 24;  // bytes between the count and the colon of its list
+
+constexpr std::array<std::string_view, 10> kClauseEnds = {"。", "；", "，", "：", "\n", "！", "？", ", ", ": ", "; "};
+constexpr std::array<std::string_view, 4> kZhJoins = {"和", "与", "及", "或"};
+constexpr std::array<std::string_view, 4> kSentenceEnds = {"。", "\n", ". ", "！"};
+constexpr size_t kMaxLastItem = 18;  // bytes before the count where a clause word says it ends no list
+// Words the item before a count does not hold: then the count ends a clause ("A、B和C分别获得了3枚"),
+// not a list.
+constexpr std::array<std::string_view, 12> kClauseWords = {"了", "为", "是", "获", "得", "的",
+                                                           "在", "有", "到", "达", "将", "被"};
+// A joining character inside a word (和平, 共和国, 参与, 涉及): no list there.
+constexpr std::array<std::string_view, 14> kJoinInWord = {"和平", "和解", "和谐", "共和", "缓和", "温和", "总和",
+                                                          "参与", "与会", "涉及", "普及", "波及", "及时", "或许"};
+
+bool all_short(std::string_view text, std::string_view sep, size_t& items, bool first_free) {
+  size_t from = 0;
+  while (true) {
+    const size_t to = std::min(text.find(sep, from), text.size());
+    const std::string_view item = text.substr(from, to - from);
+    if (item.empty() || (item.size() > kMaxItem && !(first_free && items == 0))) return false;
+    ++items;
+    if (to == text.size()) return true;
+    from = to + sep.size();
+  }
+}
+
+// Items of a Chinese list "A、B、C和D" (or "A和B"): split at 、, the last item once more at its
+// joining word. `first_free`: the first item may carry the clause's lead-in ("论坛先后在南京").
+size_t zh_items(std::string_view list, bool first_free) {
+  size_t items = 0;
+  const size_t last = list.rfind("、");
+  const std::string_view head = last == std::string_view::npos ? std::string_view{} : list.substr(0, last);
+  std::string_view tail = last == std::string_view::npos ? list : list.substr(last + std::string_view("、").size());
+  if (!head.empty() && !all_short(head, "、", items, first_free)) return 0;
+  for (std::string_view w : kJoinInWord) {
+    if (list.find(w) != std::string_view::npos) return 0;
+  }
+  size_t join = std::string_view::npos;
+  size_t join_size = 0;
+  for (std::string_view j : kZhJoins) {
+    const size_t at = tail.find(j);
+    if (at != std::string_view::npos && at > 0 && at < join) {
+      join = at;
+      join_size = j.size();
+    }
+  }
+  if (join != std::string_view::npos) {
+    if (tail.find("和", join + join_size) != std::string_view::npos) return 0;  // "A和B和C": not one list
+    if (join > kMaxItem && !(first_free && items == 0)) return 0;
+    ++items;
+    tail.remove_prefix(join + join_size);
+  }
+  if (tail.empty() || tail.size() > kMaxItem) return 0;
+  return items + 1;
+}
+
+// Items of a list after a colon: "；"-separated clauses when there are any, else a Chinese list, else
+// an English one ("Ann, Bob(,) and Cy").
+size_t listed_after_colon(std::string_view rest) {
+  size_t end = rest.size();
+  for (std::string_view e : kSentenceEnds) end = std::min(end, rest.find(e));
+  rest = rest.substr(0, end);
+  while (!rest.empty() && (rest.back() == '.' || rest.back() == ' ')) rest.remove_suffix(1);
+  if (rest.empty()) return 0;
+  size_t items = 0;
+  for (std::string_view sep : {std::string_view("；"), std::string_view("; ")}) {
+    if (rest.find(sep) != std::string_view::npos) {
+      size_t from = 0;
+      for (size_t at = rest.find(sep); at != std::string_view::npos; at = rest.find(sep, from)) {
+        ++items;
+        from = at + sep.size();
+      }
+      return from < rest.size() ? items + 1 : items;
+    }
+  }
+  if (static_cast<unsigned char>(rest.front()) >= 0x80) return zh_items(rest, false);
+  // English: commas, the last item after "and"/"or" (with or without the serial comma).
+  for (std::string_view join :
+       {std::string_view(", and "), std::string_view(" and "), std::string_view(", or "), std::string_view(" or ")}) {
+    const size_t at = rest.rfind(join);
+    if (at == std::string_view::npos) continue;
+    if (!all_short(rest.substr(0, at), ", ", items, false)) return 0;
+    const std::string_view last = rest.substr(at + join.size());
+    return !last.empty() && last.size() <= kMaxItem && last.find(", ") == std::string_view::npos ? items + 1 : 0;
+  }
+  return 0;
+}
+
+}  // namespace
+
+bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::string_view after) {
+  if ((a.type != Type::number && a.type != Type::quantity) || !(a.value >= 2 && a.value <= kMaxListed) ||
+      a.value != std::floor(a.value) || after.data() == nullptr) {
+    return false;
+  }
+  const auto n = static_cast<size_t>(a.value);
+  // The list just before the count, in its clause ("易建联、朱芳雨、周鹏三名").
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  if (!before.empty() && static_cast<unsigned char>(before.back()) >= 0x80) {
+    size_t from = 0;
+    for (std::string_view e : kClauseEnds) {
+      const size_t at = before.rfind(e);
+      if (at != std::string_view::npos) from = std::max(from, at + e.size());
+    }
+    const std::string_view list = before.substr(from);
+    size_t cut = list.size() > kMaxLastItem ? list.size() - kMaxLastItem : 0;
+    while (cut < list.size() && (static_cast<unsigned char>(list[cut]) & 0xC0) == 0x80) ++cut;  // a character's start
+    const std::string_view last_words = list.substr(cut);
+    const bool clause_word = std::any_of(kClauseWords.begin(), kClauseWords.end(), [&](std::string_view w) {
+      return last_words.find(w) != std::string_view::npos;
+    });
+    if (!clause_word && zh_items(list, true) == n) return true;
+  }
+  // The list after a colon that closes the count's noun ("两个：…；…", "two daughters: Ann and Bea").
+  const size_t reach = std::min(after.size(), kMaxCountedNoun + 3);
+  for (std::string_view colon : {std::string_view("："), std::string_view(": ")}) {
+    const size_t at = after.substr(0, reach).find(colon);
+    if (at == std::string_view::npos) continue;
+    const std::string_view noun = after.substr(0, at);
+    const bool plain =
+        std::none_of(noun.begin(), noun.end(), [](char c) { return c == ',' || c == '.' || c == ';'; }) &&
+        noun.find("，") == std::string_view::npos && noun.find("。") == std::string_view::npos;
+    if (plain && listed_after_colon(after.substr(at + colon.size())) == n) return true;
+  }
+  return false;
+}
+
+}  // namespace sfcl::verify
