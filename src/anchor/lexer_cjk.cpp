@@ -124,6 +124,9 @@ bool joins_names(Src& src, size_t j) {
 size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   constexpr int kMaxChars = 16;
   if (in_count_and_measure(src, p)) return 0;
+  // No name starts with a conjunction or adverb ("但田管中心", "虽", "而") or a verb's second half (要求银行).
+  static constexpr std::u32string_view kNoStart = U"但而虽且却又也就才求让把被令";
+  if (kNoStart.find(src.cp(p).cp) != std::u32string_view::npos) return 0;
   const bool described = after_count_and_measure(src, p);
   // Inside a failed scan's span: this scan would look at a subset of the same characters (a
   // suffix check at a position does not depend on the start) and stop at the same one, so it

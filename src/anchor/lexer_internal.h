@@ -268,6 +268,8 @@ size_t scan_cn_numeral_date(Src& src, size_t p, size_t j, uint64_t v, Anchor& a)
 // "3万5", "1亿2" with digits [p, j) and the magnitude `mult` (lexer_quantities.cpp): the number
 // said short, or 0.
 size_t colloquial_magnitude(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a);
+// "2小时27分05秒" and "成绩为2时27分05秒": a race time, one duration (lexer_times.cpp).
+size_t scan_cn_hours_minutes(Src& src, size_t p, size_t j, Anchor& a);
 // "6×9cm", "6 x 9 cm" after a number ending at j: true and the unit of the dimensions.
 bool dimension_unit(Src& src, size_t j, std::string_view& unit);
 size_t quantity_suffix(Src& src, size_t j, std::string_view& unit);

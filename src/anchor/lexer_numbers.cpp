@@ -426,6 +426,7 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt) 
   if (size_t e = scan_numeric_date(src, p, a, opt)) return e;
   if (size_t e = scan_time(src, p, a)) return e;
   if (const size_t h = src.digits(p); h - p <= 2) {
+    if (size_t e = scan_cn_hours_minutes(src, p, h, a)) return e;
     if (size_t e = scan_cn_time(src, p, h, static_cast<uint64_t>(src.number_at(p, h)), a)) return e;
   }
   if (size_t e = scan_day_first(src, p, a)) return e;

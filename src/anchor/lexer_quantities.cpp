@@ -3,7 +3,9 @@
 // is compared as one value: its number alone is often stated elsewhere in the same text.
 #include <array>
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "anchor/anchor.h"
@@ -93,7 +95,8 @@ size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
     const auto& u = kQuantityUnitsZh[i];
     if (!src.match(j, u.text)) continue;
     const size_t e = j + u.text.size();
-    if (u.text == "分" && (src.match(e, "钟") || src.match(e, "之"))) return 0;  // minutes, fractions
+    // minutes, fractions, and 分别 ("以0：2分别负于": "respectively")
+    if (u.text == "分" && (src.match(e, "钟") || src.match(e, "之") || src.match(e, "别"))) return 0;
     // 克 after a number is grams, not the first character of 克拉 (carats), 克隆, 克服, 克里斯.
     if (u.text == "克" && (src.match(e, "拉") || src.match(e, "隆") || src.match(e, "服") || src.match(e, "里"))) {
       return 0;
@@ -192,11 +195,43 @@ void set_ordinal(Anchor& a, std::string_view digits) {
   a.value = std::strtod(a.norm.c_str() + 1, nullptr);
 }
 
+namespace {
+// "40万零6手", "1亿零500万": a whole number of 万 or 亿, 零, and the units below it (400006). 0 when
+// the digits after 零 are not a whole number of at most four digits.
+size_t magnitude_and_units(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
+  constexpr size_t kMaxUnits = 4;
+  const size_t d = mult.end + std::string_view("零").size();
+  const size_t e = src.digits(d);
+  if (e == d || e - d > kMaxUnits || src.at(e) == '.' || src.at(e) == ',' || src.match(e, "万") || src.match(e, "千") ||
+      src.match(e, "百")) {
+    return 0;
+  }
+  const double whole = std::strtod(std::string(src.s.substr(p, j - p)).c_str(), nullptr);
+  const double units = std::strtod(std::string(src.s.substr(d, e - d)).c_str(), nullptr);
+  a.value = whole * std::pow(10.0, mult.shift) + units;
+  std::string norm = std::to_string(static_cast<uint64_t>(a.value));
+  std::string_view unit;
+  if (size_t c = currency_suffix(src, e, unit)) {
+    set_norm(a, Type::amount, norm + " " + std::string(unit));
+    return c;
+  }
+  if (size_t q = quantity_suffix(src, e, unit)) {
+    set_norm(a, Type::quantity, norm + " " + std::string(unit));
+    return q;
+  }
+  set_norm(a, Type::number, std::move(norm));
+  return e;
+}
+}  // namespace
+
 // "3万5", "1亿2": a whole number of 万 or 亿 and one more digit, said short for 3.5万 and 1.2亿, as
 // 三万五 is (the digit after it is the next unit down). Not before another digit, a decimal
 // point, a smaller magnitude (3万5千 is read as 3万 and 5千) or a unit of its own ("3万5人" is as
 // often two numbers).
 size_t colloquial_magnitude(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
+  if ((mult.shift == 4 || mult.shift == 8) && src.digits(p) == j && src.match(mult.end, "零")) {
+    return magnitude_and_units(src, p, j, mult, a);
+  }
   if ((mult.shift != 4 && mult.shift != 8) || src.digits(p) != j || !is_digit(src.at(mult.end))) return 0;
   const size_t e = mult.end + 1;
   const int after = src.at(e);

@@ -191,6 +191,12 @@ size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
 }
 
 namespace {
+// Punctuation that ends a clause or an aside, in either width.
+bool is_clause_punct(char32_t c) {
+  static constexpr std::u32string_view kPunct = U"，。、；：！？）)」”,.;:!?";
+  return kPunct.find(c) != std::u32string_view::npos;
+}
+
 // Whether a day of the month is written at k, "29日" with no word of a span after it.
 bool day_follows(Src& src, size_t k) {
   const size_t e = src.digits(k);  // reads through Src: the incremental lexer waits for what it needs
@@ -207,10 +213,23 @@ bool day_follows(Src& src, size_t k) {
 size_t cn_day_of_month(Src& src, size_t p, size_t j, int day, Anchor& a) {
   if (day < 1 || day > 31) return 0;
   const auto next = src.cp(j + 3);
-  if (next.length == 0 || !is_han(next.cp)) return 0;
+  if (next.length == 0 || !is_han(next.cp)) {
+    // Before punctuation ("持续到本月30日。", "前一天（即8日）"): the day of the month unless a word of a
+    // span stands before it ("为期30日。", "需30日，").
+    const bool punct = next.length == 0 ? src.final : is_clause_punct(next.cp);
+    if (!punct || p < 3) return 0;
+    static constexpr std::u32string_view kSpanBefore = U"第近每满前后共个约为达了过需用花历期长续余多内超逾";
+    if (kSpanBefore.find(utf8::decode(src.s, p - 3).cp) != std::u32string_view::npos) return 0;
+    a.type = Type::date;
+    a.norm = "---" + two_digits(day);
+    return j + 3;
+  }
+  // The end of a range of days ("2月18日至24日的7天"): a day of the month before any word but a span's.
+  const bool range_end = p >= 6 && (src.s.substr(p - 3, 3) == "至" || src.s.substr(p - 3, 3) == "到") &&
+                         (src.s.substr(p - 6, 3) == "日" || src.s.substr(p - 6, 3) == "号");
   for (char32_t c :
        {U'内', U'以', U'之', U'后', U'起', U'左', U'为', U'期', U'前', U'止', U'的', U'工', U'元', U'日'}) {
-    if (next.cp == c) return 0;
+    if (next.cp == c && !(range_end && (c == U'的' || c == U'为' || c == U'期' || c == U'止'))) return 0;
   }
   // "23日至29日", "5日和6日": two days of the month, unless the second ends a span ("30日至60日内").
   for (char32_t c : {U'至', U'到', U'或', U'和', U'及'}) {
@@ -317,6 +336,33 @@ size_t scan_cn_time(Src& src, size_t p, size_t j, uint64_t hour, Anchor& a) {
     a.ambiguous = true;
   }
   return e;
+}
+
+// Hours, minutes and seconds of one span, a race time: "2小时27分05秒" (8825 s), and "2时27分05秒"
+// where no word of the time of day stands before it (a marathon's result, not 2:27 a.m.:
+// "北京时间2时27分05秒", "凌晨2时…" stay times). Digits [p, j). Without seconds the hours and the
+// minutes stay two spans, as they are read in any other writing ("两小时四十五分钟").
+size_t scan_cn_hours_minutes(Src& src, size_t p, size_t j, Anchor& a) {
+  const bool hours_word = src.match(j, "小时");
+  if (!hours_word && !src.match(j, "时")) return 0;
+  const size_t m = j + (hours_word ? 6 : 3);
+  const size_t m_end = src.digits(m);
+  if (m_end == m || m_end - m > 2 || !src.match(m_end, "分") || src.number_at(m, m_end) > 59) return 0;
+  const int hours = src.number_at(p, j);
+  const int minutes = src.number_at(m, m_end);
+  const size_t s = m_end + 3;
+  const size_t s_end = src.digits(s);
+  if (s_end == s || s_end - s > 2 || !src.match(s_end, "秒") || src.number_at(s, s_end) > 59) return 0;
+  if (!hours_word) {
+    const std::string_view lead = src.s.substr(0, p);
+    for (std::string_view w : {"时间", "凌晨", "上午", "下午", "晚上", "早上", "中午", "傍晚", "夜间", "于", "在"}) {
+      if (lead.ends_with(w)) return 0;
+    }
+  }
+  const int total = hours * 3600 + minutes * 60 + src.number_at(s, s_end);
+  set_norm(a, Type::duration, std::to_string(total) + " second");
+  a.value = total;
+  return s_end + 3;
 }
 
 // "3分19秒47", "59秒08", "76米33": a race time or a mark as Chinese sports news writes them. The two

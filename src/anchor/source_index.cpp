@@ -205,6 +205,29 @@ void SourceIndex::add_score_sides(const Anchor& score, int32_t source, std::stri
   }
 }
 
+// The values inside a cited title ("《关于开展2017年联合追逃行动的谅解备忘录》", "《办法（试行）》2005年"): the
+// title is one anchor, but an answer that writes its year or count alone is grounded by it.
+void SourceIndex::add_cited_values(const Anchor& cited, int32_t source, std::string_view text, std::string_view field) {
+  const std::string_view surface = text.substr(cited.start, cited.end - cited.start);
+  std::vector<Anchor> found;
+  size_t from = 0;
+  while (from < surface.size()) {
+    size_t to = surface.size();
+    for (std::string_view mark : {"《", "》", "〈", "〉"}) to = std::min(to, surface.find(mark, from));
+    if (to > from) {
+      found.clear();
+      extract_into(surface.substr(from, to - from), found, options_);
+      for (auto a : found) {
+        if (a.type == Type::citation || a.type == Type::title || a.type == Type::name) continue;
+        a.start += static_cast<uint32_t>(cited.start + from);
+        a.end += static_cast<uint32_t>(cited.start + from);
+        add(a, source, text.substr(a.start, a.end - a.start), field, true);
+      }
+    }
+    from = to == surface.size() ? to : to + 3;  // every mark is 3 bytes
+  }
+}
+
 namespace {
 // "9:00 to 21:00", "June 3 – June 7", "3月1日至3月5日": two times or two dates written as the ends
 // of one range.
@@ -247,6 +270,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
     add(a, id, text.substr(a.start, a.end - a.start), field);
     if (a.type == Type::name) add_name_parts(a, id, text, field);
     if (a.type == Type::score) add_score_sides(a, id, text, field);
+    if (a.type == Type::citation || a.type == Type::title) add_cited_values(a, id, text, field);
     if (Anchor age; age_apposition(text, uncased, a, age))
       add(age, id, text.substr(a.start, a.end - a.start), field, true);
     if (Anchor full; dateline.date_of(a, full)) add(full, id, text.substr(a.start, a.end - a.start), field, true);

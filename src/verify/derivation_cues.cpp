@@ -22,14 +22,16 @@ constexpr std::array<std::string_view, 22> kSumEn = {
 // 已达/达到/增至: a running total reached ("补刻后，碑上中国烈士已达1468名").
 constexpr std::array<std::string_view, 14> kSumZh = {"合计", "共", "总",   "累计", "合共", "加上", "总额",
                                                      "总计", "含", "包括", "全部", "已达", "达到", "增至"};
-constexpr std::array<std::string_view, 38> kDiffEn = {
-    "more",   "less",    "fewer",   "increase", "decrease",    "rose",   "fell",   "grew",   "dropped", "drop",
-    "differ", "remain",  "balance", "left",     "higher",      "lower",  "saving", "saved",  "save",    "discount",
-    "net",    "minus",   "reduc",   "deduct",   "outstanding", "rest",   "gap",    "exceed", "up by",   "down by",
-    "margin", "lead of", "won by",  "lost by",  "ahead",       "behind", "faster", "slower"};
-constexpr std::array<std::string_view, 24> kDiffZh = {"差", "增", "减",   "多",   "少",   "剩",   "余", "比",
-                                                      "降", "涨", "升",   "扣",   "优惠", "节省", "低", "高",
-                                                      "快", "慢", "领先", "落后", "胜",   "幅",   "超", "缩小"};
+constexpr std::array<std::string_view, 41> kDiffEn = {
+    "other",       "without", "do not",  "more",   "less",     "fewer",   "increase", "decrease", "rose",
+    "fell",        "grew",    "dropped", "drop",   "differ",   "remain",  "balance",  "left",     "higher",
+    "lower",       "saving",  "saved",   "save",   "discount", "net",     "minus",    "reduc",    "deduct",
+    "outstanding", "rest",    "gap",     "exceed", "up by",    "down by", "margin",   "lead of",  "won by",
+    "lost by",     "ahead",   "behind",  "faster", "slower"};
+// 跌 (下跌); 其余, 没有, 未: the rest of a whole ("仅占33.5%…66.5%的职工没有企业年金").
+constexpr std::array<std::string_view, 28> kDiffZh = {
+    "差", "增", "减", "多", "少",   "剩",   "余", "比", "降", "涨",   "升", "扣",   "优惠", "节省",
+    "低", "高", "快", "慢", "领先", "落后", "胜", "幅", "超", "缩小", "跌", "其余", "没有", "未"};
 constexpr std::array<std::string_view, 16> kPercentEn = {"%",     "percent", "per cent", "tax",     "vat",
                                                          "discount", "fee",  "interest", "commission", "deposit",
                                                          "rate",  "share",   "portion",  "of",       "tip",
@@ -137,8 +139,12 @@ bool Checker::confirm_derived(const anchor::Anchor& a, std::string_view before, 
   Derived d;
   const bool found =
       derived_ && (a.type == anchor::Type::date ? derived_->find_date(a, d) : derived_->find(a, d, before));
-  // A multiple is written with its computation's own word (4倍): it needs no other.
-  if (!found || (after.data() != nullptr && d.kind != Derivation::ratio && !derivation_cued(d.kind, before, after))) {
+  // A multiple is written with its computation's own word (4倍): it needs no other. A sum is also
+  // the larger side of a difference whose other side and amount the answer writes around it
+  // ("收于3312元，比前结算价3411元下跌99元").
+  if (!found || (after.data() != nullptr && d.kind != Derivation::ratio && !derivation_cued(d.kind, before, after) &&
+                 !(d.kind == Derivation::sum && derivation_cued(Derivation::difference, before, after) &&
+                   derived_->operands_around(d, before, after)))) {
     return false;
   }
   r.verdict = Verdict::derived;

@@ -133,6 +133,8 @@ DerivedValues::DerivedValues(const anchor::SourceIndex& index) : index_(&index) 
   add_stated_shares(index);
   add_shifted_dates(index);
   add_ranges(index);
+  add_score_margins(index);
+  add_point_differences(index);
   if (find_table(Type::percent, "%") != nullptr) {
     // "43%" against a source's "34%" is a miscopy even where some change comes to 43%.
     auto& changes = table(Type::percent, "%");
@@ -140,8 +142,6 @@ DerivedValues::DerivedValues(const anchor::SourceIndex& index) : index_(&index) 
       changes.source_digits.push_back(digits_of(index.anchors()[i].anchor.norm));
     }
   }
-  add_score_margins(index);
-  add_point_differences(index);
   add_averages(index);
   for (uint32_t c : index.list_counts()) {
     table(Type::number, "").values.push_back({static_cast<double>(c), Derivation::list_count, {-1, -1, -1}});
@@ -313,6 +313,18 @@ bool DerivedValues::operands_shown(const Value& v, std::string_view shown) const
     } else if (!written_in(s.value, shown)) {
       return false;
     }
+  }
+  return true;
+}
+
+bool DerivedValues::operands_around(const Derived& d, std::string_view before, std::string_view after) const {
+  if (d.operands[0] < 0) return false;
+  if (before.size() > kShownReach) before.remove_prefix(before.size() - kShownReach);
+  if (after.size() > kShownReach) after = after.substr(0, kShownReach);
+  for (int64_t op : d.operands) {
+    if (op < 0) continue;
+    const double v = index_->anchors()[static_cast<size_t>(op)].anchor.value;
+    if (!written_in(v, before) && !written_in(v, after)) return false;
   }
   return true;
 }

@@ -31,6 +31,8 @@ class DerivedValues {
   // `shown`: the answer's text before `a`. A computation whose operands it writes there ("从43%提高
   // 到61%，提升了18个百分点", "以103比88大胜15分") is shown to the reader: no density test for it.
   bool find(const anchor::Anchor& a, Derived& out, std::string_view shown = {}) const;
+  // Whether the answer writes every operand of `d` within 200 bytes before or after the value.
+  [[nodiscard]] bool operands_around(const Derived& d, std::string_view before, std::string_view after) const;
   // A full date equal to a source date plus or minus a source span of time (derived_dates.cpp).
   bool find_date(const anchor::Anchor& a, Derived& out) const;
 

@@ -110,7 +110,7 @@ size_t listed_after_colon(std::string_view rest) {
 
 bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::string_view after) {
   if ((a.type != Type::number && a.type != Type::quantity) || !(a.value >= 2 && a.value <= kMaxListed) ||
-      a.value != std::floor(a.value) || after.data() == nullptr) {
+      a.value != std::floor(a.value)) {
     return false;
   }
   const auto n = static_cast<size_t>(a.value);
@@ -131,7 +131,9 @@ bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::str
     });
     if (!clause_word && zh_items(list, true) == n) return true;
   }
-  // The list after a colon that closes the count's noun ("两个：…；…", "two daughters: Ann and Bea").
+  // The list after a colon that closes the count's noun ("两个：…；…", "two daughters: Ann and Bea"),
+  // where the text after the count is known (not while a stream writes it).
+  if (after.data() == nullptr) return false;
   const size_t reach = std::min(after.size(), kMaxCountedNoun + 3);
   for (std::string_view colon : {std::string_view("："), std::string_view(": ")}) {
     const size_t at = after.substr(0, reach).find(colon);

@@ -163,13 +163,13 @@ class Checker {
   // written_forms.cpp: the value in another written form the sources use ("WA", "92 to 8", "eighth")
   bool written_otherwise(const anchor::Anchor& a, std::string_view surface, std::string_view before,
                          std::string_view after, anchor::TextSpan& span) const;
-  bool season_year(std::string_view surface, anchor::TextSpan& span) const;
+  bool season_year(std::string_view surface, std::string_view before, anchor::TextSpan& span) const;  // seasons.cpp
   bool time_in_words(std::string_view norm, anchor::TextSpan& span) const;
   bool age_in_years(const anchor::Anchor& a, std::string_view after, anchor::TextSpan& span) const;
   bool dimensions_written(anchor::TextSpan& span) const;
   bool name_by_initials(std::string_view surface, anchor::TextSpan& span) const;
   bool name_abbreviated(anchor::TextSpan& span) const;  // name_parts.cpp
-  bool day_of_source_month(const anchor::Anchor& a, anchor::TextSpan& span) const;  // month_days.cpp
+  bool surname_with_title(anchor::TextSpan& span) const;  // cn_titles.cpp
   // roles.cpp
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_name_to_field(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
@@ -178,6 +178,8 @@ class Checker {
                      CheckResult& r);
   // own_lists.cpp: a count of the items the answer lists beside it ("A、B和C三名", "two: A and B")
   [[nodiscard]] static bool counts_own_list(const anchor::Anchor& a, std::string_view before, std::string_view after);
+  // shown_spans.cpp: a span between two dates or times the answer writes beside it ("18日至24日的7天")
+  [[nodiscard]] static bool span_shown(const anchor::Anchor& a, std::string_view before, std::string_view after);
   [[nodiscard]] bool count_in_words_unverifiable(const anchor::Anchor& a, std::string_view surface,
                                                  std::string_view before, std::string_view after) const;
   static void misattributed(CheckResult& r);

@@ -71,21 +71,6 @@ bool Checker::name_by_initials(std::string_view surface, anchor::TextSpan& span)
   return index_.find_verbatim(scratch_, span);
 }
 
-// "2008" of a season the sources write "2007-08" (or "2007 -- 08", "2007/08", "2007–08赛季"): the
-// second year of a span of two, its century left out.
-bool Checker::season_year(std::string_view surface, anchor::TextSpan& span) const {
-  if (surface.size() != 4 || surface.find_first_not_of("0123456789") != std::string_view::npos) return false;
-  const int year = (surface[0] - '0') * 1000 + (surface[1] - '0') * 100 + (surface[2] - '0') * 10 + (surface[3] - '0');
-  if (year < 1001 || year > 2999 || year % 100 == 0) return false;  // "1999-00" is not written this way
-  const std::string first = std::to_string(year - 1);
-  const std::string_view second = surface.substr(2);
-  for (const std::string_view dash : {"-", " - ", " -- ", "--", "/"}) {
-    scratch_.assign(first).append(dash).append(second);
-    if (index_.find_verbatim(scratch_, span)) return true;
-  }
-  return false;
-}
-
 // "4x4", "2x6s" (timber, screens, rooms) that the sources write "4 x 4", "4 by 4" or "4x4": the same
 // two numbers, digit for digit, in the same order.
 bool Checker::dimensions_written(anchor::TextSpan& span) const {
@@ -405,9 +390,9 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
   scratch_.clear();
   switch (a.type) {
     case Type::name:
-      return name_by_initials(surface, span) || name_abbreviated(span);
+      return name_by_initials(surface, span) || name_abbreviated(span) || surname_with_title(span);
     case Type::number: {
-      if (season_year(surface, span)) return true;
+      if (season_year(surface, before, span)) return true;
       if (number_named(index_, scratch_, a.value, before, span)) return true;
       if (number_in_words(index_, scratch_, surface, a.value, span)) return true;
       if (dozens_in_words(index_, scratch_, a.value, span)) return true;
@@ -457,7 +442,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span);
     }
     case Type::date: {  // "May 30th" as "may 30"; "Q3 2024" as "the third quarter of 2024"
-      if (quarter_in_words(index_, a.norm, scratch_, span) || day_of_source_month(a, span)) return true;
+      if (quarter_in_words(index_, a.norm, scratch_, span)) return true;
       const size_t at = folded_.find_first_of("0123456789");
       if (at == std::string::npos) return false;
       size_t e = at;

@@ -689,6 +689,24 @@ const Case kCases[] = {
     {"于5日和6日举行", "date", "6日", "---06"},
     {"收到后30日至60日内付款", "duration", "30日", "30 day"},
     {"收到后30日至60日内付款", "duration", "60日", "60 day"},
+    // a race time in hours, minutes and seconds is one span; a time of day keeps its reading
+    {"跑出2小时27分05秒，", "duration", "2小时27分05秒", "8825 second"},
+    {"成绩为2时27分05秒。", "duration", "2时27分05秒", "8825 second"},
+    {"北京时间2时27分05秒", "!duration", "", "8825 second"},
+    {"共成交40万零6手", "number", "40万零6", "400006"},
+    // a day of the month before punctuation, unless a word of a span stands before it
+    {"一直持续到本月30日。", "date", "30日", "---30"},
+    {"前一天（即8日）值班", "date", "8日", "---08"},
+    {"前一天（即8日）值班", "duration", "一天", "1 day"},
+    {"2月18日至24日的7天", "date", "2月18日", "--02-18"},
+    {"2月18日至24日的7天", "date", "24日", "---24"},
+    {"2月18日至24日的7天", "duration", "7天", "7 day"},
+    {"付款期限为30日。", "duration", "30日", "30 day"},
+    // 分别 is "respectively", not a count of points; no organisation starts with a conjunction
+    {"均以0：2分别负于对手", "!quantity", "", ""},
+    {"但田管中心主任杜兆才并未满足", "!name", "", "但田管中心"},
+    {"王蔷虽在第8局反破发", "name", "王蔷", "王蔷"},
+    {"王蔷虽在第8局反破发", "quantity", "第8", "#8"},
     // a unit glued to the digits; one word that describes the span between; spans in words
     {"waited 30minutes", "duration", "30minutes", "30 minute"},
     {"took 2hours", "duration", "2hours", "2 hour"},
