@@ -357,6 +357,11 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const std::string_view lead = src.s.substr(0, p);
   const bool span_word = lead.ends_with("一连") || lead.ends_with("连续") || lead.ends_with("为期") ||
                          lead.ends_with("历时") || lead.ends_with("长达") || lead.ends_with("接连");
+  // 同一天, 这一天, 每一天, 有一天: which day, or every day, not a span of one.
+  if (run == "一" && (lead.ends_with("同") || lead.ends_with("这") || lead.ends_with("那") || lead.ends_with("每") ||
+                      lead.ends_with("某") || lead.ends_with("有"))) {
+    return 0;
+  }
   if (size_t e = duration_suffix(src, m, unit, true);
       e > 0 && (!src.match(m, "日") || (!decimal && run.size() > 3) || span_word)) {
     if (size_t h = cn_and_a_half(src, e, unit, norm, a.value, a)) return h;  // 一年半

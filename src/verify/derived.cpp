@@ -335,8 +335,19 @@ bool DerivedValues::find(const Anchor& a, Derived& out, std::string_view shown) 
       a.type != Type::percent) {
     return false;
   }
-  const Table* t = find_table(a.type, unit_of(a));
-  if (t == nullptr || t->values.empty()) return false;
+  if (const Table* t = find_table(a.type, unit_of(a)); t != nullptr && find_in(*t, a, out, shown)) return true;
+  // A large number written without the noun it counts ("比马年少48万" of 1647万人 and 1599万人): the
+  // computation over counts of any one unit.
+  if (a.type != Type::number || !(a.value >= kMinNumberOperand)) return false;
+  for (const Table& t : tables_) {
+    if (t.key[0] == static_cast<char>(Type::quantity) && find_in(t, a, out, shown)) return true;
+  }
+  return false;
+}
+
+bool DerivedValues::find_in(const Table& table, const Anchor& a, Derived& out, std::string_view shown) const {
+  const Table* t = &table;
+  if (t->values.empty()) return false;
   const double v = a.value;
   const double tol = tolerance(a) + 1e-9 * v;
   const auto& vals = t->values;

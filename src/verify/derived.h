@@ -52,6 +52,7 @@ class DerivedValues {
   };
   Table& table(anchor::Type type, std::string_view unit);
   [[nodiscard]] const Table* find_table(anchor::Type type, std::string_view unit) const;
+  bool find_in(const Table& t, const anchor::Anchor& a, Derived& out, std::string_view shown) const;
   void add_amounts(const anchor::SourceIndex& index);
   void add_date_differences(const anchor::SourceIndex& index);
   void add_stated_shares(const anchor::SourceIndex& index);

@@ -266,6 +266,17 @@ void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::stri
     }
   }
   if (!other) return;
+  // The count of a list the answer writes beside it ("…天津港补贴资金和社会捐助四部分"): its own count,
+  // whatever the sources count with the same number.
+  if (counts_own_list(a, before, after)) {
+    r.verdict = Verdict::derived;
+    r.derivation = Derivation::list_count;
+    r.support = -1;
+    r.confidence = 1.0F;
+    r.span = {};
+    r.verbatim = false;
+    return;
+  }
   // A small count in words that the sources give only for other nouns is the answer's own count
   // ("the two men" where they write "two players" and name both): unverifiable, not misattributed.
   if (count_in_words_unverifiable(a, surface, before, after)) {

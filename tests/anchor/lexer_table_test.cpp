@@ -694,6 +694,10 @@ const Case kCases[] = {
     {"成绩为2时27分05秒。", "duration", "2时27分05秒", "8825 second"},
     {"北京时间2时27分05秒", "!duration", "", "8825 second"},
     {"共成交40万零6手", "number", "40万零6", "400006"},
+    // which day, or every day, is no span of one
+    {"同一天，中国女足晋级", "!duration", "", ""},
+    {"每一天都训练", "!duration", "", ""},
+    {"比赛前一天", "duration", "一天", "1 day"},
     // a day of the month before punctuation, unless a word of a span stands before it
     {"一直持续到本月30日。", "date", "30日", "---30"},
     {"前一天（即8日）值班", "date", "8日", "---08"},

@@ -1015,6 +1015,16 @@ INSTANTIATE_TEST_SUITE_P(
                   "3月9日，叶美芳连做了两台手术。12天后的3月21日，照片发布。", "12天", Verdict::derived},
         ProseCase{"3月9日，叶美芳连做了2台手术。3月21日，照片在网上发布。",
                   "3月9日，叶美芳连做了两台手术。10天后的3月21日，照片发布。", "10天", Verdict::unsupported},
+        // a count of the answer's own list where the sources count something else with that number
+        ProseCase{"抚恤金由国家褒扬金、市筹措资金、港口补贴和社会捐助组成，共有4部电话。",
+                  "抚恤金由国家褒扬金、市筹措资金、港口补贴和社会捐助四部分组成。", "四部", Verdict::derived},
+        ProseCase{"抚恤金由国家褒扬金、市筹措资金、港口补贴和社会捐助组成，共有4部电话。",
+                  "抚恤金由国家褒扬金、市筹措资金和港口补贴四部分组成。", "四部", Verdict::unsupported},
+        // a large number without its noun, computed from counts of one unit
+        ProseCase{"马年、羊年出生人口分别为1647万人、1599万人。", "羊年出生人口比马年少48万。", "48万",
+                  Verdict::derived},
+        ProseCase{"马年、羊年出生人口分别为1647万人、1599万人。", "羊年出生人口比马年少58万。", "58万",
+                  Verdict::unsupported},
         // a year inside a cited title
         ProseCase{"双方签署了《关于开展2017年联合追逃行动的谅解备忘录》。", "双方将开展2017年联合追逃行动。", "2017年",
                   Verdict::confirmed},
