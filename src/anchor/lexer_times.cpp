@@ -214,12 +214,15 @@ size_t cn_day_of_month(Src& src, size_t p, size_t j, int day, Anchor& a) {
   if (day < 1 || day > 31) return 0;
   const auto next = src.cp(j + 3);
   if (next.length == 0 || !is_han(next.cp)) {
-    // Before punctuation ("持续到本月30日。", "前一天（即8日）"): the day of the month unless a word of a
-    // span stands before it ("为期30日。", "需30日，").
+    // Before punctuation, the day of the month after a word that leads to a date ("持续到本月30日。",
+    // "（即8日）", "于5日，") or at a sentence's start ("11日，婚礼举行"); elsewhere as often a span
+    // ("付款期限是30日。").
     const bool punct = next.length == 0 ? src.final : is_clause_punct(next.cp);
-    if (!punct || p < 3) return 0;
-    static constexpr std::u32string_view kSpanBefore = U"第近每满前后共个约为达了过需用花历期长续余多内超逾";
-    if (kSpanBefore.find(utf8::decode(src.s, p - 3).cp) != std::u32string_view::npos) return 0;
+    if (!punct) return 0;
+    static constexpr std::u32string_view kDateBefore = U"于到即至月在从自（(。\n";
+    // The character before: a 3-byte Han character or punctuation mark, or one ASCII byte.
+    const size_t back = p >= 3 && static_cast<unsigned char>(src.s[p - 1]) >= 0x80 ? 3 : 1;
+    if (p > 0 && kDateBefore.find(utf8::decode(src.s, p - back).cp) == std::u32string_view::npos) return 0;
     a.type = Type::date;
     a.norm = "---" + two_digits(day);
     return j + 3;

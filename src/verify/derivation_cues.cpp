@@ -139,12 +139,20 @@ bool Checker::confirm_derived(const anchor::Anchor& a, std::string_view before, 
   Derived d;
   const bool found =
       derived_ && (a.type == anchor::Type::date ? derived_->find_date(a, d) : derived_->find(a, d, before));
-  // A multiple is written with its computation's own word (4倍): it needs no other. A sum is also
-  // the larger side of a difference whose other side and amount the answer writes around it
-  // ("收于3312元，比前结算价3411元下跌99元").
-  if (!found || (after.data() != nullptr && d.kind != Derivation::ratio && !derivation_cued(d.kind, before, after) &&
-                 !(d.kind == Derivation::sum && derivation_cued(Derivation::difference, before, after) &&
-                   derived_->operands_around(d, before, after)))) {
+  if (!found) return false;
+  if (after.data() == nullptr) {
+    // In a stream the words after the value are not written yet, so a computation is taken uncued,
+    // except those that almost any value is one of (an average of any amount over any count, the rest
+    // of any percentage, a bare number from any unit's counts): their cue must come before it.
+    const bool loose = d.kind == Derivation::average || d.any_unit ||
+                       (d.kind == Derivation::difference && d.operands[1] < 0 && a.type == anchor::Type::percent);
+    if (loose && !derivation_cued(d.kind, before, after)) return false;
+  } else if (d.kind != Derivation::ratio && !derivation_cued(d.kind, before, after) &&
+             !(d.kind == Derivation::sum && derivation_cued(Derivation::difference, before, after) &&
+               derived_->operands_around(d, before, after))) {
+    // A multiple is written with its computation's own word (4倍): it needs no other. A sum is also
+    // the larger side of a difference whose other side and amount the answer writes around it
+    // ("收于3312元，比前结算价3411元下跌99元").
     return false;
   }
   r.verdict = Verdict::derived;

@@ -340,7 +340,10 @@ bool DerivedValues::find(const Anchor& a, Derived& out, std::string_view shown) 
   // computation over counts of any one unit.
   if (a.type != Type::number || !(a.value >= kMinNumberOperand)) return false;
   for (const Table& t : tables_) {
-    if (t.key[0] == static_cast<char>(Type::quantity) && find_in(t, a, out, shown)) return true;
+    if (t.key[0] == static_cast<char>(Type::quantity) && find_in(t, a, out, shown)) {
+      out.any_unit = true;
+      return true;
+    }
   }
   return false;
 }

@@ -21,6 +21,7 @@ std::string_view unit_of(const anchor::Anchor& a);
 struct Derived {
   Derivation kind = Derivation::none;
   std::array<int64_t, 3> operands{-1, -1, -1};
+  bool any_unit = false;  // a bare number computed from counts of some unit ("少48万")
 };
 
 class DerivedValues {

@@ -706,6 +706,8 @@ const Case kCases[] = {
     {"2月18日至24日的7天", "date", "24日", "---24"},
     {"2月18日至24日的7天", "duration", "7天", "7 day"},
     {"付款期限为30日。", "duration", "30日", "30 day"},
+    {"付款期限是30日。", "duration", "30日", "30 day"},
+    {"11日，婚礼在丹巴县举行", "date", "11日", "---11"},
     // 分别 is "respectively", not a count of points; no organisation starts with a conjunction
     {"均以0：2分别负于对手", "!quantity", "", ""},
     {"但田管中心主任杜兆才并未满足", "!name", "", "但田管中心"},
