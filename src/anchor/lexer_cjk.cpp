@@ -320,11 +320,12 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   uint64_t v = 0;
   const std::string_view run = src.s.substr(p, j - p);
   // 万一 ("in case"), 万万, 亿万: a run that opens with 万 or 亿 is a word, but 万亿 is a trillion,
-  // and 亿 or 万 alone after a bound is one of it ("超过亿元", "逾万人", "上亿元": 1亿, 1万).
+  // and 亿 or 万 alone after a bound is one of it ("超过亿元", "逾万人": 1亿, 1万).
   if ((run.starts_with("万") && !run.starts_with("万亿")) || run.starts_with("亿")) {
     const std::string_view lead = src.s.substr(0, p);
-    const bool bound = lead.ends_with("超过") || lead.ends_with("逾") || lead.ends_with("过") || lead.ends_with("上") ||
-                       lead.ends_with("近") || lead.ends_with("约") || lead.ends_with("超") || lead.ends_with("破");
+    // Only after the words the rounding rule reads (rounded.cpp): 上万, 过亿, 成千上万 are idioms.
+    const bool bound = lead.ends_with("超过") || lead.ends_with("逾") || lead.ends_with("近") || lead.ends_with("约") ||
+                       lead.ends_with("超");
     if (run.size() != 3 || !bound) return 0;
   }
   // 数千名, 几百人, 十几个: "several thousand", "some hundreds", "ten-odd" state no value.
@@ -357,9 +358,10 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const std::string_view lead = src.s.substr(0, p);
   const bool span_word = lead.ends_with("一连") || lead.ends_with("连续") || lead.ends_with("为期") ||
                          lead.ends_with("历时") || lead.ends_with("长达") || lead.ends_with("接连");
-  // 同一天, 这一天, 每一天, 有一天: which day, or every day, not a span of one.
-  if (run == "一" && (lead.ends_with("同") || lead.ends_with("这") || lead.ends_with("那") || lead.ends_with("每") ||
-                      lead.ends_with("某") || lead.ends_with("有"))) {
+  // 同一天, 这一天, 每一天: which day, or every day, not a span of one.
+  if (run == "一" && (src.match(m, "天") || src.match(m, "日")) &&
+      (lead.ends_with("同") || lead.ends_with("这") || lead.ends_with("那") || lead.ends_with("每") ||
+       lead.ends_with("某"))) {
     return 0;
   }
   if (size_t e = duration_suffix(src, m, unit, true);

@@ -196,18 +196,20 @@ void set_ordinal(Anchor& a, std::string_view digits) {
 }
 
 namespace {
-// "40万零6手", "1亿零500万": a whole number of 万 or 亿, 零, and the units below it (400006). 0 when
-// the digits after 零 are not a whole number of at most four digits.
+// "40万零6手": a whole number of 万 or 亿, 零, and the units below it (400006). 0 when the digits after
+// 零 are not a whole number of at most four digits, or a magnitude follows them (1亿零500万 is read
+// as 1亿 and 500万).
 size_t magnitude_and_units(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
   constexpr size_t kMaxUnits = 4;
+  constexpr size_t kMaxWhole = 8;  // digits before 万 or 亿: the value stays well inside uint64_t
   const size_t d = mult.end + std::string_view("零").size();
   const size_t e = src.digits(d);
-  if (e == d || e - d > kMaxUnits || src.at(e) == '.' || src.at(e) == ',' || src.match(e, "万") || src.match(e, "千") ||
-      src.match(e, "百")) {
+  if (j - p > kMaxWhole || e == d || e - d > kMaxUnits || src.at(e) == '.' || src.at(e) == ',' || src.match(e, "万") ||
+      src.match(e, "亿") || src.match(e, "千") || src.match(e, "百")) {
     return 0;
   }
-  const double whole = std::strtod(std::string(src.s.substr(p, j - p)).c_str(), nullptr);
-  const double units = std::strtod(std::string(src.s.substr(d, e - d)).c_str(), nullptr);
+  const double whole = src.number_at(p, j);
+  const double units = src.number_at(d, e);
   a.value = whole * std::pow(10.0, mult.shift) + units;
   std::string norm = std::to_string(static_cast<uint64_t>(a.value));
   std::string_view unit;

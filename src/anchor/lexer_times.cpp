@@ -228,7 +228,8 @@ size_t cn_day_of_month(Src& src, size_t p, size_t j, int day, Anchor& a) {
     return j + 3;
   }
   // The end of a range of days ("2月18日至24日的7天"): a day of the month before any word but a span's.
-  const bool range_end = p >= 6 && (src.s.substr(p - 3, 3) == "至" || src.s.substr(p - 3, 3) == "到") &&
+  const std::string_view joint = p >= 6 ? src.s.substr(p - 3, 3) : std::string_view{};
+  const bool range_end = (joint == "至" || joint == "到" || joint == "和" || joint == "或" || joint == "及") &&
                          (src.s.substr(p - 6, 3) == "日" || src.s.substr(p - 6, 3) == "号");
   for (char32_t c :
        {U'内', U'以', U'之', U'后', U'起', U'左', U'为', U'期', U'前', U'止', U'的', U'工', U'元', U'日'}) {
@@ -357,8 +358,10 @@ size_t scan_cn_hours_minutes(Src& src, size_t p, size_t j, Anchor& a) {
   const size_t s_end = src.digits(s);
   if (s_end == s || s_end - s > 2 || !src.match(s_end, "秒") || src.number_at(s, s_end) > 59) return 0;
   if (!hours_word) {
+    // A race runs under ten hours; a time of day follows a part of the day or a date ("1月5日14时30分15秒").
+    if (hours >= 10 || day_part(src, p, true) != DayPart::none) return 0;
     const std::string_view lead = src.s.substr(0, p);
-    for (std::string_view w : {"时间", "凌晨", "上午", "下午", "晚上", "早上", "中午", "傍晚", "夜间", "于", "在"}) {
+    for (std::string_view w : {"时间", "日", "号", "于", "在"}) {
       if (lead.ends_with(w)) return 0;
     }
   }

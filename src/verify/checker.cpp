@@ -402,7 +402,9 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   if (counts_own_list(a, before, after) || span_shown(a, before, after)) {
     r.verdict = Verdict::derived;
     r.confidence = 1.0F;
-    r.derivation = a.type == Type::duration ? Derivation::date_difference : Derivation::list_count;
+    r.derivation = a.type != Type::duration ? Derivation::list_count
+                   : shown_time_            ? Derivation::time_span
+                                            : Derivation::date_difference;
     return r;
   }
   if (count_in_words_unverifiable(a, surface, before, after)) return r;

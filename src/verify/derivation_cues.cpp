@@ -28,10 +28,14 @@ constexpr std::array<std::string_view, 41> kDiffEn = {
     "lower",       "saving",  "saved",   "save",   "discount", "net",     "minus",    "reduc",    "deduct",
     "outstanding", "rest",    "gap",     "exceed", "up by",    "down by", "margin",   "lead of",  "won by",
     "lost by",     "ahead",   "behind",  "faster", "slower"};
-// 跌 (下跌); 其余, 没有, 未: the rest of a whole ("仅占33.5%…66.5%的职工没有企业年金").
-constexpr std::array<std::string_view, 28> kDiffZh = {
-    "差", "增", "减", "多", "少",   "剩",   "余", "比", "降", "涨",   "升", "扣",   "优惠", "节省",
-    "低", "高", "快", "慢", "领先", "落后", "胜", "幅", "超", "缩小", "跌", "其余", "没有", "未"};
+// 跌: 下跌.
+constexpr std::array<std::string_view, 25> kDiffZh = {"差",   "增",   "减", "多",   "少",   "剩",   "余", "比", "降",
+                                                      "涨",   "升",   "扣", "优惠", "节省", "低",   "高", "快", "慢",
+                                                      "领先", "落后", "胜", "幅",   "超",   "缩小", "跌"};
+// The rest of a whole ("仅占33.5%…其余66.5%没有", "the other 60% did not").
+constexpr std::array<std::string_view, 9> kRestEn = {"the other", "the rest", "remaining", "did not", "do not",
+                                                     "didn't",    "don't",    "without",   "not "};
+constexpr std::array<std::string_view, 7> kRestZh = {"其余", "其他", "剩下", "剩余", "没有", "尚未", "未能"};
 constexpr std::array<std::string_view, 16> kPercentEn = {"%",     "percent", "per cent", "tax",     "vat",
                                                          "discount", "fee",  "interest", "commission", "deposit",
                                                          "rate",  "share",   "portion",  "of",       "tip",
@@ -123,6 +127,8 @@ bool Checker::derivation_cued(Derivation d, std::string_view before, std::string
       return any_cue(clause, kRatioEn, kRatioZh);
     case Derivation::proportion:  // "合格率约为95.3%", "占…的", "a pass rate of 95.3%"
       return any_cue(clause, kPercentEn, kPercentZh) || any_cue(clause, kShareEn, kShareZh);
+    case Derivation::remainder:
+      return any_cue(clause, kRestEn, kRestZh);
     case Derivation::average:  // "人均194元", "场均0.4球", "$50 per person", "an average of"
       return any_cue(clause, kAverageEn, kAverageZh);
     case Derivation::list_count:
@@ -144,8 +150,7 @@ bool Checker::confirm_derived(const anchor::Anchor& a, std::string_view before, 
     // In a stream the words after the value are not written yet, so a computation is taken uncued,
     // except those that almost any value is one of (an average of any amount over any count, the rest
     // of any percentage, a bare number from any unit's counts): their cue must come before it.
-    const bool loose = d.kind == Derivation::average || d.any_unit ||
-                       (d.kind == Derivation::difference && d.operands[1] < 0 && a.type == anchor::Type::percent);
+    const bool loose = d.kind == Derivation::average || d.any_unit || d.kind == Derivation::remainder;
     if (loose && !derivation_cued(d.kind, before, after)) return false;
   } else if (d.kind != Derivation::ratio && !derivation_cued(d.kind, before, after) &&
              !(d.kind == Derivation::sum && derivation_cued(Derivation::difference, before, after) &&

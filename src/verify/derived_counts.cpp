@@ -42,7 +42,7 @@ void DerivedValues::add_point_differences(const anchor::SourceIndex& index) {
   // The rest of a whole: "仅占33.5%" → "66.5%的职工没有", "40% attended" → "60% did not".
   for (uint32_t i : percents) {
     const double p = all[i].anchor.value;
-    if (p > 0 && p < 100) table(Type::percent, "%").values.push_back({100 - p, Derivation::difference, {i, -1, -1}});
+    if (p > 0 && p < 100) table(Type::percent, "%").values.push_back({100 - p, Derivation::remainder, {i, -1, -1}});
   }
   auto& points = table(Type::quantity, "pp");
   for (size_t x = 0; x < percents.size(); ++x) {

@@ -2,11 +2,11 @@
 // "Checking"): "2月18日至24日的7天", "6天后的10日" after "4日", "从中午12点营业到晚上22时，共10个小时",
 // "19时12分…3分钟后即19:15". The span is the answer's own arithmetic over values it shows; each date
 // and time is checked as itself. Reported as `derived` with no source operand.
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
 #include <string_view>
-#include <vector>
 
 #include "verify/calendar.h"
 #include "verify/verify.h"
@@ -99,16 +99,15 @@ bool spans(const Anchor& a, const Point& x, const Point& y) {
   }
   const Point& lo = x.at <= y.at ? x : y;
   const Point& hi = x.at <= y.at ? y : x;
-  if (unit == "year") return hi.date.year - lo.date.year == v;
-  if (x.year_only) return false;
+  if (x.year_only) return unit == "year" && hi.date.year - lo.date.year == v;
   const double days = hi.at - lo.at;
   if (unit == "day") return days == v || days + 1 == v;
   if (unit == "week") return days == v * 7;
-  if (unit == "month") {
-    const int months =
-        (hi.date.year - lo.date.year) * 12 + hi.date.month - lo.date.month - (hi.date.day < lo.date.day ? 1 : 0);
-    return months == v;
-  }
+  // Whole months or years between two full dates ("2019年12月30日…2020年1月2日" is no year).
+  const int months =
+      (hi.date.year - lo.date.year) * 12 + hi.date.month - lo.date.month - (hi.date.day < lo.date.day ? 1 : 0);
+  if (unit == "month") return months == v;
+  if (unit == "year") return months >= 12 && months / 12 == v;
   return false;
 }
 
@@ -116,18 +115,26 @@ bool spans(const Anchor& a, const Point& x, const Point& y) {
 
 bool Checker::span_shown(const Anchor& a, std::string_view before, std::string_view after) {
   if (a.type != Type::duration || !(a.value > 0) || before.data() == nullptr) return false;
+  // The sentence is read across the value only where `after` continues the same text right after it.
+  if (after.data() != before.data() + before.size() + (a.end - a.start)) after = {};
   size_t value_at = 0;
   const std::string_view text = sentence(before, after, value_at);
-  const std::vector<Anchor> found = anchor::extract(text);
-  std::vector<Point> points;
+  shown_anchors_.clear();
+  anchor::extract_into(text, shown_anchors_);
+  constexpr size_t kMaxPoints = 16;
+  std::array<Point, kMaxPoints> points;
+  size_t n = 0;
   DateParts last;
-  for (const Anchor& f : found) {
+  for (const Anchor& f : shown_anchors_) {
     if (f.start <= value_at && value_at < f.end) continue;  // the value itself
-    if (auto p = point_of(f, last)) points.push_back(*p);
+    if (auto p = point_of(f, last); p && n < kMaxPoints) points[n++] = *p;
   }
-  for (size_t i = 0; i < points.size(); ++i) {
-    for (size_t j = i + 1; j < points.size(); ++j) {
-      if (spans(a, points[i], points[j])) return true;
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      if (spans(a, points[i], points[j])) {
+        shown_time_ = points[i].time;
+        return true;
+      }
     }
   }
   return false;

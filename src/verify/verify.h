@@ -42,7 +42,8 @@ enum class Derivation : uint8_t {
   date_shift,
   time_span,
   proportion,
-  average
+  average,
+  remainder
 };
 std::string_view derivation_name(Derivation d);
 
@@ -115,8 +116,9 @@ class Checker {
   // of the output), or empty. When the sources state values of the anchor's type under that same
   // label, the anchor must match one of them; otherwise any same-type source value supports it.
   // `surface`: the anchor as written (for the verbatim rule); empty skips that rule.
-  // `before` / `after`: the text around the anchor. Where the whole sentence is known (`after` not
-  // null: a finished text, as `sfcl anchors check` and the eval read it), a value equal to a
+  // `before` / `after`: the text around the anchor, views of one text with the anchor between them
+  // (the answer's own lists and dates are read across it: own_lists.cpp, shown_spans.cpp). Where the whole sentence is
+  // known (`after` not null: a finished text, as `sfcl anchors check` and the eval read it), a value equal to a
   // computation over source values is `derived` only where its sentence names the computation
   // ("in total", "合计", "more than"; derivation_cues.cpp). A stream checks a value when it completes,
   // before the words that often name the computation ("$3,000 in total"), so there (`after` null)
@@ -178,8 +180,9 @@ class Checker {
                      CheckResult& r);
   // own_lists.cpp: a count of the items the answer lists beside it ("A、B和C三名", "two: A and B")
   [[nodiscard]] static bool counts_own_list(const anchor::Anchor& a, std::string_view before, std::string_view after);
-  // shown_spans.cpp: a span between two dates or times the answer writes beside it ("18日至24日的7天")
-  [[nodiscard]] static bool span_shown(const anchor::Anchor& a, std::string_view before, std::string_view after);
+  // shown_spans.cpp: a span between two dates or times the answer writes beside it ("18日至24日的7天");
+  // sets shown_time_ when the two are times.
+  bool span_shown(const anchor::Anchor& a, std::string_view before, std::string_view after);
   [[nodiscard]] bool count_in_words_unverifiable(const anchor::Anchor& a, std::string_view surface,
                                                  std::string_view before, std::string_view after) const;
   static void misattributed(CheckResult& r);
@@ -219,6 +222,8 @@ class Checker {
   mutable std::string scratch_;            // scratch: a run of a name's words (name_parts.cpp)
   mutable std::string core_scratch_;       // scratch: a name's core looked up whole (name_parts.cpp)
   mutable bool single_word_core_ = false;  // name_parts.cpp: a one-word core behind titles only
+  std::vector<anchor::Anchor> shown_anchors_;  // scratch: the anchors of a value's sentence (shown_spans.cpp)
+  bool shown_time_ = false;                    // span_shown found the span between two times
   mutable bool coordinated_ = false;       // name_parts.cpp: checking a side of "X and Y"
   std::string cue_scratch_;                // scratch: the clause before a derived value, case-folded
   std::unique_ptr<DerivedValues> derived_;

@@ -692,6 +692,15 @@ const Case kCases[] = {
     // a race time in hours, minutes and seconds is one span; a time of day keeps its reading
     {"跑出2小时27分05秒，", "duration", "2小时27分05秒", "8825 second"},
     {"成绩为2时27分05秒。", "duration", "2时27分05秒", "8825 second"},
+    {"测定：1月5日14时30分15秒", "date", "1月5日", "--01-05"},
+    {"测定：1月5日14时30分15秒", "time", "14时30分", "14:30"},
+    {"测定：1月5日14时30分15秒", "duration", "15秒", "15 second"},
+    {"早晨6时30分15秒", "!duration", "", "23415 second"},
+    {"距离大选还有一个月", "duration", "一个月", "1 month"},
+    {"只有一天时间", "duration", "一天", "1 day"},
+    {"成千上万名游客", "!quantity", "", ""},
+    {"5日和6日的比赛", "date", "5日", "---05"},
+    {"5日和6日的比赛", "date", "6日", "---06"},
     {"北京时间2时27分05秒", "!duration", "", "8825 second"},
     {"共成交40万零6手", "number", "40万零6", "400006"},
     // which day, or every day, is no span of one

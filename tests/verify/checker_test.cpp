@@ -996,6 +996,14 @@ INSTANTIATE_TEST_SUITE_P(
                   "3411元", Verdict::derived},
         ProseCase{"白银期货主力合约收于每公斤3312元，下跌99元。", "收于每公斤3312元，比前结算价3421元下跌99元。",
                   "3421元", Verdict::unsupported},
+        // the rest of a whole needs the words of a rest, not of any change; whole years between dates
+        ProseCase{"该公司的市场份额为40%。", "该公司未来的市场份额为60%。", "60%", Verdict::unsupported},
+        ProseCase{"Its market share was 40%.", "Its market share rose to 60% in other regions.", "60%",
+                  Verdict::unsupported},
+        ProseCase{"他在公司工作过。", "他于2019年12月30日入职，2020年1月2日离职，工作了1年。", "1年",
+                  Verdict::unsupported},
+        ProseCase{"他在公司工作过。", "他于2019年3月1日入职，2020年3月1日离职，工作了1年。", "1年", Verdict::derived},
+        ProseCase{"The file was opened.", "Ref 0001/02 was filed.", "02", Verdict::unsupported},
         // a surname and a title for a full name the sources give with that title
         ProseCase{"国务委员、公安部部长郭声琨25日在河内举行会谈。", "郭部长提出，双方应继续深化合作。", "郭部长",
                   Verdict::confirmed},
