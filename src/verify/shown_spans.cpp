@@ -107,7 +107,7 @@ bool spans(const Anchor& a, const Point& x, const Point& y) {
   const int months =
       (hi.date.year - lo.date.year) * 12 + hi.date.month - lo.date.month - (hi.date.day < lo.date.day ? 1 : 0);
   if (unit == "month") return months == v;
-  if (unit == "year") return months >= 12 && months / 12 == v;
+  if (unit == "year") return months >= 12 && std::floor(months / 12.0) == v;
   return false;
 }
 
