@@ -103,6 +103,9 @@ size_t scan_letter_word(Src& src, size_t p, int c, Anchor& a, size_t skip) {
   }
   if (upper) {
     if (size_t e = scan_month_first(src, p, a)) return e;
+    if (c == 'N' || c == 'C' || c == 'V') {
+      if (size_t e = scan_holiday(src, p, a)) return e;
+    }
   }
   const std::string_view word = src.s.substr(p, skip - p);
   if (keyword_lead(kKeywordLeads, word)) {

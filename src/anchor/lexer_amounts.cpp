@@ -53,6 +53,7 @@ size_t scan_prefixed_amount(Src& src, size_t p, Anchor& a) {
     a.type = Type::amount;
     a.value = std::strtod(norm.c_str(), nullptr);
     a.norm = norm + " " + std::string(code);
+    if (is_digit(src.at(k)) && e == digits_end(src, k)) range_shares_unit(src, p, k, e, a);  // "$3-4 million"
     return e;
   }
   return 0;

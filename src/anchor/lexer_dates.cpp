@@ -1,5 +1,6 @@
 // Dates: "June 15, 2024", "15 June", "2024-06-15", "03/04/2024", "2024年6月15日", "Q3 2024".
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <limits>
 #include <string>
@@ -125,6 +126,39 @@ size_t scan_month_first(Src& src, size_t p, Anchor& a) {
   size_t k = ordinal_suffix(src, n1);
   if (!src.word_end(k)) return 0;
   return with_year(src, k, month, day, a);
+}
+
+// "New Year's Day", "Christmas Eve 2021": a holiday on a fixed day is that date, so that it agrees
+// with "January 1" or "2021-12-24" in the sources (the date row of docs/ANCHORS.md).
+size_t scan_holiday(Src& src, size_t p, Anchor& a) {
+  struct Holiday {
+    std::string_view name;
+    int month;
+    int day;
+  };
+  // The apostrophe as typed, as typeset, and escaped as a source's serialised text may carry it.
+  static constexpr std::array<Holiday, 11> kHolidays{{{"New Year's Day", 1, 1},
+                                                      {"New Year’s Day", 1, 1},
+                                                      {"New Year\\'s Day", 1, 1},
+                                                      {"New Year's Eve", 12, 31},
+                                                      {"New Year’s Eve", 12, 31},
+                                                      {"New Year\\'s Eve", 12, 31},
+                                                      {"Christmas Day", 12, 25},
+                                                      {"Christmas Eve", 12, 24},
+                                                      {"Valentine's Day", 2, 14},
+                                                      {"Valentine’s Day", 2, 14},
+                                                      {"Valentine\\'s Day", 2, 14}}};
+  // Not the new year of another calendar ("lunar New Year's Day").
+  const std::string_view lead = src.s.substr(0, p);
+  for (std::string_view other : {"lunar ", "Lunar ", "Chinese ", "Orthodox ", "Jewish ", "Islamic ", "Persian "}) {
+    if (lead.ends_with(other)) return 0;
+  }
+  for (const Holiday& h : kHolidays) {
+    if (src.match(p, h.name) && src.word_end(p + h.name.size())) {
+      return with_year(src, p + h.name.size(), h.month, h.day, a);
+    }
+  }
+  return 0;
 }
 
 // "15 June 2024", "15 June".

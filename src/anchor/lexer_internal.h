@@ -68,6 +68,7 @@ struct Src {
   size_t org_to = 0;
   size_t org_reach = 0;
   bool org_plain = false;  // every character strictly between them is plain (HanClass::kPlain)
+  bool in_range = false;   // reading the second end of a range (lexer_ranges.cpp)
 
   int at(size_t i) {
     if (i > max_read) max_read = i;
@@ -218,6 +219,7 @@ inline constexpr auto kText = [](const auto& w) { return w.text; };
 size_t month_name(Src& src, size_t i, int& month);  // capitalised month at i: its end (0: none) and number
 size_t ordinal_suffix(Src& src, size_t i);          // end of "st"/"nd"/"rd"/"th" at i, or i
 size_t scan_month_first(Src& src, size_t p, Anchor& a);
+size_t scan_holiday(Src& src, size_t p, Anchor& a);  // "New Year's Day", "Christmas Eve 2021"
 size_t scan_day_first(Src& src, size_t p, Anchor& a);
 size_t scan_numeric_date(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 size_t scan_quarter(Src& src, size_t p, Anchor& a);
@@ -249,6 +251,9 @@ size_t scan_area_code_phone(Src& src, size_t p, Anchor& a);
 std::string number_norm(std::string_view raw, int shift, bool& ok);
 size_t digits_end(Src& src, size_t p);
 size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
+// The first end of a range, a bare number or an amount with digits [digits, j) starting at p, read
+// with the magnitude or unit the second end carries ("3至4亿元", "$3-4 million"); lexer_ranges.cpp.
+bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a);
 
 // Times of day and list markers (lexer_times.cpp).
 size_t scan_time(Src& src, size_t p, Anchor& a);  // "9:30 pm", "14:00", "8 PM" at the digit p

@@ -1,5 +1,6 @@
 // Names: capitalised word runs ("Acme Holdings Ltd.", "Dr. Chloe Turner", "Bank of China").
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cctype>
 #include <string>
@@ -49,6 +50,17 @@ size_t cap_word(Src& src, size_t i) {
 constexpr FirstBytes kNameStopFirst = first_bytes(kNameStop, kSelf, false);
 constexpr FirstBytes kNameStopMoreFirst = first_bytes(kNameStopMore, kSelf, false);
 
+bool is_month_word(std::string_view w);
+
+// A capitalised count or quantifier that opens a sentence: "Three of …", "Most of …".
+bool count_word(std::string_view w) {
+  static constexpr std::array<std::string_view, 26> kCounts = {
+      "One",     "Two",      "Three",     "Four",     "Five",   "Six",  "Seven", "Eight", "Nine",
+      "Ten",     "Eleven",   "Twelve",    "Both",     "Each",   "All",  "Most",  "Many",  "Some",
+      "Several", "Hundreds", "Thousands", "Millions", "Dozens", "Half", "None",  "Few"};
+  return std::find(kCounts.begin(), kCounts.end(), w) != kCounts.end();
+}
+
 bool is_stop_word(std::string_view w) {
   if (w.empty()) return false;
   const int c = static_cast<unsigned char>(w.front());
@@ -58,10 +70,26 @@ bool is_stop_word(std::string_view w) {
   for (uint64_t bits = kNameStopMoreFirst.at(c); bits != 0; bits &= bits - 1) {
     if (entry(kNameStopMore, bits) == w) return true;
   }
+  return is_month_word(w);
+}
+
+bool is_month_word(std::string_view w) {
   int m = 0;
   Src tmp{w, true};
-  if (month_name(tmp, 0, m) == w.size()) return true;
-  return false;
+  return month_name(tmp, 0, m) == w.size();
+}
+
+// May, June or April is a surname ("Theresa May", "Brian May") after a name word that is no word of
+// time or place ("Last May", "Until June", "In April") and where no day or year follows it.
+bool month_in_name(Src& src, std::string_view previous, size_t word, size_t e) {
+  const std::string_view month = src.s.substr(word, e - word);
+  if (month != "May" && month != "June" && month != "April") return false;  // the months that are names
+  static constexpr std::array<std::string_view, 22> kTimeWords = {
+      "In",   "By",  "Since",  "Until", "Till", "During",  "Throughout", "Last", "Early", "Late", "Next",
+      "This", "Mid", "Before", "After", "From", "Through", "Every",      "Each", "Of",    "On",   "Around"};
+  if (std::find(kTimeWords.begin(), kTimeWords.end(), previous) != kTimeWords.end()) return false;
+  if (src.at(e) != ' ') return true;
+  return !is_digit(src.at(src.skip_spaces(e)));
 }
 
 // Longer capitalised runs are headings or shouting, not names: the scan gives up as soon as the run
@@ -128,8 +156,10 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
     }
     size_t w = cap_word(src, k);
     if (w == 0) {
-      // "Bank of China": a lowercase connector between two capitalised words.
+      // "Bank of China": a lowercase connector between two capitalised words; not after a count or
+      // quantifier that opens a sentence ("Three of Utah's", "Most of Europe").
       bool joined = false;
+      if (words == 1 && count_word(src.s.substr(j, e - j))) break;
       for (auto c : kNameConnectors) {
         // "and"/"&" join only a one-word name ("Johnson and Johnson", "Procter & Gamble"): after
         // a full name ("Grace Hughes and Henry Foster") they separate two names.
@@ -147,7 +177,11 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
       if (!joined) break;
       continue;
     }
-    if (is_stop_word(src.s.substr(k, w - k))) break;
+    if (is_stop_word(src.s.substr(k, w - k))) {
+      const std::string_view run = src.s.substr(p, end - p);
+      const std::string_view previous = run.substr(run.rfind(' ') == std::string_view::npos ? 0 : run.rfind(' ') + 1);
+      if (!(is_month_word(src.s.substr(k, w - k)) && month_in_name(src, previous, k, w))) break;
+    }
     end = w;
     if (before + ++words > kMaxNameWords) return 0;
   }

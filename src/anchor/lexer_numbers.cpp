@@ -382,6 +382,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
     return e;
   }
   a.type = Type::number;
+  if (mult.shift == 0) range_shares_unit(src, p, p, j, a);  // "3至4亿元", "10 to 20 percent"
   return mult.end;
 }
 

@@ -65,8 +65,29 @@ bool range_meridiem(Src& src, size_t e, int hour, bool& pm) {
 // half of the day: norm the morning reading, alt_norm the afternoon one, so "2:00 pm" is supported
 // by a source "2:00" and by "14:00". Not "3:1" (a ratio), nor "10:30" inside "1:10:30" of a longer
 // chain.
+namespace {
+// "2130 BST", "0800 GMT", "1400 hrs": four digits before a time zone are a time of day (as British
+// and military usage writes it), not a count.
+size_t scan_zoned_hhmm(Src& src, size_t p, Anchor& a) {
+  if (src.digits(p) != p + 4 || src.at(p + 4) != ' ' || (p > 0 && is_alnum(static_cast<unsigned char>(src.s[p - 1])))) {
+    return 0;
+  }
+  const int hour = src.number_at(p, p + 2);
+  const int minute = src.number_at(p + 2, p + 4);
+  if (hour > 23 || minute > 59) return 0;
+  for (std::string_view zone : {"GMT", "BST", "UTC", "CET", "CEST", "EST", "EDT", "PST", "PDT", "hrs"}) {
+    if (src.match(p + 5, zone) && !is_alnum(src.at(p + 5 + zone.size()))) {
+      set_norm(a, Type::time, two_digits(hour) + ":" + two_digits(minute));
+      return p + 4;
+    }
+  }
+  return 0;
+}
+}  // namespace
+
 size_t scan_time(Src& src, size_t p, Anchor& a) {
   const size_t h_end = src.digits(p);
+  if (h_end - p == 4) return scan_zoned_hhmm(src, p, a);
   if (h_end - p > 2) return 0;
   const int hour = src.number_at(p, h_end);
   int minute = 0;
@@ -222,7 +243,16 @@ size_t cn_day_of_month(Src& src, size_t p, size_t j, int day, Anchor& a) {
     static constexpr std::u32string_view kDateBefore = U"于到即至月在从自（(。\n";
     // The character before: a 3-byte Han character or punctuation mark, or one ASCII byte.
     const size_t back = p >= 3 && static_cast<unsigned char>(src.s[p - 1]) >= 0x80 ? 3 : 1;
-    if (p > 0 && kDateBefore.find(utf8::decode(src.s, p - back).cp) == std::u32string_view::npos) return 0;
+    // ... or right after a span of days, weeks, months or years that ends at it ("6天后的10日，"; not
+    // "合同签订后的30日", a span itself).
+    const std::string_view lead = src.s.substr(0, p);
+    bool after_span = false;
+    for (std::string_view w : {"天后的", "天前的", "周后的", "周前的", "月后的", "月前的", "年后的", "年前的"}) {
+      after_span = after_span || lead.ends_with(w);
+    }
+    if (p > 0 && !after_span && kDateBefore.find(utf8::decode(src.s, p - back).cp) == std::u32string_view::npos) {
+      return 0;
+    }
     a.type = Type::date;
     a.norm = "---" + two_digits(day);
     return j + 3;

@@ -1,0 +1,101 @@
+// A range whose second end carries the magnitude or unit of both (the amount row of docs/ANCHORS.md):
+// "3至4亿元", "$3-4 million", "between £3.35 and £4.5 million", "10 to 20 percent". The first end,
+// written bare, is read with them (3亿元, $3 million, £3.35 million, 10%), as a reader reads it and
+// as a source may write each end in full.
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
+
+namespace sfcl::anchor::lex {
+namespace {
+
+constexpr int kMaxShift = 12;
+
+// Whether "between " stands in the few bytes before p (text already read).
+bool between_before(std::string_view s, size_t p) {
+  constexpr std::string_view kBetween = "between ";
+  constexpr size_t kReach = 24;
+  for (size_t i = p > kReach ? p - kReach : 0; i + kBetween.size() <= p; ++i) {
+    size_t k = 0;
+    while (k < kBetween.size() && to_lower(static_cast<unsigned char>(s[i + k])) == kBetween[k]) ++k;
+    if (k == kBetween.size()) return true;
+  }
+  return false;
+}
+
+// Where the second end starts after the joiner at j (spaces around it allowed), or 0. "and" joins
+// only after "between".
+size_t second_end_at(Src& src, size_t p, size_t j) {
+  const size_t k = src.at(j) == ' ' ? src.skip_spaces(j) : j;
+  for (std::string_view w : {"至", "到", "~", "～", "-", "–", "—", "－"}) {
+    if (src.match(k, w)) return k > j ? src.skip_spaces(k + w.size()) : k + w.size();
+  }
+  if (k == j) return 0;
+  if (src.match_ci(k, "to ")) return src.skip_spaces(k + 3);
+  if (!src.match_ci(k, "and ")) return 0;
+  return between_before(src.s, p) ? src.skip_spaces(k + 4) : 0;
+}
+
+// A first end below zero ("from -5 to 10°C", "零下5至10℃") is no range of one sign: left as it is.
+bool below_zero_before(std::string_view s, size_t p) {
+  const std::string_view lead = s.substr(0, p);
+  for (std::string_view w : {"-", "−", "零下", "minus ", "Minus "}) {
+    if (lead.ends_with(w)) return true;
+  }
+  return false;
+}
+
+// The digits a number is written with, commas dropped, as a value.
+double mantissa(std::string_view digits) {
+  std::string plain;
+  for (char c : digits) {
+    if (c != ',') plain.push_back(c);
+  }
+  return std::strtod(plain.c_str(), nullptr);
+}
+
+}  // namespace
+
+bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a) {
+  if (src.in_range || below_zero_before(src.s, p)) return false;  // the second end is read once
+  const size_t q = second_end_at(src, p, j);
+  if (q == 0) return false;
+  Anchor y;
+  src.in_range = true;
+  const bool digit_first = is_digit(src.at(q));
+  const size_t e = digit_first ? scan_digit_start(src, q, y, LexerOptions{}) : scan_prefixed_amount(src, q, y);
+  src.in_range = false;
+  if (e == 0 || !(y.value > 0)) return false;
+  size_t d = q;
+  while (d < e && !is_digit(src.at(d))) ++d;
+  const double m = mantissa(src.s.substr(d, digits_end(src, d) - d));
+  if (!(m > 0)) return false;
+  const int shift = static_cast<int>(std::lround(std::log10(y.value / m)));
+  if (shift < 0 || shift > kMaxShift || std::fabs(m * std::pow(10.0, shift) - y.value) > 1e-6 * y.value) return false;
+  const bool bare = a.type == Type::number;
+  if (bare ? (y.type == Type::number && shift == 0) ||
+                 (y.type != Type::number && y.type != Type::amount && y.type != Type::quantity &&
+                  y.type != Type::percent && y.type != Type::duration)
+           : shift == 0 || (y.type != Type::number && y.type != Type::amount)) {
+    return false;
+  }
+  bool ok = false;
+  std::string norm = number_norm(src.s.substr(digits, j - digits), shift, ok);
+  const double v = std::strtod(norm.c_str(), nullptr);
+  if (!ok || !(v > 0) || v > y.value) return false;  // a range runs upwards: "500 to 4 million" is no range
+  if (bare) {
+    const size_t unit = y.norm.find_first_not_of("0123456789.-");
+    if (unit != std::string::npos) norm.append(y.norm, unit);
+    a.type = y.type;
+  } else {
+    norm.append(a.norm, a.norm.find(' '));  // the first end's own currency
+  }
+  a.norm = std::move(norm);
+  a.value = v;
+  return true;
+}
+
+}  // namespace sfcl::anchor::lex
