@@ -144,7 +144,7 @@ bool Checker::confirm_derived(const anchor::Anchor& a, std::string_view before, 
                               CheckResult& r) {
   Derived d;
   const bool found =
-      derived_ && (a.type == anchor::Type::date ? derived_->find_date(a, d) : derived_->find(a, d, before));
+      derived_ && (a.type == anchor::Type::date ? derived_->find_date(a, d) : derived_->find(a, d, before, after));
   if (!found) return false;
   if (after.data() == nullptr) {
     // In a stream the words after the value are not written yet, so a computation is taken uncued,

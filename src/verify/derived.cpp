@@ -298,19 +298,21 @@ void DerivedValues::add_percent_change(double from, double to, const std::array<
   table(Type::percent, "%").values.push_back({100.0 * std::fabs(to - from) / from, Derivation::percent_change, ops});
 }
 
-bool DerivedValues::operands_shown(const Value& v, std::string_view shown) const {
-  if (v.operands[0] < 0 || shown.empty()) return false;
-  if (shown.size() > kShownReach) shown.remove_prefix(shown.size() - kShownReach);
+bool DerivedValues::operands_shown(const Value& v, std::string_view before, std::string_view after) const {
+  if (v.operands[0] < 0 || (before.empty() && after.empty())) return false;
+  if (before.size() > kShownReach) before.remove_prefix(before.size() - kShownReach);
+  if (after.size() > kShownReach) after = after.substr(0, kShownReach);
+  const auto shown = [&](double x) { return written_in(x, before) || written_in(x, after); };
   for (int64_t op : v.operands) {
     if (op < 0) continue;
     const Anchor& s = index_->anchors()[static_cast<size_t>(op)].anchor;
     if (s.type == Type::score) {  // a margin: both sides written ("以103比88大胜")
       const size_t dash = s.norm.find('-');
-      if (dash == std::string::npos || !written_in(std::strtod(s.norm.c_str(), nullptr), shown) ||
-          !written_in(std::strtod(s.norm.c_str() + dash + 1, nullptr), shown)) {
+      if (dash == std::string::npos || !shown(std::strtod(s.norm.c_str(), nullptr)) ||
+          !shown(std::strtod(s.norm.c_str() + dash + 1, nullptr))) {
         return false;
       }
-    } else if (!written_in(s.value, shown)) {
+    } else if (!shown(s.value)) {
       return false;
     }
   }
@@ -329,18 +331,18 @@ bool DerivedValues::operands_around(const Derived& d, std::string_view before, s
   return true;
 }
 
-bool DerivedValues::find(const Anchor& a, Derived& out, std::string_view shown) const {
+bool DerivedValues::find(const Anchor& a, Derived& out, std::string_view before, std::string_view after) const {
   if (std::isnan(a.value) || a.value <= 0) return false;
   if (a.type != Type::amount && a.type != Type::duration && a.type != Type::number && a.type != Type::quantity &&
       a.type != Type::percent) {
     return false;
   }
-  if (const Table* t = find_table(a.type, unit_of(a)); t != nullptr && find_in(*t, a, out, shown)) return true;
+  if (const Table* t = find_table(a.type, unit_of(a)); t != nullptr && find_in(*t, a, out, before, after)) return true;
   // A large number written without the noun it counts ("比马年少48万" of 1647万人 and 1599万人): the
   // computation over counts of any one unit.
   if (a.type != Type::number || !(a.value >= kMinNumberOperand)) return false;
   for (const Table& t : tables_) {
-    if (t.key[0] == static_cast<char>(Type::quantity) && find_in(t, a, out, shown)) {
+    if (t.key[0] == static_cast<char>(Type::quantity) && find_in(t, a, out, before, after)) {
       out.any_unit = true;
       return true;
     }
@@ -348,7 +350,8 @@ bool DerivedValues::find(const Anchor& a, Derived& out, std::string_view shown) 
   return false;
 }
 
-bool DerivedValues::find_in(const Table& table, const Anchor& a, Derived& out, std::string_view shown) const {
+bool DerivedValues::find_in(const Table& table, const Anchor& a, Derived& out, std::string_view before,
+                            std::string_view after) const {
   const Table* t = &table;
   if (t->values.empty()) return false;
   const double v = a.value;
@@ -377,7 +380,7 @@ bool DerivedValues::find_in(const Table& table, const Anchor& a, Derived& out, s
   const double slots = 2.0 * half / (2.0 * tol);
   for (auto it = lo; it != vals.end() && it->v <= v + tol; ++it) {
     if (it->kind == Derivation::time_span && std::fabs(it->v - v) > 1e-9) continue;
-    if (operands_shown(*it, shown)) {
+    if (operands_shown(*it, before, after)) {
       out.kind = it->kind;
       out.operands = it->operands;
       return true;

@@ -29,9 +29,10 @@ class DerivedValues {
   explicit DerivedValues(const anchor::SourceIndex& index);
   // True when `a` equals one computation over source values, and such computations are sparse
   // around it (in a text full of values, almost any small number is some difference of two).
-  // `shown`: the answer's text before `a`. A computation whose operands it writes there ("从43%提高
-  // 到61%，提升了18个百分点", "以103比88大胜15分") is shown to the reader: no density test for it.
-  bool find(const anchor::Anchor& a, Derived& out, std::string_view shown = {}) const;
+  // `before`, `after`: the answer's text around `a`. A computation whose operands it writes there
+  // ("从43%提高到61%，提升了18个百分点", "以103比88大胜15分", "收于255.05元，较结算价253.3元上涨1.75元") is
+  // shown to the reader: no density test for it.
+  bool find(const anchor::Anchor& a, Derived& out, std::string_view before = {}, std::string_view after = {}) const;
   // Whether the answer writes every operand of `d` within 200 bytes before or after the value.
   [[nodiscard]] bool operands_around(const Derived& d, std::string_view before, std::string_view after) const;
   // A full date equal to a source date plus or minus a source span of time (derived_dates.cpp).
@@ -53,7 +54,8 @@ class DerivedValues {
   };
   Table& table(anchor::Type type, std::string_view unit);
   [[nodiscard]] const Table* find_table(anchor::Type type, std::string_view unit) const;
-  bool find_in(const Table& t, const anchor::Anchor& a, Derived& out, std::string_view shown) const;
+  bool find_in(const Table& t, const anchor::Anchor& a, Derived& out, std::string_view before,
+               std::string_view after) const;
   void add_amounts(const anchor::SourceIndex& index);
   void add_date_differences(const anchor::SourceIndex& index);
   void add_stated_shares(const anchor::SourceIndex& index);
@@ -68,7 +70,7 @@ class DerivedValues {
   };
   void add_proportions(const std::vector<Operand>& ops, bool shares);
   void add_averages(const anchor::SourceIndex& index);
-  [[nodiscard]] bool operands_shown(const Value& v, std::string_view shown) const;
+  [[nodiscard]] bool operands_shown(const Value& v, std::string_view before, std::string_view after) const;
   // derived_ranges.cpp
   void add_ranges(const anchor::SourceIndex& index);
   void add_time_range(const anchor::Anchor& from, const anchor::Anchor& to, const std::array<int64_t, 3>& ops);

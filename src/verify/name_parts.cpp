@@ -320,6 +320,21 @@ bool Checker::name_by_parts(std::string_view folded, anchor::TextSpan& span) con
       return true;
     }
   }
+  // A possessive inside ("Aberdeen's Cammy Smith", "University of Washington's Institute"): the owner
+  // and the owned each as the sources write them.
+  for (size_t k = 0; k + 1 < n; ++k) {
+    if (!possessive(all[k])) continue;
+    const auto left = all.subspan(0, k + 1);
+    const auto right = all.subspan(k + 1);
+    anchor::TextSpan l;
+    anchor::TextSpan r;
+    if ((source_run(left, l) || name_by_parts_words(left, l)) &&
+        (source_run(right, r) || name_by_parts_words(right, r))) {
+      span = r;
+      return true;
+    }
+    break;
+  }
   return name_by_parts_words(all, span);
 }
 

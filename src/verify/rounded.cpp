@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <span>
 #include <string_view>
 
 #include "verify/verify.h"
@@ -103,9 +104,13 @@ bool Checker::confirm_rounded(const Anchor& a, std::string_view field, std::stri
   const auto& all = index_.anchors();
   int64_t fit = -1;
   double near = std::nan("");  // a source value within a step either way
-  for (uint32_t i : index_.of_type(a.type)) {
+  // A large bare number rounds a value of any unit, as it confirms one exactly ("nearly 78,000" for
+  // "77,984 cases"); a small one only a bare number (any 15 to 25 of anything is "about 20").
+  constexpr double kMinBareRounded = 1000;
+  const bool bare = a.type == Type::number && a.value >= kMinBareRounded;
+  for (uint32_t i : bare ? std::span<const uint32_t>(numeric_) : index_.of_type(a.type)) {
     const Anchor& s = all[i].anchor;
-    if (!(s.value > 0) || s.value == a.value || unit_of(s.norm) != unit_of(a.norm)) continue;
+    if (!(s.value > 0) || s.value == a.value || (!bare && unit_of(s.norm) != unit_of(a.norm))) continue;
     // A year is no count: "2000多人" is not rounded from "2015".
     if (s.type == Type::number && s.norm.size() == 4 && s.value >= 1000 && s.value < 3000) continue;
     const double gap = s.value - a.value;

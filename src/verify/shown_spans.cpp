@@ -1,8 +1,11 @@
 // A span of time between two dates or times the answer writes in the same sentence (docs/ANCHORS.md,
 // "Checking"): "2月18日至24日的7天", "6天后的10日" after "4日", "从中午12点营业到晚上22时，共10个小时",
-// "19时12分…3分钟后即19:15". The span is the answer's own arithmetic over values it shows; each date
+// "19时12分…3分钟后即19:15"; a span that ends at the date written next may start at any date written
+// before ("3月9日…。…12天后的3月21日"). And a date a day before or after another it writes beside
+// it ("3月9日，…前一天（即8日）"). Each is the answer's own arithmetic over values it shows; each date
 // and time is checked as itself. Reported as `derived` with no source operand.
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <optional>
@@ -24,6 +27,7 @@ constexpr double kMinutesPerDay = 24 * 60;
 struct Point {
   bool time = false;  // minutes since midnight, else days since 1970-01-01
   bool year_only = false;
+  bool day_only = false;  // a day of the month with no month written before it ("本月4日…10日")
   double at = 0;  // a year alone: the year
   DateParts date;
 };
@@ -59,13 +63,21 @@ std::optional<Point> point_of(const Anchor& a, DateParts& last) {
     const int h = std::atoi(a.norm.c_str());
     const size_t colon = a.norm.find(':');
     const int m = colon == std::string::npos ? 0 : std::atoi(a.norm.c_str() + colon + 1);
-    return Point{true, false, h * 60.0 + m, {}};
+    return Point{true, false, false, h * 60.0 + m, {}};
+  }
+  // A bare year ("from 1985 to 1998, a career of 13 years"): compared only with other years.
+  if (a.type == Type::number && a.norm.size() == 4 && a.value >= 1000 && a.value <= 2100) {
+    DateParts y{static_cast<int>(a.value), 0, 0};
+    return Point{false, true, false, a.value, y};
   }
   if (a.type != Type::date) return std::nullopt;
   const std::string_view n = a.norm;
   DateParts d;
   if (n.size() == 5 && n.starts_with("---")) {  // a day of the month
-    if (last.month == 0) return std::nullopt;
+    if (last.month == 0) {                      // compared only with other days of the same unnamed month
+      const int day = std::atoi(a.norm.c_str() + 3);
+      return Point{false, false, true, static_cast<double>(day), DateParts{0, 0, day}};
+    }
     d = last;
     d.day = std::atoi(a.norm.c_str() + 3);
   } else if (n.size() == 7 && n.starts_with("--")) {  // a month and day, in the year of the last date
@@ -74,20 +86,20 @@ std::optional<Point> point_of(const Anchor& a, DateParts& last) {
     d.day = std::atoi(a.norm.c_str() + 5);
   } else if (auto p = parse_date(n)) {
     d = *p;
-    if (d.month == 0) return Point{false, true, static_cast<double>(d.year), d};
+    if (d.month == 0) return Point{false, true, false, static_cast<double>(d.year), d};
     if (d.day == 0) return std::nullopt;  // a month alone is no point in time
   } else {
     return std::nullopt;
   }
   last = d;
-  return Point{false, false, static_cast<double>(days_from_civil(d.year, d.month, d.day)), d};
+  return Point{false, false, false, static_cast<double>(days_from_civil(d.year, d.month, d.day)), d};
 }
 
 // Whether the span `a` states lies between x and y: minutes or hours between times (past midnight
 // where the second is earlier), days or weeks between dates (a range of days counts both ends:
 // "18日至24日的7天"), whole months or years between dates or years.
-bool spans(const Anchor& a, const Point& x, const Point& y) {
-  if (x.time != y.time || x.year_only != y.year_only) return false;
+bool spans(const Anchor& a, const Point& x, const Point& y, bool inclusive) {
+  if (x.time != y.time || x.year_only != y.year_only || x.day_only != y.day_only) return false;
   const std::string_view n = a.norm;
   const size_t sp = n.rfind(' ');
   if (sp == std::string_view::npos) return false;
@@ -101,7 +113,9 @@ bool spans(const Anchor& a, const Point& x, const Point& y) {
   const Point& hi = x.at <= y.at ? y : x;
   if (x.year_only) return unit == "year" && hi.date.year - lo.date.year == v;
   const double days = hi.at - lo.at;
-  if (unit == "day") return days == v || days + 1 == v;
+  if (x.day_only)
+    return (unit == "day" && (days == v || (inclusive && days + 1 == v))) || (unit == "week" && days == v * 7);
+  if (unit == "day") return days == v || (inclusive && days + 1 == v);
   if (unit == "week") return days == v * 7;
   // Whole months or years between two full dates ("2019年12月30日…2020年1月2日" is no year).
   const int months =
@@ -111,6 +125,103 @@ bool spans(const Anchor& a, const Point& x, const Point& y) {
   return false;
 }
 
+// The points of the dates and times in `text`, in order, but the value's own (at `value_at`); `next`
+// is the index of the first one within a few bytes after the value ("6天后的10日"), or npos. Where
+// there are more than fit, the oldest are dropped.
+struct Points {
+  static constexpr size_t kMax = 16;
+  std::array<Point, kMax> at;
+  size_t n = 0;
+  size_t next = std::string_view::npos;
+  std::optional<Point> value;  // the value's own point, where it is a date
+};
+
+void collect(std::string_view text, size_t value_at, size_t value_len, std::vector<Anchor>& scratch, Points& out) {
+  constexpr size_t kNextWithin = 16;  // "后的", " later, on "
+  scratch.clear();
+  anchor::extract_into(text, scratch);
+  DateParts last;
+  for (const Anchor& f : scratch) {
+    auto p = point_of(f, last);
+    if (f.start <= value_at && value_at < f.end) {
+      out.value = p;
+      continue;
+    }
+    if (!p) continue;
+    const bool is_next = out.next == std::string_view::npos && f.start >= value_at + value_len &&
+                         f.start <= value_at + value_len + kNextWithin;
+    if (out.n == Points::kMax) {
+      if (out.next != std::string_view::npos) continue;  // what follows the next date is not needed
+      std::move(out.at.begin() + 1, out.at.end(), out.at.begin());
+      --out.n;
+    }
+    if (is_next) out.next = out.n;
+    out.at[out.n++] = *p;
+  }
+}
+
+// Words right after a span that tie its end to the date written next ("6天后的10日", "12 days later,
+// on May 16"): the span may then start at any date the answer wrote before.
+bool ends_at_next_date(std::string_view after) {
+  for (std::string_view w : {"后的", "后，", "后,", "之后的", " later, on ", " later on ", " later, ", " later ("}) {
+    if (after.starts_with(w)) return true;
+  }
+  return false;
+}
+
+// A day before or after another written next to it ("前一天（即8日）", "the next day, May 5"): the
+// offset in days, or 0.
+int relative_day(std::string_view before) {
+  struct Word {
+    std::string_view text;
+    int days;
+  };
+  static constexpr std::array<Word, 14> kWords{{{"前一天", -1},
+                                                {"前一日", -1},
+                                                {"次日", 1},
+                                                {"翌日", 1},
+                                                {"第二天", 1},
+                                                {"隔天", 1},
+                                                {"后一天", 1},
+                                                {"day before", -1},
+                                                {"previous day", -1},
+                                                {"day earlier", -1},
+                                                {"next day", 1},
+                                                {"following day", 1},
+                                                {"day later", 1},
+                                                {"day after", 1}}};
+  // Between the word and the date only a gloss: "（即", "，即", ", on ", " (".
+  std::string_view tail = before.substr(before.size() > 32 ? before.size() - 32 : 0);
+  for (bool trimmed = true; trimmed;) {
+    trimmed = false;
+    for (std::string_view g : {"（", "(", "，", ",", " ", "即", "也就是", "i.e.", "on", "、"}) {
+      if (tail.ends_with(g)) {
+        tail.remove_suffix(g.size());
+        trimmed = true;
+      }
+    }
+  }
+  for (const Word& w : kWords) {
+    if (!tail.ends_with(w.text)) continue;
+    // A word of its own: "The Friday before" is no "day before".
+    const size_t at = tail.size() - w.text.size();
+    const auto c = at == 0 ? ' ' : tail[at - 1];
+    if (static_cast<unsigned char>(w.text[0]) < 0x80 && std::isalpha(static_cast<unsigned char>(c))) continue;
+    return w.days;
+  }
+  return 0;
+}
+
+// The text of a span's far reach: up to kFar bytes before the value, to the end of its sentence.
+std::string_view far_text(std::string_view before, std::string_view after, size_t& value_at) {
+  constexpr size_t kFar = 1200;
+  if (before.size() > kFar) before.remove_prefix(before.size() - kFar);
+  size_t to = std::min<size_t>(after.size(), kReach);
+  for (std::string_view end : {"。", "\n", ". ", "！", "？"}) to = std::min(to, after.find(end));
+  value_at = before.size();
+  return {before.data(), static_cast<size_t>(after.data() + to - before.data())};
+}
+
 }  // namespace
 
 bool Checker::span_shown(const Anchor& a, std::string_view before, std::string_view after) {
@@ -118,24 +229,53 @@ bool Checker::span_shown(const Anchor& a, std::string_view before, std::string_v
   // The sentence is read across the value only where `after` continues the same text right after it.
   if (after.data() != before.data() + before.size() + (a.end - a.start)) after = {};
   size_t value_at = 0;
+  Points near;
   const std::string_view text = sentence(before, after, value_at);
-  shown_anchors_.clear();
-  anchor::extract_into(text, shown_anchors_);
-  constexpr size_t kMaxPoints = 16;
-  std::array<Point, kMaxPoints> points;
-  size_t n = 0;
-  DateParts last;
-  for (const Anchor& f : shown_anchors_) {
-    if (f.start <= value_at && value_at < f.end) continue;  // the value itself
-    if (auto p = point_of(f, last); p && n < kMaxPoints) points[n++] = *p;
-  }
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t j = i + 1; j < n; ++j) {
-      if (spans(a, points[i], points[j])) {
-        shown_time_ = points[i].time;
+  collect(text, value_at, a.end - a.start, shown_anchors_, near);
+  // A range of days counts both ends ("18日至24日的7天"); a span that ends at the date written next
+  // ("6天后的10日") is the exact difference.
+  const bool later = after.data() != nullptr && ends_at_next_date(after);
+  for (size_t i = 0; i < near.n; ++i) {
+    for (size_t j = i + 1; j < near.n; ++j) {
+      if (spans(a, near.at[i], near.at[j], !later)) {
+        shown_time_ = near.at[i].time;
         return true;
       }
     }
+  }
+  if (!later) return false;
+  // Further back, only from one of the last two dates written before it ("3月9日，…前一天（即8日）…。…。
+  // 12天后的3月21日"): a timeline's earlier dates would fit too many spans.
+  Points far;
+  const std::string_view reach = far_text(before, after, value_at);
+  collect(reach, value_at, a.end - a.start, shown_anchors_, far);
+  if (far.next == std::string_view::npos || far.next == 0) return false;
+  int tried = 0;
+  for (size_t i = far.next; i-- > 0 && tried < 2;) {
+    const Point& from = far.at[i];
+    if (from.time != far.at[far.next].time || from.year_only != far.at[far.next].year_only) continue;
+    ++tried;
+    if (spans(a, from, far.at[far.next], false)) {
+      shown_time_ = from.time;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Checker::date_shown(const Anchor& a, std::string_view before, std::string_view after) {
+  if (a.type != Type::date || before.data() == nullptr) return false;
+  const int offset = relative_day(before);
+  if (offset == 0) return false;
+  if (after.data() != before.data() + before.size() + (a.end - a.start)) after = {};
+  size_t value_at = 0;
+  Points near;
+  const std::string_view text = sentence(before, after, value_at);
+  collect(text, value_at, a.end - a.start, shown_anchors_, near);
+  if (!near.value || near.value->time || near.value->year_only) return false;
+  for (size_t i = 0; i < near.n; ++i) {
+    const Point& p = near.at[i];
+    if (!p.time && !p.year_only && p.day_only == near.value->day_only && near.value->at - p.at == offset) return true;
   }
   return false;
 }

@@ -172,6 +172,7 @@ class Checker {
   bool name_by_initials(std::string_view surface, anchor::TextSpan& span) const;
   bool name_abbreviated(anchor::TextSpan& span) const;  // name_parts.cpp
   bool surname_with_title(anchor::TextSpan& span) const;  // cn_titles.cpp
+  bool name_as_domain(anchor::TextSpan& span) const;      // domains.cpp
   // roles.cpp
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_name_to_field(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
@@ -183,6 +184,8 @@ class Checker {
   // shown_spans.cpp: a span between two dates or times the answer writes beside it ("18日至24日的7天");
   // sets shown_time_ when the two are times.
   bool span_shown(const anchor::Anchor& a, std::string_view before, std::string_view after);
+  // and a date a day before or after one written beside it ("3月9日…前一天（即8日）")
+  bool date_shown(const anchor::Anchor& a, std::string_view before, std::string_view after);
   [[nodiscard]] bool count_in_words_unverifiable(const anchor::Anchor& a, std::string_view surface,
                                                  std::string_view before, std::string_view after) const;
   static void misattributed(CheckResult& r);

@@ -390,7 +390,8 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
   scratch_.clear();
   switch (a.type) {
     case Type::name:
-      return name_by_initials(surface, span) || name_abbreviated(span) || surname_with_title(span);
+      return name_by_initials(surface, span) || name_abbreviated(span) || surname_with_title(span) ||
+             name_as_domain(span);
     case Type::number: {
       if (season_year(surface, before, span)) return true;
       if (number_named(index_, scratch_, a.value, before, span)) return true;
