@@ -399,13 +399,19 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   if (confirm_derived(a, before, after, r) || confirm_rounded(a, field, surface, before, after, r)) return r;
   r.support = -1;
   if (a.type == Type::logic && !type_present(a)) return r;  // no obligation to compare with: unverifiable
-  if (counts_own_list(a, before, after) || span_shown(a, before, after) || date_shown(a, before, after)) {
+  // The answer's own arithmetic over values it writes beside this one.
+  Derivation shown = Derivation::none;
+  if (counts_own_list(a, before, after)) {
+    shown = Derivation::list_count;
+  } else if (span_shown(a, before, after)) {
+    shown = shown_time_ ? Derivation::time_span : Derivation::date_difference;
+  } else if (date_shown(a, before, after)) {
+    shown = Derivation::date_shift;
+  }
+  if (shown != Derivation::none) {
     r.verdict = Verdict::derived;
     r.confidence = 1.0F;
-    r.derivation = a.type == Type::date       ? Derivation::date_shift
-                   : a.type != Type::duration ? Derivation::list_count
-                   : shown_time_              ? Derivation::time_span
-                                              : Derivation::date_difference;
+    r.derivation = shown;
     return r;
   }
   if (count_in_words_unverifiable(a, surface, before, after)) return r;

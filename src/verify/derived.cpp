@@ -82,6 +82,13 @@ bool near_miss(const std::string& a, const std::vector<std::string>& sources) {
 // The answer's text this far back is read for the operands of a computation it shows.
 constexpr size_t kShownReach = 200;
 
+bool a_decimal(const anchor::SourceIndex::Anchors& all, int64_t x, int64_t y) {
+  return all[static_cast<size_t>(x)].anchor.norm.find('.') != std::string::npos &&
+         all[static_cast<size_t>(y)].anchor.norm.find('.') != std::string::npos;
+}
+
+}  // namespace
+
 // Whether `v` is written in `text` in digits ("43" in "从43%提高到61%", "98.5333" in "98.5333分"),
 // not inside a longer number.
 bool written_in(double v, std::string_view text) {
@@ -102,13 +109,6 @@ bool written_in(double v, std::string_view text) {
   }
   return false;
 }
-
-bool a_decimal(const anchor::SourceIndex::Anchors& all, int64_t x, int64_t y) {
-  return all[static_cast<size_t>(x)].anchor.norm.find('.') != std::string::npos &&
-         all[static_cast<size_t>(y)].anchor.norm.find('.') != std::string::npos;
-}
-
-}  // namespace
 
 DerivedValues::Table& DerivedValues::table(Type type, std::string_view unit) {
   std::string key(1, static_cast<char>(type));

@@ -24,6 +24,9 @@ struct Derived {
   bool any_unit = false;  // a bare number computed from counts of some unit ("少48万")
 };
 
+// Whether `v` is written in `text` in digits ("43" in "从43%提高到61%"), not inside a longer number.
+bool written_in(double v, std::string_view text);
+
 class DerivedValues {
  public:
   explicit DerivedValues(const anchor::SourceIndex& index);

@@ -8,6 +8,7 @@
 #include <span>
 #include <string_view>
 
+#include "verify/derived.h"
 #include "verify/verify.h"
 
 namespace sfcl::verify {
@@ -103,7 +104,14 @@ bool Checker::confirm_rounded(const Anchor& a, std::string_view field, std::stri
   const double step = written_step(a.norm, a.value);
   const auto& all = index_.anchors();
   int64_t fit = -1;
+  int64_t shown = -1;  // a fitting source value the answer also writes beside the round one
+  bool ambiguous = false;
   double near = std::nan("");  // a source value within a step either way
+  // The precise value written beside the round one says which it rounds ("首次超过80%，达到80.1%",
+  // "nearly 78,000 (77,984)").
+  constexpr size_t kBeside = 40;
+  const std::string_view beside_before = before.size() > kBeside ? before.substr(before.size() - kBeside) : before;
+  const std::string_view beside_after = after.substr(0, std::min(after.size(), kBeside));
   // A large bare number rounds a value of any unit, as it confirms one exactly ("nearly 78,000" for
   // "77,984 cases"); a small one only a bare number (any 15 to 25 of anything is "about 20").
   constexpr double kMinBareRounded = 1000;
@@ -116,17 +124,19 @@ bool Checker::confirm_rounded(const Anchor& a, std::string_view field, std::stri
     const double gap = s.value - a.value;
     if (std::fabs(gap) > step) continue;
     // Two source values near it ("跌近2%" in a report of 1.46% and 1.8%): which one the answer
-    // rounds is not known, so neither confirms it.
-    if (!std::isnan(near) && near != s.value) return false;
+    // rounds is not known, so neither confirms it, unless the answer writes one beside it.
+    if (!std::isnan(near) && near != s.value) ambiguous = true;
     near = s.value;
     // The source is the more precise: a rounding of it, not another round value.
     if (written_step(s.norm, s.value) >= step) continue;
     const bool fits = hedge == Hedge::about     ? std::fabs(gap) <= step / 2
                       : hedge == Hedge::at_most ? gap < 0 && -gap <= step / 2
                                                 : gap > 0 && gap <= step;
-    if (fits && fit < 0) fit = i;
+    if (!fits) continue;
+    if (fit < 0) fit = i;
+    if (shown < 0 && (written_in(s.value, beside_before) || written_in(s.value, beside_after))) shown = i;
   }
-  const int64_t best = fit;
+  const int64_t best = shown >= 0 ? shown : ambiguous ? -1 : fit;
   if (best < 0) return false;
   r.verdict = Verdict::confirmed;
   r.confidence = kByParts;

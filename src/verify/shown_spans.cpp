@@ -30,6 +30,7 @@ struct Point {
   bool day_only = false;  // a day of the month with no month written before it ("本月4日…10日")
   double at = 0;  // a year alone: the year
   DateParts date;
+  bool month_only = false;  // a month of a year ("July 2015"): whole months and years only
 };
 
 // The value's sentence and the one before it ("3月9日…。12天后的3月21日"), up to the next sentence end
@@ -87,7 +88,9 @@ std::optional<Point> point_of(const Anchor& a, DateParts& last) {
   } else if (auto p = parse_date(n)) {
     d = *p;
     if (d.month == 0) return Point{false, true, false, static_cast<double>(d.year), d};
-    if (d.day == 0) return std::nullopt;  // a month alone is no point in time
+    if (d.day == 0) {  // a month of a year: "until July 2015, about eight months after" November 14, 2014
+      return Point{false, false, false, static_cast<double>(days_from_civil(d.year, d.month, 1)), d, true};
+    }
   } else {
     return std::nullopt;
   }
@@ -98,13 +101,8 @@ std::optional<Point> point_of(const Anchor& a, DateParts& last) {
 // Whether the span `a` states lies between x and y: minutes or hours between times (past midnight
 // where the second is earlier), days or weeks between dates (a range of days counts both ends:
 // "18日至24日的7天"), whole months or years between dates or years.
-bool spans(const Anchor& a, const Point& x, const Point& y, bool inclusive) {
+bool spans(double v, std::string_view unit, const Point& x, const Point& y, bool inclusive) {
   if (x.time != y.time || x.year_only != y.year_only || x.day_only != y.day_only) return false;
-  const std::string_view n = a.norm;
-  const size_t sp = n.rfind(' ');
-  if (sp == std::string_view::npos) return false;
-  const std::string_view unit = n.substr(sp + 1);
-  const double v = a.value;
   if (x.time) {
     const double gap = y.at >= x.at ? y.at - x.at : y.at + kMinutesPerDay - x.at;
     return (unit == "minute" && gap == v) || (unit == "hour" && gap == v * 60);
@@ -113,8 +111,13 @@ bool spans(const Anchor& a, const Point& x, const Point& y, bool inclusive) {
   const Point& hi = x.at <= y.at ? y : x;
   if (x.year_only) return unit == "year" && hi.date.year - lo.date.year == v;
   const double days = hi.at - lo.at;
-  if (x.day_only)
+  if (x.day_only) {
     return (unit == "day" && (days == v || (inclusive && days + 1 == v))) || (unit == "week" && days == v * 7);
+  }
+  if (x.month_only || y.month_only) {  // months apart as the months are written, days unknown
+    const int months = (hi.date.year - lo.date.year) * 12 + hi.date.month - lo.date.month;
+    return (unit == "month" && months == v) || (unit == "year" && months >= 12 && std::floor(months / 12.0) == v);
+  }
   if (unit == "day") return days == v || (inclusive && days + 1 == v);
   if (unit == "week") return days == v * 7;
   // Whole months or years between two full dates ("2019年12月30日…2020年1月2日" is no year).
@@ -212,6 +215,15 @@ int relative_day(std::string_view before) {
   return 0;
 }
 
+// An age given as a bare number: the whole years between two dates the answer writes ("born on
+// October 1, 1935, and died on April 1, 1982, aged 46").
+bool age_before(std::string_view before) {
+  for (std::string_view w : {"aged ", "dying at ", "died at ", "at the age of ", "at age "}) {
+    if (before.ends_with(w)) return true;
+  }
+  return false;
+}
+
 // The text of a span's far reach: up to kFar bytes before the value, to the end of its sentence.
 std::string_view far_text(std::string_view before, std::string_view after, size_t& value_at) {
   constexpr size_t kFar = 1200;
@@ -225,7 +237,17 @@ std::string_view far_text(std::string_view before, std::string_view after, size_
 }  // namespace
 
 bool Checker::span_shown(const Anchor& a, std::string_view before, std::string_view after) {
-  if (a.type != Type::duration || !(a.value > 0) || before.data() == nullptr) return false;
+  if (!(a.value > 0) || before.data() == nullptr) return false;
+  std::string_view unit;
+  if (a.type == Type::duration) {
+    const size_t sp = a.norm.rfind(' ');
+    if (sp == std::string::npos) return false;
+    unit = std::string_view(a.norm).substr(sp + 1);
+  } else if (a.type == Type::number && age_before(before)) {
+    unit = "year";  // "…September 13, 2006, dying at 73"
+  } else {
+    return false;
+  }
   // The sentence is read across the value only where `after` continues the same text right after it.
   if (after.data() != before.data() + before.size() + (a.end - a.start)) after = {};
   size_t value_at = 0;
@@ -237,7 +259,7 @@ bool Checker::span_shown(const Anchor& a, std::string_view before, std::string_v
   const bool later = after.data() != nullptr && ends_at_next_date(after);
   for (size_t i = 0; i < near.n; ++i) {
     for (size_t j = i + 1; j < near.n; ++j) {
-      if (spans(a, near.at[i], near.at[j], !later)) {
+      if (spans(a.value, unit, near.at[i], near.at[j], !later)) {
         shown_time_ = near.at[i].time;
         return true;
       }
@@ -255,7 +277,7 @@ bool Checker::span_shown(const Anchor& a, std::string_view before, std::string_v
     const Point& from = far.at[i];
     if (from.time != far.at[far.next].time || from.year_only != far.at[far.next].year_only) continue;
     ++tried;
-    if (spans(a, from, far.at[far.next], false)) {
+    if (spans(a.value, unit, from, far.at[far.next], false)) {
       shown_time_ = from.time;
       return true;
     }

@@ -1129,6 +1129,24 @@ INSTANTIATE_TEST_SUITE_P(
                   "New York Post", Verdict::confirmed},
         ProseCase{"Source: https://www.cbsnews.com/news/dollar-general-fires-worker", "The report comes from NBC News.",
                   "NBC News", Verdict::unsupported},
+        // the precise value the answer writes beside a round one says which source value it rounds
+        ProseCase{"贵州国民体质达标率为80.1%，女性80.4%，男性79.8%。", "贵州省国民体质达标率首次超过80%，达到80.1%。",
+                  "80%", Verdict::confirmed},
+        ProseCase{"贵州国民体质达标率为80.1%，女性80.4%，男性79.8%。", "贵州省国民体质达标率超过80%。", "80%",
+                  Verdict::unsupported},
+        // an age between two dates the answer writes; months between a month and a full date
+        ProseCase{"Geraldine Ferraro lived from August 26, 1935, to March 26, 2011.",
+                  "She lived from August 26, 1935, to March 26, 2011, dying at 75.", "75", Verdict::derived},
+        ProseCase{"Geraldine Ferraro lived from August 26, 1935, to March 26, 2011.",
+                  "She lived from August 26, 1935, to March 26, 2011, dying at 76.", "76", Verdict::unsupported},
+        ProseCase{"CBS announced the cancellation on November 14, 2014. The series aired until July 18, 2015.",
+                  "CBS cancelled it on November 14, 2014. It aired until July 2015, about eight months after the "
+                  "announcement.",
+                  "eight months", Verdict::derived},
+        ProseCase{"CBS announced the cancellation on November 14, 2014. The series aired until July 18, 2015.",
+                  "CBS cancelled it on November 14, 2014. It aired until July 2015, about ten months after the "
+                  "announcement.",
+                  "ten months", Verdict::unsupported},
         // a holiday on a fixed day against its date
         ProseCase{"review_date: 2022-01-01 02:41:58, review_text: It's hard to go out.",
                   "On New Year's Day 2022, a one-star reviewer dined there.", "New Year's Day 2022",
