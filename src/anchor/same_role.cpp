@@ -8,7 +8,7 @@ namespace sfcl::anchor {
 
 namespace {
 // Role words that name one event, in either language: "founded" = "established" = 成立.
-constexpr std::array<std::array<std::string_view, 6>, 10> kRoleGroups = {{
+constexpr std::array<std::array<std::string_view, 6>, 11> kRoleGroups = {{
     {"founded", "established", "formed", "incorporated", "成立", "创立"},
     {"born", "出生", "", "", "", ""},
     {"died", "去世", "逝世", "", "", ""},
@@ -19,6 +19,7 @@ constexpr std::array<std::array<std::string_view, 6>, 10> kRoleGroups = {{
     {"elected", "当选", "", "", "", ""},
     {"opened", "开业", "开幕", "", "", ""},
     {"released", "发布", "上映", "发行", "", ""},
+    {"earn", "average", "paid", "salary", "工资", "收入"},  // pay: "earn about $32 per hour", "average $32 an hour"
 }};
 
 template <typename Stem>

@@ -1147,6 +1147,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "CBS cancelled it on November 14, 2014. It aired until July 2015, about ten months after the "
                   "announcement.",
                   "ten months", Verdict::unsupported},
+        // what they earn is what they average
+        ProseCase{"Most technicians average $20.50 per hour. In aerospace, techs earn about $32 per hour.",
+                  "Those in aerospace average about $32 an hour.", "$32", Verdict::confirmed},
+        ProseCase{"Most technicians average $20.50 per hour. In aerospace, techs earn about $32 per hour.",
+                  "Those in aerospace average about $34 an hour.", "$34", Verdict::unsupported},
         // a holiday on a fixed day against its date
         ProseCase{"review_date: 2022-01-01 02:41:58, review_text: It's hard to go out.",
                   "On New Year's Day 2022, a one-star reviewer dined there.", "New Year's Day 2022",
