@@ -375,6 +375,7 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const size_t counted = quantity_suffix(src, m, unit);
   if (counted > 0 && unit == "个") {
     if (size_t h = cn_and_a_half(src, counted, unit, norm, a.value, a)) return h;  // 两个半小时, 一个半月
+    if (size_t h = cn_count_and_more(src, counted, unit, norm, a)) return h;       // 七个多月
   }
   if (size_t e = counted; e > 0 && (decimal || run != "一") && unit != "分") {
     set_norm(a, Type::quantity, norm + " " + std::string(unit));

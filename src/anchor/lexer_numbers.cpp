@@ -349,7 +349,8 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
       a.value += 0.5;
       return e;
     }
-    if (size_t e = duration_suffix(src, j, unit, a.value < 1000)) {
+    // After 多 or 余 too ("20多年": over 20 years).
+    if (size_t e = duration_suffix(src, mult.end, unit, a.value < 1000)) {
       if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 1年半
       a.type = Type::duration;
       a.norm += ' ';
@@ -362,6 +363,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
   if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && !(clock_minutes && unit == "分")) {
     if (unit == "个" && mult.shift == 0) {
       if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 3个半小时
+      if (size_t h = cn_count_and_more(src, e, unit, a.norm, a)) return h;       // 3个多月
     }
     a.type = Type::quantity;
     a.norm += ' ';

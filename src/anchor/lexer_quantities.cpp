@@ -280,4 +280,21 @@ bool dimension_unit(Src& src, size_t j, std::string_view& unit) {
   return unit_scale(unit, scale);  // a unit of measure, not a count ("6×9 people" states no size)
 }
 
+size_t cn_count_and_more(Src& src, size_t e, std::string_view unit, const std::string& norm, Anchor& a) {
+  if (unit != "个" || !src.match(e, "多")) return 0;
+  std::string_view duration;
+  size_t end = e + 3;
+  if (src.match(end, "月")) {
+    duration = "month";
+    end += 3;
+  } else if (size_t d = duration_suffix(src, end, duration, false); d > 0 && duration != "day") {
+    end = d;
+  } else {
+    return 0;
+  }
+  // 多 says "over": the rounding rule reads it after the count (verify/rounded.cpp).
+  set_norm(a, Type::duration, norm + " " + std::string(duration));
+  return end;
+}
+
 }  // namespace sfcl::anchor::lex

@@ -762,6 +762,12 @@ const Case kCases[] = {
     {"Bank of China grew", "name", "Bank of China", "bank of china"},
     {"from 2130 BST on BBC", "time", "2130", "21:30"},
     {"at 1400 hrs", "time", "1400", "14:00"},
+    // over N months, hours, years: 个多 and 多 before a unit of time
+    {"这七个多月间拍摄的图像", "duration", "七个多月", "7 month"},
+    {"比赛持续了两个多小时", "duration", "两个多小时", "2 hour"},
+    {"3个多月后", "duration", "3个多月", "3 month"},
+    {"这20多年来", "duration", "20多年", "20 year"},
+    {"来了3个多人", "quantity", "3个", "3 个"},
     {"in 2130 BC", "number", "2130", "2130"},
     {"Brian May, the guitarist", "name", "Brian May", "brian may"},
     {"Another December visitor", "!name", "", ""},
