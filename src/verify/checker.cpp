@@ -407,6 +407,8 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
     shown = shown_time_ ? Derivation::time_span : Derivation::date_difference;
   } else if (date_shown(a, before, after)) {
     shown = Derivation::date_shift;
+  } else {
+    shown = arithmetic_shown(a, before, after);
   }
   if (shown != Derivation::none) {
     r.verdict = Verdict::derived;

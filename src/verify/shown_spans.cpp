@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "verify/calendar.h"
+#include "verify/derived.h"
 #include "verify/verify.h"
 
 namespace sfcl::verify {
@@ -300,6 +301,42 @@ bool Checker::date_shown(const Anchor& a, std::string_view before, std::string_v
     if (!p.time && !p.year_only && p.day_only == near.value->day_only && near.value->at - p.at == offset) return true;
   }
   return false;
+}
+
+Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before, std::string_view after) {
+  if (!(a.value > 0) || before.data() == nullptr) return Derivation::none;
+  if (a.type != Type::quantity && a.type != Type::amount && a.type != Type::duration && a.type != Type::number &&
+      a.type != Type::percent) {
+    return Derivation::none;
+  }
+  const bool difference = derivation_cued(Derivation::difference, before, after);
+  const bool sum = derivation_cued(Derivation::sum, before, after);
+  if (!difference && !sum) return Derivation::none;
+  if (after.data() != before.data() + before.size() + (a.end - a.start)) after = {};
+  size_t value_at = 0;
+  const std::string_view text = sentence(before, after, value_at);
+  shown_anchors_.clear();
+  anchor::extract_into(text, shown_anchors_);
+  // A gap in places is one between two ranks ("相差15位，王蔷第107，斯齐亚沃第122").
+  const std::string_view unit = unit_of(a);
+  const bool places = a.type == Type::quantity && (unit == "人" || unit == "place");  // 位 and 名 count as 人
+  constexpr size_t kMaxValues = 16;
+  std::array<double, kMaxValues> values{};
+  size_t n = 0;
+  for (const Anchor& f : shown_anchors_) {
+    if ((f.start <= value_at && value_at < f.end) || !(f.value > 0) || n == kMaxValues) continue;
+    const bool rank = places && f.norm.starts_with('#');
+    if (rank || (f.type == a.type && !f.norm.starts_with('#') && unit_of(f) == unit)) values[n++] = f.value;
+  }
+  const double tolerance = 1e-9 * std::max(1.0, a.value);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = i + 1; j < n; ++j) {
+      if (difference && std::fabs(std::fabs(values[i] - values[j]) - a.value) <= tolerance)
+        return Derivation::difference;
+      if (sum && std::fabs(values[i] + values[j] - a.value) <= tolerance) return Derivation::sum;
+    }
+  }
+  return Derivation::none;
 }
 
 }  // namespace sfcl::verify

@@ -1152,6 +1152,17 @@ INSTANTIATE_TEST_SUITE_P(
                   "Those in aerospace average about $32 an hour.", "$32", Verdict::confirmed},
         ProseCase{"Most technicians average $20.50 per hour. In aerospace, techs earn about $32 per hour.",
                   "Those in aerospace average about $34 an hour.", "$34", Verdict::unsupported},
+        // a difference or sum, with its word, of two values the answer writes in the sentence
+        ProseCase{"库鲁伊成绩为2时27分05秒。塔费拉成绩为2时48分11秒。",
+                  "库鲁伊跑出2小时27分05秒，塔费拉的成绩为2小时48分11秒，两人相差21分06秒。", "21分06秒",
+                  Verdict::derived},
+        ProseCase{"库鲁伊成绩为2时27分05秒。塔费拉成绩为2时48分11秒。",
+                  "库鲁伊跑出2小时27分05秒，塔费拉的成绩为2小时48分11秒，两人相差21分16秒。", "21分16秒",
+                  Verdict::unsupported},
+        ProseCase{"王蔷世界排名第107位，斯齐亚沃尼排名第92位。", "两人的世界排名相差15位，王蔷第107，斯齐亚沃尼第92。",
+                  "15位", Verdict::derived},
+        ProseCase{"王蔷世界排名第107位，斯齐亚沃尼排名第92位。", "两人的世界排名相差25位，王蔷第107，斯齐亚沃尼第92。",
+                  "25位", Verdict::unsupported},
         // a holiday on a fixed day against its date
         ProseCase{"review_date: 2022-01-01 02:41:58, review_text: It's hard to go out.",
                   "On New Year's Day 2022, a one-star reviewer dined there.", "New Year's Day 2022",
