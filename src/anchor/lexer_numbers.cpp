@@ -202,6 +202,15 @@ namespace {
 
 double to_value(const std::string& norm) { return std::strtod(norm.c_str(), nullptr); }
 
+// After 多 or 余, a character of a unit of time that begins another word: 年轻, 年级, 年代, 日本, 日报,
+// 天津, 天然, 周年, 周岁, 月份.
+bool over_then_unit_word(Src& src, size_t k) {
+  for (std::string_view w : {"年轻", "年级", "年代", "日本", "日报", "天津", "天然", "周年", "周岁", "月份"}) {
+    if (src.match(k, w)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 // Everything that starts with an ASCII digit.
@@ -349,8 +358,9 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
       a.value += 0.5;
       return e;
     }
-    // After 多 or 余 too ("20多年": over 20 years).
-    if (size_t e = duration_suffix(src, mult.end, unit, a.value < 1000)) {
+    // After 多 or 余 too ("20多年": over 20 years), not where the unit begins a word (20多年轻人, 30余天津市民).
+    const size_t span_at = mult.end > j && !over_then_unit_word(src, mult.end) ? mult.end : j;
+    if (size_t e = duration_suffix(src, span_at, unit, a.value < 1000)) {
       if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 1年半
       a.type = Type::duration;
       a.norm += ' ';

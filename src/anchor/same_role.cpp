@@ -19,7 +19,7 @@ constexpr std::array<std::array<std::string_view, 6>, 11> kRoleGroups = {{
     {"elected", "当选", "", "", "", ""},
     {"opened", "开业", "开幕", "", "", ""},
     {"released", "发布", "上映", "发行", "", ""},
-    {"earn", "average", "paid", "salary", "工资", "收入"},  // pay: "earn about $32 per hour", "average $32 an hour"
+    {"earn", "paid", "salary", "wage", "工资", "薪"},  // pay: "earn about $32 per hour", "paid $32 an hour"
 }};
 
 template <typename Stem>

@@ -408,7 +408,7 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   } else if (date_shown(a, before, after)) {
     shown = Derivation::date_shift;
   } else {
-    shown = arithmetic_shown(a, before, after);
+    shown = arithmetic_shown(a, before);
   }
   if (shown != Derivation::none) {
     r.verdict = Verdict::derived;

@@ -30,6 +30,29 @@ constexpr std::array<std::string_view, 8> kAboutZh = {"约", "大约", "大概",
 constexpr std::array<std::string_view, 4> kAtMostZh = {"近", "将近", "接近", "近乎"};
 constexpr std::array<std::string_view, 3> kAtLeastZh = {"逾", "超过", "超"};
 
+constexpr size_t kElaborationBytes = 40;
+
+// The digits of a value written right after another as its elaboration ("，达到80.1%", " (77,984)",
+// ", or 77,984"), commas dropped, in `buffer`; empty where none is.
+std::string_view elaboration_after(std::string_view after, std::array<char, kElaborationBytes>& buffer) {
+  size_t k = std::string_view::npos;
+  for (std::string_view w : {"，达到", "，为", "，即", "（", " (", "(", ", reaching ", ", at ", ", or "}) {
+    if (after.starts_with(w)) {
+      k = w.size();
+      break;
+    }
+  }
+  if (k == std::string_view::npos) return {};
+  size_t n = 0;
+  for (; k < after.size() && n < buffer.size(); ++k) {
+    const char c = after[k];
+    if (c == ',') continue;
+    if ((c < '0' || c > '9') && c != '.') break;
+    buffer[n++] = c;
+  }
+  return {buffer.data(), n};
+}
+
 // Whether `text` ends with the word `w` (ASCII case folded; `w` in lower case): a whole word unless
 // `w` is Chinese or a sign ("约", "~"), which start no word.
 bool ends_with_word(std::string_view text, std::string_view w) {
@@ -103,15 +126,15 @@ bool Checker::confirm_rounded(const Anchor& a, std::string_view field, std::stri
   if (hedge == Hedge::none) return false;
   const double step = written_step(a.norm, a.value);
   const auto& all = index_.anchors();
+  std::array<char, kElaborationBytes> elaboration_buffer{};
   int64_t fit = -1;
   int64_t shown = -1;  // a fitting source value the answer also writes beside the round one
   bool ambiguous = false;
   double near = std::nan("");  // a source value within a step either way
-  // The precise value written beside the round one says which it rounds ("首次超过80%，达到80.1%",
-  // "nearly 78,000 (77,984)").
-  constexpr size_t kBeside = 40;
-  const std::string_view beside_before = before.size() > kBeside ? before.substr(before.size() - kBeside) : before;
-  const std::string_view beside_after = after.substr(0, std::min(after.size(), kBeside));
+  // The precise value the answer writes right after the round one, as its elaboration, says which
+  // it rounds ("首次超过80%，达到80.1%", "nearly 78,000 (77,984)"); one about something else does not
+  // ("超过80%，而女性为80.4%").
+  const std::string_view elaboration = elaboration_after(after, elaboration_buffer);
   // A large bare number rounds a value of any unit, as it confirms one exactly ("nearly 78,000" for
   // "77,984 cases"); a small one only a bare number (any 15 to 25 of anything is "about 20").
   constexpr double kMinBareRounded = 1000;
@@ -134,7 +157,7 @@ bool Checker::confirm_rounded(const Anchor& a, std::string_view field, std::stri
                                                 : gap > 0 && gap <= step;
     if (!fits) continue;
     if (fit < 0) fit = i;
-    if (shown < 0 && (written_in(s.value, beside_before) || written_in(s.value, beside_after))) shown = i;
+    if (shown < 0 && !elaboration.empty() && written_in(s.value, elaboration)) shown = i;
   }
   const int64_t best = shown >= 0 ? shown : ambiguous ? -1 : fit;
   if (best < 0) return false;

@@ -225,6 +225,18 @@ bool age_before(std::string_view before) {
   return false;
 }
 
+// The words of a gap right before a value ("两人相差21分06秒", "慢了21分06秒", "高出0.3环", "a gap of 2
+// points", "2 points behind" is read before only).
+bool gap_word_before(std::string_view before) {
+  constexpr size_t kNear = 12;
+  const std::string_view tail = before.substr(before.size() > kNear ? before.size() - kNear : 0);
+  for (std::string_view w : {"相差", "相距", "差距", "慢了", "快了", "高出", "低了", "落后", "领先", "差了", "多出",
+                             "a gap of ", "a difference of ", "a margin of ", "behind by ", "ahead by "}) {
+    if (tail.ends_with(w)) return true;
+  }
+  return false;
+}
+
 // The text of a span's far reach: up to kFar bytes before the value, to the end of its sentence.
 std::string_view far_text(std::string_view before, std::string_view after, size_t& value_at) {
   constexpr size_t kFar = 1200;
@@ -240,12 +252,14 @@ std::string_view far_text(std::string_view before, std::string_view after, size_
 bool Checker::span_shown(const Anchor& a, std::string_view before, std::string_view after) {
   if (!(a.value > 0) || before.data() == nullptr) return false;
   std::string_view unit;
+  bool age = false;
   if (a.type == Type::duration) {
     const size_t sp = a.norm.rfind(' ');
     if (sp == std::string::npos) return false;
     unit = std::string_view(a.norm).substr(sp + 1);
   } else if (a.type == Type::number && age_before(before)) {
-    unit = "year";  // "…September 13, 2006, dying at 73"
+    unit = "year";  // "…September 13, 2006, dying at 73": between two full dates only
+    age = true;
   } else {
     return false;
   }
@@ -258,15 +272,17 @@ bool Checker::span_shown(const Anchor& a, std::string_view before, std::string_v
   // A range of days counts both ends ("18日至24日的7天"); a span that ends at the date written next
   // ("6天后的10日") is the exact difference.
   const bool later = after.data() != nullptr && ends_at_next_date(after);
+  const auto full_date = [](const Point& p) { return !p.time && !p.year_only && !p.day_only && !p.month_only; };
   for (size_t i = 0; i < near.n; ++i) {
     for (size_t j = i + 1; j < near.n; ++j) {
+      if (age && (!full_date(near.at[i]) || !full_date(near.at[j]))) continue;
       if (spans(a.value, unit, near.at[i], near.at[j], !later)) {
         shown_time_ = near.at[i].time;
         return true;
       }
     }
   }
-  if (!later) return false;
+  if (!later || age) return false;
   // Further back, only from one of the last two dates written before it ("3月9日，…前一天（即8日）…。…。
   // 12天后的3月21日"): a timeline's earlier dates would fit too many spans.
   Points far;
@@ -295,45 +311,43 @@ bool Checker::date_shown(const Anchor& a, std::string_view before, std::string_v
   Points near;
   const std::string_view text = sentence(before, after, value_at);
   collect(text, value_at, a.end - a.start, shown_anchors_, near);
-  if (!near.value || near.value->time || near.value->year_only) return false;
+  if (!near.value || near.value->time || near.value->year_only || near.value->month_only) return false;
   for (size_t i = 0; i < near.n; ++i) {
     const Point& p = near.at[i];
-    if (!p.time && !p.year_only && p.day_only == near.value->day_only && near.value->at - p.at == offset) return true;
+    if (!p.time && !p.year_only && !p.month_only && p.day_only == near.value->day_only &&
+        near.value->at - p.at == offset) {
+      return true;
+    }
   }
   return false;
 }
 
-Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before, std::string_view after) {
+Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
+  // Only a gap the answer states after both values, with a word of a gap right before it: "A…B，相差D",
+  // "…B，慢了D", "高出D". A value that is itself a side of a change ("from $100 million to …, up
+  // $100 million") is no gap of two others.
   if (!(a.value > 0) || before.data() == nullptr) return Derivation::none;
-  if (a.type != Type::quantity && a.type != Type::amount && a.type != Type::duration && a.type != Type::number &&
-      a.type != Type::percent) {
+  if (a.type != Type::quantity && a.type != Type::amount && a.type != Type::duration && a.type != Type::percent) {
     return Derivation::none;
   }
-  const bool difference = derivation_cued(Derivation::difference, before, after);
-  const bool sum = derivation_cued(Derivation::sum, before, after);
-  if (!difference && !sum) return Derivation::none;
-  if (after.data() != before.data() + before.size() + (a.end - a.start)) after = {};
+  if (!gap_word_before(before)) return Derivation::none;
   size_t value_at = 0;
-  const std::string_view text = sentence(before, after, value_at);
+  const std::string_view text = sentence(before, {}, value_at);
   shown_anchors_.clear();
   anchor::extract_into(text, shown_anchors_);
-  // A gap in places is one between two ranks ("相差15位，王蔷第107，斯齐亚沃第122").
+  // A gap in places is one between two ranks ("相差15位，王蔷第107，斯齐亚沃尼第92" is read after it).
   const std::string_view unit = unit_of(a);
-  const bool places = a.type == Type::quantity && (unit == "人" || unit == "place");  // 位 and 名 count as 人
   constexpr size_t kMaxValues = 16;
   std::array<double, kMaxValues> values{};
   size_t n = 0;
   for (const Anchor& f : shown_anchors_) {
-    if ((f.start <= value_at && value_at < f.end) || !(f.value > 0) || n == kMaxValues) continue;
-    const bool rank = places && f.norm.starts_with('#');
-    if (rank || (f.type == a.type && !f.norm.starts_with('#') && unit_of(f) == unit)) values[n++] = f.value;
+    if (f.start >= value_at || !(f.value > 0) || n == kMaxValues) continue;
+    if (f.type == a.type && !f.norm.starts_with('#') && unit_of(f) == unit && f.value != a.value) values[n++] = f.value;
   }
   const double tolerance = 1e-9 * std::max(1.0, a.value);
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = i + 1; j < n; ++j) {
-      if (difference && std::fabs(std::fabs(values[i] - values[j]) - a.value) <= tolerance)
-        return Derivation::difference;
-      if (sum && std::fabs(values[i] + values[j] - a.value) <= tolerance) return Derivation::sum;
+      if (std::fabs(std::fabs(values[i] - values[j]) - a.value) <= tolerance) return Derivation::difference;
     }
   }
   return Derivation::none;

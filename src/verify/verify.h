@@ -186,9 +186,8 @@ class Checker {
   bool span_shown(const anchor::Anchor& a, std::string_view before, std::string_view after);
   // and a date a day before or after one written beside it ("3月9日…前一天（即8日）")
   bool date_shown(const anchor::Anchor& a, std::string_view before, std::string_view after);
-  // and a difference or sum, with its word, of two values written in the sentence ("2小时27分05秒…
-  // 2小时48分11秒，两人相差21分06秒")
-  Derivation arithmetic_shown(const anchor::Anchor& a, std::string_view before, std::string_view after);
+  // and a gap stated after two values of the sentence ("2小时27分05秒…2小时48分11秒，两人相差21分06秒")
+  Derivation arithmetic_shown(const anchor::Anchor& a, std::string_view before);
   [[nodiscard]] bool count_in_words_unverifiable(const anchor::Anchor& a, std::string_view surface,
                                                  std::string_view before, std::string_view after) const;
   static void misattributed(CheckResult& r);

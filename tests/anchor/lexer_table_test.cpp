@@ -768,6 +768,8 @@ const Case kCases[] = {
     {"3个多月后", "duration", "3个多月", "3 month"},
     {"这20多年来", "duration", "20多年", "20 year"},
     {"来了3个多人", "quantity", "3个", "3 个"},
+    {"有20多年轻人参加", "number", "20多", "20"},
+    {"30余天津市民", "number", "30余", "30"},
     {"in 2130 BC", "number", "2130", "2130"},
     {"Brian May, the guitarist", "name", "Brian May", "brian may"},
     {"Another December visitor", "!name", "", ""},

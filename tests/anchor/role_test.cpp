@@ -61,11 +61,11 @@ TEST(SameRole, CaseAndStem) {
   EXPECT_TRUE(same_role("合计", "合计"));
   EXPECT_FALSE(same_role("subtotal", "due"));
   EXPECT_FALSE(same_role("", ""));
-  // pay: "earn about $32 per hour" is what they "average"
-  EXPECT_TRUE(same_role("earn", "average"));
+  // pay: "earn about $32 per hour" is what they are "paid"; an average is of anything, 收入 a company's too
   EXPECT_TRUE(same_role("earns", "paid"));
-  EXPECT_TRUE(same_role("工资", "收入"));
-  EXPECT_FALSE(same_role("average", "born"));
+  EXPECT_TRUE(same_role("salary", "wage"));
+  EXPECT_FALSE(same_role("earn", "average"));
+  EXPECT_FALSE(same_role("工资", "收入"));
 }
 
 TEST(Weekdays, LabelsThatNameDays) {
