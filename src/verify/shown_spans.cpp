@@ -335,7 +335,7 @@ Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
   const std::string_view text = sentence(before, {}, value_at);
   shown_anchors_.clear();
   anchor::extract_into(text, shown_anchors_);
-  // A gap in places is one between two ranks ("相差15位，王蔷第107，斯齐亚沃尼第92" is read after it).
+  // Values of its type and unit only, not ranks ("#107") and not its own value written again.
   const std::string_view unit = unit_of(a);
   constexpr size_t kMaxValues = 16;
   std::array<double, kMaxValues> values{};
