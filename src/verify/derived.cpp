@@ -320,15 +320,7 @@ bool DerivedValues::operands_shown(const Value& v, std::string_view before, std:
 }
 
 bool DerivedValues::operands_around(const Derived& d, std::string_view before, std::string_view after) const {
-  if (d.operands[0] < 0) return false;
-  if (before.size() > kShownReach) before.remove_prefix(before.size() - kShownReach);
-  if (after.size() > kShownReach) after = after.substr(0, kShownReach);
-  for (int64_t op : d.operands) {
-    if (op < 0) continue;
-    const double v = index_->anchors()[static_cast<size_t>(op)].anchor.value;
-    if (!written_in(v, before) && !written_in(v, after)) return false;
-  }
-  return true;
+  return operands_shown(Value{0, d.kind, d.operands}, before, after);
 }
 
 bool DerivedValues::find(const Anchor& a, Derived& out, std::string_view before, std::string_view after) const {
