@@ -147,7 +147,18 @@ std::string_view han_run(std::string_view s) {
   size_t i = 0;
   char32_t cp = 0;
   size_t len = 0;
-  for (size_t k = 0; k < kZhChars && han_at(s, i, cp, len); ++k) i += len;
+  size_t last = 0;  // where the run's last character starts
+  char32_t last_cp = 0;
+  for (size_t k = 0; k < kZhChars && han_at(s, i, cp, len); ++k) {
+    last = i;
+    last_cp = cp;
+    i += len;
+  }
+  // A joining word before the next count ends the noun: "830只手和227件法器" counts 手.
+  if (last > 0 && (last_cp == U'和' || last_cp == U'与' || last_cp == U'及') && i < s.size() &&
+      (is_digit(s[i]) || (han_at(s, i, cp, len) && is_cn_numeral(cp)))) {
+    i = last;
+  }
   return s.substr(0, i);
 }
 
@@ -195,6 +206,8 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
     }
     return noun_first ? Counted::other : Counted::unknown;
   }
+  // An age ("15岁时打破…进球纪录") counts nothing, whatever the clause goes on to name.
+  if (source_after.starts_with("岁") || source_after.starts_with("周岁")) return Counted::other;
   const std::string_view source = han_run(source_after);
   char32_t cp = 0;
   size_t len = 0;

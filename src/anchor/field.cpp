@@ -3,6 +3,7 @@
 // Ltd." when Acme is the account) is in the source, yet wrong. The checker binds such an anchor
 // to the source values stated under the same label.
 #include "anchor/anchor.h"
+#include "anchor/lexer_internal.h"
 
 namespace sfcl::anchor {
 
@@ -37,9 +38,13 @@ size_t boundary_before(std::string_view text, size_t end) {
 }
 
 // Length of a field separator ending at byte `end`: ": " (':' then a space, or '"' before it
-// as in JSON) or '：'; 0 when none. "10:30" is not one.
+// as in JSON) or '：'; 0 when none. "10:30" is not one, nor a score or time in full-width form
+// ("以7：6（3）、6：1": no label "以7").
 size_t separator_before(std::string_view text, size_t end) {
-  if (ends_with_at(text, end, "：")) return 3;
+  if (ends_with_at(text, end, "：")) {
+    const bool between_digits = end >= 4 && end < text.size() && is_digit(text[end - 4]) && is_digit(text[end]);
+    return between_digits ? 0 : 3;
+  }
   if (end >= 2 && text[end - 2] == ':' && (text[end - 1] == ' ' || text[end - 1] == '\t')) return 2;
   if (end >= 2 && text[end - 1] == ':' && text[end - 2] == '"') return 1;
   return 0;

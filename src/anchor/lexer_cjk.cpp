@@ -109,6 +109,13 @@ bool in_count_and_measure(const Src& src, size_t p) {
 // Right after one ("一家" + "造船公司"): only a legal form names a company there.
 bool after_count_and_measure(const Src& src, size_t p) { return p >= 2 * kHan && count_and_measure(src, p - 2 * kHan); }
 
+// A clause's verb before the suffix, or one whose second half starts it: "网贷机构选择银行作为存管机构"
+// is an institution choosing a bank, "通过中国银行" no "过中国银行".
+constexpr std::string_view kVerbs[] = {"选择", "要求", "通过", "成为", "作为", "进入", "委托", "指定", "允许", "禁止"};
+bool holds_verb(std::string_view s) {
+  return std::any_of(std::begin(kVerbs), std::end(kVerbs), [&](auto v) { return s.find(v) != std::string_view::npos; });
+}
+
 bool legal_form(std::string_view suffix) { return suffix.ends_with("有限公司") || suffix == "有限责任公司"; }
 }  // namespace
 
@@ -126,7 +133,9 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   if (in_count_and_measure(src, p)) return 0;
   // No name starts with a conjunction or adverb ("但田管中心", "虽", "而") or a verb's second half (要求银行).
   static constexpr std::u32string_view kNoStart = U"但而虽且却又也就才求让把被令";
-  if (kNoStart.find(src.cp(p).cp) != std::u32string_view::npos) return 0;
+  if (kNoStart.find(src.cp(p).cp) != std::u32string_view::npos ||
+      (p >= kHan && holds_verb(src.s.substr(p - kHan, 2 * kHan))))
+    return 0;
   const bool described = after_count_and_measure(src, p);
   // Inside a failed scan's span: this scan would look at a subset of the same characters (a
   // suffix check at a position does not depend on the start) and stop at the same one, so it
@@ -151,6 +160,7 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
             src.org_plain = false;  // each start inside still runs its other scans
             return 0;
           }
+          if (holds_verb(src.s.substr(p, j - p))) return 0;  // a later start may still name one
           const size_t e = j + suf.size();
           set_norm(a, Type::name, std::string(src.s.substr(p, e - p)));
           return e;
@@ -306,6 +316,27 @@ size_t scan_cn_range_amount(Src& src, std::string_view run, size_t j, Anchor& a)
   return e;
 }
 
+// Whether a run of numerals at p is a word or states no value: 万一 ("in case"), 数千名 ("several
+// thousand").
+bool cn_run_states_no_value(const Src& src, size_t p, std::string_view run) {
+  // 万一 ("in case"), 万万, 亿万: a run that opens with 万 or 亿 is a word, but 万亿 is a trillion,
+  // and 亿 or 万 alone after a bound is one of it ("超过亿元", "逾万人": 1亿, 1万).
+  if ((run.starts_with("万") && !run.starts_with("万亿")) || run.starts_with("亿")) {
+    const std::string_view lead = src.s.substr(0, p);
+    // Only after the words the rounding rule reads (rounded.cpp): 上万, 过亿, 成千上万 are idioms.
+    const bool bound = lead.ends_with("超过") || lead.ends_with("逾") || lead.ends_with("近") || lead.ends_with("约") ||
+                       lead.ends_with("超");
+    if (run.size() != 3 || !bound) return true;
+  }
+  // 数千名, 几百人, 十几个: "several thousand", "some hundreds", "ten-odd" state no value.
+  const char32_t before = p >= 3 ? utf8::decode(src.s, p - 3).cp : 0;
+  if ((before == U'数' || before == U'几') &&
+      (run.starts_with("十") || run.starts_with("百") || run.starts_with("千"))) {
+    return true;
+  }
+  return false;
+}
+
 // A run of Chinese numerals at p with what follows it: 元 (an amount), a duration, a measure word,
 // or a bare number of two characters or more with a unit; 0 when none of them.
 size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
@@ -319,21 +350,7 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const size_t j = cn_numeral_run(src, p);
   uint64_t v = 0;
   const std::string_view run = src.s.substr(p, j - p);
-  // 万一 ("in case"), 万万, 亿万: a run that opens with 万 or 亿 is a word, but 万亿 is a trillion,
-  // and 亿 or 万 alone after a bound is one of it ("超过亿元", "逾万人": 1亿, 1万).
-  if ((run.starts_with("万") && !run.starts_with("万亿")) || run.starts_with("亿")) {
-    const std::string_view lead = src.s.substr(0, p);
-    // Only after the words the rounding rule reads (rounded.cpp): 上万, 过亿, 成千上万 are idioms.
-    const bool bound = lead.ends_with("超过") || lead.ends_with("逾") || lead.ends_with("近") || lead.ends_with("约") ||
-                       lead.ends_with("超");
-    if (run.size() != 3 || !bound) return 0;
-  }
-  // 数千名, 几百人, 十几个: "several thousand", "some hundreds", "ten-odd" state no value.
-  const char32_t before = p >= 3 ? utf8::decode(src.s, p - 3).cp : 0;
-  if ((before == U'数' || before == U'几') &&
-      (run.starts_with("十") || run.starts_with("百") || run.starts_with("千"))) {
-    return 0;
-  }
+  if (cn_run_states_no_value(src, p, run)) return 0;
   if (src.match(j, "几")) return 0;
   if (j > p && !cn_value(run, v)) return scan_cn_range_amount(src, run, j, a);
   if (j <= p) return 0;
@@ -378,6 +395,10 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
     if (size_t h = cn_count_and_more(src, counted, unit, norm, a)) return h;       // 七个多月
   }
   if (size_t e = counted; e > 0 && (decimal || run != "一") && unit != "分") {
+    if (!decimal && second_ordinal(src, p)) {  // 分列第二、三名
+      set_ordinal(a, norm);
+      return e;
+    }
     set_norm(a, Type::quantity, norm + " " + std::string(unit));
     return e;
   }
@@ -390,35 +411,6 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
 }
 
 }  // namespace
-
-// "三成", "3成", "七成半", "三成五" after a count of tenths (1-10) ending at j: a percentage (30%, 75%,
-// 35%), as the sources may write it either way. Not in words that begin with 成 (三成为, 一成不变).
-size_t scan_cn_tenths(Src& src, size_t j, uint64_t tenths, Anchor& a) {
-  if (tenths < 1 || tenths > 10 || !src.match(j, "成")) return 0;
-  // ... nor 八成是, 九成会 ("probably").
-  static constexpr std::u32string_view kWordsOf成 =
-      U"为功立员本绩果就交熟长年人都分型形品效语群片批套对倍不事全名家像亲活天是会要能";
-  size_t e = j + 3;
-  uint64_t percent = tenths * 10;
-  const auto next = src.cp(e);
-  if (next.length == 0 && !src.final) return 0;  // what follows decides: wait for it
-  if (kWordsOf成.find(next.cp) != std::u32string_view::npos) return 0;
-  // 七成半, 三成五, where the 半 or digit ends the word (三成一线城市 is 30% of first-tier cities).
-  const auto ends_word = [&](size_t at) {
-    const auto d = src.cp(at);
-    return d.length == 0 || !is_han(d.cp) || d.cp == U'的' || d.cp == U'以' || d.cp == U'左' || d.cp == U'上';
-  };
-  if (next.cp == U'半' && tenths < 10 && ends_word(e + 3)) {
-    percent += 5;
-    e += 3;
-  } else if (const int d = cn_digit(next.cp); d > 0 && tenths < 10 && ends_word(e + static_cast<size_t>(next.length))) {
-    percent += static_cast<uint64_t>(d);
-    e += static_cast<size_t>(next.length);
-  }
-  set_norm(a, Type::percent, std::to_string(percent) + "%");
-  a.value = static_cast<double>(percent);
-  return e;
-}
 
 size_t cn_and_a_half(Src& src, size_t e, std::string_view unit, const std::string& norm, double value, Anchor& a) {
   if (norm.find('.') != std::string::npos || !src.match(e, "半")) return 0;

@@ -318,6 +318,35 @@ bool below_zero(const Src& src, size_t p) {
 
 // What follows a well-formed number [p, j) (a.norm and a.value set): a percent, a currency, a
 // day or duration, a quantity, a longer identifier, or else the number itself.
+// A day of the month, a decade or a span of time after a number with no magnitude ("5日", "90年代",
+// "2 and a half hours", "20多年"); 0 when none.
+size_t day_or_span(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
+  std::string_view unit;
+  if (size_t e = scan_cn_day(src, p, j, a)) {
+    a.value = std::numeric_limits<double>::quiet_NaN();
+    return e;
+  }
+  // "90年代", "1990年代": a decade, written as English writes it ("1990s"), not ninety years.
+  if (src.match(j, "年代") && (j - p == 2 || j - p == 4) && src.s[j - 1] == '0') {
+    if (size_t e = cjk_decade(src, src.number_at(p, j), j, a)) return e;
+  }
+  if (size_t e = and_a_half(src, j, unit); e > 0 && a.norm.find('.') == std::string::npos) {  // 2 and a half hours
+    set_norm(a, Type::duration, a.norm + ".5 " + std::string(unit));
+    a.value += 0.5;
+    return e;
+  }
+  // After 多 or 余 too ("20多年": over 20 years), not where the unit begins a word (20多年轻人, 30余天津市民).
+  const size_t span_at = mult.end > j && !over_then_unit_word(src, mult.end) ? mult.end : j;
+  if (size_t e = duration_suffix(src, span_at, unit, a.value < 1000)) {
+    if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 1年半
+    a.type = Type::duration;
+    a.norm += ' ';
+    a.norm += unit;
+    return e;
+  }
+  return 0;
+}
+
 size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
   if (size_t e = percent_suffix(src, mult.end)) {
     a.type = Type::percent;
@@ -345,28 +374,13 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
     return j;
   }
   if (mult.shift == 0) {
-    if (size_t e = scan_cn_day(src, p, j, a)) {
-      a.value = std::numeric_limits<double>::quiet_NaN();
-      return e;
-    }
-    // "90年代", "1990年代": a decade, written as English writes it ("1990s"), not ninety years.
-    if (src.match(j, "年代") && (j - p == 2 || j - p == 4) && src.s[j - 1] == '0') {
-      if (size_t e = cjk_decade(src, src.number_at(p, j), j, a)) return e;
-    }
-    if (size_t e = and_a_half(src, j, unit); e > 0 && a.norm.find('.') == std::string::npos) {  // 2 and a half hours
-      set_norm(a, Type::duration, a.norm + ".5 " + std::string(unit));
-      a.value += 0.5;
-      return e;
-    }
-    // After 多 or 余 too ("20多年": over 20 years), not where the unit begins a word (20多年轻人, 30余天津市民).
-    const size_t span_at = mult.end > j && !over_then_unit_word(src, mult.end) ? mult.end : j;
-    if (size_t e = duration_suffix(src, span_at, unit, a.value < 1000)) {
-      if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 1年半
-      a.type = Type::duration;
-      a.norm += ' ';
-      a.norm += unit;
-      return e;
-    }
+    if (size_t e = day_or_span(src, p, j, mult, a)) return e;
+  }
+  // "分列第二、三名": the second of two ordinals that share one 第 is an ordinal too.
+  if (size_t e = quantity_suffix(src, mult.end, unit);
+      e > 0 && mult.shift == 0 && second_ordinal(src, p) && a.norm.find('.') == std::string::npos) {
+    set_ordinal(a, a.norm);
+    return e;
   }
   // "19时35分", "9点05分": minutes of a time of day, not a count of points.
   const bool clock_minutes = p >= 3 && (src.s.substr(p - 3, 3) == "时" || src.s.substr(p - 3, 3) == "点");

@@ -185,6 +185,52 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
   return end;
 }
 
+// Whether "第" and an ordinal's number and "、" stand right before p ("第二、三名", "第2、3名").
+bool second_ordinal(const Src& src, size_t p) {
+  constexpr size_t kMaxDigits = 4;
+  if (p < 6 || src.s.substr(p - 3, 3) != "、") return false;
+  size_t k = p - 3;
+  for (size_t n = 0; n < kMaxDigits && k > 0; ++n) {
+    if (is_digit(src.s[k - 1])) {
+      --k;
+    } else if (k >= 3 && is_cn_numeral(utf8::decode(src.s, k - 3).cp)) {
+      k -= 3;
+    } else {
+      break;
+    }
+  }
+  return k < p - 3 && k >= 3 && src.s.substr(k - 3, 3) == "第";
+}
+
+// "三成", "3成", "七成半", "三成五" after a count of tenths (1-10) ending at j: a percentage (30%, 75%,
+// 35%), as the sources may write it either way. Not in words that begin with 成 (三成为, 一成不变).
+size_t scan_cn_tenths(Src& src, size_t j, uint64_t tenths, Anchor& a) {
+  if (tenths < 1 || tenths > 10 || !src.match(j, "成")) return 0;
+  // ... nor 八成是, 九成会 ("probably").
+  static constexpr std::u32string_view kWordsOf成 =
+      U"为功立员本绩果就交熟长年人都分型形品效语群片批套对倍不事全名家像亲活天是会要能";
+  size_t e = j + 3;
+  uint64_t percent = tenths * 10;
+  const auto next = src.cp(e);
+  if (next.length == 0 && !src.final) return 0;  // what follows decides: wait for it
+  if (kWordsOf成.find(next.cp) != std::u32string_view::npos) return 0;
+  // 七成半, 三成五, where the 半 or digit ends the word (三成一线城市 is 30% of first-tier cities).
+  const auto ends_word = [&](size_t at) {
+    const auto d = src.cp(at);
+    return d.length == 0 || !is_han(d.cp) || d.cp == U'的' || d.cp == U'以' || d.cp == U'左' || d.cp == U'上';
+  };
+  if (next.cp == U'半' && tenths < 10 && ends_word(e + 3)) {
+    percent += 5;
+    e += 3;
+  } else if (const int d = cn_digit(next.cp); d > 0 && tenths < 10 && ends_word(e + static_cast<size_t>(next.length))) {
+    percent += static_cast<uint64_t>(d);
+    e += static_cast<size_t>(next.length);
+  }
+  set_norm(a, Type::percent, std::to_string(percent) + "%");
+  a.value = static_cast<double>(percent);
+  return e;
+}
+
 void set_ordinal(Anchor& a, std::string_view digits) {
   size_t nz = 0;
   while (nz + 1 < digits.size() && digits[nz] == '0') ++nz;

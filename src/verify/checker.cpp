@@ -101,12 +101,13 @@ bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
   const bool whole_value = a.type != Type::name && a.type != Type::citation;
   if (index_.find_verbatim(folded_, span, whole_value)) return true;
   if (a.type != Type::name) return false;
-  // Compounds are written with a space or a hyphen ("African Americans" for "African-Americans"):
-  // each is looked up in the other spelling.
-  for (const auto& [from, to] : {std::pair{' ', '-'}, std::pair{'-', ' '}}) {
+  // Compounds are written with a space or a hyphen ("African Americans" for "African-Americans") or
+  // as one word ("Super Bowl" for "Superbowl"): each is looked up in the other spellings.
+  for (const auto& [from, to] : {std::pair{' ', '-'}, std::pair{'-', ' '}, std::pair{' ', '\0'}}) {
     if (folded_.find(from) == std::string::npos) continue;
     scratch_.assign(folded_);
     std::replace(scratch_.begin(), scratch_.end(), from, to);
+    if (to == '\0') std::erase(scratch_, '\0');
     if (index_.find_verbatim(scratch_, span)) return true;
   }
   constexpr size_t kMaxLead = 4;
@@ -142,51 +143,6 @@ bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
     return true;
   }
   return false;
-}
-
-// "Professor Yun-Seo Hwang of KAIST": a person and an organisation the answer joined with "of" are
-// supported where a source writes the person and, as the next name after it, the organisation ("...
-// Hwang of the Korea Advanced Institute of Science and Technology (KAIST)": the name or the alias in
-// parentheses right after it). Any other name of the text is another claim ("Hwang of Uppsala").
-bool Checker::affiliation_written(std::string_view surface, anchor::TextSpan& span) const {
-  constexpr uint32_t kMaxGap = 24;       // " of the ", " at the ", ", "
-  constexpr uint32_t kMaxAliasGap = 48;  // the rest of a long name ("and Technology ")
-  const size_t of = surface.find(" of ");
-  if (of == std::string_view::npos) return false;
-  std::string left;
-  std::string right;
-  anchor::fold_for_match(surface.substr(0, of), left);
-  anchor::fold_for_match(surface.substr(of + 4), right);
-  trim_name(right);
-  anchor::TextSpan person;
-  if (left.empty() || right.empty() || !index_.find_verbatim(left, person)) return false;
-  // The organisation written right after the person ("alex newall , from hanover private office":
-  // in a source without capitals no name is read).
-  for (std::string_view joint : {", from ", " from ", ", of ", " at ", ", at "}) {
-    if (index_.find_verbatim(left + std::string(joint) + right, span)) return true;
-  }
-  const auto all = index_.anchors();
-  int64_t next = -1;
-  for (uint32_t i : index_.of_type(Type::name)) {
-    const auto& s = all[i];
-    if (s.source != person.source || s.anchor.start < person.end) continue;
-    if (next < 0 || s.anchor.start < all[static_cast<size_t>(next)].anchor.start) next = i;
-  }
-  if (next < 0) return false;
-  const auto& org = all[static_cast<size_t>(next)];
-  if (org.anchor.start - person.end > kMaxGap) return false;
-  std::string written;
-  anchor::fold_for_match(org.text, written);
-  bool found = written == right;
-  if (!found) {
-    // The alias in parentheses after the organisation's name ("... Science and Technology (KAIST)").
-    anchor::TextSpan alias;
-    found = index_.find_verbatim("(" + right + ")", alias) && alias.source == org.source &&
-            alias.start >= org.anchor.end && alias.start <= org.anchor.end + kMaxAliasGap;
-  }
-  if (!found) return false;
-  span = person;
-  return true;
 }
 
 // Whether the sources state any value of the anchor's type (a bare number compares with every

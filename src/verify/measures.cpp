@@ -73,6 +73,27 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
   return plain >= 0;
 }
 
+// "9次助攻" for the sources' "9个助攻": 个 and 次 both count the noun written after them (assists,
+// visits, attacks), so the same number before the same noun is one count. Each needs the noun:
+// "3次" alone ("获得3次") is how often, and "3个" alone counts anything.
+bool Checker::measure_variant(const Anchor& a, std::string_view before, std::string_view after,
+                              anchor::TextSpan& span) const {
+  const std::string_view unit = unit_of(a.norm);
+  if (unit != "次" && unit != "个") return false;
+  const std::string_view other = unit == "次" ? "个" : "次";
+  const std::string_view noun = anchor::counted_noun(before, after, true);
+  if (noun.empty()) return false;
+  const auto& all = index_.anchors();
+  for (uint32_t i : index_.of_type(Type::quantity)) {
+    const auto& s = all[i];
+    if (s.anchor.value != a.value || unit_of(s.anchor.norm) != other) continue;
+    if (anchor::counts(noun, index_.counted(i), s.counted_after) != anchor::Counted::same) continue;
+    span = {s.source, s.anchor.start, s.anchor.end};
+    return true;
+  }
+  return false;
+}
+
 // "165 minutes" for the sources' "2 hours 45 minutes" (or "2小时45分钟"): two durations of one
 // dimension written together, the larger unit first, are one span of time.
 bool Checker::compound_duration(const Anchor& a, const anchor::UnitScale& to, double precision,

@@ -106,7 +106,68 @@ size_t listed_after_colon(std::string_view rest) {
   return 0;
 }
 
+// The items of the nearest Chinese list in `text`, searched back clause by clause: separators (、,
+// 和, 与, 及) no further apart than an item's length make one list ("《A》和《B》", "伍助前、游水姣夫妇");
+// 0 when no clause holds one.
+size_t nearest_zh_list(std::string_view text) {
+  size_t end = text.size();
+  while (end > 0) {
+    size_t start = 0;
+    for (std::string_view e : kClauseEnds) {
+      const size_t at = text.substr(0, end).rfind(e);
+      if (at != std::string_view::npos && at + e.size() < end) start = std::max(start, at + e.size());
+    }
+    const std::string_view clause = text.substr(start, end - start);
+    size_t separators = 0;
+    size_t last = std::string_view::npos;  // where the last separator of the chain ended
+    for (size_t i = 0; i < clause.size();) {
+      size_t len = 0;
+      for (std::string_view sep :
+           {std::string_view("、"), std::string_view("和"), std::string_view("与"), std::string_view("及")}) {
+        if (clause.substr(i).starts_with(sep)) len = sep.size();
+      }
+      const bool in_word = std::any_of(kJoinInWord.begin(), kJoinInWord.end(), [&](std::string_view w) {
+        return (i >= 3 && clause.substr(i - 3).starts_with(w)) || clause.substr(i).starts_with(w);
+      });
+      if (len == 0 || in_word) {
+        i += (static_cast<unsigned char>(clause[i]) >= 0xE0) ? 3 : 1;
+        continue;
+      }
+      // A separator further than an item from the last one starts another list: the nearest counts.
+      separators = last != std::string_view::npos && i - last <= kMaxItem ? separators + 1 : 1;
+      last = i + len;
+      i += len;
+    }
+    if (separators > 0) return separators + 1;
+    if (start == 0) break;
+    end = start - 1;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // a character's start
+  }
+  return 0;
+}
+
 }  // namespace
+
+// A count that opens a clause and refers back to what the answer listed before it: "…伍助前、游水姣
+// 夫妇…。二人共向…", "《A》和《B》…落幕。两项展览是…". The nearest list, in its sentence or the one
+// before, must have as many items.
+bool Checker::counts_list_before(const Anchor& a, std::string_view before) {
+  constexpr size_t kBack = 300;  // about two sentences
+  if (before.empty() || static_cast<unsigned char>(before.back()) < 0x80) return false;
+  std::string_view head = before;
+  for (std::string_view d : {"这", "该", "上述", "以上", "此"}) {
+    if (head.ends_with(d)) {
+      head.remove_suffix(d.size());
+      break;
+    }
+  }
+  const bool opens_clause =
+      std::any_of(kClauseEnds.begin(), kClauseEnds.end(), [&](std::string_view e) { return head.ends_with(e); });
+  if (!opens_clause) return false;
+  size_t from = head.size() > kBack ? head.size() - kBack : 0;
+  while (from < head.size() && (static_cast<unsigned char>(head[from]) & 0xC0) == 0x80) ++from;
+  return nearest_zh_list(head.substr(from)) == static_cast<size_t>(a.value);
+}
 
 bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::string_view after) {
   if ((a.type != Type::number && a.type != Type::quantity) || !(a.value >= 2 && a.value <= kMaxListed) ||
@@ -131,6 +192,7 @@ bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::str
     });
     if (!clause_word && zh_items(list, true) == n) return true;
   }
+  if (counts_list_before(a, before)) return true;
   // The list after a colon that closes the count's noun ("两个：…；…", "two daughters: Ann and Bea"),
   // where the text after the count is known (not while a stream writes it).
   if (after.data() == nullptr) return false;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string_view>
 
+#include "util/utf8.h"
 #include "verify/calendar.h"
 #include "verify/derived.h"
 #include "verify/verify.h"
@@ -237,6 +238,36 @@ bool gap_word_before(std::string_view before) {
   return false;
 }
 
+// A word of a total right before a value: "共13人", "合计", "a total of".
+bool total_word_before(std::string_view before) {
+  constexpr size_t kNear = 12;
+  const std::string_view tail = before.substr(before.size() > kNear ? before.size() - kNear : 0);
+  for (std::string_view w : {"，共", "，总共", "，一共", "，共计", "，合计", "，总计", "a total of ", "in all, ",
+                             "totalling ", "totaling "}) {
+    if (tail.ends_with(w)) return true;
+  }
+  return false;
+}
+
+// How many times "一名", "一位" or "一人" is written, not as the end of a larger numeral ("十一名").
+size_t ones_written(std::string_view text) {
+  size_t n = 0;
+  for (std::string_view one : {"一名", "一位", "一人"}) {
+    for (size_t at = text.find(one); at != std::string_view::npos; at = text.find(one, at + one.size())) {
+      char32_t prev = 0;
+      if (at >= 3) prev = utf8::decode(text, at - 3).cp;
+      if (std::u32string_view(U"零〇一二三四五六七八九十百千万亿两").find(prev) == std::u32string_view::npos) ++n;
+    }
+  }
+  return n;
+}
+
+// One unit, or two measure words of persons (名, 位, 人).
+bool same_unit(std::string_view a, std::string_view b) {
+  const auto person = [](std::string_view u) { return u == "人" || u == "名" || u == "位"; };
+  return a == b || (person(a) && person(b));
+}
+
 // The text of a span's far reach: up to kFar bytes before the value, to the end of its sentence.
 std::string_view far_text(std::string_view before, std::string_view after, size_t& value_at) {
   constexpr size_t kFar = 1200;
@@ -323,28 +354,49 @@ bool Checker::date_shown(const Anchor& a, std::string_view before, std::string_v
 }
 
 Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
-  // Only a gap the answer states after both values, with a word of a gap right before it: "A…B，相差D",
+  // A gap the answer states after both values, with a word of a gap right before it: "A…B，相差D",
   // "…B，慢了D", "高出D". A value that is itself a side of a change ("from $100 million to …, up
-  // $100 million") is no gap of two others.
+  // $100 million") is no gap of two others. Or a total after a word of a total ("6名法官、3名议员和
+  // 一名专家，共13人"): the sum of every value of its kind the sentence lists before it.
   if (!(a.value > 0) || before.data() == nullptr) return Derivation::none;
   if (a.type != Type::quantity && a.type != Type::amount && a.type != Type::duration && a.type != Type::percent) {
     return Derivation::none;
   }
-  if (!gap_word_before(before)) return Derivation::none;
+  const bool gap = gap_word_before(before);
+  const bool total = !gap && a.type != Type::percent && total_word_before(before);
+  if (!gap && !total) return Derivation::none;
   size_t value_at = 0;
   const std::string_view text = sentence(before, {}, value_at);
   shown_anchors_.clear();
   anchor::extract_into(text, shown_anchors_);
-  // Values of its type and unit only, not ranks ("#107") and not its own value written again.
+  // A total sums its own sentence only.
+  size_t from = 0;
+  if (total) {
+    for (std::string_view end : {"。", "\n", ". ", "！", "？"}) {
+      if (const size_t i = text.substr(0, value_at).rfind(end); i != std::string_view::npos) {
+        from = std::max(from, i + end.size());
+      }
+    }
+  }
+  // Values of its type and unit only (a person's measure word for persons), not ranks ("#107");
+  // for a gap, not its own value written again.
   const std::string_view unit = unit_of(a);
   constexpr size_t kMaxValues = 16;
   std::array<double, kMaxValues> values{};
   size_t n = 0;
   for (const Anchor& f : shown_anchors_) {
-    if (f.start >= value_at || !(f.value > 0) || n == kMaxValues) continue;
-    if (f.type == a.type && !f.norm.starts_with('#') && unit_of(f) == unit && f.value != a.value) values[n++] = f.value;
+    if (f.start < from || f.start >= value_at || !(f.value > 0) || n == kMaxValues) continue;
+    if (f.type != a.type || f.norm.starts_with('#') || !same_unit(unit_of(f), unit)) continue;
+    if (total || f.value != a.value) values[n++] = f.value;
   }
   const double tolerance = 1e-9 * std::max(1.0, a.value);
+  if (total) {
+    double sum = 0;
+    for (size_t i = 0; i < n; ++i) sum += values[i];
+    // "一名技术专家": one person is written as no value of its own.
+    if (same_unit(unit, "人")) sum += static_cast<double>(ones_written(text.substr(from, value_at - from)));
+    return n >= 2 && std::fabs(sum - a.value) <= tolerance ? Derivation::sum : Derivation::none;
+  }
   for (size_t i = 0; i < n; ++i) {
     for (size_t j = i + 1; j < n; ++j) {
       if (std::fabs(std::fabs(values[i] - values[j]) - a.value) <= tolerance) return Derivation::difference;

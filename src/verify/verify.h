@@ -131,6 +131,8 @@ class Checker {
  private:
   static float cosine(const std::vector<uint32_t>& a, float na, const std::vector<uint32_t>& b, float nb);
   bool quantity_by_number(const anchor::Anchor& a, int64_t& support) const;
+  bool measure_variant(const anchor::Anchor& a, std::string_view before, std::string_view after,
+                       anchor::TextSpan& span) const;
   // A source measure or duration equal to `a` in another unit of its dimension (measures.cpp).
   bool in_another_unit(const anchor::Anchor& a, int64_t& support) const;
   bool compound_duration(const anchor::Anchor& a, const anchor::UnitScale& to, double precision,
@@ -181,6 +183,7 @@ class Checker {
                      CheckResult& r);
   // own_lists.cpp: a count of the items the answer lists beside it ("A、B和C三名", "two: A and B")
   [[nodiscard]] static bool counts_own_list(const anchor::Anchor& a, std::string_view before, std::string_view after);
+  [[nodiscard]] static bool counts_list_before(const anchor::Anchor& a, std::string_view before);
   // shown_spans.cpp: a span between two dates or times the answer writes beside it ("18日至24日的7天");
   // sets shown_time_ when the two are times.
   bool span_shown(const anchor::Anchor& a, std::string_view before, std::string_view after);
@@ -204,6 +207,10 @@ class Checker {
   bool name_by_core(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool name_reordered(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool given_and_surname(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  // name_descriptions.cpp
+  bool titled_name(std::span<const std::string_view> words, anchor::TextSpan& span) const;
+  [[nodiscard]] bool lowercase_words(std::span<const std::string_view> words) const;
+  [[nodiscard]] bool coordinated_name(std::string_view w) const;
   [[nodiscard]] bool after_role(std::string_view w) const;
   bool run_with_country(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;

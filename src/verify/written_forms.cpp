@@ -255,6 +255,21 @@ bool decades_in_words(const anchor::SourceIndex& index, std::string& scratch, co
   return index.find_verbatim(scratch.assign(kUnits[n]).append(" decades"), span);
 }
 
+// "the 100th anniversary" for "a century since", "100 years after", "100 years ago".
+bool anniversary_in_years(const anchor::SourceIndex& index, std::string& scratch, const Anchor& a,
+                          std::string_view after, anchor::TextSpan& span) {
+  if (!a.norm.starts_with('#') || !after.starts_with(" anniversary") || !(a.value >= 1)) return false;
+  Anchor years = a;
+  years.type = Type::duration;
+  years.norm = a.norm.substr(1) + " year";
+  if (const int64_t hit = index.find_exact(Type::duration, years.norm); hit >= 0) {
+    const auto& s = index.anchors()[static_cast<size_t>(hit)];
+    span = {s.source, s.anchor.start, s.anchor.end};
+    return true;
+  }
+  return decades_in_words(index, scratch, years, span);
+}
+
 // "Q3 2024" (norm "2024-Q3") for "the third quarter of 2024" or "third quarter 2024".
 bool quarter_in_words(const anchor::SourceIndex& index, std::string_view norm, std::string& scratch,
                       anchor::TextSpan& span) {
@@ -427,19 +442,10 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
           surface.substr(0, sp).find_first_not_of("0123456789") == std::string_view::npos) {
         return count_in_words(index_, scratch_, a.value, surface.substr(sp + 1), span);
       }
-      if (a.norm.starts_with('#') && after.starts_with(" anniversary") && a.value >= 1) {
-        // "the 100th anniversary" for "a century since", "100 years after", "100 years ago"
-        Anchor years = a;
-        years.type = Type::duration;
-        years.norm = a.norm.substr(1) + " year";
-        if (const int64_t hit = index_.find_exact(Type::duration, years.norm); hit >= 0) {
-          const auto& s = index_.anchors()[static_cast<size_t>(hit)];
-          span = {s.source, s.anchor.start, s.anchor.end};
-          return true;
-        }
-        if (decades_in_words(index_, scratch_, years, span)) return true;
+      if (anniversary_in_years(index_, scratch_, a, after, span)) return true;
+      if (!a.norm.starts_with('#') || !(a.value >= 1 && a.value < static_cast<double>(kOrdinals.size()))) {
+        return measure_variant(a, before, after, span);  // "9次助攻" for "9个助攻"
       }
-      if (!a.norm.starts_with('#') || !(a.value >= 1 && a.value < static_cast<double>(kOrdinals.size()))) return false;
       return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span);
     }
     case Type::date: {  // "May 30th" as "may 30"; "Q3 2024" as "the third quarter of 2024"

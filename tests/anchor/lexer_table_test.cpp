@@ -236,6 +236,12 @@ const Case kCases[] = {
     {"那间医院很大", "!name", "", ""},
     {"两所大学参加", "!name", "", ""},
     {"一家上海华东科技有限公司", "name", "上海华东科技有限公司", "上海华东科技有限公司"},
+    // a clause's verb before the suffix names no one; a name after the verb still is one
+    {"办法要求网贷机构选择银行作为存管机构", "!name", "", ""},
+    {"款项通过中国银行支付", "name", "中国银行", "中国银行"},
+    // the second of two ordinals that share one 第; a day after a dateline
+    {"分列第二、三名", "quantity", "三名", "#3"},
+    {"专电）24日，土地拍卖开始", "date", "24日", "---24"},
     {"Ａｃｍｅ Ｃｏｒｐ", "!name", "", ""},
     {"The Buyer pays", "!name", "", ""},
     {"Hello there", "!name", "", ""},

@@ -849,6 +849,78 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"涉案金额约3000亿元。", "涉案金额约3千亿元。", "3千亿元", Verdict::confirmed},
         ProseCase{"涉案金额约3000亿元。", "涉案金额约4千亿元。", "4千亿元", Verdict::unsupported}));
 
+// Faithful answers' kinds (docs/FIDELITY.md, "Faithful answers, fifth round"): a title the sources
+// give a person written before the name, an affiliation after a description, a full-width score
+// that is no label, a count's noun before "和", 次 for 个, a total and a count of what the answer
+// listed; each with the wrong value that stays caught.
+INSTANTIATE_TEST_SUITE_P(
+    FaithfulFifthRound, ProseTable,
+    ::testing::Values(
+        ProseCase{"The taco buffet was great.  Dina, the Events Coordinator, was incredibly helpful.",
+                  "They praised Events Coordinator Dina.", "Events Coordinator Dina", Verdict::confirmed},
+        ProseCase{"Cameron Hardin enjoyed another week in charge.\nBut his third week as the Head of Household came "
+                  "to an end.\nCameron targeted Felicia Cannon for eviction.",
+                  "Head of Household Cameron Hardin nominated her.", "Head of Household Cameron Hardin",
+                  Verdict::confirmed},
+        ProseCase{"Cameron Hardin enjoyed another week in charge.\nBut his third week as the Head of Household came "
+                  "to an end.\nCameron targeted Felicia Cannon for eviction.",
+                  "Head of Household Felicia Cannon nominated her.", "Head of Household Felicia Cannon",
+                  Verdict::unsupported},
+        ProseCase{"They made up half of it, according to Arezo Malakooti, director of migration research at Altai "
+                  "Consulting and author of a study.",
+                  "According to Arezo Malakooti of Altai Consulting, they made up half.",
+                  "Arezo Malakooti of Altai Consulting", Verdict::confirmed},
+        ProseCase{"They made up half of it, according to Arezo Malakooti, the director. Altai Consulting disagreed.",
+                  "According to Arezo Malakooti of Altai Consulting, they made up half.",
+                  "Arezo Malakooti of Altai Consulting", Verdict::unsupported},
+        ProseCase{"纳达尔战胜赛会6号种子贝尔迪赫，与2号种子默里会师。纳达尔以7：6（3）、6：1的比分淘汰贝尔迪赫。",
+                  "纳达尔以7：6（3）、6：1淘汰6号种子贝尔迪赫。", "6", Verdict::confirmed},
+        ProseCase{"纳达尔战胜赛会6号种子贝尔迪赫，与2号种子默里会师。纳达尔以7：6（3）、6：1的比分淘汰贝尔迪赫。",
+                  "纳达尔以7：6（3）、6：1淘汰5号种子贝尔迪赫。", "5", Verdict::unsupported},
+        ProseCase{"工程中共完成千手观音造像830只手与227件法器的修复。", "工程共完成830只手和227件法器的修复。", "830只",
+                  Verdict::confirmed},
+        ProseCase{"工程中共完成千手观音造像830只手与227件法器的修复。", "工程共完成830只眼和227件法器的修复。", "830只",
+                  Verdict::unsupported},
+        ProseCase{"外援帕戈得到全场最高的27分和9个助攻，获得3个国家的支持。", "帕戈砍下27分和9次助攻。", "9次",
+                  Verdict::confirmed},
+        ProseCase{"外援帕戈得到全场最高的27分和9个助攻，获得3个国家的支持。", "他曾获得3次冠军。", "3次",
+                  Verdict::unsupported},
+        ProseCase{"委员会由6名法官、3名国民议会议员、3名参议员和一名技术专家组成。",
+                  "成员包括6名法官、3名国民议会议员、3名参议员和一名技术专家，共13人。", "13人", Verdict::derived},
+        ProseCase{"委员会由6名法官、3名国民议会议员、3名参议员和一名技术专家组成。",
+                  "成员包括6名法官、3名国民议会议员、3名参议员和一名技术专家，共14人。", "14人", Verdict::unsupported},
+        ProseCase{"伍助前、游水姣夫妇在新化县长期非法集资。", "伍助前、游水姣夫妇在新化县长期非法集资。二人均被判刑。",
+                  "二人", Verdict::derived},
+        ProseCase{"伍助前、游水姣夫妇在新化县长期非法集资。", "伍助前、游水姣夫妇在新化县长期非法集资。三人均被判刑。",
+                  "三人", Verdict::unsupported},
+        ProseCase{"《绣之雅蕴》和《美丽乡村》在阿什哈巴德落幕。",
+                  "《绣之雅蕴》和《美丽乡村》在阿什哈巴德落幕。两项展览均为期两天。", "两项", Verdict::derived},
+        ProseCase{"《绣之雅蕴》和《美丽乡村》在阿什哈巴德落幕。",
+                  "《绣之雅蕴》和《美丽乡村》在阿什哈巴德落幕。三项展览均为期两天。", "三项", Verdict::unsupported},
+        // a compound written as one word, a people's name before a person, a role in lower case right
+        // before coordinated names, a day after the dateline
+        ProseCase{"Clarkson will perform on New Year's Eve and Superbowl weekend.",
+                  "She performs on Super Bowl weekend.", "Super Bowl", Verdict::confirmed},
+        ProseCase{"Clarkson will perform on New Year's Eve and Superbowl weekend.",
+                  "She performs on Super Cup weekend.", "Super Cup", Verdict::unsupported},
+        ProseCase{"Rand Paul, a senator from Kentucky, announced his candidacy.", "Kentuckian Rand Paul announced it.",
+                  "Kentuckian Rand Paul", Verdict::confirmed},
+        ProseCase{"Rand Paul, a senator from Kentucky, announced his candidacy.", "Texan Rand Paul announced it.",
+                  "Texan Rand Paul", Verdict::unsupported},
+        ProseCase{"I spoke to rude workers (Nestor and Michael who claimed to be the owners).",
+                  "Workers Nestor and Michael refused.", "Workers Nestor", Verdict::confirmed},
+        ProseCase{"I spoke to rude workers (Nestor and Michael who claimed to be the owners).",
+                  "Workers Dave and Michael refused.", "Workers Dave", Verdict::unsupported},
+        ProseCase{"新华社福州2月25日专电（记者董建国）24日，福州举行今年首场土地拍卖。",
+                  "2月24日，福州举行首场土地拍卖。", "2月24日", Verdict::confirmed},
+        ProseCase{"新华社福州2月25日专电（记者董建国）24日，福州举行今年首场土地拍卖。",
+                  "2月23日，福州举行首场土地拍卖。", "2月23日", Verdict::unsupported},
+        // an age counts nothing
+        ProseCase{"莫雷诺15岁时打破玻利维亚联赛最年轻球员的进球纪录。", "莫雷诺15岁时打破纪录。", "15",
+                  Verdict::confirmed},
+        ProseCase{"莫雷诺15岁时打破玻利维亚联赛最年轻球员的进球纪录。", "莫雷诺已打入15个进球。", "15个",
+                  Verdict::unsupported}));
+
 // A value the answer rounds and says so, against the more precise source value; a round value of
 // its own, a rounding two source values could give, and a year stay apart.
 INSTANTIATE_TEST_SUITE_P(
