@@ -352,15 +352,10 @@ class SourceIndex {
   // Whether the sources write the word `folded` somewhere in lower case, as a common word is (a
   // source stored all in lower case answers for none of its words).
   [[nodiscard]] bool find_lowercase(std::string_view folded) const;
-  // What may stand between two things find_near pairs: no sentence's end; or no capitalised word but
-  // a sentence's first (no other name), and a sentence's end only where b comes first (a sentence
-  // that opens after a is another subject's).
-  enum class Between : uint8_t { one_sentence, no_name };
   // Whether one source writes `a` and `b` (folded, word-bounded), in either order, with at most
-  // `within` bytes between the end of the first and the start of the second, and only what
-  // `between` allows there. Pairs what the sources write apart ("Dina, the Events Coordinator")
-  // without reading the clause.
-  [[nodiscard]] bool find_near(std::string_view a, std::string_view b, uint32_t within, Between between) const;
+  // `within` bytes between the end of the first and the start of the second and no sentence's end
+  // there: pairs what the sources write side by side ("Dina, the Events Coordinator").
+  [[nodiscard]] bool find_near(std::string_view a, std::string_view b, uint32_t within) const;
   // Number of names in each sentence of the sources that names three or more (a list the answer may
   // count: "three parties").
   [[nodiscard]] std::span<const uint32_t> list_counts() const { return list_counts_; }
@@ -382,7 +377,6 @@ class SourceIndex {
   void add_list_counts(std::string_view text, const std::vector<Anchor>& found);
   struct FoldedSource;
   static bool whole_value_at(const FoldedSource& t, size_t pos, uint32_t start, uint32_t end);
-  [[nodiscard]] bool name_between(const FoldedSource& t, size_t from, size_t to) const;
   struct FoldedSource {
     struct Mark {
       uint32_t folded;

@@ -147,17 +147,14 @@ std::string_view han_run(std::string_view s) {
   size_t i = 0;
   char32_t cp = 0;
   size_t len = 0;
-  size_t last = 0;  // where the run's last character starts
-  char32_t last_cp = 0;
   for (size_t k = 0; k < kZhChars && han_at(s, i, cp, len); ++k) {
-    last = i;
-    last_cp = cp;
+    // A joining word before the next count ends the noun: "830只手和227件法器", "3名男子与两名女子".
+    if (k > 0 && (cp == U'和' || cp == U'与' || cp == U'及') && i + len < s.size()) {
+      char32_t next = 0;
+      size_t next_len = 0;
+      if (is_digit(s[i + len]) || (han_at(s, i + len, next, next_len) && is_cn_numeral(next))) break;
+    }
     i += len;
-  }
-  // A joining word before the next count ends the noun: "830只手和227件法器" counts 手.
-  if (last > 0 && (last_cp == U'和' || last_cp == U'与' || last_cp == U'及') && i < s.size() &&
-      (is_digit(s[i]) || (han_at(s, i, cp, len) && is_cn_numeral(cp)))) {
-    i = last;
   }
   return s.substr(0, i);
 }

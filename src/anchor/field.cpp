@@ -37,14 +37,27 @@ size_t boundary_before(std::string_view text, size_t end) {
   return 0;
 }
 
+// Whether the full-width colon ending at `end` joins two numbers of a score or time ("以7：6（3）",
+// "比分为2：1"): digits on both sides, the first standing alone (after punctuation, a space or a
+// word that leads to a score), not the end of a label ("方案2：300万元").
+bool score_colon(std::string_view text, size_t end) {
+  if (end < 4 || end >= text.size() || !is_digit(text[end - 4]) || !is_digit(text[end])) return false;
+  size_t start = end - 4;
+  while (start > 0 && is_digit(text[start - 1])) --start;
+  if (start == 0) return true;
+  const std::string_view lead = text.substr(0, start);
+  if (!is_alpha(static_cast<unsigned char>(lead.back())) && static_cast<unsigned char>(lead.back()) < 0x80) return true;
+  for (std::string_view w : {"以", "为", "分", "是", "成", "到", "至", "、", "，", "（", "。", "；", "："}) {
+    if (lead.ends_with(w)) return true;
+  }
+  return false;
+}
+
 // Length of a field separator ending at byte `end`: ": " (':' then a space, or '"' before it
 // as in JSON) or '：'; 0 when none. "10:30" is not one, nor a score or time in full-width form
 // ("以7：6（3）、6：1": no label "以7").
 size_t separator_before(std::string_view text, size_t end) {
-  if (ends_with_at(text, end, "：")) {
-    const bool between_digits = end >= 4 && end < text.size() && is_digit(text[end - 4]) && is_digit(text[end]);
-    return between_digits ? 0 : 3;
-  }
+  if (ends_with_at(text, end, "：")) return score_colon(text, end) ? 0 : 3;
   if (end >= 2 && text[end - 2] == ':' && (text[end - 1] == ' ' || text[end - 1] == '\t')) return 2;
   if (end >= 2 && text[end - 1] == ':' && text[end - 2] == '"') return 1;
   return 0;

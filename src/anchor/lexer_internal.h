@@ -282,8 +282,9 @@ size_t quantity_suffix(Src& src, size_t j, std::string_view& unit);
 // "500 mg", "500mg", "37.5°C". Its end and norm, or 0.
 size_t measure_suffix(Src& src, size_t j, std::string_view& unit);
 size_t scan_score(Src& src, size_t p, Anchor& a);      // "27-24", "3比1", "17胜6负" at the digit p
-// Whether "第", an ordinal's number and "、" stand right before p ("第二、三名", "第2、3名").
-bool second_ordinal(const Src& src, size_t p);
+// Whether "第", an ordinal's number and "、" stand right before p and the measure word at
+// `measure_at` ranks ("第二、三名", "第2、3名").
+bool second_ordinal(const Src& src, size_t p, size_t measure_at);
 void set_ordinal(Anchor& a, std::string_view digits);  // quantity "#12"
 
 // Amounts after a currency prefix (lexer_amounts.cpp).

@@ -378,7 +378,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
   }
   // "分列第二、三名": the second of two ordinals that share one 第 is an ordinal too.
   if (size_t e = quantity_suffix(src, mult.end, unit);
-      e > 0 && mult.shift == 0 && second_ordinal(src, p) && a.norm.find('.') == std::string::npos) {
+      e > 0 && mult.shift == 0 && second_ordinal(src, p, mult.end) && a.norm.find('.') == std::string::npos) {
     set_ordinal(a, a.norm);
     return e;
   }

@@ -1,6 +1,7 @@
 // Values a bare number would split: a count or measure with its unit or measure word ("6台",
 // "6 units", "3.1万吨"), an ordinal ("12th", "第12位"), a score ("27-24", "3比1", "17胜6负"). Each
 // is compared as one value: its number alone is often stated elsewhere in the same text.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -186,7 +187,11 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
 }
 
 // Whether "第" and an ordinal's number and "、" stand right before p ("第二、三名", "第2、3名").
-bool second_ordinal(const Src& src, size_t p) {
+bool second_ordinal(const Src& src, size_t p, size_t measure_at) {
+  // Rank words only, as written (名 reads as 人): "他获得第一、三人获得第二" counts people.
+  static constexpr std::string_view kRanks[] = {"名", "位", "届", "期", "季", "轮", "等", "次", "场", "局"};
+  const std::string_view measure = src.s.substr(std::min(measure_at, src.s.size()), 3);
+  if (std::find(std::begin(kRanks), std::end(kRanks), measure) == std::end(kRanks)) return false;
   constexpr size_t kMaxDigits = 4;
   if (p < 6 || src.s.substr(p - 3, 3) != "、") return false;
   size_t k = p - 3;

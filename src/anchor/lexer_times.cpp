@@ -236,11 +236,11 @@ size_t cn_day_of_month(Src& src, size_t p, size_t j, int day, Anchor& a) {
   const auto next = src.cp(j + 3);
   if (next.length == 0 || !is_han(next.cp)) {
     // Before punctuation, the day of the month after a word that leads to a date ("持续到本月30日。",
-    // "（即8日）", "于5日，"), at a sentence's or clause's start ("11日，婚礼举行", "，5日，") or after a
-    // dateline ("新华社福州2月25日专电（记者董建国）24日，"); elsewhere as often a span ("付款期限是30日。").
+    // "（即8日）", "于5日，"), at a sentence's start ("11日，婚礼举行") or after a dateline ("新华社福州2月25日
+    // 专电（记者董建国）24日，"); elsewhere as often a span ("付款期限是30日。", "可选期限为7日，15日，30日。").
     const bool punct = next.length == 0 ? src.final : is_clause_punct(next.cp);
     if (!punct) return 0;
-    static constexpr std::u32string_view kDateBefore = U"于到即至月在从自（(）)电。；，\n";
+    static constexpr std::u32string_view kDateBefore = U"于到即至月在从自（(）)电。\n";
     // The character before: a 3-byte Han character or punctuation mark, or one ASCII byte.
     const size_t back = p >= 3 && static_cast<unsigned char>(src.s[p - 1]) >= 0x80 ? 3 : 1;
     // ... or right after a span of days, weeks, months or years that ends at it ("6天后的10日，"; not

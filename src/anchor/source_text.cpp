@@ -3,7 +3,6 @@
 // what keeps a name inside a longer name ("Lena Park" in "the Lena Park Dance Studio"), a year
 // inside a date or a possessive ("Governor Maria Lopez's") from being flagged.
 #include <algorithm>
-#include <array>
 #include <cstring>
 
 #include "anchor/anchor.h"
@@ -220,31 +219,7 @@ bool SourceIndex::find_alone(std::string_view folded) const {
   return base_ != nullptr && base_->find_alone(folded);
 }
 
-// Whether the folded text from `from` to `to` holds another name: a capitalised word inside a
-// sentence, or one that opens a sentence and is written nowhere in lower case ("Cameron targeted",
-// not "But his").
-bool SourceIndex::name_between(const FoldedSource& t, size_t from, size_t to) const {
-  const std::string_view hay = t.folded;
-  bool sentence_start = false;
-  for (size_t i = from; i < to; ++i) {
-    const char c = hay[i];
-    if (c == '.' || c == '!' || c == '?' || c == '\n') sentence_start = true;
-    if (!t.capital[i] || (i > 0 && hay[i - 1] != ' ')) continue;
-    if (!sentence_start) return true;
-    sentence_start = false;
-    size_t end = i;
-    while (end < to && hay[end] != ' ' && hay[end] != ',' && hay[end] != '.') ++end;
-    const std::string_view word = hay.substr(i, end - i);
-    // Words that open sentences and name no one, also where the sources write them only there.
-    static constexpr std::array<std::string_view, 20> kOpeners = {
-        "but", "and",  "he",   "she",  "they",  "it",   "his", "her", "their", "its",
-        "the", "this", "that", "then", "after", "when", "in",  "on",  "as",    "there"};
-    if (std::find(kOpeners.begin(), kOpeners.end(), word) == kOpeners.end() && !find_lowercase(word)) return true;
-  }
-  return false;
-}
-
-bool SourceIndex::find_near(std::string_view a, std::string_view b, uint32_t within, Between between) const {
+bool SourceIndex::find_near(std::string_view a, std::string_view b, uint32_t within) const {
   if (a.empty() || b.empty()) return false;
   for (const FoldedSource& t : texts_) {
     const std::string_view hay = t.folded;
@@ -258,16 +233,11 @@ bool SourceIndex::find_near(std::string_view a, std::string_view b, uint32_t wit
         const size_t gap_start = pb < pa ? pb + b.size() : pa + a.size();
         const size_t gap_end = pb < pa ? pa : pb;
         if (gap_end - gap_start > within) continue;
-        const bool one_sentence =
-            hay.substr(gap_start, gap_end - gap_start).find_first_of(".!?;\n") == std::string_view::npos;
-        const bool ok = between == Between::one_sentence
-                            ? one_sentence
-                            : !name_between(t, gap_start, gap_end) && (pb < pa || one_sentence);
-        if (ok) return true;
+        if (hay.substr(gap_start, gap_end - gap_start).find_first_of(".!?;") == std::string_view::npos) return true;
       }
     }
   }
-  return base_ != nullptr && base_->find_near(a, b, within, between);
+  return base_ != nullptr && base_->find_near(a, b, within);
 }
 
 bool SourceIndex::find_lowercase(std::string_view folded) const {

@@ -38,8 +38,7 @@ bool Checker::coordinated_name(std::string_view w) const {
 // The description is written after "the" (what someone is, not another person's name) or, in lower
 // case, right before the person; the person is a name the sources state whole.
 bool Checker::titled_name(std::span<const std::string_view> words, anchor::TextSpan& span) const {
-  constexpr uint32_t kNear = 120;    // about a sentence: an appositive, or the next sentence's "his"
-  constexpr uint32_t kAdjacent = 3;  // " (", ", "
+  constexpr uint32_t kAdjacent = 3;  // ", ", " (", " "
   size_t first = 0;
   if (!words.empty() && words[0] == "the") first = 1;  // "The Events Coordinator Dina"
   for (size_t k = first + 1; k < words.size(); ++k) {
@@ -57,12 +56,12 @@ bool Checker::titled_name(std::span<const std::string_view> words, anchor::TextS
     const int64_t hit = index_.find_exact(anchor::Type::name, core_scratch_);
     const bool person = hit >= 0 || (k + 1 == words.size() && core_scratch_.size() >= 3 &&
                                      (index_.find_alone(core_scratch_) || coordinated_name(core_scratch_)));
-    // ... or the description right before the person, in lower case ("rude workers (Nestor and
+    // Written right beside the person as an appositive ("Dina, the Events Coordinator", "the Events
+    // Coordinator, Dina"), or right before the person in lower case ("rude workers (Nestor and
     // Michael" supports "Workers Nestor").
-    const auto between = anchor::SourceIndex::Between::no_name;
-    if (!person || !(index_.find_near(scratch_, core_scratch_, kNear, between) ||
+    if (!person || !(index_.find_near(scratch_, core_scratch_, kAdjacent) ||
                      (lowercase_words(words.subspan(first, k - first)) &&
-                      index_.find_near(std::string_view(scratch_).substr(4), core_scratch_, kAdjacent, between)))) {
+                      index_.find_near(std::string_view(scratch_).substr(4), core_scratch_, kAdjacent)))) {
       continue;
     }
     if (hit >= 0) {
@@ -82,7 +81,7 @@ bool Checker::titled_name(std::span<const std::string_view> words, anchor::TextS
 // parentheses right after it). Any other name of the text is another claim ("Hwang of Uppsala").
 bool Checker::affiliation_written(std::string_view surface, anchor::TextSpan& span) const {
   constexpr uint32_t kMaxAliasGap = 48;  // the rest of a long name ("and Technology ")
-  constexpr uint32_t kMaxAppositive = 64;
+  constexpr uint32_t kMaxGap = 24;       // " of the ", " at the ", ", "
   const size_t of = surface.find(" of ");
   if (of == std::string_view::npos) return false;
   std::string left;
@@ -110,8 +109,7 @@ bool Checker::affiliation_written(std::string_view surface, anchor::TextSpan& sp
   anchor::fold_for_match(org.text, written);
   // In the person's sentence; further than a joint only after a description of the person ("Arezo
   // Malakooti, director of migration research at Altai Consulting").
-  if (org.anchor.start - person.end > kMaxAppositive ||
-      !index_.find_near(left, written, kMaxAppositive, anchor::SourceIndex::Between::one_sentence)) {
+  if (org.anchor.start - person.end > kMaxGap || !index_.find_near(left, written, kMaxGap)) {
     return false;
   }
   bool found = written == right;

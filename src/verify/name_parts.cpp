@@ -384,11 +384,11 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
         // A common word the answer capitalised: a sentence's first word ("Earned Class 6A
         // Player") or a headline's ("Boston Marathon Bombing Survivor Testifies") after a name
         // of two words or more; after one word it may be a surname ("Aaron Judge").
-        rest =
-            k < i ? is_opener(w) || source_word(w) || country_only(w) || (k == 0 && leading_verb(w)) || country_named(w)
-                  : (is_name_form(w) &&
-                     (whole_source_name(words.subspan(i, len)) || (len == 1 && index_.find_alone(words[i])))) ||
-                        (len >= 2 && source_common_word(w));
+        rest = k < i ? is_opener(w) || source_word(w) || country_only(w) || (k == 0 && leading_verb(w)) ||
+                           (possessive(w) && country_named(w))
+                     : (is_name_form(w) &&
+                        (whole_source_name(words.subspan(i, len)) || (len == 1 && index_.find_alone(words[i])))) ||
+                           (len >= 2 && source_common_word(w));
       }
       if (rest) {
         span = core;

@@ -115,7 +115,7 @@ size_t nearest_zh_list(std::string_view text) {
     size_t start = 0;
     for (std::string_view e : kClauseEnds) {
       const size_t at = text.substr(0, end).rfind(e);
-      if (at != std::string_view::npos && at + e.size() < end) start = std::max(start, at + e.size());
+      if (at != std::string_view::npos) start = std::max(start, at + e.size());
     }
     const std::string_view clause = text.substr(start, end - start);
     size_t separators = 0;
@@ -139,9 +139,16 @@ size_t nearest_zh_list(std::string_view text) {
       i += len;
     }
     if (separators > 0) return separators + 1;
-    if (start == 0) break;
-    end = start - 1;
-    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // a character's start
+    // The clause before: drop the mark that ended it.
+    end = start;
+    bool dropped = false;
+    for (std::string_view e : kClauseEnds) {
+      if (!dropped && text.substr(0, end).ends_with(e)) {
+        end -= e.size();
+        dropped = true;
+      }
+    }
+    if (!dropped) break;
   }
   return 0;
 }
@@ -161,12 +168,25 @@ bool Checker::counts_list_before(const Anchor& a, std::string_view before) {
       break;
     }
   }
-  const bool opens_clause =
-      std::any_of(kClauseEnds.begin(), kClauseEnds.end(), [&](std::string_view e) { return head.ends_with(e); });
-  if (!opens_clause) return false;
+  size_t end = head.size();
+  for (std::string_view e : kClauseEnds) {
+    if (end == head.size() && head.ends_with(e)) end -= e.size();
+  }
+  if (end == head.size()) return false;  // the count opens no clause
+  // Its sentence and the one before.
   size_t from = head.size() > kBack ? head.size() - kBack : 0;
-  while (from < head.size() && (static_cast<unsigned char>(head[from]) & 0xC0) == 0x80) ++from;
-  return nearest_zh_list(head.substr(from)) == static_cast<size_t>(a.value);
+  size_t ends = 0;
+  for (size_t i = end; i > from; --i) {
+    const std::string_view upto = head.substr(0, i);
+    if (upto.ends_with("。") || upto.ends_with("！") || upto.ends_with("？") || upto.ends_with("\n")) {
+      if (++ends == 2) {
+        from = i;
+        break;
+      }
+    }
+  }
+  while (from < end && (static_cast<unsigned char>(head[from]) & 0xC0) == 0x80) ++from;  // a character's start
+  return nearest_zh_list(head.substr(from, end - from)) == static_cast<size_t>(a.value);
 }
 
 bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::string_view after) {

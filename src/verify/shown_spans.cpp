@@ -256,7 +256,9 @@ size_t ones_written(std::string_view text) {
     for (size_t at = text.find(one); at != std::string_view::npos; at = text.find(one, at + one.size())) {
       char32_t prev = 0;
       if (at >= 3) prev = utf8::decode(text, at - 3).cp;
-      if (std::u32string_view(U"零〇一二三四五六七八九十百千万亿两").find(prev) == std::u32string_view::npos) ++n;
+      // Not a larger numeral's end (十一名), a rank (第一名), one of a group (其中一名, 每一位), one alone (唯一).
+      if (std::u32string_view(U"零〇一二三四五六七八九十百千万亿两第中每唯").find(prev) == std::u32string_view::npos)
+        ++n;
     }
   }
   return n;
@@ -391,6 +393,8 @@ Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
   }
   const double tolerance = 1e-9 * std::max(1.0, a.value);
   if (total) {
+    // A part of a listed group ("6名委员，其中2名女性") is no item of the total.
+    if (text.substr(from, value_at - from).find("其中") != std::string_view::npos) return Derivation::none;
     double sum = 0;
     for (size_t i = 0; i < n; ++i) sum += values[i];
     // "一名技术专家": one person is written as no value of its own.

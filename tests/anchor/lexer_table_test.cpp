@@ -242,6 +242,8 @@ const Case kCases[] = {
     // the second of two ordinals that share one 第; a day after a dateline
     {"分列第二、三名", "quantity", "三名", "#3"},
     {"专电）24日，土地拍卖开始", "date", "24日", "---24"},
+    {"可选期限为7日，15日，30日。", "!date", "", ""},
+    {"他获得第一、三人获得第二", "quantity", "三人", "3 人"},
     {"Ａｃｍｅ Ｃｏｒｐ", "!name", "", ""},
     {"The Buyer pays", "!name", "", ""},
     {"Hello there", "!name", "", ""},
