@@ -87,8 +87,8 @@ bool Checker::measure_variant(const Anchor& a, std::string_view before, std::str
   for (uint32_t i : index_.of_type(Type::quantity)) {
     const auto& s = all[i];
     if (s.anchor.value != a.value || unit_of(s.anchor.norm) != other) continue;
-    // The source's own noun, right after its measure word, begins as the answer's does: "9个篮板和5个助
-    //攻" gives no 9次助攻, "3个国家的选手获得冠军" no 3次冠军.
+    // The source's own noun, right after its measure word, begins as the answer's does:
+    // "9个篮板和5个助攻" gives no 9次助攻, "3个国家的选手获得冠军" no 3次冠军.
     const std::string_view clause = index_.counted(i);
     const std::string_view written =
         anchor::counted_noun({}, clause.substr(std::min<size_t>(s.counted_after, clause.size())), true);

@@ -1,15 +1,12 @@
 // A person beside what the answer says of them (docs/ANCHORS.md, "Checking"), where the sources
 // write the two apart:
 //   a description before the name  "Events Coordinator Dina" for "Dina, the Events Coordinator",
-//                                  "Head of Household Cameron Hardin" for "Cameron Hardin enjoyed
-//                                  another week in charge. But his third week as the Head of
-//                                  Household ...", "Workers Nestor" for "rude workers (Nestor";
-//   an organisation after "of"     "Professor Yun-Seo Hwang of KAIST", "Arezo Malakooti of Altai
-//                                  Consulting" for "Arezo Malakooti, director of migration research
-//                                  at Altai Consulting".
-// Both hold only where one source writes the two close together with no other name between them:
-// the description or organisation is this person's, not that of someone named beside it ("Head of
-// Household Mecole Hayes" where she is the nominee, "Hwang of Uppsala").
+//                                  "Workers Nestor" for "rude workers (Nestor";
+//   an organisation after "of"     "Professor Yun-Seo Hwang of KAIST" for "... Hwang of the Korea
+//                                  Advanced Institute of Science and Technology (KAIST)".
+// Both hold only where one source writes the two side by side in one sentence: the description or
+// organisation is this person's, not that of someone named a clause or a sentence away ("the Events
+// Coordinator thanked Dina", "Hwang, the director. Altai Consulting ...").
 #include <algorithm>
 
 #include "verify/verify.h"
@@ -107,8 +104,7 @@ bool Checker::affiliation_written(std::string_view surface, anchor::TextSpan& sp
   const auto& org = all[static_cast<size_t>(next)];
   std::string written;
   anchor::fold_for_match(org.text, written);
-  // In the person's sentence; further than a joint only after a description of the person ("Arezo
-  // Malakooti, director of migration research at Altai Consulting").
+  // In the person's sentence, a few words on.
   if (org.anchor.start - person.end > kMaxGap || !index_.find_near(left, written, kMaxGap)) {
     return false;
   }
