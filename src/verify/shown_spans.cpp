@@ -264,12 +264,6 @@ size_t ones_written(std::string_view text) {
   return n;
 }
 
-// One unit, or two measure words of persons (名, 位, 人).
-bool same_unit(std::string_view a, std::string_view b) {
-  const auto person = [](std::string_view u) { return u == "人" || u == "名" || u == "位"; };
-  return a == b || (person(a) && person(b));
-}
-
 // The text of a span's far reach: up to kFar bytes before the value, to the end of its sentence.
 std::string_view far_text(std::string_view before, std::string_view after, size_t& value_at) {
   constexpr size_t kFar = 1200;
@@ -380,7 +374,7 @@ Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
       }
     }
   }
-  // Values of its type and unit only (a person's measure word for persons), not ranks ("#107");
+  // Values of its type and unit only (the lexer reads 名, 位 and 人 as one unit), not ranks ("#107");
   // for a gap, not its own value written again.
   const std::string_view unit = unit_of(a);
   constexpr size_t kMaxValues = 16;
@@ -388,7 +382,7 @@ Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
   size_t n = 0;
   for (const Anchor& f : shown_anchors_) {
     if (f.start < from || f.start >= value_at || !(f.value > 0) || n == kMaxValues) continue;
-    if (f.type != a.type || f.norm.starts_with('#') || !same_unit(unit_of(f), unit)) continue;
+    if (f.type != a.type || f.norm.starts_with('#') || unit_of(f) != unit) continue;
     if (total || f.value != a.value) values[n++] = f.value;
   }
   const double tolerance = 1e-9 * std::max(1.0, a.value);
@@ -398,7 +392,7 @@ Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
     double sum = 0;
     for (size_t i = 0; i < n; ++i) sum += values[i];
     // "一名技术专家": one person is written as no value of its own.
-    if (same_unit(unit, "人")) sum += static_cast<double>(ones_written(text.substr(from, value_at - from)));
+    if (unit == "人") sum += static_cast<double>(ones_written(text.substr(from, value_at - from)));
     return n >= 2 && std::fabs(sum - a.value) <= tolerance ? Derivation::sum : Derivation::none;
   }
   for (size_t i = 0; i < n; ++i) {
