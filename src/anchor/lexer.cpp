@@ -101,8 +101,10 @@ size_t scan_letter_word(Src& src, size_t p, int c, Anchor& a, size_t skip) {
       return e;
     }
   }
-  if (upper) {
+  if (upper || is_lower(c)) {  // a source written in lower case has its months in lower case
     if (size_t e = scan_month_first(src, p, a)) return e;
+  }
+  if (upper) {
     if (c == 'N' || c == 'C' || c == 'V') {
       if (size_t e = scan_holiday(src, p, a)) return e;
     }

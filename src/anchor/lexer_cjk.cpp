@@ -111,7 +111,8 @@ bool after_count_and_measure(const Src& src, size_t p) { return p >= 2 * kHan &&
 
 // A clause's verb before the suffix, or one whose second half starts it: "网贷机构选择银行作为存管机构"
 // is an institution choosing a bank, "通过中国银行" no "过中国银行".
-constexpr std::string_view kVerbs[] = {"选择", "要求", "通过", "成为", "作为", "进入", "委托", "指定", "允许", "禁止"};
+constexpr std::string_view kVerbs[] = {"选择", "要求", "通过", "成为", "作为", "进入", "委托", "指定", "允许",
+                                       "禁止", "包括", "曾任", "现任", "出任", "担任", "兼任", "历任", "租下"};
 bool holds_verb(std::string_view s) {
   return std::any_of(std::begin(kVerbs), std::end(kVerbs), [&](auto v) { return s.find(v) != std::string_view::npos; });
 }
@@ -132,10 +133,13 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   constexpr int kMaxChars = 16;
   if (in_count_and_measure(src, p)) return 0;
   // No name starts with a conjunction or adverb ("但田管中心", "虽", "而") or a verb's second half (要求银行).
-  static constexpr std::u32string_view kNoStart = U"但而虽且却又也就才求让把被令";
-  if (kNoStart.find(src.cp(p).cp) != std::u32string_view::npos ||
-      (p >= kHan && holds_verb(src.s.substr(p - kHan, 2 * kHan))))
+  static constexpr std::u32string_view kNoStart = U"但而虽且却又也就才求让把被令等";
+  const char32_t first = src.cp(p).cp;
+  if (kNoStart.find(first) != std::u32string_view::npos || (p >= kHan && holds_verb(src.s.substr(p - kHan, 2 * kHan))))
     return 0;
+  // 和 after a bracket, a digit or a mark joins what comes before: "叶玉如（2004年）和香港大学".
+  if (first == U'和' && p > 0 && static_cast<unsigned char>(src.s[p - 1]) < 0x80) return 0;
+  if (first == U'和' && p >= kHan && !is_han(utf8::decode(src.s, p - kHan).cp)) return 0;
   const bool described = after_count_and_measure(src, p);
   // Inside a failed scan's span: this scan would look at a subset of the same characters (a
   // suffix check at a position does not depend on the start) and stop at the same one, so it
@@ -162,6 +166,7 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
           }
           if (holds_verb(src.s.substr(p, j - p))) return 0;  // a later start may still name one
           const size_t e = j + suf.size();
+          if (src.s.substr(p, e - p).ends_with("市中心")) return 0;  // the centre of a city, no body
           set_norm(a, Type::name, std::string(src.s.substr(p, e - p)));
           return e;
         }
@@ -288,9 +293,16 @@ size_t scan_cn_ordinal(Src& src, size_t p, Anchor& a) {
   }
   // In digits an ordinal needs no measure word (一个第8, 排名第8): as 第8名. Not in numerals: 第一
   // begins words (第一时间: "at once").
+  // After a word of ranking a numeral is a rank too: 排名第三, 位列第五.
+  if (j == cn_numeral_run(src, k) && j > k && rank_word_before(src, p) && !is_han(src.cp(j).cp)) {
+    set_ordinal(a, num);
+    return j;
+  }
   std::string_view span_unit;
+  Anchor last;  // 第21、48和85分钟: minutes, as 第57分钟 is
   if (j > k && is_digit(src.at(k)) && num.find('.') == std::string::npos && !is_alnum(src.at(j)) &&
-      (src.at(j) != kEnd || src.final) && duration_suffix(src, j, span_unit, true) == 0) {  // 第57分钟: a minute
+      (src.at(j) != kEnd || src.final) && duration_suffix(src, j, span_unit, true) == 0 &&
+      !(cn_list_last(src, j, last) && last.type == Type::duration)) {  // 第57分钟: a minute
     set_ordinal(a, num);
     return j;
   }
@@ -395,7 +407,7 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
     if (size_t h = cn_count_and_more(src, counted, unit, norm, a)) return h;       // 七个多月
   }
   if (size_t e = counted; e > 0 && (decimal || run != "一") && unit != "分") {
-    if (!decimal && second_ordinal(src, p, m)) {  // 分列第二、三名
+    if (!decimal && (second_ordinal(src, p, m) || rank_without_ordinal(src, p, m))) {  // 分列第二、三名
       set_ordinal(a, norm);
       return e;
     }

@@ -14,19 +14,24 @@ namespace {
 constexpr FirstBytes kMonthFirst = first_bytes(kMonths, kSelf, true);
 }  // namespace
 
-// Capitalised month name or abbreviation at i (with optional '.'); returns end and month.
+// Capitalised month name or abbreviation at i (with optional '.'); returns end and month. A source
+// written all in lower case ("november 25 , 1980") has its months in lower case too: a full name
+// counts, but never "may" (a verb far more often) nor an abbreviation ("jan", "dec" are words).
 size_t month_name(Src& src, size_t i, int& month) {
   const int c = src.at(i);
-  if (!is_upper(c)) return 0;
+  const bool upper = is_upper(c);
+  if (!upper && !is_lower(c)) return 0;
   const uint64_t first = kMonthFirst.at(c);
   for (uint64_t bits = first; bits != 0; bits &= bits - 1) {
     const int m = std::countr_zero(bits);
     const std::string_view full = kMonths[static_cast<size_t>(m)];
+    if (!upper && (m == 4 || !src.match(i, full))) continue;
     if (src.match_ci(i, full) && src.word_end(i + full.size())) {
       month = m + 1;
       return i + full.size();
     }
   }
+  if (!upper) return 0;
   for (uint64_t bits = first; bits != 0; bits &= bits - 1) {
     const int m = std::countr_zero(bits);
     const std::string_view abbr = kMonths[static_cast<size_t>(m)].substr(0, m == 8 ? 4 : 3);  // "sept"
@@ -125,7 +130,10 @@ size_t scan_month_first(Src& src, size_t p, Anchor& a) {
   if (day < 1 || day > 31) return 0;
   size_t k = ordinal_suffix(src, n1);
   if (!src.word_end(k)) return 0;
-  return with_year(src, k, month, day, a);
+  const size_t end = with_year(src, k, month, day, a);
+  // "they march 20 miles": a lower-case "march" is a month only with a year.
+  if (month == 3 && !is_upper(src.at(p)) && end == k) return 0;
+  return end;
 }
 
 // "New Year's Day", "Christmas Eve 2021": a holiday on a fixed day is that date, so that it agrees
@@ -175,7 +183,9 @@ size_t scan_day_first(Src& src, size_t p, Anchor& a) {
   int month = 0;
   const size_t m1 = month_name(src, k, month);
   if (m1 == 0) return 0;
-  return with_year(src, m1, month, day, a);
+  const size_t end = with_year(src, m1, month, day, a);
+  if (month == 3 && !is_upper(src.at(k)) && end == m1) return 0;  // "20 march on": a year makes it a month
+  return end;
 }
 
 namespace {

@@ -38,6 +38,10 @@ constexpr bool is_han(char32_t c) {
 std::string canonical_decimal(std::string_view int_digits, std::string_view frac_digits, int shift);
 bool split_number(std::string_view text, std::string& int_digits, std::string& frac_digits);
 bool is_cn_numeral(char32_t c);
+// Whether `w` is one of `list`, ignoring ASCII case.
+bool one_of(std::string_view w, std::initializer_list<std::string_view> list);
+// Where the ASCII word ending at `end` starts (an apostrophe inside it kept, a quote before it not).
+size_t word_start_back(std::string_view t, size_t end);
 int cn_digit(char32_t c);  // 0-9 for 零〇 一 二两 ... 九 (and their financial forms), else -1
 int cn_unit(char32_t c);
 
@@ -254,6 +258,11 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 // The first end of a range, a bare number or an amount with digits [digits, j) starting at p, read
 // with the magnitude or unit the second end carries ("3至4亿元", "$3-4 million"); lexer_ranges.cpp.
 bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a);
+// "3、5和8个", "第21、48和85分钟": a number at [p, j) before more of a Chinese list whose last item
+// carries a unit (a count, a percentage, money, minutes) takes that unit. `cn_list_last` reads the
+// list's last item after j into y, true when its unit is one the list's items share.
+bool list_shares_unit(Src& src, size_t p, size_t j, Anchor& a);
+bool cn_list_last(Src& src, size_t j, Anchor& y);
 
 // Times of day and list markers (lexer_times.cpp).
 size_t scan_time(Src& src, size_t p, Anchor& a);  // "9:30 pm", "14:00", "8 PM" at the digit p
@@ -285,6 +294,8 @@ size_t scan_score(Src& src, size_t p, Anchor& a);      // "27-24", "3比1", "17�
 // Whether "第", an ordinal's number and "、" stand right before p and the measure word at
 // `measure_at` ranks ("第二、三名", "第2、3名").
 bool second_ordinal(const Src& src, size_t p, size_t measure_at);
+bool rank_word_before(const Src& src, size_t p);                         // 排名, 位列 ... right before p
+bool rank_without_ordinal(const Src& src, size_t p, size_t measure_at);  // 排名159位: the rank #159
 void set_ordinal(Anchor& a, std::string_view digits);  // quantity "#12"
 
 // Amounts after a currency prefix (lexer_amounts.cpp).

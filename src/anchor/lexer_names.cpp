@@ -130,6 +130,14 @@ size_t run_words_before(std::string_view s, size_t p) {
 
 }  // namespace
 
+namespace {
+bool is_title_abbreviation(std::string_view w) {
+  static constexpr std::string_view kTitles[] = {"Rep", "Sen", "Gov", "Gen", "Lt", "Col",  "Sgt", "Capt", "Cmdr",
+                                                 "Adm", "Maj", "Det", "Rev", "Fr", "Atty", "Amb", "Pres", "Supt"};
+  return std::find(std::begin(kTitles), std::end(kTitles), w) != std::end(kTitles);
+}
+}  // namespace
+
 size_t scan_name(Src& src, size_t p, Anchor& a) {
   size_t words = 0;
   size_t end = 0;
@@ -184,6 +192,15 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
     }
     end = w;
     if (before + ++words > kMaxNameWords) return 0;
+  }
+  // "Republican Rep. Anthony D'Esposito", "Utah Gov. Gary Herbert": a title's abbreviation ends
+  // the words before the name, and is no name's last word.
+  if (src.at(end) == '.' && words >= 2) {
+    const size_t last = src.s.rfind(' ', end) + 1;
+    if (is_title_abbreviation(src.s.substr(last, end - last))) {
+      end = last - 1;
+      --words;
+    }
   }
   if (words < 2 || before + words > kMaxNameWords) return 0;
   set_norm(a, Type::name, fold_name(src.s.substr(p, end - p)));

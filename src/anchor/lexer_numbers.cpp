@@ -141,6 +141,7 @@ size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn
   for (const auto& u : kDurationUnitsZh) {
     if (u.text == "年" && !allow_cn_year) continue;
     if (u.text == "秒" && src.match(j + u.text.size(), "杀")) continue;  // 秒杀: a flash sale
+    if (u.text == "周" && src.match(j + u.text.size(), "岁")) continue;  // 周岁: an age, as 岁 is
     if (src.match(j, u.text)) {
       unit = u.unit;
       return j + u.text.size();
@@ -239,10 +240,14 @@ bool day_of_month(Src& src, size_t p, size_t j, size_t o) {
   size_t k = o;
   while (src.at(k) == ' ') ++k;
   if (!is_alpha(src.at(k))) return true;
-  for (std::string_view w : {"at ", "and ", "or ", "in ", "when ", "to ", "but ", "with ", "after ", "before "}) {
+  for (std::string_view w : {"at ", "and ", "or ", "in ", "when ", "to ", "but ", "with ", "after ", "before ", "was ",
+                             "were ", "said ", "wrote ", "gave ", "left "}) {
     if (src.match_ci(k, w)) return true;
   }
-  return false;
+  // "a reviewer on the 17th called it perfect": a verb in the past tense follows the day.
+  size_t e = k;
+  while (is_lower(src.at(e))) ++e;
+  return e - k >= 5 && src.match(e - 2, "ed") && !src.match(e - 3, "eed") && src.word_end(e);
 }
 
 // "a 2-bedroom flat", "a 3-person team": a whole count hyphenated to the lower-case noun it
@@ -378,7 +383,8 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
   }
   // "分列第二、三名": the second of two ordinals that share one 第 is an ordinal too.
   if (size_t e = quantity_suffix(src, mult.end, unit);
-      e > 0 && mult.shift == 0 && second_ordinal(src, p, mult.end) && a.norm.find('.') == std::string::npos) {
+      e > 0 && mult.shift == 0 && (second_ordinal(src, p, mult.end) || rank_without_ordinal(src, p, mult.end)) &&
+      a.norm.find('.') == std::string::npos) {
     set_ordinal(a, a.norm);
     return e;
   }
@@ -408,7 +414,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
     return e;
   }
   a.type = Type::number;
-  if (mult.shift == 0) range_shares_unit(src, p, p, j, a);  // "3至4亿元", "10 to 20 percent"
+  if (mult.shift == 0 && !range_shares_unit(src, p, p, j, a)) list_shares_unit(src, p, j, a);  // "3至4亿元", "3、5个"
   return mult.end;
 }
 

@@ -207,6 +207,21 @@ bool second_ordinal(const Src& src, size_t p, size_t measure_at) {
   return k < p - 3 && k >= 3 && src.s.substr(k - 3, 3) == "第";
 }
 
+// Whether a word of ranking stands right before p: "世界排名159位", "排名第三", "位列第5".
+bool rank_word_before(const Src& src, size_t p) {
+  const std::string_view lead = src.s.substr(0, std::min(p, src.s.size()));
+  for (std::string_view w : {"排名", "排在", "位列", "名列", "排位", "列第"}) {
+    if (lead.ends_with(w)) return true;
+  }
+  return false;
+}
+
+// "世界排名159位": a rank written without 第 is the rank 第159位, not 159 people.
+bool rank_without_ordinal(const Src& src, size_t p, size_t measure_at) {
+  const std::string_view measure = src.s.substr(std::min(measure_at, src.s.size()), 3);
+  return (measure == "名" || measure == "位") && rank_word_before(src, p);
+}
+
 // "三成", "3成", "七成半", "三成五" after a count of tenths (1-10) ending at j: a percentage (30%, 75%,
 // 35%), as the sources may write it either way. Not in words that begin with 成 (三成为, 一成不变).
 size_t scan_cn_tenths(Src& src, size_t j, uint64_t tenths, Anchor& a) {

@@ -98,4 +98,52 @@ bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a) {
   return true;
 }
 
+// Where the next item of a Chinese list of numbers starts after j ("、48", "和85"), or 0.
+size_t next_cn_item(Src& src, size_t j) {
+  for (std::string_view sep : {"、", "和", "与", "及"}) {
+    if (src.match(j, sep)) return is_digit(src.at(j + sep.size())) ? j + sep.size() : 0;
+  }
+  return 0;
+}
+
+bool cn_list_last(Src& src, size_t j, Anchor& y) {
+  constexpr int kMaxItems = 12;
+  size_t q = next_cn_item(src, j);
+  for (int items = 0; q != 0 && items < kMaxItems; ++items) {
+    size_t e = src.digits(q);
+    while (src.at(e) == '.' && is_digit(src.at(e + 1))) e = src.digits(e + 1);
+    if (const size_t next = next_cn_item(src, e)) {
+      q = next;
+      continue;
+    }
+    src.in_range = true;
+    const size_t end = scan_digit_start(src, q, y, LexerOptions{});
+    src.in_range = false;
+    if (end == 0 || std::isnan(y.value)) return false;
+    // The unit only, never a magnitude ("3、5万元" may be 3 or 30,000), nor a year or a day ("3、4日").
+    if (std::fabs(mantissa(src.s.substr(q, e - q)) - y.value) > 1e-9 * y.value) return false;
+    const std::string_view unit = std::string_view(y.norm).substr(std::min(y.norm.size(), y.norm.find(' ')));
+    if (src.at(end) == kEnd && !src.final) return false;
+    return y.type == Type::quantity || y.type == Type::percent || y.type == Type::amount ||
+           (y.type == Type::duration && (unit == " minute" || unit == " hour" || unit == " second"));
+  }
+  return false;
+}
+
+bool list_shares_unit(Src& src, size_t p, size_t j, Anchor& a) {
+  if (src.in_range || a.type != Type::number) return false;
+  Anchor y;
+  if (!cn_list_last(src, j, y)) return false;
+  bool ok = false;
+  std::string norm = number_norm(src.s.substr(p, j - p), 0, ok);
+  if (!ok) return false;
+  a.value = std::strtod(norm.c_str(), nullptr);
+  if (const size_t unit = y.norm.find_first_not_of("0123456789.-"); unit != std::string::npos) {
+    norm.append(y.norm, unit);
+  }
+  a.norm = std::move(norm);
+  a.type = y.type;
+  return true;
+}
+
 }  // namespace sfcl::anchor::lex

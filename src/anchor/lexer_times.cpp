@@ -21,6 +21,31 @@ size_t meridiem(Src& src, size_t j, bool& pm) {
   return 0;
 }
 
+// " in the morning", " in the evening", " at night" after an hour (1-12) at p that a word of time
+// leads ("from 8 in the morning", not "5 in the morning and 2 in the afternoon" as counts): its end
+// and its half of the day, or 0. At night the small hours are the morning's ("until 2 at night").
+size_t day_part_words(Src& src, size_t p, size_t j, int hour, bool& pm) {
+  if (src.at(j) != ' ' || hour < 1 || hour > 12) return 0;
+  bool led = false;
+  for (std::string_view w :
+       {"from ", "until ", "till ", "at ", "by ", "to ", "before ", "after ", "around ", "since "}) {
+    led = led || (p >= w.size() && src.s.substr(p - w.size(), w.size()) == w);
+  }
+  if (!led) return 0;
+  struct Part {
+    std::string_view words;
+    bool pm;
+  };
+  for (const Part& w : {Part{"in the morning", false}, Part{"in the afternoon", true}, Part{"in the evening", true},
+                        Part{"at night", hour >= 6 && hour != 12}}) {
+    if (src.match(j + 1, w.words) && src.word_end(j + 1 + w.words.size())) {
+      pm = w.pm;
+      return j + 1 + w.words.size();
+    }
+  }
+  return 0;
+}
+
 std::string two_digits(int v) {
   std::string s(2, '0');
   s[0] = static_cast<char>('0' + v / 10);
@@ -119,6 +144,7 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
   }
   bool pm = false;
   size_t mer = meridiem(src, e, pm);
+  if (mer == 0) mer = day_part_words(src, p, e, hour, pm);
   // "12–8 pm", "11-3pm": the first hour of a range takes the meridiem written once at its end (the
   // earlier half of the day where that would put it after the end); the end is read on its own.
   bool shared = false;

@@ -123,11 +123,13 @@ inline constexpr std::array<DurationUnit, 19> kDurationUnitsEn = {{{"business da
                                                                    {"seconds", "second"},
                                                                    {"secs", "second"}}};
 // 分钟 before the measure word 分 (points) is tried: a duration's unit is read first.
-inline constexpr std::array<DurationUnit, 13> kDurationUnitsZh = {{{"个工作日", "workday"},
+// 周年 (an anniversary) counts years, before 周 (weeks) is tried.
+inline constexpr std::array<DurationUnit, 14> kDurationUnitsZh = {{{"个工作日", "workday"},
                                                                    {"工作日", "workday"},
                                                                    {"天", "day"},
                                                                    {"日", "day"},
                                                                    {"个月", "month"},
+                                                                   {"周年", "year"},
                                                                    {"周", "week"},
                                                                    {"个星期", "week"},
                                                                    {"年", "year"},
@@ -287,7 +289,7 @@ inline constexpr std::array<QuantityUnit, 117> kQuantityUnitsEn = {{{"units", "u
 // longer comes first. Their norms are the ones units.cpp converts between. Not "m" (metres,
 // minutes or millions), "ft" ("ft." is "featuring") nor "TB" (tuberculosis): their words
 // ("metres", "feet") are units.
-inline constexpr std::array<QuantityUnit, 52> kMeasureUnitsEn = {{{"mg/dL", "mg/dl"},
+inline constexpr std::array<QuantityUnit, 61> kMeasureUnitsEn = {{{"mg/dL", "mg/dl"},
                                                                   {"mg/dl", "mg/dl"},
                                                                   {"mmol/L", "mmol/l"},
                                                                   {"mmol/l", "mmol/l"},
@@ -313,6 +315,15 @@ inline constexpr std::array<QuantityUnit, 52> kMeasureUnitsEn = {{{"mg/dL", "mg/
                                                                   {"℃", "degC"},
                                                                   {"℉", "degF"},
                                                                   {"kcal", "kcal"},
+                                                                  {"km2", "km2"},
+                                                                  {"km", "km"},
+                                                                  {"kg", "kg"},
+                                                                  {"kWh", "kWh"},
+                                                                  {"MWh", "MWh"},
+                                                                  {"MW", "MW"},
+                                                                  {"GWh", "GWh"},
+                                                                  {"GW", "GW"},
+                                                                  {"mAh", "mAh"},
                                                                   {"IU", "IU"},
                                                                   {"bpm", "bpm"},
                                                                   {"GB", "GB"},

@@ -73,20 +73,32 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
   return plain >= 0;
 }
 
-// "9次助攻" for the sources' "9个助攻": 个 and 次 both count the noun written after them (assists,
-// visits, attacks), so the same number before the same noun is one count. Each needs the noun:
-// "3次" alone ("获得3次") is how often, and "3个" alone counts anything.
+namespace {
+// Measure words that count single things of the noun after them and say nothing more, so that one
+// stands for another before the same noun: 14次大满贯 and 14座大满贯, 11家中小学校 and 11所中小学.
+// Not those of a kind of their own: 届 and 期 (editions), 场 (matches), 批 and 组 (groups).
+bool plain_measure(std::string_view unit) {
+  static constexpr std::string_view kPlain[] = {"个", "次", "家", "所", "座", "项", "部", "件", "只",
+                                                "支", "条", "台", "辆", "架", "艘", "间", "栋", "幢",
+                                                "处", "枚", "块", "张", "首", "篇", "本"};
+  return std::find(std::begin(kPlain), std::end(kPlain), unit) != std::end(kPlain);
+}
+}  // namespace
+
+// "9次助攻" for the sources' "9个助攻", "14座大满贯" for "14次大满贯": plain measure words count the
+// noun written after them, so the same number before the same noun is one count. Each needs the
+// noun: "3次" alone ("获得3次") is how often, and "3个" alone counts anything.
 bool Checker::measure_variant(const Anchor& a, std::string_view before, std::string_view after,
                               anchor::TextSpan& span) const {
   const std::string_view unit = unit_of(a.norm);
-  if (unit != "次" && unit != "个") return false;
-  const std::string_view other = unit == "次" ? "个" : "次";
+  if (!plain_measure(unit)) return false;
   const std::string_view noun = anchor::counted_noun(before, after, true);
   if (noun.empty()) return false;
   const auto& all = index_.anchors();
   for (uint32_t i : index_.of_type(Type::quantity)) {
     const auto& s = all[i];
-    if (s.anchor.value != a.value || unit_of(s.anchor.norm) != other) continue;
+    const std::string_view other = unit_of(s.anchor.norm);
+    if (s.anchor.value != a.value || other == unit || !plain_measure(other)) continue;
     // The source's own noun, right after its measure word, begins as the answer's does:
     // "9个篮板和5个助攻" gives no 9次助攻, "3个国家的选手获得冠军" no 3次冠军.
     const std::string_view clause = index_.counted(i);

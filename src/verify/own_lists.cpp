@@ -52,8 +52,9 @@ size_t zh_items(std::string_view list, bool first_free) {
   const std::string_view head = last == std::string_view::npos ? std::string_view{} : list.substr(0, last);
   std::string_view tail = last == std::string_view::npos ? list : list.substr(last + std::string_view("、").size());
   if (!head.empty() && !all_short(head, "、", items, first_free)) return 0;
+  // Only the last item is split at a joining word: one inside a word there makes no list.
   for (std::string_view w : kJoinInWord) {
-    if (list.find(w) != std::string_view::npos) return 0;
+    if (tail.find(w) != std::string_view::npos) return 0;
   }
   size_t join = std::string_view::npos;
   size_t join_size = 0;
@@ -72,6 +73,28 @@ size_t zh_items(std::string_view list, bool first_free) {
   }
   if (tail.empty() || tail.size() > kMaxItem) return 0;
   return items + 1;
+}
+
+// Titles written one after another at the end of `list` ("《A》《B》及《C》", "《A》、《B》"): how many,
+// or 0 when the list does not end in two or more.
+size_t title_items(std::string_view list) {
+  size_t items = 0;
+  while (list.ends_with("》")) {
+    const size_t open = list.rfind("《");
+    if (open == std::string_view::npos) return 0;
+    ++items;
+    list = list.substr(0, open);
+    bool joined = false;
+    for (std::string_view j : {"、", "和", "与", "及", "以及"}) {
+      if (list.ends_with(j) && list.substr(0, list.size() - j.size()).ends_with("》")) {
+        list.remove_suffix(j.size());
+        joined = true;
+        break;
+      }
+    }
+    if (!joined && !list.ends_with("》")) break;
+  }
+  return items >= 2 ? items : 0;
 }
 
 // Items of a list after a colon: "；"-separated clauses when there are any, else a Chinese list, else
@@ -191,7 +214,7 @@ bool Checker::counts_list_before(const Anchor& a, std::string_view before) {
 
 bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::string_view after) {
   if ((a.type != Type::number && a.type != Type::quantity) || !(a.value >= 2 && a.value <= kMaxListed) ||
-      a.value != std::floor(a.value)) {
+      a.value != std::floor(a.value) || a.norm.starts_with('#')) {  // a rank counts no list
     return false;
   }
   const auto n = static_cast<size_t>(a.value);
@@ -203,14 +226,25 @@ bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::str
       const size_t at = before.rfind(e);
       if (at != std::string_view::npos) from = std::max(from, at + e.size());
     }
-    const std::string_view list = before.substr(from);
+    std::string_view list = before.substr(from);
+    // "A、B和C的三份报告", "A、B、C这五项": the list's own count after 的 or a demonstrative.
+    for (std::string_view d : {"的", "这", "这些", "上述", "共"}) {
+      // After 的 only a list with 、 ("中国与巴西…建设的第二个" is a clause, not a list).
+      if (list.ends_with(d) && (d != "的" || list.find("、") != std::string_view::npos)) {
+        list.remove_suffix(d.size());
+        break;
+      }
+    }
+    // Titles one after another are items however they are joined ("《A》《B》及《C》": three).
+    const size_t titles = title_items(list);
+    if (titles == n) return true;
     size_t cut = list.size() > kMaxLastItem ? list.size() - kMaxLastItem : 0;
     while (cut < list.size() && (static_cast<unsigned char>(list[cut]) & 0xC0) == 0x80) ++cut;  // a character's start
     const std::string_view last_words = list.substr(cut);
     const bool clause_word = std::any_of(kClauseWords.begin(), kClauseWords.end(), [&](std::string_view w) {
       return last_words.find(w) != std::string_view::npos;
     });
-    if (!clause_word && zh_items(list, true) == n) return true;
+    if (titles == 0 && !clause_word && zh_items(list, true) == n) return true;
   }
   if (counts_list_before(a, before)) return true;
   // The list after a colon that closes the count's noun ("两个：…；…", "two daughters: Ann and Bea"),

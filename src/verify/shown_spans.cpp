@@ -242,9 +242,14 @@ bool gap_word_before(std::string_view before) {
 bool total_word_before(std::string_view before) {
   constexpr size_t kNear = 12;
   const std::string_view tail = before.substr(before.size() > kNear ? before.size() - kNear : 0);
-  for (std::string_view w : {"，共", "，总共", "，一共", "，共计", "，合计", "，总计", "a total of ", "in all, ",
-                             "totalling ", "totaling "}) {
+  for (std::string_view w : {"a total of ", "in all, ", "totalling ", "totaling "}) {
     if (tail.ends_with(w)) return true;
+  }
+  // After the list's last item: "…和一名专家，共13人", "15金13银13铜、共41枚".
+  for (std::string_view w : {"共", "总共", "一共", "共计", "合计", "总计"}) {
+    if (!tail.ends_with(w)) continue;
+    const std::string_view lead = tail.substr(0, tail.size() - w.size());
+    if (lead.ends_with("，") || lead.ends_with("、")) return true;
   }
   return false;
 }
@@ -349,6 +354,19 @@ bool Checker::date_shown(const Anchor& a, std::string_view before, std::string_v
   return false;
 }
 
+namespace {
+// A medal table's entry, a total of medals counts it: "15金13银13铜、共41枚奖牌", "15 gold, 13 silver
+// and 13 bronze, a total of 41 medals".
+bool medal_count(std::string_view unit, const Anchor& f, std::string_view text) {
+  if (f.type != Type::number || (unit != "枚" && unit != "medal")) return false;
+  const std::string_view next = text.substr(std::min<size_t>(f.end, text.size()));
+  for (std::string_view m : {"金", "银", "铜", " gold", " silver", " bronze"}) {
+    if (next.starts_with(m)) return true;
+  }
+  return false;
+}
+}  // namespace
+
 Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
   // A gap the answer states after both values, with a word of a gap right before it: "A…B，相差D",
   // "…B，慢了D", "高出D". A value that is itself a side of a change ("from $100 million to …, up
@@ -382,6 +400,10 @@ Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
   size_t n = 0;
   for (const Anchor& f : shown_anchors_) {
     if (f.start < from || f.start >= value_at || !(f.value > 0) || n == kMaxValues) continue;
+    if (total && medal_count(unit, f, text)) {
+      values[n++] = f.value;
+      continue;
+    }
     if (f.type != a.type || f.norm.starts_with('#') || unit_of(f) != unit) continue;
     if (total || f.value != a.value) values[n++] = f.value;
   }

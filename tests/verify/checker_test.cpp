@@ -930,6 +930,79 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"莫雷诺15岁时打破玻利维亚联赛最年轻球员的进球纪录。", "莫雷诺已打入15个进球。", "15个",
                   Verdict::unsupported}));
 
+// Faithful answers' kinds (docs/FIDELITY.md, "Faithful answers, sixth round"): a time whose days a
+// later clause names, a source written in lower case, a unit glued to its number, a day of the month
+// before a verb, hours of the morning and the night in words, a title's abbreviation before a name,
+// plain measure words, ranks without 第, a list that shares its last item's unit, an anniversary, a
+// count of listed titles or of a list before 的 or 这, and a total of medals; each with the wrong
+// value that stays caught.
+INSTANTIATE_TEST_SUITE_P(
+    FaithfulSixthRound, ProseTable,
+    ::testing::Values(
+        ProseCase{"'hours': {'Tuesday': '12:0-21:0', 'Wednesday': '12:0-21:0', 'Thursday': '12:0-21:0', "
+                  "'Friday': '12:0-22:0'}",
+                  "From Tuesday to Thursday it is open from noon until 9 pm, on Friday from 12:00 to 22:00.", "9 pm",
+                  Verdict::confirmed},
+        ProseCase{"'hours': {'Tuesday': '12:0-21:0', 'Wednesday': '12:0-21:0', 'Thursday': '12:0-21:0', "
+                  "'Friday': '12:0-22:0'}",
+                  "From Tuesday to Thursday it is open from noon until 10 pm, on Friday from 12:00 to 22:00.", "10 pm",
+                  Verdict::unsupported},
+        ProseCase{"come the rematch in new orleans on november 25 , 1980 , controversy was replaced .",
+                  "The rematch came on 25 November 1980.", "25 November 1980", Verdict::confirmed},
+        ProseCase{"come the rematch in new orleans on november 25 , 1980 , controversy was replaced .",
+                  "The rematch came on 26 November 1980.", "26 November 1980", Verdict::unsupported},
+        ProseCase{"The quake struck at a depth of 15.5km (9.6 miles) 35km north of Lucca.",
+                  "It struck 35 km north of Lucca.", "35 km", Verdict::confirmed},
+        ProseCase{"The quake struck at a depth of 15.5km (9.6 miles) 35km north of Lucca.",
+                  "It struck 36 km north of Lucca.", "36 km", Verdict::unsupported},
+        ProseCase{"All reviews are from January 2022: 'review_date': '2022-01-17', 'review_text': 'Perfect.'",
+                  "A reviewer on the 17th called it perfect.", "17th", Verdict::confirmed},
+        ProseCase{"All reviews are from January 2022: 'review_date': '2022-01-17', 'review_text': 'Perfect.'",
+                  "A reviewer on the 18th called it perfect.", "18th", Verdict::unsupported},
+        ProseCase{"'hours': {'Monday': '8:0-2:0', 'Tuesday': '8:0-2:0'}",
+                  "It is open from 8 in the morning until 2 at night.", "2 at night", Verdict::confirmed},
+        ProseCase{"'hours': {'Monday': '8:0-2:0', 'Tuesday': '8:0-2:0'}",
+                  "It is open from 9 in the morning until 2 at night.", "9 in the morning", Verdict::unsupported},
+        ProseCase{"Rep. Anthony D'Esposito filed the motion.", "Republican Rep. Anthony D'Esposito filed it.",
+                  "Anthony D'Esposito", Verdict::confirmed},
+        ProseCase{"Rep. Anthony D'Esposito filed the motion.", "Republican Rep. Anthony Santos filed it.",
+                  "Anthony Santos", Verdict::unsupported},
+        ProseCase{"这位14次大满贯得主此前已计划好参加双打。", "这位14座大满贯得主计划参加双打。", "14座",
+                  Verdict::confirmed},
+        ProseCase{"这位14次大满贯得主此前已计划好参加双打。", "这位15座大满贯得主计划参加双打。", "15座",
+                  Verdict::unsupported},
+        ProseCase{"西贝柳斯一生创作了7首交响曲。", "西贝柳斯一生写下7部交响曲。", "7部", Verdict::confirmed},
+        ProseCase{"西贝柳斯一生创作了7首交响曲和9首歌曲。", "西贝柳斯一生写下9部交响曲。", "9部", Verdict::unsupported},
+        ProseCase{"不丹队目前世界排名159位。", "不丹队世界排名第159位。", "第159位", Verdict::confirmed},
+        ProseCase{"不丹队目前世界排名159位。", "不丹队世界排名第160位。", "第160位", Verdict::unsupported},
+        ProseCase{"当时黄雪辰和刘鸥组合排名第三。", "黄雪辰和刘鸥获得第三名。", "第三名", Verdict::confirmed},
+        ProseCase{"当时黄雪辰和刘鸥组合排名第三。", "黄雪辰和刘鸥获得第四名。", "第四名", Verdict::unsupported},
+        ProseCase{"苏亚雷斯在第21分钟破门，又在第48分钟破门，第85分钟再进一球。",
+                  "苏亚雷斯在第21、48和85分钟连入三球。", "21", Verdict::confirmed},
+        ProseCase{"苏亚雷斯在第21分钟破门，又在第48分钟破门，第85分钟再进一球。",
+                  "苏亚雷斯在第22、48和85分钟连入三球。", "22", Verdict::unsupported},
+        ProseCase{"约翰逊曾在西贝柳斯诞辰100周年之际发表讲话。", "约翰逊在其诞辰一百周年时发表讲话。", "一百周年",
+                  Verdict::confirmed},
+        ProseCase{"约翰逊曾在西贝柳斯诞辰100周年之际发表讲话。", "约翰逊在其诞辰150周年时发表讲话。", "150周年",
+                  Verdict::unsupported},
+        ProseCase{"研究发表在多本期刊上。", "研究发表在《植物学杂志》《实验植物学杂志》及《科技报告》三份期刊。",
+                  "三份", Verdict::derived},
+        ProseCase{"研究发表在多本期刊上。", "研究发表在《植物学杂志》《实验植物学杂志》及《科技报告》两份期刊。",
+                  "两份", Verdict::unsupported},
+        ProseCase{"文章提到决策程序。",
+                  "将公众参与、专家论证、风险评估、合法性审查、集体讨论决定这五项确定为法定程序。", "五项",
+                  Verdict::derived},
+        ProseCase{"文章提到决策程序。",
+                  "将公众参与、专家论证、风险评估、合法性审查、集体讨论决定这四项确定为法定程序。", "四项",
+                  Verdict::unsupported},
+        ProseCase{"会议审议规划。", "会议审议规划纲要草案、计划草案和预算草案的三份报告。", "三份", Verdict::derived},
+        ProseCase{"科考站由两国建设。", "这是中国与巴西在南极地区共同建设的第二个科考站。", "第二个",
+                  Verdict::unsupported},
+        ProseCase{"中国队获得15金13银13铜。", "中国队以15金13银13铜、共41枚奖牌的成绩高居首位。", "41枚",
+                  Verdict::derived},
+        ProseCase{"中国队获得15金13银13铜。", "中国队以15金13银13铜、共42枚奖牌的成绩高居首位。", "42枚",
+                  Verdict::unsupported}));
+
 // A value the answer rounds and says so, against the more precise source value; a round value of
 // its own, a rounding two source values could give, and a year stay apart.
 INSTANTIATE_TEST_SUITE_P(
