@@ -137,9 +137,11 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   const char32_t first = src.cp(p).cp;
   if (kNoStart.find(first) != std::u32string_view::npos || (p >= kHan && holds_verb(src.s.substr(p - kHan, 2 * kHan))))
     return 0;
-  // 和 after a bracket, a digit or a mark joins what comes before: "叶玉如（2004年）和香港大学".
-  if (first == U'和' && p > 0 && static_cast<unsigned char>(src.s[p - 1]) < 0x80) return 0;
-  if (first == U'和' && p >= kHan && !is_han(utf8::decode(src.s, p - kHan).cp)) return 0;
+  // 和 after a closing bracket or a digit joins what comes before: "叶玉如（2004年）和香港大学".
+  if (first == U'和' && p > 0 &&
+      (src.s[p - 1] == ')' || is_digit(src.s[p - 1]) || src.s.substr(0, p).ends_with("）"))) {
+    return 0;
+  }
   const bool described = after_count_and_measure(src, p);
   // Inside a failed scan's span: this scan would look at a subset of the same characters (a
   // suffix check at a position does not depend on the start) and stop at the same one, so it
@@ -166,7 +168,8 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
           }
           if (holds_verb(src.s.substr(p, j - p))) return 0;  // a later start may still name one
           const size_t e = j + suf.size();
-          if (src.s.substr(p, e - p).ends_with("市中心")) return 0;  // the centre of a city, no body
+          // The centre of a city is no body; a longer name may still end later (洛阳市中心医院).
+          if (src.s.substr(p, e - p).ends_with("市中心")) break;
           set_norm(a, Type::name, std::string(src.s.substr(p, e - p)));
           return e;
         }

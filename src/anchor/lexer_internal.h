@@ -294,8 +294,9 @@ size_t scan_score(Src& src, size_t p, Anchor& a);      // "27-24", "3比1", "17�
 // Whether "第", an ordinal's number and "、" stand right before p and the measure word at
 // `measure_at` ranks ("第二、三名", "第2、3名").
 bool second_ordinal(const Src& src, size_t p, size_t measure_at);
+bool ordinal_list_before(const Src& src, size_t p);  // "第1、2和" before p: ordinals sharing one 第
 bool rank_word_before(const Src& src, size_t p);                         // 排名, 位列 ... right before p
-bool rank_without_ordinal(const Src& src, size_t p, size_t measure_at);  // 排名159位: the rank #159
+bool rank_without_ordinal(Src& src, size_t p, size_t measure_at);        // 排名159位: the rank #159
 void set_ordinal(Anchor& a, std::string_view digits);  // quantity "#12"
 
 // Amounts after a currency prefix (lexer_amounts.cpp).

@@ -131,9 +131,20 @@ size_t run_words_before(std::string_view s, size_t p) {
 }  // namespace
 
 namespace {
+// "Plan B. Then we go": a word that opens a sentence ends the name at the letter before it.
+bool opens_sentence_after_initial(Src& src, size_t k) {
+  const size_t e = cap_word(src, k);
+  const std::string_view w = src.s.substr(k, e - k);
+  static constexpr std::string_view kOpen[] = {"The", "Then", "This", "That", "These", "Those", "There",
+                                               "It",  "He",   "She",  "We",   "They",  "I",     "You",
+                                               "In",  "On",   "At",   "But",  "And",   "If"};
+  return is_stop_word(w) || std::find(std::begin(kOpen), std::end(kOpen), w) != std::end(kOpen);
+}
+
 bool is_title_abbreviation(std::string_view w) {
-  static constexpr std::string_view kTitles[] = {"Rep", "Sen", "Gov", "Gen", "Lt", "Col",  "Sgt", "Capt", "Cmdr",
-                                                 "Adm", "Maj", "Det", "Rev", "Fr", "Atty", "Amb", "Pres", "Supt"};
+  // Not "Sen", a surname as often ("Hun Sen", "Amartya Sen").
+  static constexpr std::string_view kTitles[] = {"Rep", "Gov", "Gen", "Lt", "Col",  "Sgt", "Capt", "Cmdr", "Adm",
+                                                 "Maj", "Det", "Rev", "Fr", "Atty", "Amb", "Pres", "Supt"};
   return std::find(std::begin(kTitles), std::end(kTitles), w) != std::end(kTitles);
 }
 }  // namespace
@@ -161,6 +172,15 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
       end = s;
       ++words;
       break;
+    }
+    // "Gary R. Herbert", "John F. Kennedy": a middle initial between two words of the name.
+    // Not a king's numeral that ends a sentence ("Charles V. Francis I ...").
+    if (words >= 1 && is_upper(src.at(k)) && src.at(k) != 'I' && src.at(k) != 'V' && src.at(k) != 'X' &&
+        src.at(k + 1) == '.' && src.at(k + 2) == ' ' && cap_word(src, k + 3) != 0 &&
+        !opens_sentence_after_initial(src, k + 3)) {
+      end = k + 2;
+      if (before + ++words > kMaxNameWords) return 0;
+      continue;
     }
     size_t w = cap_word(src, k);
     if (w == 0) {
@@ -195,7 +215,7 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
   }
   // "Republican Rep. Anthony D'Esposito", "Utah Gov. Gary Herbert": a title's abbreviation ends
   // the words before the name, and is no name's last word.
-  if (src.at(end) == '.' && words >= 2) {
+  if (src.at(end) == '.' && src.at(end + 1) == ' ' && is_upper(src.at(end + 2)) && words >= 2) {
     const size_t last = src.s.rfind(' ', end) + 1;
     if (is_title_abbreviation(src.s.substr(last, end - last))) {
       end = last - 1;
@@ -203,7 +223,16 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
     }
   }
   if (words < 2 || before + words > kMaxNameWords) return 0;
-  set_norm(a, Type::name, fold_name(src.s.substr(p, end - p)));
+  std::string norm = fold_name(src.s.substr(p, end - p));
+  // A middle initial is left out of the norm: "Gary R. Herbert" and "Gary Herbert" are one person
+  // to a reader, and answers add or drop it as often as they copy it.
+  for (size_t i = 1; i + 3 < norm.size(); ++i) {
+    if (norm[i - 1] == ' ' && is_lower(static_cast<unsigned char>(norm[i])) && norm[i + 1] == '.' &&
+        norm[i + 2] == ' ') {
+      norm.erase(i, 3);
+    }
+  }
+  set_norm(a, Type::name, std::move(norm));
   return end;
 }
 

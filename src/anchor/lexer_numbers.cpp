@@ -12,6 +12,12 @@ namespace sfcl::anchor::lex {
 
 // Multiplier right after a number: " million", "m", "bn", "k", "万", "亿", "千".
 Multiplier multiplier(Src& src, size_t j, bool after_currency) {
+  // "30+ years", "500+ employees": "+" says "at least", as 多 does; the unit after it is the number's.
+  if (src.at(j) == '+' && j > 0 && is_digit(static_cast<unsigned char>(src.s[j - 1])) && src.at(j + 1) == ' ' &&
+      is_alpha(src.at(j + 2))) {
+    const Multiplier m = multiplier(src, j + 1, after_currency);
+    return m.end > j + 1 ? m : Multiplier{j + 1, 0};
+  }
   if (src.at(j) == ' ') {
     const size_t k = src.skip_spaces(j);
     for (const auto& [w, shift] : kMultiplierWords) {
@@ -244,10 +250,21 @@ bool day_of_month(Src& src, size_t p, size_t j, size_t o) {
                              "were ", "said ", "wrote ", "gave ", "left "}) {
     if (src.match_ci(k, w)) return true;
   }
-  // "a reviewer on the 17th called it perfect": a verb in the past tense follows the day.
+  // "a reviewer on the 17th called it perfect": a verb in the past tense follows the day, and then
+  // no noun ("after the 3rd failed attempt" is an ordinal).
   size_t e = k;
   while (is_lower(src.at(e))) ++e;
-  return e - k >= 5 && src.match(e - 2, "ed") && !src.match(e - 3, "eed") && src.word_end(e);
+  if (e - k < 5 || !src.match(e - 2, "ed") || src.match(e - 3, "eed") || !src.word_end(e)) return false;
+  size_t n = e;
+  while (src.at(n) == ' ') ++n;
+  if (!is_lower(src.at(n))) return true;
+  for (std::string_view w :
+       {"it ",         "the ",      "a ",   "an ",   "his ", "her ", "their ", "them ",  "him ", "that ",
+        "to ",         "for ",      "in ",  "on ",   "at ",  "by ",  "with ",  "about ", "and ", "as ",
+        "everything ", "everyone ", "all ", "this ", "its ", "our ", "my ",    "me ",    "us ",  "what "}) {
+    if (src.match(n, w)) return true;
+  }
+  return false;
 }
 
 // "a 2-bedroom flat", "a 3-person team": a whole count hyphenated to the lower-case noun it
@@ -279,7 +296,8 @@ size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, An
   };
   if (size_t e = duration_suffix(src, mult.end, unit, false); e > 0 && with_unit(Type::duration, mult.shift)) return e;
   if (mult.shift == 0) {  // "500mg", "2kg", "3-oz": a measure, not an identifier
-    if (size_t e = measure_suffix(src, j, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
+    // "60km/h", "10kg/m3": a compound unit, not the measure before its slash.
+    if (size_t e = measure_suffix(src, j, unit); e > 0 && src.at(e) != '/' && with_unit(Type::quantity, 0)) return e;
     if (src.at(j) == '-' && is_alpha(src.at(j + 1)) && is_alpha(src.at(j + 2))) {
       if (size_t e = measure_suffix(src, j + 1, unit); e > 0 && with_unit(Type::quantity, 0)) return e;
     }

@@ -186,40 +186,62 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
   return end;
 }
 
-// Whether "第" and an ordinal's number and "、" stand right before p ("第二、三名", "第2、3名").
+// Whether ordinals after one "第" stand right before p, each followed by "、" or a joining word
+// ("第二、三名", "第1、2和3名").
+bool ordinal_list_before(const Src& src, size_t p) {
+  constexpr size_t kMaxDigits = 4;
+  constexpr int kMaxItems = 12;
+  size_t k = p;
+  for (int item = 0; item < kMaxItems; ++item) {
+    size_t sep = 0;
+    for (std::string_view w : {"、", "和", "与", "及"}) {
+      if (k >= w.size() && src.s.substr(k - w.size(), w.size()) == w) sep = w.size();
+    }
+    if (sep == 0) return false;
+    k -= sep;
+    const size_t item_end = k;
+    for (size_t n = 0; n < kMaxDigits && k > 0; ++n) {
+      if (is_digit(src.s[k - 1])) {
+        --k;
+      } else if (k >= 3 && is_cn_numeral(utf8::decode(src.s, k - 3).cp)) {
+        k -= 3;
+      } else {
+        break;
+      }
+    }
+    if (k == item_end) return false;
+    if (k >= 3 && src.s.substr(k - 3, 3) == "第") return true;
+  }
+  return false;
+}
+
 bool second_ordinal(const Src& src, size_t p, size_t measure_at) {
   // Rank words only, as written (名 reads as 人): "他获得第一、三人获得第二" counts people.
   static constexpr std::string_view kRanks[] = {"名", "位", "届", "期", "季", "轮", "等", "次", "场", "局"};
   const std::string_view measure = src.s.substr(std::min(measure_at, src.s.size()), 3);
   if (std::find(std::begin(kRanks), std::end(kRanks), measure) == std::end(kRanks)) return false;
-  constexpr size_t kMaxDigits = 4;
-  if (p < 6 || src.s.substr(p - 3, 3) != "、") return false;
-  size_t k = p - 3;
-  for (size_t n = 0; n < kMaxDigits && k > 0; ++n) {
-    if (is_digit(src.s[k - 1])) {
-      --k;
-    } else if (k >= 3 && is_cn_numeral(utf8::decode(src.s, k - 3).cp)) {
-      k -= 3;
-    } else {
-      break;
-    }
-  }
-  return k < p - 3 && k >= 3 && src.s.substr(k - 3, 3) == "第";
+  return ordinal_list_before(src, p);
 }
 
 // Whether a word of ranking stands right before p: "世界排名159位", "排名第三", "位列第5".
 bool rank_word_before(const Src& src, size_t p) {
   const std::string_view lead = src.s.substr(0, std::min(p, src.s.size()));
-  for (std::string_view w : {"排名", "排在", "位列", "名列", "排位", "列第"}) {
-    if (lead.ends_with(w)) return true;
+  for (std::string_view w : {"排名", "位列", "名列", "排位", "列第"}) {
+    // Not 安排名单 ("a list of arrangements").
+    if (lead.ends_with(w) && !lead.substr(0, lead.size() - w.size()).ends_with("安")) return true;
   }
   return false;
 }
 
 // "世界排名159位": a rank written without 第 is the rank 第159位, not 159 people.
-bool rank_without_ordinal(const Src& src, size_t p, size_t measure_at) {
+bool rank_without_ordinal(Src& src, size_t p, size_t measure_at) {
   const std::string_view measure = src.s.substr(std::min(measure_at, src.s.size()), 3);
-  return (measure == "名" || measure == "位") && rank_word_before(src, p);
+  if ((measure != "名" && measure != "位") || !rank_word_before(src, p)) return false;
+  // "排名10位以外": beyond a rank, not at it.
+  for (std::string_view w : {"之后", "以后", "以外", "之外", "以内", "之内", "左右", "以下", "以上"}) {
+    if (src.match(measure_at + 3, w)) return false;  // reads on as far as the text goes (a stream waits)
+  }
+  return true;
 }
 
 // "三成", "3成", "七成半", "三成五" after a count of tenths (1-10) ending at j: a percentage (30%, 75%,

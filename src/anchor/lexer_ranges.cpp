@@ -138,6 +138,11 @@ bool list_shares_unit(Src& src, size_t p, size_t j, Anchor& a) {
   std::string norm = number_norm(src.s.substr(p, j - p), 0, ok);
   if (!ok) return false;
   a.value = std::strtod(norm.c_str(), nullptr);
+  // "第1、2和3名": after 第 the items are ranks, not counts.
+  if (y.type == Type::quantity && ordinal_list_before(src, p)) {
+    set_ordinal(a, norm);
+    return true;
+  }
   if (const size_t unit = y.norm.find_first_not_of("0123456789.-"); unit != std::string::npos) {
     norm.append(y.norm, unit);
   }

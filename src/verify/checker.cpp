@@ -279,6 +279,19 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
   return best;
 }
 
+namespace {
+// A markdown heading ("# ...", or a line in bold): its words are capitalised as a title's are.
+bool in_heading(std::string_view before, std::string_view after) {
+  if (before.data() == nullptr || after.data() == nullptr) return false;
+  const size_t from = before.rfind('\n');
+  std::string_view head = before.substr(from == std::string_view::npos ? 0 : from + 1);
+  std::string_view tail = after.substr(0, std::min(after.size(), after.find('\n')));
+  while (!head.empty() && head.front() == ' ') head.remove_prefix(1);
+  while (!tail.empty() && (tail.back() == ' ' || tail.back() == '\r')) tail.remove_suffix(1);
+  return head.starts_with('#') || (head.starts_with("**") && tail.ends_with("**"));
+}
+}  // namespace
+
 // Written exactly as a source writes it (a name inside a longer name, a year inside a date, a
 // possessive), by a name's parts, or in another written form: confirmed, bound to its field.
 bool Checker::confirm_written(const Anchor& a, std::string_view field, std::string_view surface,
@@ -293,6 +306,8 @@ bool Checker::confirm_written(const Anchor& a, std::string_view field, std::stri
     bind(a, field, surface, before, after, r);
     return true;
   }
+  heading_ = a.type == Type::name && in_heading(before, after);
+  owner_ = surface.ends_with("'s") || surface.ends_with("\u2019s");
   if (a.type == Type::name && name_by_parts(folded_, r.span)) {
     // Each part is the sources', the whole is not written there: confirmed below certainty.
     r.verdict = Verdict::confirmed;

@@ -58,6 +58,16 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
       if (anchor::unit_scale(unit_of(all[i].anchor.norm), from) && from.dimension == to.dimension) return false;
     }
   }
+  // A record's number under a field that names the unit ("'review_stars': 2.0" for "2 stars").
+  const std::string_view unit = unit_of(a.norm);
+  for (uint32_t i : numeric_) {
+    const auto& s = all[i];
+    if (s.anchor.value == a.value && s.anchor.type == Type::number && unit.size() >= 3 &&
+        s.field.find(unit) != std::string::npos) {
+      support = i;
+      return true;
+    }
+  }
   int64_t plain = -1;
   for (uint32_t i : numeric_) {
     const auto& s = all[i];
@@ -78,9 +88,8 @@ namespace {
 // stands for another before the same noun: 14次大满贯 and 14座大满贯, 11家中小学校 and 11所中小学.
 // Not those of a kind of their own: 届 and 期 (editions), 场 (matches), 批 and 组 (groups).
 bool plain_measure(std::string_view unit) {
-  static constexpr std::string_view kPlain[] = {"个", "次", "家", "所", "座", "项", "部", "件", "只",
-                                                "支", "条", "台", "辆", "架", "艘", "间", "栋", "幢",
-                                                "处", "枚", "块", "张", "首", "篇", "本"};
+  static constexpr std::string_view kPlain[] = {"个", "家", "所", "座", "项", "部", "件", "只", "支", "条", "台", "辆",
+                                                "架", "艘", "间", "栋", "幢", "处", "枚", "块", "张", "首", "篇", "本"};
   return std::find(std::begin(kPlain), std::end(kPlain), unit) != std::end(kPlain);
 }
 }  // namespace
@@ -91,14 +100,20 @@ bool plain_measure(std::string_view unit) {
 bool Checker::measure_variant(const Anchor& a, std::string_view before, std::string_view after,
                               anchor::TextSpan& span) const {
   const std::string_view unit = unit_of(a.norm);
-  if (!plain_measure(unit)) return false;
+  // 次 says how often: it stands only for 个 ("9次助攻", "9个助攻"), never for a thing's own measure
+  // word (5次导弹 launches are no 5枚导弹).
+  const bool often = unit == "次";
+  if (!often && !plain_measure(unit)) return false;
   const std::string_view noun = anchor::counted_noun(before, after, true);
   if (noun.empty()) return false;
   const auto& all = index_.anchors();
   for (uint32_t i : index_.of_type(Type::quantity)) {
     const auto& s = all[i];
     const std::string_view other = unit_of(s.anchor.norm);
-    if (s.anchor.value != a.value || other == unit || !plain_measure(other)) continue;
+    if (s.anchor.value != a.value || other == unit ||
+        (often || other == "次" ? (other != "个" && unit != "个") : !plain_measure(other))) {
+      continue;
+    }
     // The source's own noun, right after its measure word, begins as the answer's does:
     // "9个篮板和5个助攻" gives no 9次助攻, "3个国家的选手获得冠军" no 3次冠军.
     const std::string_view clause = index_.counted(i);

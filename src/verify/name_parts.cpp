@@ -28,11 +28,11 @@ constexpr size_t kMaxWords = 12;
 
 // Words that open a sentence or a clause and are capitalised there ("While UVA ...", "Despite
 // Arbroath's ..."); never part of a name.
-constexpr std::array<std::string_view, 53> kOpeners = {
+constexpr std::array<std::string_view, 54> kOpeners = {
     "after", "despite", "while", "when", "although", "though", "since", "but", "and", "as", "if", "unlike", "like",
     "with", "for", "meanwhile", "however", "then", "also", "both", "the", "a", "an", "in", "on", "at", "by", "from",
     "to", "under", "before", "during", "following", "according", "because", "once", "now", "today", "yesterday",
-    "former", "meet", "featuring", "including", "whereas",
+    "former", "meet", "featuring", "including", "whereas", "about",
     // instructions: "Open Firefox", "Click Settings", "Visit Google"
     "open", "click", "select", "visit", "go", "tap", "press", "choose", "launch"};
 
@@ -126,11 +126,11 @@ size_t split_words(std::string_view folded, std::array<std::string_view, kMaxWor
 
 // Whether the sources write `w` (folded) in lower case, as it is or inflected ("testifies" for
 // "testified", "earned" for "earning", "bombing" for "bombs"): a common word, not a name.
-bool Checker::source_common_word(std::string_view w) const {
+bool Checker::source_common_word(std::string_view w, bool any_case) const {
   if (w.size() < 4) return false;
   constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kStems = {
       {{"", ""}, {"s", ""}, {"es", ""}, {"ed", ""}, {"d", ""}, {"ing", ""}, {"ies", "y"}, {"ied", "y"}}};
-  constexpr std::array<std::string_view, 8> kEndings = {"", "s", "es", "ed", "d", "ing", "ies", "ied"};
+  constexpr std::array<std::string_view, 9> kEndings = {"", "s", "es", "ed", "d", "ing", "ies", "ied", "e"};
   for (const auto& [cut, add] : kStems) {
     if (!w.ends_with(cut) || w.size() < cut.size() + 3) continue;
     const std::string_view stem = w.substr(0, w.size() - cut.size());
@@ -140,7 +140,8 @@ bool Checker::source_common_word(std::string_view w) const {
       scratch_.assign(stem);
       scratch_.append(from_y ? ending : std::string_view(add));
       if (!from_y) scratch_.append(ending);
-      if (index_.find_lowercase(scratch_)) return true;
+      anchor::TextSpan span;
+      if (any_case ? index_.find_verbatim(scratch_, span) : index_.find_lowercase(scratch_)) return true;
     }
   }
   return false;
@@ -186,25 +187,6 @@ bool Checker::whole_source_name(std::span<const std::string_view> words) const {
   return index_.find_exact(anchor::Type::name, core_scratch_) >= 0;
 }
 
-// A country's abbreviation before a name says where it is, not who ("US Senate", "U.S. National
-// Park Service" for the sources' "Senate", "National Park Service"), where the sources name no other
-// of the two ("UK Senate" against "U.S. Senate" or "the United States Senate" is another claim).
-bool Checker::country_only(std::string_view w) const {
-  const bool us = w == "us" || w == "u.s";
-  if (!us && w != "uk" && w != "u.k") return false;
-  anchor::TextSpan span;
-  if (us) return !source_word("uk") && !index_.find_verbatim("united kingdom", span) && !index_.find_verbatim("britain", span);
-  return !source_word("us") && !index_.find_verbatim("united states", span) && !index_.find_verbatim("america", span);
-}
-
-// "Colombia's" before a name the sources state ("Colombian Camilo Villegas", "Camilo Villegas of
-// Colombia"), "Germany's" before "the German newspaper Bild": the owner is a country the sources
-// name, by its name or its people's.
-bool Checker::country_named(std::string_view w) const {
-  anchor::TextSpan span;
-  return index_.find_verbatim(w, span) || run_with_country(std::span<const std::string_view>(&w, 1), span);
-}
-
 // "Mount Everest" for "Mt. Everest", "St. Louis" for "Saint Louis", "Fort Worth" for "Ft. Worth":
 // a place's leading word written the other way, each way (a word before another word only: "Main
 // St." is a street).
@@ -235,68 +217,36 @@ bool Checker::source_run(std::span<const std::string_view> words, anchor::TextSp
     if (!scratch_.empty()) scratch_.push_back(' ');
     scratch_.append(w);
   }
-  if (words.size() == 1) {
-    // One word is a name only where the sources read it as one ("Gloucester"), not any word; a
-    // country by its people's name ("Bosnia" for "Bosnian") only as a side of a coordination.
-    const int64_t hit = index_.find_exact(anchor::Type::name, scratch_);
-    if (hit < 0) {
-      return (index_.find_verbatim(scratch_, span) && !is_title(scratch_) && !is_opener(scratch_) &&
-              scratch_.size() >= 3 && single_word_core_) ||
-             (coordinated_ && run_with_country(words, span));
-    }
+  // A name of the sources (for more words, also one they write with a middle initial: "Gary R.
+  // Herbert" has the norm "gary herbert").
+  if (const int64_t hit = index_.find_exact(anchor::Type::name, scratch_); hit >= 0) {
     const auto& s = index_.anchors()[static_cast<size_t>(hit)];
     span = {s.source, s.anchor.start, s.anchor.end};
     return true;
   }
+  if (words.size() == 1) {
+    // One word is a name only where the sources read it as one ("Gloucester"), not any word; a
+    // country by its people's name ("Bosnia" for "Bosnian") only as a side of a coordination.
+    return (index_.find_verbatim(scratch_, span) && !is_title(scratch_) && !is_opener(scratch_) &&
+            scratch_.size() >= 3 && single_word_core_) ||
+           (coordinated_ && run_with_country(words, span));
+  }
   if (index_.find_verbatim(scratch_, span)) return true;
+  // With its owners as the answer wrote them ("Omura's Whale" split at the possessive).
+  if (std::any_of(words.begin(), words.end() - 1, possessive)) {
+    scratch_.clear();
+    for (const auto w : words) {
+      if (!scratch_.empty()) scratch_.push_back(' ');
+      scratch_.append(w);
+      if (possessive(w) && w.data() != words.back().data()) scratch_.append("'s");
+    }
+    if (index_.find_verbatim(scratch_, span)) return true;
+  }
   if (scratch_.size() > 3 && scratch_.back() == 's') {
     scratch_.pop_back();
     if (index_.find_verbatim(scratch_, span)) return true;
   }
   return run_with_country(words, span);
-}
-
-// A run whose last word is a people's name for a country the sources name in that run ("American
-// Samoan officials" for "American Samoa", "Korean" for "Korea", "Iraqi" for "Iraq"): the suffix
-// replaced by the country's ending, regular forms only ("French" for "France" is not read).
-bool Checker::run_with_country(std::span<const std::string_view> words, anchor::TextSpan& span) const {
-  // (the people's suffix, the country's ending), the answer's plural first.
-  constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kForms = {{
-      {"ians", "ia"}, {"ians", "y"}, {"ians", "a"},  {"ians", ""},   {"ian", "ia"},    {"ian", "y"}, {"ian", "a"},
-      {"ian", ""},    {"ans", "a"},  {"ans", "o"},   {"an", "a"},    {"an", "o"},      {"ese", "a"}, {"ese", ""},
-      {"ish", "ey"},  {"ish", "en"}, {"ish", "ain"}, {"ish", "and"}, {"ish", "eland"}, {"i", ""},
-  }};
-  const std::string_view last = words.back();
-  // The other way round: a country the answer names where the sources write its people's name
-  // ("Bosnia" for "the Bosnian war", "Italy" for "Italian", "Japan" for "Japanese").
-  struct People {
-    std::string_view ends;  // the country's ending
-    size_t cut;             // bytes of it to drop
-    std::string_view add;   // the people's suffix
-  };
-  constexpr std::array<People, 8> kPeoples = {{{"any", 1, ""},
-                                               {"a", 0, "n"},
-                                               {"o", 1, "an"},
-                                               {"y", 1, "ian"},
-                                               {"l", 0, "ian"},
-                                               {"n", 0, "ese"},
-                                               {"a", 1, "ese"},
-                                               {"ain", 3, "ish"}}};
-  for (const auto& p : kPeoples) {
-    if (!last.ends_with(p.ends) || last.size() < p.cut + 3) continue;
-    scratch_.clear();
-    for (size_t k = 0; k + 1 < words.size(); ++k) scratch_.append(words[k]).push_back(' ');
-    scratch_.append(last.substr(0, last.size() - p.cut)).append(p.add);
-    if (index_.find_verbatim(scratch_, span)) return true;
-  }
-  for (const auto& [suffix, ending] : kForms) {
-    if (!last.ends_with(suffix) || last.size() < suffix.size() + 2) continue;
-    scratch_.clear();
-    for (size_t k = 0; k + 1 < words.size(); ++k) scratch_.append(words[k]).push_back(' ');
-    scratch_.append(last.substr(0, last.size() - suffix.size())).append(ending);
-    if (index_.find_verbatim(scratch_, span)) return true;
-  }
-  return false;
 }
 
 bool Checker::name_by_parts(std::string_view folded, anchor::TextSpan& span) const {
@@ -338,6 +288,13 @@ bool Checker::name_by_parts(std::string_view folded, anchor::TextSpan& span) con
   return name_by_parts_words(all, span);
 }
 
+// "Promoting FOX's show", "Contrasting Paul's view": a sentence's first word in -ing before an owner
+// is a verb, not a given name.
+bool Checker::gerund_before_owner(std::span<const std::string_view> words) const {
+  return words.size() >= 2 && words[0].size() >= 6 && words[0].ends_with("ing") &&
+         (possessive(words[1]) || (words.size() == 2 && owner_));
+}
+
 bool Checker::name_by_core(std::span<const std::string_view> words, anchor::TextSpan& span) const {
   const size_t n = words.size();
   // The longest run the sources write; then every other word must be theirs too. A one-word core
@@ -348,13 +305,14 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
       anchor::TextSpan core;
       // Behind an owner the answer names in the possessive ("Aberdeen's Pittodrie"), the core is a
       // place or a thing of that owner, not a second half of one person's name.
-      single_word_core_ = len == 1 && (std::all_of(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(i),
-                                                   [&](std::string_view w) {
-                                                     return is_title(w) || is_opener(w) || anchor::is_name_filler(w) ||
-                                                            (w == words[0] && leading_verb(w));
-                                                   }) ||
-                                       (i > 0 && possessive(words[i - 1]) &&
-                                        (index_.find_alone(words[i - 1]) || country_named(words[i - 1]))));
+      single_word_core_ =
+          len == 1 &&
+          (std::all_of(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(i),
+                       [&](std::string_view w) {
+                         return is_title(w) || is_opener(w) || anchor::is_name_filler(w) ||
+                                (w == words[0] && (leading_verb(w) || gerund_before_owner(words)));
+                       }) ||
+           (i > 0 && possessive(words[i - 1]) && (index_.find_alone(words[i - 1]) || country_named(words[i - 1]))));
       const bool found = source_run(words.subspan(i, len), core);
       single_word_core_ = false;
       if (!found) continue;
@@ -384,11 +342,14 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
         // A common word the answer capitalised: a sentence's first word ("Earned Class 6A
         // Player") or a headline's ("Boston Marathon Bombing Survivor Testifies") after a name
         // of two words or more; after one word it may be a surname ("Aaron Judge").
+        // In a heading every word is capitalised: a common word of the sources may stand anywhere.
         rest = k < i ? is_opener(w) || source_word(w) || country_only(w) || (k == 0 && leading_verb(w)) ||
-                           (possessive(w) && country_named(w))
+                           (possessive(w) && country_named(w)) || (heading_ && source_common_word(w, true)) ||
+                           (k == 0 && gerund_before_owner(words))
                      : (is_name_form(w) &&
                         (whole_source_name(words.subspan(i, len)) || (len == 1 && index_.find_alone(words[i])))) ||
-                           (len >= 2 && source_common_word(w));
+                           (len >= 2 && source_common_word(w)) ||
+                           (heading_ && (source_common_word(w, true) || source_word(w)));
       }
       if (rest) {
         span = core;

@@ -227,10 +227,10 @@ bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::str
       if (at != std::string_view::npos) from = std::max(from, at + e.size());
     }
     std::string_view list = before.substr(from);
-    // "A、B和C的三份报告", "A、B、C这五项": the list's own count after 的 or a demonstrative.
-    for (std::string_view d : {"的", "这", "这些", "上述", "共"}) {
-      // After 的 only a list with 、 ("中国与巴西…建设的第二个" is a clause, not a list).
-      if (list.ends_with(d) && (d != "的" || list.find("、") != std::string_view::npos)) {
+    // "A、B、C这五项": the list's own count after a demonstrative.
+    // Not after 的: "美国、英国和法国的3名记者" counts the journalists, not the countries.
+    for (std::string_view d : {"这", "这些", "上述", "共"}) {
+      if (list.ends_with(d)) {
         list.remove_suffix(d.size());
         break;
       }

@@ -356,12 +356,32 @@ bool Checker::date_shown(const Anchor& a, std::string_view before, std::string_v
 
 namespace {
 // A medal table's entry, a total of medals counts it: "15金13银13铜、共41枚奖牌", "15 gold, 13 silver
-// and 13 bronze, a total of 41 medals".
-bool medal_count(std::string_view unit, const Anchor& f, std::string_view text) {
-  if (f.type != Type::number || (unit != "枚" && unit != "medal")) return false;
+// and 13 bronze, a total of 41 medals". Its colour as a bit (gold 1, silver 2, bronze 4), or 0.
+unsigned medal_count(std::string_view unit, const Anchor& f, std::string_view text) {
+  if (f.type != Type::number || (unit != "枚" && unit != "medal")) return 0;
   const std::string_view next = text.substr(std::min<size_t>(f.end, text.size()));
-  for (std::string_view m : {"金", "银", "铜", " gold", " silver", " bronze"}) {
-    if (next.starts_with(m)) return true;
+  constexpr std::array<std::pair<std::string_view, unsigned>, 6> kColours = {
+      {{"金", 1}, {"银", 2}, {"铜", 4}, {" gold", 1}, {" silver", 2}, {" bronze", 4}}};
+  for (const auto& [word, bit] : kColours) {
+    if (next.starts_with(word)) return bit;
+  }
+  return 0;
+}
+
+// The sources state a total of this kind themselves ("…，共13人", "a total of 41 medals") other than
+// `a`: a sum of what the answer lists is then a part left out, not the total.
+bool other_total_stated(const anchor::SourceIndex& index, const Anchor& a, std::string_view unit,
+                        std::string& scratch) {
+  const auto& all = index.anchors();
+  anchor::TextSpan hit;
+  for (uint32_t i : index.of_type(a.type)) {
+    const auto& s = all[i];
+    if (s.anchor.value == a.value || unit_of(s.anchor) != unit) continue;
+    for (std::string_view w : {"共", "合计", "总计", "a total of ", "in total "}) {
+      scratch.assign(w);
+      for (char c : s.text) scratch.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+      if (index.find_verbatim(scratch, hit)) return true;
+    }
   }
   return false;
 }
@@ -398,9 +418,11 @@ Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
   constexpr size_t kMaxValues = 16;
   std::array<double, kMaxValues> values{};
   size_t n = 0;
+  unsigned colours = 0;  // of the medals summed: all three, or the table is not whole
   for (const Anchor& f : shown_anchors_) {
     if (f.start < from || f.start >= value_at || !(f.value > 0) || n == kMaxValues) continue;
-    if (total && medal_count(unit, f, text)) {
+    if (const unsigned colour = total ? medal_count(unit, f, text) : 0) {
+      colours |= colour;
       values[n++] = f.value;
       continue;
     }
@@ -411,6 +433,7 @@ Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
   if (total) {
     // A part of a listed group ("6名委员，其中2名女性") is no item of the total.
     if (text.substr(from, value_at - from).find("其中") != std::string_view::npos) return Derivation::none;
+    if ((colours != 0 && colours != 7) || other_total_stated(index_, a, unit, scratch_)) return Derivation::none;
     double sum = 0;
     for (size_t i = 0; i < n; ++i) sum += values[i];
     // "一名技术专家": one person is written as no value of its own.

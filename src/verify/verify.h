@@ -211,11 +211,13 @@ class Checker {
   bool titled_name(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   [[nodiscard]] bool lowercase_words(std::span<const std::string_view> words) const;
   [[nodiscard]] bool coordinated_name(std::string_view w) const;
+  [[nodiscard]] bool gerund_before_owner(std::span<const std::string_view> words) const;
   [[nodiscard]] bool after_role(std::string_view w) const;
   bool run_with_country(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   bool source_run(std::span<const std::string_view> words, anchor::TextSpan& span) const;
   [[nodiscard]] bool source_word(std::string_view w) const;
-  [[nodiscard]] bool source_common_word(std::string_view w) const;
+  // `any_case`: a heading's word, which the sources may write in any case.
+  [[nodiscard]] bool source_common_word(std::string_view w, bool any_case = false) const;
   [[nodiscard]] bool leading_verb(std::string_view w) const;
   [[nodiscard]] bool country_only(std::string_view w) const;
   [[nodiscard]] bool country_named(std::string_view w) const;
@@ -237,6 +239,8 @@ class Checker {
   std::vector<anchor::Anchor> shown_anchors_;  // scratch: the anchors of a value's sentence (shown_spans.cpp)
   bool shown_time_ = false;                    // span_shown found the span between two times
   mutable bool coordinated_ = false;       // name_parts.cpp: checking a side of "X and Y"
+  bool heading_ = false;                   // name_parts.cpp: the name stands in a heading line
+  bool owner_ = false;                     // name_parts.cpp: the name ends in "'s" (trim_name cut it)
   std::string cue_scratch_;                // scratch: the clause before a derived value, case-folded
   std::unique_ptr<DerivedValues> derived_;
 };

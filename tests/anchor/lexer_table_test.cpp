@@ -671,20 +671,28 @@ const Case kCases[] = {
     {"it may 5 times", "!date", "", ""},
     {"they march 20 miles", "!date", "", ""},
     {"on march 8, 1971 at the garden", "date", "march 8, 1971", "1971-03-08"},
+    {"the august 12 judges", "!date", "", ""},
     // units glued to their number
     {"a depth of 15.5km north", "quantity", "15.5km", "15.5 km"},
     {"it weighs 5kg", "quantity", "5kg", "5 kg"},
     // a day of the month before a verb in the past tense; not before a noun
     {"a reviewer on the 17th called it perfect", "date", "17th", "---17"},
     {"a room on the 3rd floor", "!date", "", ""},
+    {"after the 3rd failed attempt", "!date", "", ""},
+    {"a reviewer on the 17th called everything perfect", "date", "17th", "---17"},
     // hours of the morning and the night in words, after a word of time; counts stay counts
     {"open from 8 in the morning until 2 at night", "time", "8 in the morning", "08:00"},
     {"open from 8 in the morning until 2 at night", "time", "2 at night", "02:00"},
     {"until 11 at night", "time", "11 at night", "23:00"},
     {"he made 5 in the morning and 2 in the afternoon", "!time", "", ""},
+    {"the temperature fell to 3 at night", "!time", "", ""},
     // a title's abbreviation ends the words before a name
     {"Republican Rep. Anthony D'Esposito filed it", "!name", "", "republican rep"},
     {"Republican Rep. Anthony D'Esposito filed it", "name", "Anthony D'Esposito", "anthony d'esposito"},
+    {"Cambodia is led by Hun Sen.", "name", "Hun Sen", "hun sen"},
+    // a middle initial is part of the name and left out of its norm; a king's numeral is none
+    {"Utah Gov. Gary R. Herbert signed", "name", "Gary R. Herbert", "gary herbert"},
+    {"Plan B. Then we go", "!name", "", ""},
     // an anniversary counts years; an age in 周岁 no weeks
     {"诞辰100周年之际", "duration", "100周年", "100 year"},
     {"年满18周岁", "!duration", "", "18 week"},
@@ -692,6 +700,11 @@ const Case kCases[] = {
     {"不丹队世界排名159位，由", "quantity", "159位", "#159"},
     {"组合排名第三，获得", "quantity", "第三", "#3"},
     {"排名第三方", "!quantity", "", ""},
+    {"目前排名10位以外", "!quantity", "", "#10"},
+    {"三人分别获得第1、2和3名", "quantity", "三人", "3 人"},
+    {"三人分别获得第1、2和3名", "quantity", "第1", "#1"},
+    {"三人分别获得第1、2和3名", "quantity", "2", "#2"},
+    {"三人分别获得第1、2和3名", "quantity", "3名", "#3"},
     // a Chinese list of numbers shares its last item's unit
     {"在第21、48和85分钟连入三球", "duration", "21", "21 minute"},
     {"在第21、48和85分钟连入三球", "duration", "48", "48 minute"},
@@ -713,6 +726,10 @@ const Case kCases[] = {
     {"杨少林曾任亚洲开发银行中国副执行董事", "name", "杨少林", "杨少林"},
     {"杨少林曾任亚洲开发银行中国副执行董事", "name", "亚洲开发银行", "亚洲开发银行"},
     {"陈某等人租下市中心一处原夜总会", "!name", "", "市中心"},
+    {"患者被送往洛阳市中心医院", "!name", "", "中心医院"},
+    // glued units: not before a slash; "+" after a number says "at least"
+    {"it goes 60km/h", "!quantity", "", ""},
+    {"lived there for 30+ years", "duration", "30+ years", "30 year"},
     {"在展台参观了约半个小时。", "duration", "半个小时", "0.5 hour"},
     {"制造出6×9cm的假体", "quantity", "6", "6 cm"},
     {"制造出6×9cm的假体", "quantity", "9cm", "9 cm"},

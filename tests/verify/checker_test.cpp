@@ -967,10 +967,11 @@ INSTANTIATE_TEST_SUITE_P(
                   "Anthony D'Esposito", Verdict::confirmed},
         ProseCase{"Rep. Anthony D'Esposito filed the motion.", "Republican Rep. Anthony Santos filed it.",
                   "Anthony Santos", Verdict::unsupported},
-        ProseCase{"这位14次大满贯得主此前已计划好参加双打。", "这位14座大满贯得主计划参加双打。", "14座",
-                  Verdict::confirmed},
-        ProseCase{"这位14次大满贯得主此前已计划好参加双打。", "这位15座大满贯得主计划参加双打。", "15座",
-                  Verdict::unsupported},
+        ProseCase{"共有11家医院参与。", "共有11所医院参与。", "11所", Verdict::confirmed},
+        ProseCase{"共有11家医院参与。", "共有12所医院参与。", "12所", Verdict::unsupported},
+        // 次 says how often: no thing's own measure word stands for it
+        ProseCase{"朝鲜今年已发射了5次导弹。", "朝鲜今年已发射了5枚导弹。", "5枚", Verdict::unsupported},
+        ProseCase{"她一共去过4次银行。", "她一共去过4家银行。", "4家", Verdict::unsupported},
         ProseCase{"西贝柳斯一生创作了7首交响曲。", "西贝柳斯一生写下7部交响曲。", "7部", Verdict::confirmed},
         ProseCase{"西贝柳斯一生创作了7首交响曲和9首歌曲。", "西贝柳斯一生写下9部交响曲。", "9部", Verdict::unsupported},
         ProseCase{"不丹队目前世界排名159位。", "不丹队世界排名第159位。", "第159位", Verdict::confirmed},
@@ -995,12 +996,56 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"文章提到决策程序。",
                   "将公众参与、专家论证、风险评估、合法性审查、集体讨论决定这四项确定为法定程序。", "四项",
                   Verdict::unsupported},
-        ProseCase{"会议审议规划。", "会议审议规划纲要草案、计划草案和预算草案的三份报告。", "三份", Verdict::derived},
+        // after 的 the count is of what the list's items own
+        ProseCase{"来自美国、英国和法国的6名记者参加了会议。", "美国、英国和法国的3名记者参加了会议。", "3名",
+                  Verdict::unsupported},
         ProseCase{"科考站由两国建设。", "这是中国与巴西在南极地区共同建设的第二个科考站。", "第二个",
                   Verdict::unsupported},
         ProseCase{"中国队获得15金13银13铜。", "中国队以15金13银13铜、共41枚奖牌的成绩高居首位。", "41枚",
                   Verdict::derived},
         ProseCase{"中国队获得15金13银13铜。", "中国队以15金13银13铜、共42枚奖牌的成绩高居首位。", "42枚",
+                  Verdict::unsupported},
+        // a medal table without a colour, or against the total the sources state, is no total
+        ProseCase{"中国队获得15金13银13铜，共41枚奖牌。", "中国队以15金13银、共28枚奖牌的成绩居首。", "28枚",
+                  Verdict::unsupported},
+        // ranks: not a count behind 之后 or 以外, and the items of a list after 第
+        ProseCase{"他在决赛中获得第3名。", "他在决赛中排在3名选手之后。", "3名", Verdict::unsupported},
+        ProseCase{"三人分别获得第1、第2和第3名。", "三人分别获得第1、2和3名。", "2", Verdict::confirmed},
+        // a title's abbreviation only before a name: "Sen" is a surname too
+        ProseCase{"Cambodia is led by Hun Manet.", "Cambodia is led by Hun Sen.", "Hun Sen", Verdict::unsupported},
+        // a count before a time word, a compound unit and an ordinal before a noun stay what they are
+        ProseCase{"The temperature fell to 3 degrees at night.", "The temperature fell to 3 at night.", "3",
+                  Verdict::confirmed},
+        ProseCase{"On one charge it covers 60km.", "It goes 60km/h.", "60km/h", Verdict::unsupported},
+        ProseCase{"He quit after the third failed attempt.", "He quit after the 3rd failed attempt.", "3rd",
+                  Verdict::confirmed},
+        ProseCase{"患者被送往洛阳市中心医院救治。", "患者被送往郑州市中心医院救治。", "郑州市中心医院",
+                  Verdict::unsupported},
+        // a middle initial added or dropped; another surname stays caught
+        ProseCase{"Last month, Utah Gov. Gary R. Herbert signed a law.", "Utah Governor Gary Herbert signed a law.",
+                  "Utah Governor Gary Herbert", Verdict::confirmed},
+        ProseCase{"Last month, Utah Gov. Gary R. Herbert signed a law.", "Gary Hebert signed a law.", "Gary Hebert",
+                  Verdict::unsupported},
+        // "30+ years" says at least 30
+        ProseCase{"I've lived in Cito for 30+ years.", "The reviewer has lived there for more than 30 years.",
+                  "30 years", Verdict::confirmed},
+        ProseCase{"I've lived in Cito for 30+ years.", "The reviewer has lived there for 40 years.", "40 years",
+                  Verdict::unsupported},
+        // a record's number under a field that names the unit
+        ProseCase{"{'review_stars': 2.0, 'review_text': \"I've been in here twice during the past 2 weeks.\"}",
+                  "The critical review (2 stars) said it was dead.", "2 stars", Verdict::confirmed},
+        ProseCase{"{'review_stars': 2.0, 'review_text': \"I've been in here twice during the past 2 weeks.\"}",
+                  "The critical review (3 stars) said it was dead.", "3 stars", Verdict::unsupported},
+        // a sentence's first word in -ing before an owner; a heading's capitalised common words
+        ProseCase{"While doing press for FOX's Special Forces show, she spoke.", "Promoting FOX's show, she spoke.",
+                  "Promoting FOX's", Verdict::confirmed},
+        ProseCase{"While doing press for FOX's Special Forces show, she spoke.", "Promoting NBC's show, she spoke.",
+                  "Promoting NBC's", Verdict::unsupported},
+        ProseCase{"a whale was found washed up . the omura 's whale is a rare species .",
+                  "**Rare Omura's Whale Washes Up**\n\nA whale was found.", "Rare Omura's Whale Washes Up",
+                  Verdict::confirmed},
+        ProseCase{"a whale was found washed up . the omura 's whale is a rare species .",
+                  "**Rare Bryde's Whale Washes Up**\n\nA whale was found.", "Rare Bryde's Whale Washes Up",
                   Verdict::unsupported}));
 
 // A value the answer rounds and says so, against the more precise source value; a round value of
