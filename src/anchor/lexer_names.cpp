@@ -141,6 +141,40 @@ bool opens_sentence_after_initial(Src& src, size_t k) {
   return is_stop_word(w) || std::find(std::begin(kOpen), std::end(kOpen), w) != std::end(kOpen);
 }
 
+// "Gary R. Herbert", "John F. Kennedy": a middle initial at k between two words of a name. Not a
+// king's numeral that ends a sentence ("Charles V. Francis I ...").
+bool middle_initial(Src& src, size_t k) {
+  const int c = src.at(k);
+  return is_upper(c) && c != 'I' && c != 'V' && c != 'X' && src.at(k + 1) == '.' && src.at(k + 2) == ' ' &&
+         cap_word(src, k + 3) != 0 && !opens_sentence_after_initial(src, k + 3);
+}
+
+// A name's norm, its middle initial left out: "Gary R. Herbert" and "Gary Herbert" are one person
+// to a reader, and answers add or drop it as often as they copy it.
+std::string name_norm(std::string_view written) {
+  std::string norm = fold_name(written);
+  for (size_t i = 1; i + 3 < norm.size(); ++i) {
+    if (norm[i - 1] == ' ' && is_lower(static_cast<unsigned char>(norm[i])) && norm[i + 1] == '.' &&
+        norm[i + 2] == ' ') {
+      norm.erase(i, 3);
+    }
+  }
+  return norm;
+}
+
+bool is_title_abbreviation(std::string_view w);
+
+// "Republican Rep. Anthony D'Esposito", "Utah Gov. Gary Herbert": a title's abbreviation ends the
+// words before the name, and is no name's last word.
+void drop_title_abbreviation(Src& src, size_t& end, size_t& words) {
+  if (src.at(end) != '.' || src.at(end + 1) != ' ' || !is_upper(src.at(end + 2)) || words < 2) return;
+  const size_t last = src.s.rfind(' ', end) + 1;
+  if (is_title_abbreviation(src.s.substr(last, end - last))) {
+    end = last - 1;
+    --words;
+  }
+}
+
 bool is_title_abbreviation(std::string_view w) {
   // Not "Sen", a surname as often ("Hun Sen", "Amartya Sen").
   static constexpr std::string_view kTitles[] = {"Rep", "Gov", "Gen", "Lt", "Col",  "Sgt", "Capt", "Cmdr", "Adm",
@@ -173,11 +207,7 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
       ++words;
       break;
     }
-    // "Gary R. Herbert", "John F. Kennedy": a middle initial between two words of the name.
-    // Not a king's numeral that ends a sentence ("Charles V. Francis I ...").
-    if (words >= 1 && is_upper(src.at(k)) && src.at(k) != 'I' && src.at(k) != 'V' && src.at(k) != 'X' &&
-        src.at(k + 1) == '.' && src.at(k + 2) == ' ' && cap_word(src, k + 3) != 0 &&
-        !opens_sentence_after_initial(src, k + 3)) {
+    if (middle_initial(src, k)) {
       end = k + 2;
       if (before + ++words > kMaxNameWords) return 0;
       continue;
@@ -213,26 +243,9 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
     end = w;
     if (before + ++words > kMaxNameWords) return 0;
   }
-  // "Republican Rep. Anthony D'Esposito", "Utah Gov. Gary Herbert": a title's abbreviation ends
-  // the words before the name, and is no name's last word.
-  if (src.at(end) == '.' && src.at(end + 1) == ' ' && is_upper(src.at(end + 2)) && words >= 2) {
-    const size_t last = src.s.rfind(' ', end) + 1;
-    if (is_title_abbreviation(src.s.substr(last, end - last))) {
-      end = last - 1;
-      --words;
-    }
-  }
+  drop_title_abbreviation(src, end, words);
   if (words < 2 || before + words > kMaxNameWords) return 0;
-  std::string norm = fold_name(src.s.substr(p, end - p));
-  // A middle initial is left out of the norm: "Gary R. Herbert" and "Gary Herbert" are one person
-  // to a reader, and answers add or drop it as often as they copy it.
-  for (size_t i = 1; i + 3 < norm.size(); ++i) {
-    if (norm[i - 1] == ' ' && is_lower(static_cast<unsigned char>(norm[i])) && norm[i + 1] == '.' &&
-        norm[i + 2] == ' ') {
-      norm.erase(i, 3);
-    }
-  }
-  set_norm(a, Type::name, std::move(norm));
+  set_norm(a, Type::name, name_norm(src.s.substr(p, end - p)));
   return end;
 }
 
