@@ -409,7 +409,7 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
     if (size_t h = cn_and_a_half(src, counted, unit, norm, a.value, a)) return h;  // 两个半小时, 一个半月
     if (size_t h = cn_count_and_more(src, counted, unit, norm, a)) return h;       // 七个多月
   }
-  if (size_t e = counted; e > 0 && (decimal || run != "一") && unit != "分") {
+  if (size_t e = counted; e > 0 && (decimal || run != "一") && unit != "分" && unit != "字") {
     if (!decimal && (second_ordinal(src, p, m) || rank_without_ordinal(src, p, m))) {  // 分列第二、三名
       set_ordinal(a, norm);
       return e;

@@ -730,6 +730,10 @@ const Case kCases[] = {
     // glued units: not before a slash; "+" after a number says "at least"
     {"it goes 60km/h", "!quantity", "", ""},
     {"lived there for 30+ years", "duration", "30+ years", "30 year"},
+    // a run of wins and a count of characters are counts of their own; 十字 is a cross
+    {"已经以6连胜开局", "quantity", "6连胜", "6 连胜"},
+    {"稿件约1500字", "quantity", "1500字", "1500 字"},
+    {"走到十字路口", "!quantity", "", ""},
     {"在展台参观了约半个小时。", "duration", "半个小时", "0.5 hour"},
     {"制造出6×9cm的假体", "quantity", "6", "6 cm"},
     {"制造出6×9cm的假体", "quantity", "9cm", "9 cm"},

@@ -1046,7 +1046,10 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::confirmed},
         ProseCase{"a whale was found washed up . the omura 's whale is a rare species .",
                   "**Rare Bryde's Whale Washes Up**\n\nA whale was found.", "Rare Bryde's Whale Washes Up",
-                  Verdict::unsupported}));
+                  Verdict::unsupported},
+        ProseCase{"卫冕冠军拜仁队保持连胜纪录，第10轮6日展开6场角逐。", "已经以6连胜开局的拜仁本轮作客。", "6连胜",
+                  Verdict::unsupported},
+        ProseCase{"拜仁队已取得6连胜。", "已经以6连胜开局的拜仁本轮作客。", "6连胜", Verdict::confirmed}));
 
 // A value the answer rounds and says so, against the more precise source value; a round value of
 // its own, a rounding two source values could give, and a year stay apart.
