@@ -129,6 +129,8 @@ bool normalize_number(std::string_view text, std::string& out);
 bool parse_chinese_numeral(std::string_view text, uint64_t& out);
 // Case-fold ASCII, fold full-width ASCII, collapse whitespace (names and terms).
 std::string fold_name(std::string_view text);
+// Where a middle initial (" r. " of "gary r. herbert") starts in a folded name, or npos.
+size_t middle_initial_at(std::string_view folded);
 // A word that two forms of one name may differ by: an honorific, a connector or a company form
 // ("Dr.", "of", "Ltd."), the lexer's own lists. ASCII case and trailing dots are ignored.
 bool is_name_filler(std::string_view word);
@@ -351,7 +353,8 @@ class SourceIndex {
   [[nodiscard]] bool find_alone(std::string_view folded) const;
   // Whether the sources write the word `folded` somewhere in lower case, as a common word is (a
   // source stored all in lower case answers for none of its words).
-  [[nodiscard]] bool find_lowercase(std::string_view folded) const;
+  // `or_uncased`: in a source stored all in lower case, any occurrence counts (a heading's words).
+  [[nodiscard]] bool find_lowercase(std::string_view folded, bool or_uncased = false) const;
   // Whether one source writes `a` and `b` (folded, word-bounded), in either order, with at most
   // `within` bytes between the end of the first and the start of the second and no sentence's end
   // there: pairs what the sources write side by side ("Dina, the Events Coordinator").

@@ -16,7 +16,7 @@ constexpr FirstBytes kMonthFirst = first_bytes(kMonths, kSelf, true);
 
 // Capitalised month name or abbreviation at i (with optional '.'); returns end and month. A source
 // written all in lower case ("november 25 , 1980") has its months in lower case too: a full name
-// counts (the callers want a year after it), but never "may" (a verb far more often) nor an
+// counts (the callers want a year after "march"), but never "may" (a verb far more often) nor an
 // abbreviation ("jan", "dec" are words).
 size_t month_name(Src& src, size_t i, int& month) {
   const int c = src.at(i);
@@ -132,8 +132,9 @@ size_t scan_month_first(Src& src, size_t p, Anchor& a) {
   size_t k = ordinal_suffix(src, n1);
   if (!src.word_end(k)) return 0;
   const size_t end = with_year(src, k, month, day, a);
-  // "they march 20 miles", "the august 12 judges": a month in lower case is one only with a year.
-  if (!is_upper(src.at(p)) && end == k) return 0;
+  // "they march 20 miles", "the august 12 judges": in lower case "march" is a month only with a
+  // year, and no month is one after "the".
+  if (!is_upper(src.at(p)) && ((month == 3 && end == k) || src.s.substr(0, p).ends_with("the "))) return 0;
   return end;
 }
 
@@ -185,7 +186,7 @@ size_t scan_day_first(Src& src, size_t p, Anchor& a) {
   const size_t m1 = month_name(src, k, month);
   if (m1 == 0) return 0;
   const size_t end = with_year(src, m1, month, day, a);
-  if (!is_upper(src.at(k)) && end == m1) return 0;  // "20 march on": a year makes it a month
+  if (month == 3 && !is_upper(src.at(k)) && end == m1) return 0;  // "20 march on": a year makes it a month
   return end;
 }
 

@@ -141,33 +141,35 @@ bool opens_sentence_after_initial(Src& src, size_t k) {
   return is_stop_word(w) || std::find(std::begin(kOpen), std::end(kOpen), w) != std::end(kOpen);
 }
 
-// "Gary R. Herbert", "John F. Kennedy": a middle initial at k between two words of a name. Not a
-// king's numeral that ends a sentence ("Charles V. Francis I ...").
+// "Gary R. Herbert", "John F. Kennedy": a middle initial at k between two words of a name (the word
+// before it ends at k - 1). Not a king's numeral that ends a sentence ("Charles V. Francis I ..."),
+// nor the letter of a thing's kind before a sentence ("Hepatitis B. Doctors", "Group D. Brazil").
 bool middle_initial(Src& src, size_t k) {
   const int c = src.at(k);
-  return is_upper(c) && c != 'I' && c != 'V' && c != 'X' && src.at(k + 1) == '.' && src.at(k + 2) == ' ' &&
-         cap_word(src, k + 3) != 0 && !opens_sentence_after_initial(src, k + 3);
-}
-
-// A name's norm, its middle initial left out: "Gary R. Herbert" and "Gary Herbert" are one person
-// to a reader, and answers add or drop it as often as they copy it.
-std::string name_norm(std::string_view written) {
-  std::string norm = fold_name(written);
-  for (size_t i = 1; i + 3 < norm.size(); ++i) {
-    if (norm[i - 1] == ' ' && is_lower(static_cast<unsigned char>(norm[i])) && norm[i + 1] == '.' &&
-        norm[i + 2] == ' ') {
-      norm.erase(i, 3);
-    }
+  if (!is_upper(c) || c == 'I' || c == 'V' || c == 'X' || src.at(k + 1) != '.' || src.at(k + 2) != ' ' ||
+      cap_word(src, k + 3) == 0 || opens_sentence_after_initial(src, k + 3)) {
+    return false;
   }
-  return norm;
+  static constexpr std::string_view kLettered[] = {
+      "Hepatitis", "Vitamin", "Group",    "Gate",     "Option",   "Plan",  "Type",     "Class",    "Grade",
+      "Section",   "Part",    "Phase",    "Stage",    "Level",    "Block", "Building", "Room",     "Zone",
+      "Category",  "Exhibit", "Appendix", "Annex",    "Schedule", "Model", "Series",   "Division", "League",
+      "Pool",      "Tier",    "Team",     "Platform", "Row",      "Unit",  "Wing",     "Ward",     "Floor",
+      "Lot",       "Area",    "Route",    "Line",     "Terminal", "Pier",  "Box",      "Form",     "Article"};
+  const size_t w = word_start_back(src.s, k - 1);
+  const std::string_view before = src.s.substr(w, k - 1 - w);
+  return std::find(std::begin(kLettered), std::end(kLettered), before) == std::end(kLettered);
 }
 
 bool is_title_abbreviation(std::string_view w);
 
 // "Republican Rep. Anthony D'Esposito", "Utah Gov. Gary Herbert": a title's abbreviation ends the
-// words before the name, and is no name's last word.
+// words before the name, and is no name's last word; not where a sentence follows ("Hun Sen. He").
 void drop_title_abbreviation(Src& src, size_t& end, size_t& words) {
-  if (src.at(end) != '.' || src.at(end + 1) != ' ' || !is_upper(src.at(end + 2)) || words < 2) return;
+  if (src.at(end) != '.' || src.at(end + 1) != ' ' || !is_upper(src.at(end + 2)) || words < 2 ||
+      opens_sentence_after_initial(src, end + 2)) {
+    return;
+  }
   const size_t last = src.s.rfind(' ', end) + 1;
   if (is_title_abbreviation(src.s.substr(last, end - last))) {
     end = last - 1;
@@ -176,9 +178,8 @@ void drop_title_abbreviation(Src& src, size_t& end, size_t& words) {
 }
 
 bool is_title_abbreviation(std::string_view w) {
-  // Not "Sen", a surname as often ("Hun Sen", "Amartya Sen").
-  static constexpr std::string_view kTitles[] = {"Rep", "Gov", "Gen", "Lt", "Col",  "Sgt", "Capt", "Cmdr", "Adm",
-                                                 "Maj", "Det", "Rev", "Fr", "Atty", "Amb", "Pres", "Supt"};
+  static constexpr std::string_view kTitles[] = {"Rep", "Sen", "Gov", "Gen", "Lt", "Col",  "Sgt", "Capt", "Cmdr",
+                                                 "Adm", "Maj", "Det", "Rev", "Fr", "Atty", "Amb", "Pres", "Supt"};
   return std::find(std::begin(kTitles), std::end(kTitles), w) != std::end(kTitles);
 }
 }  // namespace
@@ -245,7 +246,7 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
   }
   drop_title_abbreviation(src, end, words);
   if (words < 2 || before + words > kMaxNameWords) return 0;
-  set_norm(a, Type::name, name_norm(src.s.substr(p, end - p)));
+  set_norm(a, Type::name, fold_name(src.s.substr(p, end - p)));
   return end;
 }
 

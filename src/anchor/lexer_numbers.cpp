@@ -372,6 +372,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
   // "19时35分", "9点05分": minutes of a time of day, not a count of points.
   const bool clock_minutes = p >= 3 && (src.s.substr(p - 3, 3) == "时" || src.s.substr(p - 3, 3) == "点");
   if (size_t e = quantity_suffix(src, mult.end, unit); e > 0 && !(clock_minutes && unit == "分")) {
+    if (unit == "字" && (src.match(e, "形") || src.match(e, "型"))) return 0;  // 8字形: a shape, no count
     if (unit == "个" && mult.shift == 0) {
       if (size_t h = cn_and_a_half(src, e, unit, a.norm, a.value, a)) return h;  // 3个半小时
       if (size_t h = cn_count_and_more(src, e, unit, a.norm, a)) return h;       // 3个多月

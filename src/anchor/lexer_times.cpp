@@ -21,16 +21,19 @@ size_t meridiem(Src& src, size_t j, bool& pm) {
   return 0;
 }
 
-// " in the morning", " in the evening", " at night" after an hour (1-12) at p that a word of opening
-// hours leads ("from 8 in the morning", not "fell to 3 at night" nor "5 in the morning" as counts): its end
+// " in the morning", " in the evening", " at night" after an hour (1-12) at p that a word of time
+// leads ("from 8 in the morning", not "fell to 3 at night" nor "5 in the morning" as counts): its end
 // and its half of the day, or 0. At night the small hours are the morning's ("until 2 at night").
 size_t day_part_words(Src& src, size_t p, size_t j, int hour, bool& pm) {
   if (src.at(j) != ' ' || hour < 1 || hour > 12) return 0;
   bool led = false;
-  for (std::string_view w :
-       {"from ", "until ", "till ", "since ", "opens at ", "open at ", "closes at ", "close at "}) {
+  for (std::string_view w : {"from ", "until ", "till ", "since ", "at ", "before ", "after ", "around "}) {
     led = led || (p >= w.size() && src.s.substr(p - w.size(), w.size()) == w);
   }
+  // "to" ends a range of hours only: "from 9 in the morning to 5 in the afternoon", not "fell to 3".
+  constexpr size_t kRangeReach = 40;
+  const std::string_view lead = src.s.substr(p > kRangeReach ? p - kRangeReach : 0, p > kRangeReach ? kRangeReach : p);
+  led = led || (lead.ends_with("to ") && lead.find("from ") != std::string_view::npos);
   if (!led) return 0;
   struct Part {
     std::string_view words;

@@ -65,6 +65,13 @@ void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::stri
       break;
     }
   }
+  // "Gary R. Herbert" supports "Gary Herbert": answers drop a middle initial (a part, so that an
+  // answer's other initial finds no support in it: verify/checker.cpp, find_written).
+  if (const size_t at = middle_initial_at(joined.norm); at != std::string::npos) {
+    Anchor plain = joined;
+    plain.norm.erase(at, 3);
+    add(plain, source, surface, field, true);
+  }
   std::vector<size_t> cuts;  // [part start, part end) pairs, in surface offsets
   size_t from = 0;
   for (size_t i = 0; i < surface.size(); ++i) {

@@ -240,17 +240,17 @@ bool SourceIndex::find_near(std::string_view a, std::string_view b, uint32_t wit
   return base_ != nullptr && base_->find_near(a, b, within);
 }
 
-bool SourceIndex::find_lowercase(std::string_view folded) const {
+bool SourceIndex::find_lowercase(std::string_view folded, bool or_uncased) const {
   if (folded.empty()) return false;
   for (const FoldedSource& t : texts_) {
     // A corpus stored in lower case ("west ham are discussing ...") says nothing of what is a name.
-    if (!t.cased) continue;
+    if (!t.cased && !or_uncased) continue;
     const std::string_view hay = t.folded;
     for (size_t pos = hay.find(folded); pos != std::string_view::npos; pos = hay.find(folded, pos + 1)) {
       if (bounded(hay, pos, folded) && !t.capital[pos] && is_alpha(static_cast<unsigned char>(hay[pos]))) return true;
     }
   }
-  return base_ != nullptr && base_->find_lowercase(folded);
+  return base_ != nullptr && base_->find_lowercase(folded, or_uncased);
 }
 
 }  // namespace sfcl::anchor

@@ -7,6 +7,15 @@
 
 namespace sfcl::anchor {
 
+size_t middle_initial_at(std::string_view folded) {
+  for (size_t i = 1; i + 3 < folded.size(); ++i) {
+    if (folded[i - 1] == ' ' && folded[i] >= 'a' && folded[i] <= 'z' && folded[i + 1] == '.' && folded[i + 2] == ' ') {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
 std::string fold_name(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -99,8 +99,23 @@ void Checker::trim_name(std::string& folded) {
 bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
   // Names and citations are found as words; any other value only whole, never a part of one.
   const bool whole_value = a.type != Type::name && a.type != Type::citation;
-  if (index_.find_verbatim(folded_, span, whole_value)) return true;
+  // A rank written with digits alone ("排名15位", the "2" of "第1和2名") says it is a rank only by
+  // where it stands: the same characters elsewhere ("15位选手", "2名") are a count.
+  const bool bare_rank =
+      a.norm.starts_with('#') && !folded_.empty() && folded_.front() >= '0' && folded_.front() <= '9' &&
+      !(folded_.ends_with("st") || folded_.ends_with("nd") || folded_.ends_with("rd") || folded_.ends_with("th"));
+  if (!bare_rank && index_.find_verbatim(folded_, span, whole_value)) return true;
   if (a.type != Type::name) return false;
+  // An initial the answer adds to a name the sources write without one ("Gary R. Herbert" for
+  // "Gary Herbert"); never another initial than theirs (their name without it is only a part).
+  if (const size_t at = anchor::middle_initial_at(a.norm); at != std::string::npos) {
+    scratch_.assign(a.norm).erase(at, 3);
+    if (const int64_t hit = index_.find_exact(Type::name, scratch_); hit >= 0 && !index_.anchors()[hit].part) {
+      const auto& s = index_.anchors()[static_cast<size_t>(hit)];
+      span = {s.source, s.anchor.start, s.anchor.end};
+      return true;
+    }
+  }
   // Compounds are written with a space or a hyphen ("African Americans" for "African-Americans") or
   // as one word ("Super Bowl" for "Superbowl"): each is looked up in the other spellings.
   for (const auto& [from, to] : {std::pair{' ', '-'}, std::pair{'-', ' '}, std::pair{' ', '\0'}}) {
@@ -281,6 +296,7 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
 
 namespace {
 // A markdown heading ("# ...", or a line in bold): its words are capitalised as a title's are.
+// ("## Title", not "#1 scorer"; "**Title**" alone on its line, not "**Label:** text **bold**").
 bool in_heading(std::string_view before, std::string_view after) {
   if (before.data() == nullptr || after.data() == nullptr) return false;
   const size_t from = before.rfind('\n');
@@ -288,7 +304,21 @@ bool in_heading(std::string_view before, std::string_view after) {
   std::string_view tail = after.substr(0, std::min(after.size(), after.find('\n')));
   while (!head.empty() && head.front() == ' ') head.remove_prefix(1);
   while (!tail.empty() && (tail.back() == ' ' || tail.back() == '\r')) tail.remove_suffix(1);
-  return head.starts_with('#') || (head.starts_with("**") && tail.ends_with("**"));
+  const size_t hashes = head.find_first_not_of('#');
+  if (hashes != std::string_view::npos && hashes > 0 && head[hashes] == ' ') return true;
+  return head.starts_with("**") && tail.ends_with("**") && head.find("**", 2) == std::string_view::npos &&
+         tail.substr(0, tail.size() - 2).find("**") == std::string_view::npos;
+}
+
+// Whether a sentence or a line starts right before: nothing, or an end mark, a colon, a bullet.
+bool opens_sentence(std::string_view before) {
+  if (before.data() == nullptr) return false;
+  while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
+  if (before.empty()) return true;
+  for (std::string_view end : {".", "!", "?", ":", "\n", "*", "-", "\"", "("}) {
+    if (before.ends_with(end)) return true;
+  }
+  return false;
 }
 }  // namespace
 
@@ -308,6 +338,7 @@ bool Checker::confirm_written(const Anchor& a, std::string_view field, std::stri
   }
   heading_ = a.type == Type::name && in_heading(before, after);
   owner_ = surface.ends_with("'s") || surface.ends_with("\u2019s");
+  sentence_start_ = opens_sentence(before);
   if (a.type == Type::name && name_by_parts(folded_, r.span)) {
     // Each part is the sources', the whole is not written there: confirmed below certainty.
     r.verdict = Verdict::confirmed;

@@ -30,7 +30,7 @@ double written_precision(std::string_view norm) {
 bool generic_and_specific(std::string_view a, std::string_view b) {
   static constexpr std::string_view kSpecific[] = {"件", "项", "种", "座", "家", "所", "台", "辆", "只",
                                                    "条", "张", "本", "部", "处", "套", "栋", "间", "颗",
-                                                   "枚", "首", "篇", "支", "架", "艘", "人", "户"};
+                                                   "枚", "首", "篇", "支", "架", "艘", "人", "户", "字"};
   const auto specific = [](std::string_view u) {
     return std::find(std::begin(kSpecific), std::end(kSpecific), u) != std::end(kSpecific);
   };
@@ -58,12 +58,18 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
       if (anchor::unit_scale(unit_of(all[i].anchor.norm), from) && from.dimension == to.dimension) return false;
     }
   }
-  // A record's number under a field that names the unit ("'review_stars': 2.0" for "2 stars").
+  // A record's number under a field whose last word names the unit ("'review_stars': 2.0" for "2
+  // stars"; not 'goals_conceded_by_team' for "2 goals", nor 'start_month' for "4 stars").
   const std::string_view unit = unit_of(a.norm);
   for (uint32_t i : numeric_) {
     const auto& s = all[i];
+    std::string_view field = s.field;
+    while (!field.empty() && (field.back() == '\'' || field.back() == '"' || field.back() == ' '))
+      field.remove_suffix(1);
+    const size_t cut = field.find_last_of("_ -");
+    const std::string_view last = cut == std::string_view::npos ? field : field.substr(cut + 1);
     if (s.anchor.value == a.value && s.anchor.type == Type::number && unit.size() >= 3 &&
-        s.field.find(unit) != std::string::npos) {
+        (last == unit || (last.size() == unit.size() + 1 && last.starts_with(unit) && last.back() == 's'))) {
       support = i;
       return true;
     }
@@ -121,6 +127,13 @@ bool Checker::measure_variant(const Anchor& a, std::string_view before, std::str
         anchor::counted_noun({}, clause.substr(std::min<size_t>(s.counted_after, clause.size())), true);
     const size_t lead = std::min<size_t>({noun.size(), written.size(), 6});  // two characters
     if (lead < 6 || noun.substr(0, lead) != written.substr(0, lead)) continue;
+    // How often against how many: the nouns agree in a third character too, where either has one
+    // ("3次地震" is no "3个地震带").
+    constexpr size_t kThree = 9;
+    if ((often || other == "次") && (noun.size() >= kThree || written.size() >= kThree) &&
+        (noun.size() < kThree || written.size() < kThree || noun.substr(0, kThree) != written.substr(0, kThree))) {
+      continue;
+    }
     span = {s.source, s.anchor.start, s.anchor.end};
     return true;
   }

@@ -102,6 +102,13 @@ std::string_view trim_word(std::string_view w) {
 
 bool is_opener(std::string_view w) { return std::find(kOpeners.begin(), kOpeners.end(), w) != kOpeners.end(); }
 
+// Given names that end as a verb's -ing form does ("Sterling Curry's team").
+bool given_name_in_ing(std::string_view w) {
+  static constexpr std::string_view kNames[] = {"sterling", "irving",  "channing", "browning", "manning",
+                                                "fleming",  "harding", "golding",  "ewing",    "deming"};
+  return std::find(std::begin(kNames), std::end(kNames), w) != std::end(kNames);
+}
+
 // Whether the answer wrote `w` with "'s" or "'": the words are views into the folded name, whose
 // next byte is what trim_word cut (or the string's terminating NUL).
 bool possessive(std::string_view w) { return w.data()[w.size()] == '\''; }
@@ -127,6 +134,7 @@ size_t split_words(std::string_view folded, std::array<std::string_view, kMaxWor
 // Whether the sources write `w` (folded) in lower case, as it is or inflected ("testifies" for
 // "testified", "earned" for "earning", "bombing" for "bombs"): a common word, not a name.
 bool Checker::source_common_word(std::string_view w, bool any_case) const {
+  if (any_case && w.size() < 4) return index_.find_lowercase(w, true);  // "Up" of a heading
   if (w.size() < 4) return false;
   constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kStems = {
       {{"", ""}, {"s", ""}, {"es", ""}, {"ed", ""}, {"d", ""}, {"ing", ""}, {"ies", "y"}, {"ied", "y"}}};
@@ -140,8 +148,7 @@ bool Checker::source_common_word(std::string_view w, bool any_case) const {
       scratch_.assign(stem);
       scratch_.append(from_y ? ending : std::string_view(add));
       if (!from_y) scratch_.append(ending);
-      anchor::TextSpan span;
-      if (any_case ? index_.find_verbatim(scratch_, span) : index_.find_lowercase(scratch_)) return true;
+      if (index_.find_lowercase(scratch_, any_case)) return true;
     }
   }
   return false;
@@ -291,8 +298,8 @@ bool Checker::name_by_parts(std::string_view folded, anchor::TextSpan& span) con
 // "Promoting FOX's show", "Contrasting Paul's view": a sentence's first word in -ing before an owner
 // is a verb, not a given name.
 bool Checker::gerund_before_owner(std::span<const std::string_view> words) const {
-  return words.size() >= 2 && words[0].size() >= 6 && words[0].ends_with("ing") &&
-         (possessive(words[1]) || (words.size() == 2 && owner_));
+  return sentence_start_ && words.size() >= 2 && words[0].size() >= 6 && words[0].ends_with("ing") &&
+         !given_name_in_ing(words[0]) && (possessive(words[1]) || (words.size() == 2 && owner_));
 }
 
 bool Checker::name_by_core(std::span<const std::string_view> words, anchor::TextSpan& span) const {
@@ -348,8 +355,7 @@ bool Checker::name_by_core(std::span<const std::string_view> words, anchor::Text
                            (k == 0 && gerund_before_owner(words))
                      : (is_name_form(w) &&
                         (whole_source_name(words.subspan(i, len)) || (len == 1 && index_.find_alone(words[i])))) ||
-                           (len >= 2 && source_common_word(w)) ||
-                           (heading_ && (source_common_word(w, true) || source_word(w)));
+                           (len >= 2 && source_common_word(w)) || (heading_ && source_common_word(w, true));
       }
       if (rest) {
         span = core;

@@ -357,9 +357,7 @@ bool Checker::date_shown(const Anchor& a, std::string_view before, std::string_v
 namespace {
 // A medal table's entry, a total of medals counts it: "15金13银13铜、共41枚奖牌", "15 gold, 13 silver
 // and 13 bronze, a total of 41 medals". Its colour as a bit (gold 1, silver 2, bronze 4), or 0.
-unsigned medal_count(std::string_view unit, const Anchor& f, std::string_view text) {
-  if (f.type != Type::number || (unit != "枚" && unit != "medal")) return 0;
-  const std::string_view next = text.substr(std::min<size_t>(f.end, text.size()));
+unsigned colour_after(std::string_view next) {
   constexpr std::array<std::pair<std::string_view, unsigned>, 6> kColours = {
       {{"金", 1}, {"银", 2}, {"铜", 4}, {" gold", 1}, {" silver", 2}, {" bronze", 4}}};
   for (const auto& [word, bit] : kColours) {
@@ -368,22 +366,19 @@ unsigned medal_count(std::string_view unit, const Anchor& f, std::string_view te
   return 0;
 }
 
-// The sources state a total of this kind themselves ("…，共13人", "a total of 41 medals") other than
-// `a`: a sum of what the answer lists is then a part left out, not the total.
-bool other_total_stated(const anchor::SourceIndex& index, const Anchor& a, std::string_view unit,
-                        std::string& scratch) {
-  const auto& all = index.anchors();
-  anchor::TextSpan hit;
-  for (uint32_t i : index.of_type(a.type)) {
-    const auto& s = all[i];
-    if (s.anchor.value == a.value || unit_of(s.anchor) != unit) continue;
-    for (std::string_view w : {"共", "合计", "总计", "a total of ", "in total "}) {
-      scratch.assign(w);
-      for (char c : s.text) scratch.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-      if (index.find_verbatim(scratch, hit)) return true;
-    }
+unsigned medal_count(std::string_view unit, const Anchor& f, std::string_view text) {
+  if (f.type != Type::number || (unit != "枚" && unit != "medal")) return 0;
+  return colour_after(text.substr(std::min<size_t>(f.end, text.size())));
+}
+
+// The colours the sources give medal counts in ("15金13银13铜": all three), as medal_count's bits.
+unsigned source_medal_colours(const anchor::SourceIndex& index) {
+  unsigned colours = 0;
+  for (uint32_t i : index.of_type(Type::number)) {
+    const std::string_view clause = index.counted(i);
+    colours |= colour_after(clause.substr(std::min<size_t>(index.anchors()[i].counted_after, clause.size())));
   }
-  return false;
+  return colours;
 }
 }  // namespace
 
@@ -433,7 +428,8 @@ Derivation Checker::arithmetic_shown(const Anchor& a, std::string_view before) {
   if (total) {
     // A part of a listed group ("6名委员，其中2名女性") is no item of the total.
     if (text.substr(from, value_at - from).find("其中") != std::string_view::npos) return Derivation::none;
-    if ((colours != 0 && colours != 7) || other_total_stated(index_, a, unit, scratch_)) return Derivation::none;
+    // A medal table leaves out no colour the sources count ("15金13银、共28枚" against 15金13银13铜).
+    if (colours != 0 && (colours | source_medal_colours(index_)) != colours) return Derivation::none;
     double sum = 0;
     for (size_t i = 0; i < n; ++i) sum += values[i];
     // "一名技术专家": one person is written as no value of its own.

@@ -241,6 +241,7 @@ class Checker {
   mutable bool coordinated_ = false;       // name_parts.cpp: checking a side of "X and Y"
   bool heading_ = false;                   // name_parts.cpp: the name stands in a heading line
   bool owner_ = false;                     // name_parts.cpp: the name ends in "'s" (trim_name cut it)
+  bool sentence_start_ = false;            // name_parts.cpp: the name opens a sentence or a line
   std::string cue_scratch_;                // scratch: the clause before a derived value, case-folded
   std::unique_ptr<DerivedValues> derived_;
 };

@@ -689,10 +689,17 @@ const Case kCases[] = {
     // a title's abbreviation ends the words before a name
     {"Republican Rep. Anthony D'Esposito filed it", "!name", "", "republican rep"},
     {"Republican Rep. Anthony D'Esposito filed it", "name", "Anthony D'Esposito", "anthony d'esposito"},
-    {"Cambodia is led by Hun Sen.", "name", "Hun Sen", "hun sen"},
-    // a middle initial is part of the name and left out of its norm; a king's numeral is none
-    {"Utah Gov. Gary R. Herbert signed", "name", "Gary R. Herbert", "gary herbert"},
+    {"Cambodia is led by Hun Sen. He rules", "name", "Hun Sen", "hun sen"},
+    // a middle initial is part of the name; a king's numeral, a thing's letter before a sentence is none
+    {"Utah Gov. Gary R. Herbert signed", "name", "Gary R. Herbert", "gary r. herbert"},
     {"Plan B. Then we go", "!name", "", ""},
+    {"He has Hepatitis B. Doctors said so", "!name", "", ""},
+    {"Utah Sen. Mike Lee spoke", "name", "Mike Lee", "mike lee"},
+    {"队员呈8字形排列", "!quantity", "", ""},
+    {"leaves at 6 in the morning", "time", "6 in the morning", "06:00"},
+    {"open from 9 in the morning to 5 in the afternoon", "time", "9 in the morning", "09:00"},
+    {"open from 9 in the morning to 5 in the afternoon", "time", "5 in the afternoon", "17:00"},
+    {"he died on 12 august , his family said", "date", "12 august", "--08-12"},
     // an anniversary counts years; an age in 周岁 no weeks
     {"诞辰100周年之际", "duration", "100周年", "100 year"},
     {"年满18周岁", "!duration", "", "18 week"},
