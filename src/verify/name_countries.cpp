@@ -17,9 +17,10 @@ bool Checker::country_only(std::string_view w) const {
   const bool us = w == "us" || w == "u.s";
   if (!us && w != "uk" && w != "u.k") return false;
   anchor::TextSpan span;
-  if (us)
+  if (us) {
     return !source_word("uk") && !index_.find_verbatim("united kingdom", span) &&
            !index_.find_verbatim("britain", span);
+  }
   return !source_word("us") && !index_.find_verbatim("united states", span) && !index_.find_verbatim("america", span);
 }
 
