@@ -32,7 +32,8 @@ size_t day_part_words(Src& src, size_t p, size_t j, int hour, bool& pm) {
   }
   // "to" ends a range of hours only: "from 9 in the morning to 5 in the afternoon", not "fell to 3".
   constexpr size_t kRangeReach = 40;
-  const std::string_view lead = src.s.substr(p > kRangeReach ? p - kRangeReach : 0, p > kRangeReach ? kRangeReach : p);
+  const size_t from = p > kRangeReach ? p - kRangeReach : 0;
+  const std::string_view lead = src.s.substr(from, p - from);
   led = led || (lead.ends_with("to ") && lead.find("from ") != std::string_view::npos);
   if (!led) return 0;
   struct Part {

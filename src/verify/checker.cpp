@@ -311,7 +311,7 @@ bool in_heading(std::string_view before, std::string_view after) {
 }
 
 // Whether a sentence or a line starts right before: nothing, or an end mark, a colon, a bullet.
-bool opens_sentence(std::string_view before) {
+bool starts_line_or_sentence(std::string_view before) {
   if (before.data() == nullptr) return false;
   while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
   if (before.empty()) return true;
@@ -336,9 +336,11 @@ bool Checker::confirm_written(const Anchor& a, std::string_view field, std::stri
     bind(a, field, surface, before, after, r);
     return true;
   }
-  heading_ = a.type == Type::name && in_heading(before, after);
-  owner_ = surface.ends_with("'s") || surface.ends_with("\u2019s");
-  sentence_start_ = opens_sentence(before);
+  if (a.type == Type::name) {  // what name_by_parts reads of the name's place in the text
+    heading_ = in_heading(before, after);
+    owner_ = surface.ends_with("'s") || surface.ends_with("\u2019s");
+    sentence_start_ = starts_line_or_sentence(before);
+  }
   if (a.type == Type::name && name_by_parts(folded_, r.span)) {
     // Each part is the sources', the whole is not written there: confirmed below certainty.
     r.verdict = Verdict::confirmed;

@@ -116,10 +116,9 @@ bool Checker::measure_variant(const Anchor& a, std::string_view before, std::str
   for (uint32_t i : index_.of_type(Type::quantity)) {
     const auto& s = all[i];
     const std::string_view other = unit_of(s.anchor.norm);
-    if (s.anchor.value != a.value || other == unit ||
-        (often || other == "次" ? (other != "个" && unit != "个") : !plain_measure(other))) {
-      continue;
-    }
+    // 次 pairs with 个 only; any other plain measure word with another.
+    const bool pairs = often || other == "次" ? (other == "个" || unit == "个") : plain_measure(other);
+    if (s.anchor.value != a.value || other == unit || !pairs) continue;
     // The source's own noun, right after its measure word, begins as the answer's does:
     // "9个篮板和5个助攻" gives no 9次助攻, "3个国家的选手获得冠军" no 3次冠军.
     const std::string_view clause = index_.counted(i);
