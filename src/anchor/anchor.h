@@ -205,6 +205,28 @@ class LineFieldScanner {
 // Labels compare ASCII-case-insensitively ("Total" = "total").
 bool same_label(std::string_view a, std::string_view b);
 
+// ---- clause words (docs/ANCHORS.md, "Clause words") ----
+
+// The content words of a value's clause on one side of it, as hashes of their stems (Han text as
+// pairs of characters), nearest first; function words, connectors and the value's own characters
+// left out. The words before a value stop at its sentence's start and at the value before it,
+// unless only connectors stand between ("expanded from 22 to 61": 61 shares "expanded"); the words
+// after stop at the sentence's end and at the next value.
+inline constexpr size_t kClauseWords = 8;
+struct ClauseWords {
+  std::array<uint32_t, kClauseWords> hashes{};
+  uint8_t size = 0;
+  bool joined = false;  // a value joined to this one was passed ("22 to" before 61)
+  bool han = false;     // pairs of Han characters among them
+  // How many of these words the other side also has.
+  [[nodiscard]] size_t shared(const ClauseWords& other) const;
+  // Whether the word `w` (by its stem) is among them.
+  [[nodiscard]] bool has_word(std::string_view w) const;
+};
+// `items`: past a semicolon after at most two words of an enumeration's item, to its list's words.
+ClauseWords clause_words_before(std::string_view before, bool items = false);
+ClauseWords clause_words_after(std::string_view after);
+
 // ---- roles (docs/ANCHORS.md, "Roles") ----
 
 // The word a value written at byte `start` is the value of, read right before it: "due" in "Total
@@ -272,6 +294,8 @@ struct SourceAnchor {
   // constrain fallback writes on its own.
   bool part = false;
   std::string role;  // role_before in its source ("subtotal", "arrested"), or empty
+  ClauseWords words_before;  // its clause's words on each side (clause_words_before/_after)
+  ClauseWords words_after;
   // Numbers and quantities: their clause in the source (counted_text), kept in the index's pool
   // (SourceIndex::counted) so that the anchors the checker scans stay small.
   uint32_t counted_at = 0;

@@ -42,6 +42,9 @@ bool is_cn_numeral(char32_t c);
 bool one_of(std::string_view w, std::initializer_list<std::string_view> list);
 // Where the ASCII word ending at `end` starts (an apostrophe inside it kept, a quote before it not).
 size_t word_start_back(std::string_view t, size_t end);
+// A word that says nothing of what a value beside it is (role.cpp): an article, a link, a
+// preposition, a connector, a reporting verb, a unit of time.
+bool says_nothing(std::string_view w);
 int cn_digit(char32_t c);  // 0-9 for 零〇 一 二两 ... 九 (and their financial forms), else -1
 int cn_unit(char32_t c);
 

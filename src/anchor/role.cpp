@@ -137,6 +137,11 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
 
 }  // namespace
 
+bool says_nothing(std::string_view w) {
+  return is_generic(w) || is_article(w) || is_link(w) || is_place_preposition(w) ||
+         one_of(w, {"million", "billion", "trillion", "thousand", "hundred", "percent", "cent"});
+}
+
 std::string_view role_before(std::string_view text, size_t start) {
   start = std::min(start, text.size());
   // A value glued to a word (the rest of a value cut at kMaxAnchorBytes, digits after a run too

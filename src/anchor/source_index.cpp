@@ -293,6 +293,8 @@ int32_t SourceIndex::add_source(std::string_view given) {
     }
     // Its role, and its parts' (the year of "born 14 March 1976" was a birth's too).
     const std::string_view role = role_of(text.substr(0, a.start), text.substr(a.end));
+    const ClauseWords words_before = clause_words_before(text.substr(0, a.start), true);
+    const ClauseWords words_after = clause_words_after(text.substr(a.end));
     uint8_t days = 0;
     if (a.type == Type::time) {
       days = weekdays(field);
@@ -305,6 +307,8 @@ int32_t SourceIndex::add_source(std::string_view given) {
     counted_pool_.append(counted.clause);
     for (size_t k = first; k < anchors_.size(); ++k) {
       anchors_[k].role = role;
+      anchors_[k].words_before = words_before;
+      anchors_[k].words_after = words_after;
       anchors_[k].days = days;
       anchors_[k].counted_at = counted_at;
       anchors_[k].counted_len = static_cast<uint16_t>(counted.clause.size());

@@ -181,6 +181,8 @@ class Checker {
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view before, std::string_view after,
                      CheckResult& r);
+  // clauses.cpp: a value whose clause words are another source value's, never its own's
+  void bind_to_clause(const anchor::Anchor& a, std::string_view before, CheckResult& r);
   // own_lists.cpp: a count of the items the answer lists beside it ("A、B和C三名", "two: A and B")
   [[nodiscard]] static bool counts_own_list(const anchor::Anchor& a, std::string_view before, std::string_view after);
   [[nodiscard]] static bool counts_list_before(const anchor::Anchor& a, std::string_view before);

@@ -199,5 +199,52 @@ TEST(Roles, OneEventByItsOtherWordsAndPhrasalVerbs) {
   });
 }
 
+// Clause words (docs/ANCHORS.md, "Clause words"): where no role word is read, a value whose clause
+// words are another source value's, and not its own's, is under another role; ranges, lists, a
+// list's common words, an enumeration's items, a value that opens its sentence keep theirs.
+TEST(Roles, TheClauseWordsOfAnotherValue) {
+  constexpr const char* kDividend =
+      "Full-year dividend 12.6p. The final dividend will be paid on 1 August 2025 to shareholders on the register "
+      "on 27 June 2025.";
+  constexpr const char* kFlood =
+      "Wakefield Council estimated its immediate costs at £2.3 million. The Environment Agency said the £18.6 "
+      "million flood scheme is due in 2026.";
+  constexpr const char* kRace =
+      "The men's race was won by debutant Joel Okello in 2:06:12, ahead of Hamza Idrissi (2:06:40) and Nick Bett "
+      "(2:07:03).";
+  constexpr const char* kZh = "白皮书显示，全省规模以上工业企业研发投入强度达到2.6%，数字化管理普及率达到71.5%。";
+  expect_rows({
+      {kDividend, "The final dividend will be paid on 27 June 2025.", "27 June", Verdict::unsupported, false},
+      {kDividend, "The final dividend will be paid on 1 August 2025.", "1 August", Verdict::confirmed, true},
+      {kDividend, "Shareholders on the register on 27 June 2025 receive it.", "27 June", Verdict::confirmed, false},
+      {kFlood, "The council estimated its immediate costs at £18.6 million.", "£18.6", Verdict::unsupported, false},
+      {kFlood, "The council estimated its immediate costs at £2.3 million.", "£2.3", Verdict::confirmed, false},
+      {kFlood, "The flood scheme costs £18.6 million.", "£18.6", Verdict::confirmed, false},
+      {kRace, "The men's race was won by Joel Okello in 2:06:40.", "2:06:40", Verdict::unsupported, false},
+      {kRace, "The men's race was won by Joel Okello in 2:06:12.", "2:06:12", Verdict::confirmed, false},
+      {kRace, "Hamza Idrissi finished in 2:06:40.", "2:06:40", Verdict::confirmed, false},
+      {kZh, "全省规模以上工业企业研发投入强度达到71.5%。", "71.5%", Verdict::unsupported, false},
+      {kZh, "全省规模以上工业企业研发投入强度达到2.6%。", "2.6%", Verdict::confirmed, false},
+      {kZh, "全省数字化管理普及率达到71.5%。", "71.5%", Verdict::confirmed, false},
+      // The later value of a range shares the words before the first.
+      {"The centre's staff expanded from 22 to 61 within five years.", "The centre's staff expanded to 61.", "61",
+       Verdict::confirmed, false},
+      {"Dorothy Richards (1933-2006) was a politician. Ann Richards (1935-1982) was a singer.",
+       "Dorothy Richards (1933-2006) was a politician.", "2006", Verdict::confirmed, false},
+      // A year is no count's rival, nor a count a year's.
+      {"West assaulted the photographer in July 2013 -- and the two settled after 15 seconds of talks.",
+       "West settled with the photographer he assaulted in 2013.", "2013", Verdict::confirmed, false},
+      // A value that opens its source sentence: its clause after it is its own.
+      {"In 2019, revenue rose sharply at the firm. Sales rose sharply at the firm in 2020.",
+       "Revenue rose sharply at the firm in 2019.", "2019", Verdict::confirmed, false},
+      // An enumeration's item shares its list's words (报销比例 for 二级's 75%).
+      {"参保人在一级定点医疗机构住院，政策范围内费用报销比例为85%；二级为75%；三级为60%。",
+       "在二级定点医疗机构住院，政策范围内费用报销比例为75%。", "75%", Verdict::confirmed, false},
+      // Words a whole list shares decide nothing ("主力合约收于每吨" of every item).
+      {"豆粕期货主力合约收于每吨2617元；菜籽期货主力合约收于每吨3952元；燃料油期货收于每吨2587元。",
+       "燃料油期货主力合约收于每吨2587元。", "2587元", Verdict::confirmed, false},
+  });
+}
+
 }  // namespace
 }  // namespace sfcl::verify
