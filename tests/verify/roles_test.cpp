@@ -199,6 +199,24 @@ TEST(Roles, OneEventByItsOtherWordsAndPhrasalVerbs) {
   });
 }
 
+// A source date with no role word read is another event's where its clause words are of their own
+// and lack the answer's role word; a count is not (it may be an item of the count before it).
+TEST(Roles, ADateWhoseClauseIsOfAnotherEvent) {
+  constexpr const char* kNote =
+      "Echocardiography on 5 March 2025 showed an ejection fraction of 45%. She was discharged on 11 March 2025.";
+  constexpr const char* kReports =
+      "Brightwell has received 63 reports of the lid opening, including 19 reports of burn injuries.";
+  expect_rows({
+      {kNote, "She was discharged on 5 March 2025.", "5 March", Verdict::unsupported, false},
+      {kNote, "She was discharged on 11 March 2025.", "11 March", Verdict::confirmed, true},
+      {kNote, "An echocardiogram on 5 March 2025 showed an ejection fraction of 45%.", "5 March", Verdict::confirmed,
+       false},
+      {"The budget was discussed on June 4, 2024 and adopted on June 17, 2024.",
+       "The council adopted the budget on June 4, 2024.", "June 4", Verdict::confirmed, false},  // a list's verb
+      {kReports, "Brightwell has received 19 reports of burn injuries.", "19", Verdict::confirmed, true},
+  });
+}
+
 // Clause words (docs/ANCHORS.md, "Clause words"): where no role word is read, a value whose clause
 // words are another source value's, and not its own's, is under another role; ranges, lists, a
 // list's common words, an enumeration's items, a value that opens its sentence keep theirs.
