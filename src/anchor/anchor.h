@@ -223,9 +223,15 @@ struct ClauseWords {
   // Whether the word `w` (by its stem) is among them.
   [[nodiscard]] bool has_word(std::string_view w) const;
 };
-// `items`: past a semicolon after at most two words of an enumeration's item, to its list's words.
+// `items`: past a semicolon after at most one word of an enumeration's item, to its list's words.
 ClauseWords clause_words_before(std::string_view before, bool items = false);
-ClauseWords clause_words_after(std::string_view after);
+// `after_digits`: the value ends in a digit, so a Han character of value (岁, 个) right after it is
+// the value's ("15岁时打破").
+ClauseWords clause_words_after(std::string_view after, bool after_digits = false);
+// Whether the text between two values joins them into one range or list, so that the later shares
+// the earlier's words: connectors, commas, function words, units of magnitude only ("from $5
+// million in 2019 to $7 million", "$5m in 2019, $6m in 2020").
+bool joins_values(std::string_view gap);
 
 // ---- roles (docs/ANCHORS.md, "Roles") ----
 
@@ -398,6 +404,8 @@ class SourceIndex {
  private:
   void add(const Anchor& a, int32_t source, std::string_view text, std::string_view field = {}, bool part = false);
   void add_name_parts(const Anchor& joined, int32_t source, std::string_view text, std::string_view field);
+  void add_shared_surname(const Anchor& joined, int32_t source, std::string_view surface,
+                          const std::vector<size_t>& cuts, std::string_view field);
   void add_score_sides(const Anchor& score, int32_t source, std::string_view text, std::string_view field);
   void add_cited_values(const Anchor& cited, int32_t source, std::string_view text, std::string_view field);
   void add_text(std::string_view text);

@@ -53,15 +53,19 @@ struct Token {
   std::string_view text;
 };
 
-// Where a clause ends: a sentence's end, a comma (a clause of its own: "In 2019, the firm moved"
-// leaves "In" to 2019), a record's structure ("{'review_stars': 5.0").
+// Where a clause ends: a sentence's end, a record's structure ("{'review_stars': 5.0"). A comma is a
+// token of its own (Tok::comma).
 bool ends_sentence(std::string_view t, size_t i) {
   const char c = t[i];
-  if (c == '\n' || c == '!' || c == '?' || c == ',' || c == '{' || c == '}' || c == '[' || c == ']') return true;
-  // A full stop before anything but a letter or digit (not "3.5", "U.S").
-  return c == '.' && (i + 1 >= t.size() || !is_alnum(static_cast<unsigned char>(t[i + 1])));
+  if (c == '\n' || c == '!' || c == '?' || c == '{' || c == '}' || c == '[' || c == ']') return true;
+  // A full stop before anything but a letter or digit (not "3.5", "U.S"), and not an abbreviation's
+  // ("No. SC298412", "Dr. Lee").
+  if (c != '.' || (i + 1 < t.size() && is_alnum(static_cast<unsigned char>(t[i + 1])))) return false;
+  const std::string_view w = t.substr(word_start_back(t, i), i - word_start_back(t, i));
+  return !one_of(w, {"no", "nos",  "mr",  "mrs", "ms",  "dr",  "st",  "inc",    "ltd", "co",  "corp", "vs",  "jr",
+                     "sr", "prof", "gen", "gov", "sen", "rep", "fig", "approx", "ref", "art", "sec",  "para"});
 }
-bool is_cn_stop(char32_t c) { return c == U'。' || c == U'！' || c == U'？' || c == U'，'; }
+bool is_cn_stop(char32_t c) { return c == U'。' || c == U'！' || c == U'？'; }
 bool word_byte(unsigned char c) { return is_alnum(c) || c == '\'' || c == '-'; }
 bool is_latin_letter(char32_t c) { return c >= 0xC0 && c < 0x250; }
 
@@ -78,6 +82,13 @@ Token token_back(std::string_view t, size_t& i) {
     if (d.cp == ';' || d.cp == U'；') {
       i = s;
       return {Tok::item, {}};
+    }
+    // A Chinese comma parts clauses that often share nothing ("据刘子君介绍，自9月22日…"): it ends
+    // the words before a value; an English one may enclose words of the value's own clause.
+    if (d.cp == U'，') return {Tok::stop, {}};
+    if (d.cp == ',') {
+      i = s;
+      return {Tok::comma, {}};
     }
     if (d.cp < 0x80 && ends_sentence(t, s)) return {Tok::stop, {}};
     if (is_cn_stop(d.cp)) return {Tok::stop, {}};
@@ -158,8 +169,9 @@ Token token_fwd(std::string_view t, size_t& i) {
 
 // Bytes read on either side of a value at most: a clause of function words alone ends here.
 constexpr size_t kClauseReach = 400;
-// Words an item of a source's enumeration may have of its own and still share its list's.
-constexpr size_t kItemWords = 2;
+// Words an item of a source's enumeration may have of its own and still share its list's: one
+// ("二级为75%").
+constexpr size_t kItemWords = 1;
 
 class Collector {
  public:
@@ -221,10 +233,11 @@ class Collector {
   ClauseWords& out_;
 };
 
-// A Han run right after digits begins with the value's own character (2015年成立: 成立).
-std::string_view drop_value_end(std::string_view t, std::string_view run) {
+// A Han run right after digits begins with the value's own character (2015年成立: 成立). At the
+// start of `t`, `after_digits` says whether digits stood before it (15岁时打破 after the value 15).
+std::string_view drop_value_end(std::string_view t, std::string_view run, bool after_digits = false) {
   const size_t at = static_cast<size_t>(run.data() - t.data());
-  if (at == 0 || !is_digit(t[at - 1])) return run;
+  if (at == 0 ? !after_digits : !is_digit(t[at - 1])) return run;
   const auto d = utf8::decode(run, 0);
   return kCnValueEnds.find(d.cp) != std::u32string_view::npos ? run.substr(d.length) : run;
 }
@@ -265,10 +278,16 @@ ClauseWords clause_words_before(std::string_view before, bool items) {
   while (!c.full()) {
     const Token t = token_back(before, i);
     if (t.kind == Tok::end || t.kind == Tok::stop) break;
+    // A comma ends the clause ("In March, the council estimated …"), unless nothing was read yet:
+    // a clause in commas before the value ("Benefits, chiefly reduced fraud, are estimated at").
+    if (t.kind == Tok::comma) {
+      if (out.size > 0) break;
+      continue;
+    }
     if (t.kind == Tok::item) {
       // An item of an enumeration ("报销比例为85%；二级为75%") shares its list's words, past the
       // item before and its value.
-      if (!items || out.size >= kItemWords) break;
+      if (!items || out.size > kItemWords) break;
       joined = true;
       continue;
     }
@@ -291,7 +310,7 @@ ClauseWords clause_words_before(std::string_view before, bool items) {
 }
 
 // Forward to the clause's end or the next value.
-ClauseWords clause_words_after(std::string_view after) {
+ClauseWords clause_words_after(std::string_view after, bool after_digits) {
   after = after.substr(0, kClauseReach);
   ClauseWords out;
   Collector c(out);
@@ -308,10 +327,34 @@ ClauseWords clause_words_after(std::string_view after) {
       c.word(t.text);
       continue;
     }
-    const std::string_view run = drop_value_end(after, t.text);
+    const std::string_view run = drop_value_end(after, t.text, after_digits);
     if (!run.empty()) c.han(run, false);
   }
   return out;
+}
+
+// Whether the text between two values joins them into one range or list: connectors, commas,
+// function words and units of magnitude only ("from $5 million in 2019 to $7 million", "$5m in
+// 2019, $6m in 2020", "3月1日至").
+bool joins_values(std::string_view gap) {
+  size_t i = 0;
+  for (;;) {
+    const Token t = token_fwd(gap, i);
+    switch (t.kind) {
+      case Tok::end:
+        return true;
+      case Tok::comma:
+        continue;
+      case Tok::word:
+        if (is_connector(t.text) || says_nothing(t.text)) continue;
+        return false;
+      case Tok::han:
+        if (cn_connector_only(t.text)) continue;
+        return false;
+      default:
+        return false;
+    }
+  }
 }
 
 }  // namespace sfcl::anchor

@@ -386,6 +386,12 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
     }
     return e;
   }
+  // "攀石赛中位列27，": after a word of ranking, digits with no measure word are a rank, as 第27 is.
+  if (mult.shift == 0 && a.norm.find('.') == std::string::npos && rank_word_before(src, p) &&
+      !is_han(src.cp(mult.end).cp)) {
+    set_ordinal(a, a.norm);
+    return mult.end;
+  }
   if (count_before_noun(src, p, j, mult)) {
     a.type = Type::number;
     return j;

@@ -18,6 +18,12 @@ std::string exact_key(Type type, std::string_view norm) {
   k.append(norm);
   return k;
 }
+
+// Values a range or a list continues with another value: not names, titles or structure.
+bool joins_others(Type t) {
+  return t == Type::number || t == Type::amount || t == Type::percent || t == Type::date || t == Type::duration ||
+         t == Type::quantity || t == Type::time;
+}
 }  // namespace
 
 SourceIndex::SourceIndex(std::shared_ptr<const SourceIndex> base)
@@ -90,6 +96,30 @@ void SourceIndex::add_name_parts(const Anchor& joined, int32_t source, std::stri
   cuts.push_back(from);
   cuts.push_back(surface.size());
   for (size_t k = 0; k + 1 < cuts.size(); k += 2) add_part(cuts[k], cuts[k + 1]);
+  add_shared_surname(joined, source, surface, cuts, field);
+}
+
+// "Sharon and Korey Rademacher" names Sharon Rademacher too: two given names share the surname after
+// the second. Only a one-word name before the connector and a two-word one after it.
+void SourceIndex::add_shared_surname(const Anchor& joined, int32_t source, std::string_view surface,
+                                     const std::vector<size_t>& cuts, std::string_view field) {
+  if (cuts.size() != 4) return;
+  const std::string_view first = surface.substr(cuts[0], cuts[1] - cuts[0]);
+  const std::string_view second = surface.substr(cuts[2], cuts[3] - cuts[2]);
+  const size_t sp = second.find(' ');
+  if (first.find(' ') != std::string_view::npos || sp == std::string_view::npos ||
+      second.find(' ', sp + 1) != std::string_view::npos) {
+    return;
+  }
+  std::string alias(first);
+  alias += second.substr(sp);
+  std::vector<Anchor> found;
+  extract_into(alias, found, options_);
+  if (found.size() != 1 || found[0].type != Type::name || found[0].end != alias.size()) return;
+  Anchor a = found[0];
+  a.start = joined.start;
+  a.end = joined.end;
+  add(a, source, surface, field, true);
 }
 
 // The year of a date supports the year written alone ("born in 1976" for "born 14 March 1976"),
@@ -271,6 +301,10 @@ int32_t SourceIndex::add_source(std::string_view given) {
       std::none_of(text.begin(), text.end(), [](char c) { return is_upper(static_cast<unsigned char>(c)); });
   Anchor year;
   DatelineMonth dateline;
+  struct {
+    uint32_t end = 0;
+    ClauseWords words;
+  } joined_value;  // the last value that a range or list may continue, and its clause words
   for (const auto& a : found) {
     const std::string_view field = fields.label_at(a.start);
     const size_t first = anchors_.size();
@@ -293,8 +327,12 @@ int32_t SourceIndex::add_source(std::string_view given) {
     }
     // Its role, and its parts' (the year of "born 14 March 1976" was a birth's too).
     const std::string_view role = role_of(text.substr(0, a.start), text.substr(a.end));
-    const ClauseWords words_before = clause_words_before(text.substr(0, a.start), true);
-    const ClauseWords words_after = clause_words_after(text.substr(a.end));
+    // A later value of a range or a list shares the words of the first ("from 22 people to 61 people").
+    const bool joined = joined_value.end > 0 && joined_value.end <= a.start &&
+                        joins_values(text.substr(joined_value.end, a.start - joined_value.end));
+    const ClauseWords words_before = joined ? joined_value.words : clause_words_before(text.substr(0, a.start), true);
+    const ClauseWords words_after = clause_words_after(text.substr(a.end), a.end > 0 && is_digit(text[a.end - 1]));
+    if (joins_others(a.type)) joined_value = {a.end, words_before};
     uint8_t days = 0;
     if (a.type == Type::time) {
       days = weekdays(field);

@@ -14,9 +14,17 @@ namespace {
 // Words an answer value must share with another source value of its type, and how many more than
 // with any occurrence of its own value, before the clause decides against it. Own occurrences are
 // read on both sides of the value (a sentence may open with it), the other values before it only.
-constexpr size_t kSharedWords = 2;
+constexpr size_t kSharedWords = 3;
 constexpr size_t kSharedPairs = 6;  // pairs of Han characters: a four-character word alone is three
 constexpr size_t kMargin = 3;
+// Words an occurrence of the answer's own value must have around it before its clause can say it is
+// of something else: "By 2020 it had grown to 45,000" ({grown}) says too little of what grew.
+constexpr size_t kOwnWords = 2;
+constexpr size_t kOwnPairs = 4;
+bool says_enough(const anchor::SourceAnchor& s) {
+  const size_t read = s.words_before.size + s.words_after.size;
+  return read >= (s.words_before.han || s.words_after.han ? kOwnPairs : kOwnWords);
+}
 // Another value the answer's could have been put for: of its type, a year for a year
 // (`years_alike`: both years or neither), a count of the same unit for a count ("47 dams" for "28
 // dams"; a rank is no count).
@@ -48,11 +56,15 @@ void Checker::bind_to_clause(const anchor::Anchor& a, std::string_view before, C
   auto own_words = [&](size_t i) {
     return std::max(words.shared(all[i].words_before), words.shared(all[i].words_after));
   };
-  if (r.support >= 0) own = own_words(static_cast<size_t>(r.support));
+  if (r.support >= 0) {
+    if (!says_enough(all[static_cast<size_t>(r.support)])) return;
+    own = own_words(static_cast<size_t>(r.support));
+  }
   for (uint32_t i : candidates) {
     const anchor::Anchor& s = all[i].anchor;
     const bool same = similarity(a, i) >= threshold || (numeric && anchor::is_numeric(s.type) && s.value == a.value);
     if (same) {
+      if (!says_enough(all[i])) return;
       own = std::max(own, own_words(i));
       continue;
     }

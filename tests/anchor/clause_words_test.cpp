@@ -33,6 +33,10 @@ TEST(ClauseWordsBefore, ReadsTheClauseBackToItsStartOrTheValueBefore) {
       // A comma ends the clause; so do a record's structure and a table's cells.
       {"In March, the council estimated its immediate costs at ", {"council", "immediate", "costs"}, {"march"}, false},
       {"{'name': 'Live Oak Cafe', 'address': '", {"address"}, {"cafe", "name"}, false},
+      // A comma right before the value, with nothing read yet, encloses words of its clause.
+      {"Benefits, chiefly reduced fraud in records, are estimated at ", {"fraud", "records"}, {"benefits"}, false},
+      // An abbreviation's full stop is no sentence's end.
+      {"a company limited by guarantee (No. ", {"company", "limited", "guarantee"}, {}, false},
       {"| Total due | ", {"total"}, {}, false},
   };
   for (const auto& row : rows) {
@@ -62,8 +66,9 @@ TEST(ClauseWordsBefore, AnEnumerationItemSharesItsListsWordsInSourcesOnly) {
   const char* item = "政策范围内费用报销比例为85%；二级为";
   EXPECT_TRUE(clause_words_before(item, true).has_word("报销"));
   EXPECT_FALSE(clause_words_before(item, false).has_word("报销"));
-  // An item with words of its own keeps to them.
+  // An item with more than one word of its own keeps to them.
   EXPECT_FALSE(clause_words_before("the fee is $5; the deposit for a long stay is ", true).has_word("fee"));
+  EXPECT_FALSE(clause_words_before("报销比例为85%；三级医院为", true).has_word("报销"));
 }
 
 TEST(ClauseWordsAfter, ReadsToTheClauseEndOrTheNextValue) {
@@ -74,6 +79,21 @@ TEST(ClauseWordsAfter, ReadsToTheClauseEndOrTheNextValue) {
   EXPECT_TRUE(clause_words_after(", revenue fell sharply. Costs rose").has_word("fell"));
   EXPECT_FALSE(clause_words_after(", revenue fell sharply. Costs rose").has_word("costs"));
   EXPECT_EQ(clause_words_after(" and 61 staff").size, 0);
+}
+
+TEST(ClauseWords, ValuesJoinedIntoARangeOrList) {
+  EXPECT_TRUE(joins_values(" to "));
+  EXPECT_TRUE(joins_values(" million in 2019 to ") == false);  // digits: another value between
+  EXPECT_TRUE(joins_values(" in "));
+  EXPECT_TRUE(joins_values(", "));
+  EXPECT_TRUE(joins_values("至"));
+  EXPECT_TRUE(joins_values("-"));
+  EXPECT_FALSE(joins_values(" to shareholders on the register on "));
+  EXPECT_FALSE(joins_values("增长到"));
+  EXPECT_FALSE(joins_values(". "));
+  // A Han character of value right after a value in digits is the value's.
+  EXPECT_FALSE(clause_words_after("岁时打破全国纪录", true).has_word("岁时"));
+  EXPECT_TRUE(clause_words_after("岁时打破全国纪录", true).has_word("打破"));
 }
 
 TEST(ClauseWords, BoundedAndShared) {

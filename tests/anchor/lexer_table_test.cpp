@@ -705,6 +705,7 @@ const Case kCases[] = {
     {"年满18周岁", "!duration", "", "18 week"},
     // a rank without 第 after a word of ranking
     {"不丹队世界排名159位，由", "quantity", "159位", "#159"},
+    {"攀石赛中位列27，以均衡", "quantity", "27", "#27"},
     {"组合排名第三，获得", "quantity", "第三", "#3"},
     {"排名第三方", "!quantity", "", ""},
     {"目前排名10位以外", "!quantity", "", "#10"},

@@ -1067,6 +1067,19 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::unsupported},
         ProseCase{"拜仁队已取得6连胜。", "已经以6连胜开局的拜仁本轮作客。", "6连胜", Verdict::confirmed}));
 
+// Faithful answers, seventh round: a rank in digits after a word of ranking without 第 (位列27), and
+// given names joined before one surname; each with the wrong value that stays caught.
+INSTANTIATE_TEST_SUITE_P(
+    FaithfulSeventhRound, ProseTable,
+    ::testing::Values(ProseCase{"速度赛中位列第17，攀石赛中位列27，以均衡的表现蝉联亚军。", "攀石赛第27名。", "第27名",
+                                Verdict::confirmed},
+                      ProseCase{"速度赛中位列第17，攀石赛中位列27，以均衡的表现蝉联亚军。", "攀石赛第28名。", "第28名",
+                                Verdict::unsupported},
+                      ProseCase{"Like the Busby family, Sharon and Korey Rademacher were hoping for a second child.",
+                                "Sharon Rademacher gave birth to twins.", "Sharon Rademacher", Verdict::confirmed},
+                      ProseCase{"Like the Busby family, Sharon and Korey Rademacher were hoping for a second child.",
+                                "Sharon Busby gave birth to twins.", "Sharon Busby", Verdict::unsupported}));
+
 // A value the answer rounds and says so, against the more precise source value; a round value of
 // its own, a rounding two source values could give, and a year stay apart.
 INSTANTIATE_TEST_SUITE_P(

@@ -258,6 +258,37 @@ TEST(Roles, TheClauseWordsOfAnotherValue) {
       // An enumeration's item shares its list's words (报销比例 for 二级's 75%).
       {"参保人在一级定点医疗机构住院，政策范围内费用报销比例为85%；二级为75%；三级为60%。",
        "在二级定点医疗机构住院，政策范围内费用报销比例为75%。", "75%", Verdict::confirmed, false},
+      // A range's or a list's later values share the first's words in the sources too, units,
+      // years and commas between them.
+      {"Pre-tax profit at the retail arm rose from £10 million to £15 million last year.",
+       "Last year pre-tax profit at the retail arm was £15 million.", "£15", Verdict::confirmed, false},
+      {"The centre's permanent research staff expanded from 22 people to 61 people within five years.",
+       "The centre's permanent research staff reached 61 people within five years.", "61", Verdict::confirmed, false},
+      {"Annual group revenue was $5m in 2019, $6m in 2020 and $7m in 2021.", "Annual group revenue was $6m in 2020.",
+       "$6m", Verdict::confirmed, false},
+      {"全省常住人口总数从8000万人增长到8526万人。", "全省常住人口总数达到8526万人。", "8526万人", Verdict::confirmed,
+       false},
+      // A value whose own clause says too little of what it is ("it had grown to", 这一数字): no
+      // evidence against it.
+      {"The population of Springfield was 30,000 in 1990. By 2020 it had grown to 45,000.",
+       "The population of Springfield grew to 45,000 by 2020.", "45,000", Verdict::confirmed, false},
+      {"The British Museum's annual visitor numbers were 6.2 million in 2019. In 2020 the figure fell to 1.3 million.",
+       "The British Museum's annual visitor numbers fell to 1.3 million in 2020.", "1.3", Verdict::confirmed, false},
+      {"Jane Doe served as chief executive of the bank from 2010. She stepped down in 2018.",
+       "Jane Doe served as chief executive of the bank until 2018.", "2018", Verdict::confirmed, false},
+      {"江苏省全省常住人口总数为8000万人。截至去年底，这一数字已增至8526万人。", "江苏省全省常住人口总数增至8526万人。",
+       "8526万人", Verdict::confirmed, false},
+      // A clause in commas before the value, and an abbreviation's full stop, are the value's clause.
+      {"Costs are put at $18.7 million. Benefits, chiefly reduced fraud in hours-of-service records, are "
+       "estimated at $64.2 million per year. One-time compliance costs are estimated at $212 million.",
+       "One-time compliance costs are estimated at $64.2 million.", "$64.2", Verdict::unsupported, false},
+      {"The Foundation is a registered charity in Scotland (SC041877) and a company limited by guarantee (No. "
+       "SC298412).",
+       "The Foundation is a registered charity in Scotland with number SC298412.", "SC298412", Verdict::unsupported,
+       false},
+      {"The Foundation is a registered charity in Scotland (SC041877) and a company limited by guarantee (No. "
+       "SC298412).",
+       "The Foundation is a company limited by guarantee, No. SC298412.", "SC298412", Verdict::confirmed, false},
       // Words a whole list shares decide nothing ("主力合约收于每吨" of every item).
       {"豆粕期货主力合约收于每吨2617元；菜籽期货主力合约收于每吨3952元；燃料油期货收于每吨2587元。",
        "燃料油期货主力合约收于每吨2587元。", "2587元", Verdict::confirmed, false},
