@@ -2,6 +2,7 @@
 // code signatures, JSON/XML structure, logic connectives; English and Chinese) in UTF-8 text and
 // normalises each to one canonical string. Pure C++: no tokens, no llama.cpp.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -222,9 +223,15 @@ struct ClauseWords {
   [[nodiscard]] size_t shared(const ClauseWords& other) const;
   // Whether the word `w` (by its stem) is among them.
   [[nodiscard]] bool has_word(std::string_view w) const;
+  [[nodiscard]] bool has_hash(uint32_t h) const {
+    return std::find(hashes.begin(), hashes.begin() + size, h) != hashes.begin() + size;
+  }
+  // Adds the other's words this lacks, while there is room.
+  void add_all(const ClauseWords& other);
 };
 // `items`: past a semicolon after at most one word of an enumeration's item, to its list's words.
-ClauseWords clause_words_before(std::string_view before, bool items = false);
+// `past_commas`: on to the sentence's start ("In Madrid, the maximum temperature reached").
+ClauseWords clause_words_before(std::string_view before, bool items = false, bool past_commas = false);
 // `after_digits`: the value ends in a digit, so a Han character of value (岁, 个) right after it is
 // the value's ("15岁时打破").
 ClauseWords clause_words_after(std::string_view after, bool after_digits = false);
@@ -232,6 +239,20 @@ ClauseWords clause_words_after(std::string_view after, bool after_digits = false
 // the earlier's words: connectors, commas, function words, units of magnitude only ("from $5
 // million in 2019 to $7 million", "$5m in 2019, $6m in 2020").
 bool joins_values(std::string_view gap);
+// The clause words of a source text's anchors, in order: a later value of a range or a list shares
+// the first's words before it ("from 22 people to 61 people").
+class SourceClauses {
+ public:
+  void next(std::string_view text, const Anchor& a, ClauseWords& before, ClauseWords& after);
+  // The sentence of the last anchor given to next(), counted from 0 in its text.
+  [[nodiscard]] uint32_t sentence() const { return sentence_; }
+
+ private:
+  uint32_t pos_ = 0;
+  uint32_t sentence_ = 0;
+  uint32_t end_ = 0;  // the last value a range or list may continue, and its words
+  ClauseWords words_;
+};
 
 // ---- roles (docs/ANCHORS.md, "Roles") ----
 
@@ -302,6 +323,7 @@ struct SourceAnchor {
   std::string role;  // role_before in its source ("subtotal", "arrested"), or empty
   ClauseWords words_before;  // its clause's words on each side (clause_words_before/_after)
   ClauseWords words_after;
+  uint32_t sentence = 0;  // the sentence of its source text it is in, from 0
   // Numbers and quantities: their clause in the source (counted_text), kept in the index's pool
   // (SourceIndex::counted) so that the anchors the checker scans stay small.
   uint32_t counted_at = 0;

@@ -37,6 +37,19 @@ std::string_view stem(std::string_view w) {
 
 // Words that may stand between two values of one list or range ("from 22 to 61", "2019 and 2020",
 // "3月1日至5日"): the values share the clause's words before the first.
+// Words that set a value against the one before ("$2.3 million, compared with $1.8 million").
+bool compares(std::string_view w) { return one_of(w, {"compared", "versus", "vs", "against", "whereas"}); }
+// Words that make a value a part of the one before ("$12 billion. Of that, cloud services contributed
+// $4 billion", "其中").
+bool names_part(std::string_view gap) {
+  for (std::string_view m : {"of that", "of this", "of these", "of those", "of them", "of which", "of whom",
+                             "including", "among them", "其中", "包括"}) {
+    for (size_t at = 0; at + m.size() <= gap.size(); ++at) {
+      if (ieq_ascii(gap.substr(at, m.size()), m)) return true;
+    }
+  }
+  return false;
+}
 bool is_connector(std::string_view w) {
   return one_of(w, {"to", "and", "or", "through", "until", "till", "from", "-", "--"});
 }
@@ -249,6 +262,15 @@ bool cn_connector_only(std::string_view run) {
 
 }  // namespace
 
+void ClauseWords::add_all(const ClauseWords& other) {
+  for (size_t k = 0; k < other.size && size < kClauseWords; ++k) {
+    if (std::find(hashes.begin(), hashes.begin() + size, other.hashes[k]) == hashes.begin() + size) {
+      hashes[size++] = other.hashes[k];
+    }
+  }
+  han = han || other.han;
+}
+
 bool ClauseWords::has_word(std::string_view w) const {
   const uint32_t h = hash_lower(stem(w));
   return std::find(hashes.begin(), hashes.begin() + size, h) != hashes.begin() + size;
@@ -269,7 +291,7 @@ size_t ClauseWords::shared(const ClauseWords& other) const {
 
 // Back to the sentence's start or to the value before (a value joined to this one by "to", "and",
 // 至 shares the words before it: "expanded from 22 to 61" gives 61 "expanded").
-ClauseWords clause_words_before(std::string_view before, bool items) {
+ClauseWords clause_words_before(std::string_view before, bool items, bool past_commas) {
   if (before.size() > kClauseReach) before.remove_prefix(before.size() - kClauseReach);
   ClauseWords out;
   Collector c(out);
@@ -281,7 +303,7 @@ ClauseWords clause_words_before(std::string_view before, bool items) {
     // A comma ends the clause ("In March, the council estimated …"), unless nothing was read yet:
     // a clause in commas before the value ("Benefits, chiefly reduced fraud, are estimated at").
     if (t.kind == Tok::comma) {
-      if (out.size > 0) break;
+      if (out.size > 0 && !past_commas) break;
       continue;
     }
     if (t.kind == Tok::item) {
@@ -346,7 +368,7 @@ bool joins_values(std::string_view gap) {
       case Tok::comma:
         continue;
       case Tok::word:
-        if (is_connector(t.text) || says_nothing(t.text)) continue;
+        if (is_connector(t.text) || says_nothing(t.text) || compares(t.text)) continue;
         return false;
       case Tok::han:
         if (cn_connector_only(t.text)) continue;
@@ -354,6 +376,35 @@ bool joins_values(std::string_view gap) {
       default:
         return false;
     }
+  }
+}
+
+namespace {
+// Values a range or a list continues with another value: not names, titles or structure.
+bool joins_others(Type t) {
+  return t == Type::number || t == Type::amount || t == Type::percent || t == Type::date || t == Type::duration ||
+         t == Type::quantity || t == Type::time;
+}
+}  // namespace
+
+void SourceClauses::next(std::string_view text, const Anchor& a, ClauseWords& before, ClauseWords& after) {
+  // Sentences since the last value, counted as clause_words_before ends them.
+  for (size_t i = std::min<size_t>(pos_, a.start); i < a.start;) {
+    const auto d = utf8::decode(text, i);
+    if ((d.cp < 0x80 && ends_sentence(text, i)) || is_cn_stop(d.cp)) ++sentence_;
+    i += static_cast<size_t>(d.length);
+  }
+  pos_ = a.start;
+  const std::string_view gap = end_ > 0 && end_ <= a.start ? text.substr(end_, a.start - end_) : std::string_view{};
+  const bool joined = !gap.empty() && joins_values(gap);
+  before = joined ? words_ : clause_words_before(text.substr(0, a.start), true);
+  // A part of the value before shares its words too, after its own ("Of that, cloud services
+  // contributed $4 billion" after "total revenue was $12 billion").
+  if (!joined && !gap.empty() && names_part(gap)) before.add_all(words_);
+  after = clause_words_after(text.substr(a.end), a.end > 0 && is_digit(text[a.end - 1]));
+  if (joins_others(a.type)) {
+    end_ = a.end;
+    words_ = before;
   }
 }
 

@@ -19,11 +19,6 @@ std::string exact_key(Type type, std::string_view norm) {
   return k;
 }
 
-// Values a range or a list continues with another value: not names, titles or structure.
-bool joins_others(Type t) {
-  return t == Type::number || t == Type::amount || t == Type::percent || t == Type::date || t == Type::duration ||
-         t == Type::quantity || t == Type::time;
-}
 }  // namespace
 
 SourceIndex::SourceIndex(std::shared_ptr<const SourceIndex> base)
@@ -301,10 +296,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
       std::none_of(text.begin(), text.end(), [](char c) { return is_upper(static_cast<unsigned char>(c)); });
   Anchor year;
   DatelineMonth dateline;
-  struct {
-    uint32_t end = 0;
-    ClauseWords words;
-  } joined_value;  // the last value that a range or list may continue, and its clause words
+  SourceClauses clauses;
   for (const auto& a : found) {
     const std::string_view field = fields.label_at(a.start);
     const size_t first = anchors_.size();
@@ -327,12 +319,9 @@ int32_t SourceIndex::add_source(std::string_view given) {
     }
     // Its role, and its parts' (the year of "born 14 March 1976" was a birth's too).
     const std::string_view role = role_of(text.substr(0, a.start), text.substr(a.end));
-    // A later value of a range or a list shares the words of the first ("from 22 people to 61 people").
-    const bool joined = joined_value.end > 0 && joined_value.end <= a.start &&
-                        joins_values(text.substr(joined_value.end, a.start - joined_value.end));
-    const ClauseWords words_before = joined ? joined_value.words : clause_words_before(text.substr(0, a.start), true);
-    const ClauseWords words_after = clause_words_after(text.substr(a.end), a.end > 0 && is_digit(text[a.end - 1]));
-    if (joins_others(a.type)) joined_value = {a.end, words_before};
+    ClauseWords words_before;
+    ClauseWords words_after;
+    clauses.next(text, a, words_before, words_after);
     uint8_t days = 0;
     if (a.type == Type::time) {
       days = weekdays(field);
@@ -347,6 +336,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
       anchors_[k].role = role;
       anchors_[k].words_before = words_before;
       anchors_[k].words_after = words_after;
+      anchors_[k].sentence = clauses.sentence();
       anchors_[k].days = days;
       anchors_[k].counted_at = counted_at;
       anchors_[k].counted_len = static_cast<uint16_t>(counted.clause.size());

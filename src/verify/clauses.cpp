@@ -53,8 +53,11 @@ void Checker::bind_to_clause(const anchor::Anchor& a, std::string_view before, C
   size_t other = 0;
   int64_t best_other = -1;
   bool several = false;  // other values of as many words: a list's common words decide nothing
+  // Its own occurrences may share words of the answer's sentence before a comma too ("In Madrid, the
+  // maximum temperature reached 31.5C" for "… compared with 31.5C in Madrid").
+  const anchor::ClauseWords sentence = anchor::clause_words_before(before, false, true);
   auto own_words = [&](size_t i) {
-    return std::max(words.shared(all[i].words_before), words.shared(all[i].words_after));
+    return std::max(sentence.shared(all[i].words_before), sentence.shared(all[i].words_after));
   };
   if (r.support >= 0) {
     if (!says_enough(all[static_cast<size_t>(r.support)])) return;
@@ -69,6 +72,9 @@ void Checker::bind_to_clause(const anchor::Anchor& a, std::string_view before, C
       continue;
     }
     if (!comparable(a, s, year_of(a.norm) == year_of(s.norm))) continue;
+    // The word right before the answer's value must be one of the other's: "total revenue included
+    // $4 billion" puts no part where "total revenue was $12 billion" stands.
+    if (!all[i].words_before.has_hash(words.hashes[0])) continue;
     const size_t n = words.shared(all[i].words_before);
     if (n > other) {
       other = n;
@@ -78,7 +84,16 @@ void Checker::bind_to_clause(const anchor::Anchor& a, std::string_view before, C
       several = true;
     }
   }
-  if (several) return;
+  if (several || best_other < 0) return;
+  // A value the sources give in the sentence after the other's is often its part or its detail, which
+  // an answer writes with the other's words ("drew 85,000 visitors … Saturday was the busiest day,
+  // with 31,000": "drew 31,000 visitors on Saturday").
+  const auto& best = all[static_cast<size_t>(best_other)];
+  for (uint32_t i : candidates) {
+    const bool same = similarity(a, i) >= threshold ||
+                      (numeric && anchor::is_numeric(all[i].anchor.type) && all[i].anchor.value == a.value);
+    if (same && all[i].source == best.source && all[i].sentence == best.sentence + 1) return;
+  }
   if (other >= (words.han ? kSharedPairs : kSharedWords) && other >= own + kMargin) misattributed(r);
 }
 

@@ -126,18 +126,6 @@ void Checker::bind_name_to_field(const Anchor& a, std::string_view before, std::
   if (elsewhere) misattributed(r);
 }
 
-namespace {
-// A source date or time with no role word read whose clause still says it is of another event:
-// words of its own, and the answer's role word on neither side ("Echocardiography on 5 March 2025
-// showed" is no discharge's date). Counts stay unread: "received 63 reports, including 19 reports of
-// burn injuries" states 19 under 63's verb.
-bool clause_says_other(const Anchor& a, const anchor::SourceAnchor& s, std::string_view role) {
-  constexpr size_t kWordsRead = 2;
-  return (a.type == Type::date || a.type == Type::time) && s.words_before.size + s.words_after.size >= kWordsRead &&
-         !s.words_before.has_word(role) && !s.words_after.has_word(role);
-}
-}  // namespace
-
 void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string_view after, CheckResult& r) {
   if (r.verdict == Verdict::confirmed && a.type == Type::name) return bind_name_to_field(a, before, after, r);
   if (r.verdict != Verdict::confirmed || !has_role(a.type)) return;
@@ -167,7 +155,7 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   bool elsewhere = false;
   for (uint32_t i : candidates) {
     if (similarity(a, i) < threshold) continue;
-    if (all[i].role.empty() && !clause_says_other(a, all[i], role)) return;
+    if (all[i].role.empty()) return;
     elsewhere = true;
   }
   if (elsewhere) misattributed(r);
