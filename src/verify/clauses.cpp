@@ -59,14 +59,17 @@ void Checker::bind_to_clause(const anchor::Anchor& a, std::string_view before, C
   auto own_words = [&](size_t i) {
     return std::max(sentence.shared(all[i].words_before), sentence.shared(all[i].words_after));
   };
+  auto is_own = [&](uint32_t i) {
+    const anchor::Anchor& s = all[i].anchor;
+    return similarity(a, i) >= threshold || (numeric && anchor::is_numeric(s.type) && s.value == a.value);
+  };
   if (r.support >= 0) {
     if (!says_enough(all[static_cast<size_t>(r.support)])) return;
     own = own_words(static_cast<size_t>(r.support));
   }
   for (uint32_t i : candidates) {
     const anchor::Anchor& s = all[i].anchor;
-    const bool same = similarity(a, i) >= threshold || (numeric && anchor::is_numeric(s.type) && s.value == a.value);
-    if (same) {
+    if (is_own(i)) {
       if (!says_enough(all[i])) return;
       own = std::max(own, own_words(i));
       continue;
@@ -85,16 +88,15 @@ void Checker::bind_to_clause(const anchor::Anchor& a, std::string_view before, C
     }
   }
   if (several || best_other < 0) return;
+  if (other < (words.han ? kSharedPairs : kSharedWords) || other < own + kMargin) return;
   // A value the sources give in the sentence after the other's is often its part or its detail, which
   // an answer writes with the other's words ("drew 85,000 visitors … Saturday was the busiest day,
   // with 31,000": "drew 31,000 visitors on Saturday").
   const auto& best = all[static_cast<size_t>(best_other)];
   for (uint32_t i : candidates) {
-    const bool same = similarity(a, i) >= threshold ||
-                      (numeric && anchor::is_numeric(all[i].anchor.type) && all[i].anchor.value == a.value);
-    if (same && all[i].source == best.source && all[i].sentence == best.sentence + 1) return;
+    if (is_own(i) && all[i].source == best.source && all[i].sentence == best.sentence + 1) return;
   }
-  if (other >= (words.han ? kSharedPairs : kSharedWords) && other >= own + kMargin) misattributed(r);
+  misattributed(r);
 }
 
 }  // namespace sfcl::verify
