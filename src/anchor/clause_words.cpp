@@ -45,7 +45,9 @@ bool names_part(std::string_view gap) {
   for (std::string_view m : {"of that", "of this", "of these", "of those", "of them", "of which", "of whom",
                              "including", "among them", "其中", "包括"}) {
     for (size_t at = 0; at + m.size() <= gap.size(); ++at) {
-      if (ieq_ascii(gap.substr(at, m.size()), m)) return true;
+      if (to_lower(static_cast<unsigned char>(gap[at])) == m.front() && ieq_ascii(gap.substr(at, m.size()), m)) {
+        return true;
+      }
     }
   }
   return false;
@@ -395,7 +397,16 @@ void SourceClauses::next(std::string_view text, const Anchor& a, ClauseWords& be
     i += static_cast<size_t>(d.length);
   }
   pos_ = a.start;
-  const std::string_view gap = end_ > 0 && end_ <= a.start ? text.substr(end_, a.start - end_) : std::string_view{};
+  // Only a value near the one before continues it (the gap is read once per value, never for names).
+  constexpr size_t kJoinReach = 160;
+  const bool near = joins_others(a.type) && end_ > 0 && end_ <= a.start && a.start - end_ <= kJoinReach;
+  const std::string_view gap = near ? text.substr(end_, a.start - end_) : std::string_view{};
+  // Only values are compared by their clause words (Checker::bind_to_clause): names keep none.
+  if (!joins_others(a.type) && a.type != Type::identifier) {
+    before = {};
+    after = {};
+    return;
+  }
   const bool joined = !gap.empty() && joins_values(gap);
   before = joined ? words_ : clause_words_before(text.substr(0, a.start), true);
   // A part of the value before shares its words too, after its own ("Of that, cloud services

@@ -2,6 +2,9 @@
 // "Roles"). "total due $21,705.60" states a total due, "subtotal $18,240.00" a subtotal, "arrested on
 // March 26" the date of an arrest; "Monday to Thursday from 5:00 PM" the hours of four days. The
 // checker compares an answer's value with the source values of the same role.
+#include <span>
+#include <unordered_set>
+
 #include "anchor/lexer_internal.h"
 
 namespace sfcl::anchor {
@@ -22,19 +25,26 @@ size_t word_start_back(std::string_view t, size_t end) {
 
 namespace {
 constexpr size_t kRoleReach = 48;  // bytes before a value searched for its role word
+template <size_t N>
+bool listed(std::string_view w, const std::string_view (&list)[N]) {
+  for (std::string_view x : list) {
+    if (ieq_ascii(w, x)) return true;
+  }
+  return false;
+}
 
 // What may stand between a role word and its value: articles and approximations ("the", "about",
 // "upwards of"), at most one link ("is", "was", "of": "the total is $5", "a fee of $5"), and at
 // most one of "on", "in", "at" after a verb ("arrested on March 26", "founded in 1998").
-bool is_article(std::string_view w) {
-  return one_of(
-      w, {"a",       "an",     "the",  "about", "around", "approximately", "roughly", "nearly", "almost", "over",
-          "upwards", "upward", "some", "just",  "only",   "exactly",       "its",     "his",    "her",    "their"});
-}
-bool is_link(std::string_view w) {
-  return one_of(w, {"is", "was", "were", "are", "be", "been", "of", "equals", "stands", "stood", "totals"});
-}
-bool is_place_preposition(std::string_view w) { return one_of(w, {"on", "in", "at", "since"}); }
+constexpr std::string_view kArticles[] = {"a",      "an",      "the",  "about",   "around", "approximately", "roughly",
+                                          "nearly", "almost",  "over", "upwards", "upward", "some",          "just",
+                                          "only",   "exactly", "its",  "his",     "her",    "their"};
+bool is_article(std::string_view w) { return listed(w, kArticles); }
+constexpr std::string_view kLinks[] = {"is", "was",    "were",   "are",   "be",    "been",
+                                       "of", "equals", "stands", "stood", "totals"};
+bool is_link(std::string_view w) { return listed(w, kLinks); }
+constexpr std::string_view kPlacePrepositions[] = {"on", "in", "at", "since"};
+bool is_place_preposition(std::string_view w) { return listed(w, kPlacePrepositions); }
 // A verb that a date or place preposition follows: a past form ("arrested", "founded") or one of
 // the common irregular ones.
 bool is_verb_form(std::string_view w) {
@@ -48,24 +58,21 @@ bool is_verb_form(std::string_view w) {
 
 // Words read right before a value that say nothing about what it is the value of: connectors,
 // other prepositions ("since 2010", "for 45 minutes"), reporting verbs, units of time.
-bool is_generic(std::string_view w) {
-  return w.size() < 3 ||
-         one_of(w,
-                {"and", "or", "but", "than", "more", "less", "which", "who", "whom", "what", "with", "said", "says",
-                 "say", "told", "according", "reported", "per", "each", "every", "all", "between", "least", "most",
-                 "mid", "late", "early", "another", "other", "next", "last", "first", "same", "while", "when", "where",
-                 "during", "into", "through", "within", "across", "among", "against", "like", "such", "including",
-                 "include", "includes", "plus", "minus", "number", "amount", "value", "figure", "date", "time", "year",
-                 "years", "day", "days", "month", "months", "it", "they", "we", "you", "she", "he", "there", "here",
-                 "not", "any", "both", "since", "for", "until", "till", "before", "after", "from", "by", "to", "up",
-                 "down", "now", "then", "still", "also", "again", "this", "that", "these", "those", "has", "have",
-                 "had", "will", "would", "can", "could", "may", "might", "about", "around", "over", "under", "than",
-                 "via", "off", "out", "onto", "upon", "toward", "towards", "approximately", "nearly", "almost", "just",
-                 "only", "some", "page", "step", "item", "part", "line", "note", "see",
-                 // verbs of estimating and reporting: "estimated at $212 million" says how, not what
-                 "estimated", "expected", "projected", "forecast", "predicted", "stated", "listed", "given", "recorded",
-                 "measured", "put", "seen", "valued", "priced", "rated", "ranked", "scheduled", "planned", "set"});
-}
+constexpr std::string_view kGeneric[] = {
+    "and", "or", "but", "than", "more", "less", "which", "who", "whom", "what", "with", "said", "says", "say", "told",
+    "according", "reported", "per", "each", "every", "all", "between", "least", "most", "mid", "late", "early",
+    "another", "other", "next", "last", "first", "same", "while", "when", "where", "during", "into", "through",
+    "within", "across", "among", "against", "like", "such", "including", "include", "includes", "plus", "minus",
+    "number", "amount", "value", "figure", "date", "time", "year", "years", "day", "days", "month", "months", "it",
+    "they", "we", "you", "she", "he", "there", "here", "not", "any", "both", "since", "for", "until", "till", "before",
+    "after", "from", "by", "to", "up", "down", "now", "then", "still", "also", "again", "this", "that", "these",
+    "those", "has", "have", "had", "will", "would", "can", "could", "may", "might", "about", "around", "over", "under",
+    "than", "via", "off", "out", "onto", "upon", "toward", "towards", "approximately", "nearly", "almost", "just",
+    "only", "some", "page", "step", "item", "part", "line", "note", "see",
+    // verbs of estimating and reporting: "estimated at $212 million" says how, not what
+    "estimated", "expected", "projected", "forecast", "predicted", "stated", "listed", "given", "recorded", "measured",
+    "put", "seen", "valued", "priced", "rated", "ranked", "scheduled", "planned", "set"};
+bool is_generic(std::string_view w) { return w.size() < 3 || listed(w, kGeneric); }
 
 // Chinese role words written right before a value (after 为/是/：...): the field names of invoices,
 // forms and notices.
@@ -137,9 +144,27 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
 
 }  // namespace
 
+// Looked up in one table of lower-case words, built once: clause words ask for every word of every
+// value's clause, and the lists above compared one by one cost more than the rest of the indexing.
 bool says_nothing(std::string_view w) {
-  return is_generic(w) || is_article(w) || is_link(w) || is_place_preposition(w) ||
-         one_of(w, {"million", "billion", "trillion", "thousand", "hundred", "percent", "cent"});
+  static constexpr std::string_view kMagnitudes[] = {"million", "billion", "trillion", "thousand",
+                                                     "hundred", "percent", "cent"};
+  static const std::unordered_set<std::string_view> kWords = [] {
+    std::unordered_set<std::string_view> words;
+    for (const std::span<const std::string_view> list :
+         {std::span<const std::string_view>(kGeneric), std::span<const std::string_view>(kArticles),
+          std::span<const std::string_view>(kLinks), std::span<const std::string_view>(kPlacePrepositions),
+          std::span<const std::string_view>(kMagnitudes)}) {
+      words.insert(list.begin(), list.end());
+    }
+    return words;
+  }();
+  constexpr size_t kLongest = 16;  // no listed word is longer
+  if (w.size() < 3) return true;
+  if (w.size() > kLongest) return false;
+  std::array<char, kLongest> lower{};
+  for (size_t i = 0; i < w.size(); ++i) lower[i] = static_cast<char>(to_lower(static_cast<unsigned char>(w[i])));
+  return kWords.contains(std::string_view(lower.data(), w.size()));
 }
 
 std::string_view role_before(std::string_view text, size_t start) {
