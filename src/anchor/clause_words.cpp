@@ -193,16 +193,15 @@ class Collector {
   explicit Collector(ClauseWords& out) : out_(out) {}
   [[nodiscard]] bool full() const { return out_.size == kClauseWords; }
 
-  // An English word; true when it says something (not a function word, not a connector).
-  bool word(std::string_view w) {
+  // An English word, unless it says nothing (a function word, a connector).
+  void word(std::string_view w) {
     while (!w.empty() && (w.front() == '\'' || w.front() == '-')) w.remove_prefix(1);  // quotes, dashes
     while (!w.empty() && (w.back() == '\'' || w.back() == '-')) w.remove_suffix(1);
-    if (w.size() < 3 || says_nothing(w) || is_connector(w)) return false;
+    if (w.size() < 3 || says_nothing(w) || is_connector(w)) return;
     add(hash_lower(stem(w)));
-    return true;
   }
-  // A run of Han characters as its pairs, nearest first (`backwards`); true when one was kept.
-  bool han(std::string_view run, bool backwards) {
+  // A run of Han characters as its pairs, nearest first (`backwards`).
+  void han(std::string_view run, bool backwards) {
     // Only the characters nearest the value count: the run's tail before it, its head after it.
     size_t off[kMaxRun + 1];
     size_t n = 0;
@@ -219,9 +218,8 @@ class Collector {
       off[n++] = k;
       k += utf8::decode(run, k).length;
     }
-    if (n < 2) return false;
+    if (n < 2) return;
     off[n] = n < kMaxRun ? run.size() : off[n - 1] + utf8::decode(run, off[n - 1]).length;
-    bool kept = false;
     for (size_t j = 0; j + 1 < n && !full(); ++j) {
       const size_t p = backwards ? n - 2 - j : j;
       const char32_t first = utf8::decode(run, off[p]).cp;
@@ -232,9 +230,7 @@ class Collector {
       }
       add(hash_lower(run.substr(off[p], off[p + 2] - off[p])));
       out_.han = true;
-      kept = true;
     }
-    return kept;
   }
 
  private:
@@ -266,17 +262,12 @@ bool cn_connector_only(std::string_view run) {
 
 void ClauseWords::add_all(const ClauseWords& other) {
   for (size_t k = 0; k < other.size && size < kClauseWords; ++k) {
-    if (std::find(hashes.begin(), hashes.begin() + size, other.hashes[k]) == hashes.begin() + size) {
-      hashes[size++] = other.hashes[k];
-    }
+    if (!has_hash(other.hashes[k])) hashes[size++] = other.hashes[k];
   }
   han = han || other.han;
 }
 
-bool ClauseWords::has_word(std::string_view w) const {
-  const uint32_t h = hash_lower(stem(w));
-  return std::find(hashes.begin(), hashes.begin() + size, h) != hashes.begin() + size;
-}
+bool ClauseWords::has_word(std::string_view w) const { return has_hash(hash_lower(stem(w))); }
 
 size_t ClauseWords::shared(const ClauseWords& other) const {
   size_t n = 0;
