@@ -69,6 +69,23 @@ size_t measure_suffix(Src& src, size_t j, std::string_view& unit) {
   return 0;
 }
 
+namespace {
+enum class Compared : uint8_t { no, yes, wait };
+// Whether the words after "times" compare (" as", " the", " more", " larger" ...); `wait` while a
+// stream has not yet written enough of them to tell.
+Compared times_compared(Src& src, size_t e) {
+  bool short_text = false;
+  for (std::string_view w : {" as ", " the ", " more ", " larger", " higher", " greater", " bigger", " that of",
+                             " what ", " faster", " longer", " less "}) {
+    size_t i = 0;
+    while (i < w.size() && src.at(e + i) != kEnd && to_lower(src.at(e + i)) == w[i]) ++i;
+    if (i == w.size()) return Compared::yes;
+    if (src.at(e + i) == kEnd) short_text = true;
+  }
+  return short_text && !src.final ? Compared::wait : Compared::no;
+}
+}  // namespace
+
 size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
   if (size_t e = measure_suffix(src, j, unit)) return e;
   const int c = src.at(j);
@@ -82,6 +99,12 @@ size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
         const auto& u = kQuantityUnitsEn[half * 64 + static_cast<size_t>(std::countr_zero(bits))];
         if (src.match_ci(k, u.text) && src.word_end(k + u.text.size())) {
           unit = u.unit;
+          // "3 times as much", "3 times the size": a multiple, as 3倍 is, not how often.
+          if (unit == "次") {
+            const Compared how = times_compared(src, k + u.text.size());
+            if (how == Compared::wait) return 0;
+            if (how == Compared::yes) unit = "倍";
+          }
           return k + u.text.size();
         }
       }

@@ -90,14 +90,20 @@ bool a_decimal(const anchor::SourceIndex::Anchors& all, int64_t x, int64_t y) {
 }  // namespace
 
 // Whether `v` is written in `text` in digits ("43" in "从43%提高到61%", "98.5333" in "98.5333分"),
-// not inside a longer number.
-bool written_in(double v, std::string_view text) {
+// not inside a longer number; with `scale`, as digits before a magnitude word ("6万" for 60000,
+// "1.5 million" for 1,500,000).
+bool written_in(double v, std::string_view text, double scale, std::string_view magnitude) {
   if (std::isnan(v) || v <= 0 || v >= 1e15) return false;
-  char buf[32];
+  if (scale > 1) {
+    if (v < scale) return false;
+    v /= scale;
+  }
+  char buf[48];
   const int n =
       v == std::floor(v) ? std::snprintf(buf, sizeof buf, "%.0f", v) : std::snprintf(buf, sizeof buf, "%.10g", v);
-  if (n <= 0) return false;
-  const std::string_view w(buf, static_cast<size_t>(n));
+  if (n <= 0 || static_cast<size_t>(n) + magnitude.size() >= sizeof buf) return false;
+  std::copy(magnitude.begin(), magnitude.end(), buf + n);
+  const std::string_view w(buf, static_cast<size_t>(n) + magnitude.size());
   for (size_t i = text.find(w); i != std::string_view::npos; i = text.find(w, i + 1)) {
     const auto digitish = [](char c) { return (c >= '0' && c <= '9') || c == '.' || c == ','; };
     const bool left = i == 0 || !digitish(text[i - 1]);
@@ -302,7 +308,14 @@ bool DerivedValues::operands_shown(const Value& v, std::string_view before, std:
   if (v.operands[0] < 0 || (before.empty() && after.empty())) return false;
   if (before.size() > kShownReach) before.remove_prefix(before.size() - kShownReach);
   if (after.size() > kShownReach) after = after.substr(0, kShownReach);
-  const auto shown = [&](double x) { return written_in(x, before) || written_in(x, after); };
+  // As digits, or with the magnitude word the answer writes them with ("冠军奖金6万元、亚军2万元…三倍").
+  const auto shown = [&](double x) {
+    for (const auto& [scale, word] :
+         {std::pair<double, std::string_view>{1, {}}, {1e4, "万"}, {1e8, "亿"}, {1e6, " million"}, {1e9, " billion"}}) {
+      if (written_in(x, before, scale, word) || written_in(x, after, scale, word)) return true;
+    }
+    return false;
+  };
   for (int64_t op : v.operands) {
     if (op < 0) continue;
     const Anchor& s = index_->anchors()[static_cast<size_t>(op)].anchor;

@@ -25,7 +25,7 @@ struct Derived {
 };
 
 // Whether `v` is written in `text` in digits ("43" in "从43%提高到61%"), not inside a longer number.
-bool written_in(double v, std::string_view text);
+bool written_in(double v, std::string_view text, double scale = 1, std::string_view magnitude = {});
 
 class DerivedValues {
  public:

@@ -703,6 +703,11 @@ const Case kCases[] = {
     // an anniversary counts years; an age in 周岁 no weeks
     {"诞辰100周年之际", "duration", "100周年", "100 year"},
     {"年满18周岁", "!duration", "", "18 week"},
+    // "times" before a comparison is a multiple, as 倍 is; alone it says how often
+    {"prices were 3 times as high as last year", "quantity", "3 times", "3 倍"},
+    {"the winner earns 3 times the runner-up's prize", "quantity", "3 times", "3 倍"},
+    {"she visited 3 times last year", "quantity", "3 times", "3 次"},
+    {"she visited 3 times", "quantity", "3 times", "3 次"},
     // a rank without 第 after a word of ranking
     {"不丹队世界排名159位，由", "quantity", "159位", "#159"},
     {"攀石赛中位列27，以均衡", "quantity", "27", "#27"},
