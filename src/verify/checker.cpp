@@ -1,7 +1,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "util/utf8.h"
 #include "verify/calendar.h"
 #include "verify/derived.h"
 #include "verify/verify.h"
@@ -93,9 +92,8 @@ void Checker::trim_name(std::string& folded) {
   }
 }
 
-// The verbatim lookup. A Chinese organisation name may have taken in the words before it ("当年带动
-// 宁波甬能新材料有限公司", as the lexer cannot tell where a name without spaces begins): the name is
-// also looked up without up to four leading characters, as long as seven characters remain.
+// The verbatim lookup; a name also in its other spellings, a Chinese one without the words before it
+// (han_names.cpp).
 bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
   // Names and citations are found as words; any other value only whole, never a part of one.
   const bool whole_value = a.type != Type::name && a.type != Type::citation;
@@ -125,39 +123,7 @@ bool Checker::find_written(const Anchor& a, anchor::TextSpan& span) const {
     if (to == '\0') std::erase(scratch_, '\0');
     if (index_.find_verbatim(scratch_, span)) return true;
   }
-  constexpr size_t kMaxLead = 4;
-  constexpr size_t kMinRest = 7;
-  std::array<size_t, kMaxLead + 1> starts{};  // byte offsets of the first code points
-  size_t chars = 0;
-  for (size_t i = 0; i < folded_.size();) {
-    const auto d = utf8::decode(folded_, i);
-    if (d.cp < 0x4E00 || d.cp > 0x9FFF) return false;  // Han names only
-    if (chars <= kMaxLead) starts[chars] = i;
-    ++chars;
-    i += static_cast<size_t>(d.length);
-  }
-  // What identifies the company is what stands before its legal form: at least four characters of
-  // it must remain ("新材料有限公司" alone names no one).
-  size_t suffix_chars = 0;
-  for (std::string_view s : {"股份有限公司", "有限责任公司", "有限公司", "公司", "集团", "银行", "医院", "大学"}) {
-    if (folded_.size() > s.size() && std::string_view(folded_).ends_with(s)) {
-      suffix_chars = s.size() / 3;
-      break;
-    }
-  }
-  for (size_t k = 1; k <= kMaxLead && k < chars && chars - k >= kMinRest && chars - k - suffix_chars >= 4; ++k) {
-    if (index_.find_verbatim(std::string_view(folded_).substr(starts[k]), span)) return true;
-  }
-  // A shorter name is accepted when a source names exactly it ("云栖公司" for "二审判决云栖公司"):
-  // equal to a whole source name, not a piece of one.
-  for (size_t k = 1; k <= kMaxLead && k + 3 <= chars; ++k) {
-    const int64_t hit = index_.find_exact(Type::name, std::string_view(folded_).substr(starts[k]));
-    if (hit < 0) continue;
-    const auto& s = index_.anchors()[static_cast<size_t>(hit)];
-    span = {s.source, s.anchor.start, s.anchor.end};
-    return true;
-  }
-  return false;
+  return han_name_in_sources(folded_, span);
 }
 
 // Whether the sources state any value of the anchor's type (a bare number compares with every
@@ -405,7 +371,7 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   if (a.type == Type::logic && !type_present(a)) return r;  // no obligation to compare with: unverifiable
   // The answer's own arithmetic over values it writes beside this one.
   Derivation shown = Derivation::none;
-  if (counts_own_list(a, before, after)) {
+  if (counts_own_list(a, before, after) && !counted_otherwise(a, after)) {
     shown = Derivation::list_count;
   } else if (span_shown(a, before, after)) {
     shown = shown_time_ ? Derivation::time_span : Derivation::date_difference;

@@ -1,8 +1,9 @@
 // Measures and counts against the sources' (docs/ANCHORS.md, "Checking"): a count's number written
-// alone, and a measure or duration stated in another unit of its dimension.
+// alone, a measure or duration stated in another unit of its dimension, a first said with 首.
 #include <algorithm>
 #include <cmath>
 
+#include "util/utf8.h"
 #include "verify/verify.h"
 
 namespace sfcl::verify {
@@ -202,6 +203,47 @@ bool Checker::in_another_unit(const Anchor& a, int64_t& support) const {
       support = i;
       return true;
     }
+  }
+  return false;
+}
+
+// 第一场比赛, 第一次访华 for the sources' 首场比赛, 首次访华 (首度, 头一次): the first of a measure word, said
+// with 首, before the same words, up to four characters of them (the first match is no first defeat,
+// the first entry into Asia none into Europe). Not without two of them: 首位 alone is as often first
+// place in a ranking of something else. Not where a source also writes a later one of the same words
+// (首轮投票 and 第二轮投票): which one the answer means is then its claim. Only that measure word: 首都 or
+// 首相 ("capital", "premier") are no ordinal.
+bool Checker::first_said_with_shou(std::string_view surface, std::string_view after, anchor::TextSpan& span) const {
+  std::string_view measure = surface;
+  if (measure.starts_with("第一")) {
+    measure.remove_prefix(std::string_view("第一").size());
+  } else if (measure.starts_with("第1")) {
+    measure.remove_prefix(std::string_view("第1").size());
+  } else {
+    return false;
+  }
+  if (measure.empty() || measure.size() > 3) return false;  // one measure word
+  constexpr size_t kTwo = 6;
+  constexpr size_t kFour = 12;
+  size_t words = 0;
+  while (words < kFour && words < after.size()) {
+    const auto d = utf8::decode(after, words);
+    if (d.cp < 0x4E00 || d.cp > 0x9FFF) break;
+    words += static_cast<size_t>(d.length);
+  }
+  if (words < kTwo) return false;
+  static constexpr std::string_view kLater[] = {"第二", "第三", "第四", "第五", "第六", "第七", "第八", "第九", "第十",
+                                                "第2",  "第3",  "第4",  "第5",  "第6",  "第7",  "第8",  "第9"};
+  anchor::TextSpan later;
+  for (std::string_view n : kLater) {
+    scratch_.assign(n).append(measure).append(after.substr(0, kTwo));
+    if (index_.find_verbatim(scratch_, later)) return false;
+  }
+  const bool often = measure == "次";
+  for (std::string_view lead : {"首", "头一", "首度", "头一回"}) {
+    if (lead.size() > 3 && !often) break;
+    scratch_.assign(lead).append(lead.size() > 3 ? std::string_view{} : measure).append(after.substr(0, words));
+    if (index_.find_verbatim(scratch_, span)) return true;
   }
   return false;
 }

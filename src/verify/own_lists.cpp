@@ -1,6 +1,7 @@
 // A count of the items the answer itself lists beside it (docs/ANCHORS.md, "Checking"): "易建联、朱
-// 芳雨、周鹏三名首发", "井村雅代和藤木麻佑子两位教练", "收涨的品种仅有两个：普麦期货…；棉花期货…", "two
-// daughters: Ann and Bea". The count is the answer's own arithmetic over what it shows the reader; each
+// 芳雨、周鹏三名首发", "井村雅代和藤木麻佑子两位教练", "收涨的品种仅有两个：普麦期货…；棉花期货…", "前两届分别
+// 获得亚军和季军", "two daughters: Ann and Bea", "…, Claire Danes and David Strathairn, eleven names in
+// all". The count is the answer's own arithmetic over what it shows the reader; each
 // listed item is checked as itself. Reported as `derived` (list_count) with no source operand.
 #include <algorithm>
 #include <array>
@@ -32,12 +33,26 @@ constexpr std::array<std::string_view, 12> kClauseWords = {"了", "为", "是", 
 constexpr std::array<std::string_view, 14> kJoinInWord = {"和平", "和解", "和谐", "共和", "缓和", "温和", "总和",
                                                           "参与", "与会", "涉及", "普及", "波及", "及时", "或许"};
 
+// An item's length without what it adds in brackets ("李方华（2003年）"): the brackets say which,
+// not what, is listed.
+size_t item_size(std::string_view item) {
+  size_t size = item.size();
+  for (const auto& [open, close] : {std::pair<std::string_view, std::string_view>{"（", "）"}, {"(", ")"}}) {
+    for (size_t at = item.find(open); at != std::string_view::npos; at = item.find(open, at + open.size())) {
+      const size_t end = item.find(close, at);
+      if (end == std::string_view::npos) break;
+      size -= std::min(size, end + close.size() - at);
+    }
+  }
+  return size;
+}
+
 bool all_short(std::string_view text, std::string_view sep, size_t& items, bool first_free) {
   size_t from = 0;
   while (true) {
     const size_t to = std::min(text.find(sep, from), text.size());
     const std::string_view item = text.substr(from, to - from);
-    if (item.empty() || (item.size() > kMaxItem && !(first_free && items == 0))) return false;
+    if (item.empty() || (item_size(item) > kMaxItem && !(first_free && items == 0))) return false;
     ++items;
     if (to == text.size()) return true;
     from = to + sep.size();
@@ -67,11 +82,11 @@ size_t zh_items(std::string_view list, bool first_free) {
   }
   if (join != std::string_view::npos) {
     if (tail.find("和", join + join_size) != std::string_view::npos) return 0;  // "A和B和C": not one list
-    if (join > kMaxItem && !(first_free && items == 0)) return 0;
+    if (item_size(tail.substr(0, join)) > kMaxItem && !(first_free && items == 0)) return 0;
     ++items;
     tail.remove_prefix(join + join_size);
   }
-  if (tail.empty() || tail.size() > kMaxItem) return 0;
+  if (tail.empty() || item_size(tail) > kMaxItem) return 0;
   return items + 1;
 }
 
@@ -97,9 +112,50 @@ size_t title_items(std::string_view list) {
   return items >= 2 ? items : 0;
 }
 
-// Items of a list after a colon: "；"-separated clauses when there are any, else a Chinese list, else
+// Clauses split at "，" that each open with the next of 一是, 二是, 三是, or with the same two characters
+// that the counted noun holds: "两点要求：一是…，二是…", "三个“首次”：首次开展…，首次开展…，首次开展…".
+// How many, or 0 when the clauses do not all open so.
+size_t repeated_openings(std::string_view rest, std::string_view noun) {
+  constexpr size_t kOpening = 6;  // two Han characters
+  static constexpr std::array<std::string_view, 12> kOrdinalOpenings = {
+      "一是", "二是", "三是", "四是", "五是", "六是", "七是", "八是", "九是", "十是", "十一是", "十二是"};
+  if (rest.size() < kOpening) return 0;
+  const std::string_view opening = rest.substr(0, kOpening);
+  const bool ordinal = opening == kOrdinalOpenings[0];
+  if (!ordinal && noun.find(opening) == std::string_view::npos) return 0;
+  size_t items = 0;
+  size_t from = 0;
+  while (from < rest.size()) {
+    const std::string_view clause = rest.substr(from);
+    if (items == kOrdinalOpenings.size()) return 0;
+    if (!clause.starts_with(ordinal ? kOrdinalOpenings[items] : opening)) return 0;
+    ++items;
+    const size_t comma = clause.find("，");
+    if (comma == std::string_view::npos) break;
+    from += comma + std::string_view("，").size();
+  }
+  return items >= 2 ? items : 0;
+}
+
+// Items of an English list "Ann, Bob(,) and Cy" (or "or"); `first_free`: the first item may carry
+// the sentence's lead-in ("The cast includes Ann"). 0 when `text` is no such list.
+size_t en_items(std::string_view text, bool first_free) {
+  for (std::string_view join :
+       {std::string_view(", and "), std::string_view(" and "), std::string_view(", or "), std::string_view(" or ")}) {
+    const size_t at = text.rfind(join);
+    if (at == std::string_view::npos) continue;
+    size_t items = 0;
+    if (!all_short(text.substr(0, at), ", ", items, first_free)) return 0;
+    const std::string_view last = text.substr(at + join.size());
+    return !last.empty() && last.size() <= kMaxItem && last.find(", ") == std::string_view::npos ? items + 1 : 0;
+  }
+  return 0;
+}
+
+// Items of a list after a colon (`noun`: what stands between the count and it): "；"-separated
+// clauses when there are any, else a Chinese list, else
 // an English one ("Ann, Bob(,) and Cy").
-size_t listed_after_colon(std::string_view rest) {
+size_t listed_after_colon(std::string_view rest, std::string_view noun) {
   size_t end = rest.size();
   for (std::string_view e : kSentenceEnds) end = std::min(end, rest.find(e));
   rest = rest.substr(0, end);
@@ -116,17 +172,56 @@ size_t listed_after_colon(std::string_view rest) {
       return from < rest.size() ? items + 1 : items;
     }
   }
-  if (static_cast<unsigned char>(rest.front()) >= 0x80) return zh_items(rest, false);
-  // English: commas, the last item after "and"/"or" (with or without the serial comma).
-  for (std::string_view join :
-       {std::string_view(", and "), std::string_view(" and "), std::string_view(", or "), std::string_view(" or ")}) {
-    const size_t at = rest.rfind(join);
-    if (at == std::string_view::npos) continue;
-    if (!all_short(rest.substr(0, at), ", ", items, false)) return 0;
-    const std::string_view last = rest.substr(at + join.size());
-    return !last.empty() && last.size() <= kMaxItem && last.find(", ") == std::string_view::npos ? items + 1 : 0;
+  if (static_cast<unsigned char>(rest.front()) >= 0x80) {
+    if (const size_t n = zh_items(rest, false); n > 0) return n;
+    return repeated_openings(rest, noun);
   }
-  return 0;
+  // English: commas, the last item after "and"/"or" (with or without the serial comma).
+  return en_items(rest, false);
+}
+
+// A Chinese list the count's clause gives after it: after 分别 ("前两届分别获得亚军和季军": the first
+// item carries the verb) or right after the counted noun and 是 ("前三位是A、B和C").
+size_t listed_in_clause(std::string_view after) {
+  size_t end = after.size();
+  for (std::string_view e : {"。", "；", "，", "\n", "！", "？"}) end = std::min(end, after.find(e));
+  const std::string_view clause = after.substr(0, end);
+  const size_t reach = std::min(clause.size(), kMaxCountedNoun + 3);
+  if (const size_t at = clause.substr(0, reach).find("分别"); at != std::string_view::npos) {
+    return zh_items(clause.substr(at + std::string_view("分别").size()), true);
+  }
+  // Not 为, which is as often "for" ("两名球员为湖人和凯尔特人效力").
+  const size_t at = clause.substr(0, reach).find("是");
+  return at == std::string_view::npos ? 0 : zh_items(clause.substr(at + std::string_view("是").size()), false);
+}
+
+// The English list right before a count that sums it up: "…, Claire Danes and David Strathairn,
+// eleven names in all", "…, Rome and Oslo, all four". Its sentence only; the first item may carry the
+// sentence's lead-in. Only a count said to sum it up: "Smith, Jones and Brown, 3 goals each" counts
+// goals.
+size_t en_list_before(std::string_view before, std::string_view after) {
+  while (before.ends_with(' ')) before.remove_suffix(1);
+  bool sums_up = false;
+  for (std::string_view all : {", all", ", all of", ", a total of"}) {
+    if (before.ends_with(all)) {
+      before.remove_suffix(all.size() - 1);
+      sums_up = true;
+      break;
+    }
+  }
+  constexpr size_t kReach = 24;  // the counted noun, then the words that sum up
+  const std::string_view next = after.substr(0, std::min(after.size(), kReach));
+  for (std::string_view w : {" in all", " in total", " altogether", " all told"}) {
+    if (next.find(w) != std::string_view::npos && next.find(',') >= next.find(w)) sums_up = true;
+  }
+  if (!sums_up || !before.ends_with(',')) return 0;
+  before.remove_suffix(1);
+  size_t from = 0;
+  for (std::string_view e : {". ", ": ", "\n", "; "}) {
+    const size_t at = before.rfind(e);
+    if (at != std::string_view::npos) from = std::max(from, at + e.size());
+  }
+  return en_items(before.substr(from), true);
 }
 
 // The items of the nearest Chinese list in `text`, searched back clause by clause: separators (、,
@@ -246,7 +341,7 @@ bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::str
     });
     if (titles == 0 && !clause_word && zh_items(list, true) == n) return true;
   }
-  if (counts_list_before(a, before)) return true;
+  if (counts_list_before(a, before) || en_list_before(before, after) == n) return true;
   // The list after a colon that closes the count's noun ("两个：…；…", "two daughters: Ann and Bea"),
   // where the text after the count is known (not while a stream writes it).
   if (after.data() == nullptr) return false;
@@ -258,9 +353,9 @@ bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::str
     const bool plain =
         std::none_of(noun.begin(), noun.end(), [](char c) { return c == ',' || c == '.' || c == ';'; }) &&
         noun.find("，") == std::string_view::npos && noun.find("。") == std::string_view::npos;
-    if (plain && listed_after_colon(after.substr(at + colon.size())) == n) return true;
+    if (plain && listed_after_colon(after.substr(at + colon.size()), noun) == n) return true;
   }
-  return false;
+  return !after.empty() && static_cast<unsigned char>(after.front()) >= 0x80 && listed_in_clause(after) == n;
 }
 
 }  // namespace sfcl::verify

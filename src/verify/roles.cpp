@@ -7,9 +7,11 @@
 // another field's label is. A role that the answer does not write, or that the sources never use,
 // binds nothing.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 
+#include "util/utf8.h"
 #include "verify/verify.h"
 
 namespace sfcl::verify {
@@ -197,6 +199,38 @@ constexpr std::string_view kNominalMeasures[] = {"个", "人", "台", "家", "�
                                                  "条", "所", "户", "套", "部", "枚", "颗", "张", "篇", "首",
                                                  "支", "批", "株", "头", "间", "栋", "处", "份", "辆", "册",
                                                  "本", "床"};
+// The first two Han characters of `text`, past opening quotes; empty when it has no two.
+std::string_view han_lead(std::string_view text) {
+  for (std::string_view q : {"“", "「", "《", "\""}) {
+    if (text.starts_with(q)) {
+      text.remove_prefix(q.size());
+      break;
+    }
+  }
+  constexpr size_t kTwo = 6;
+  for (size_t i = 0; i < kTwo; i += 3) {
+    if (i + 3 > text.size()) return {};
+    const auto d = utf8::decode(text, i);
+    if (d.length != 3 || d.cp < 0x4E00 || d.cp > 0x9FFF) return {};
+  }
+  return text.substr(0, kTwo);
+}
+
+// The first word of `text` in lower case without a plural "s" ("Laureates all told": "laureate"),
+// written into `word`; empty when it is no word of three letters or more.
+using WordBuffer = std::array<char, 24>;
+std::string_view singular_word(std::string_view text, WordBuffer& word) {
+  size_t i = 0;
+  while (i < text.size() && text[i] == ' ') ++i;
+  size_t n = 0;
+  for (; i < text.size() && std::isalpha(static_cast<unsigned char>(text[i])) != 0; ++i) {
+    if (n == word.size()) return {};
+    word[n++] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+  }
+  if (n > 3 && word[n - 1] == 's' && word[n - 2] != 's') --n;
+  return n >= 3 ? std::string_view(word.data(), n) : std::string_view{};
+}
+
 constexpr double kFirstYear = 1000;  // whole numbers from here to kLastYear may be years ("In 2019 prices rose")
 constexpr double kLastYear = 2100;
 
@@ -224,6 +258,43 @@ std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_
   return counts_things && !surface.ends_with("人") ? anchor::counted_noun(before, after, true) : std::string_view{};
 }
 }  // namespace
+
+// Whether a source counts what the count counts with another number: the same English unit ("five
+// members" against the answer's "Ann, Bob and Cy, three members in all"), or the same measure word
+// before the same two characters ("四场比赛" against "三场比赛：…"; the noun right after, as a clause
+// that merely mentions it says nothing of the count). Then the answer's own list is not the whole of
+// it, and its count no list_count.
+bool Checker::counted_otherwise(const Anchor& a, std::string_view after) const {
+  if (a.norm.starts_with('#')) return false;  // in a stream `after` is empty: a quantity's unit still says
+  if (a.type != Type::quantity && a.type != Type::number) return false;
+  // What is counted: an English quantity's unit ("3 member"), the word after an English number
+  // ("three laureates"), or the two characters after a Chinese measure word (三场比赛, 三个“首次”).
+  const size_t unit_at = a.norm.find(' ');
+  const std::string_view unit =
+      unit_at == std::string::npos ? std::string_view{} : std::string_view(a.norm).substr(unit_at + 1);
+  const bool english = unit.empty() || static_cast<unsigned char>(unit.back()) < 0x80;
+  WordBuffer mine{};
+  WordBuffer theirs{};
+  const std::string_view counted = !english ? han_lead(after) : unit.empty() ? singular_word(after, mine) : unit;
+  if (counted.empty()) return false;
+  const auto& all = index_.anchors();
+  for (uint32_t i : numeric_) {
+    const Anchor& s = all[i].anchor;
+    if (s.value == a.value || s.norm.starts_with('#')) continue;
+    const std::string_view clause = index_.counted(i);
+    const std::string_view next = clause.substr(std::min<size_t>(all[i].counted_after, clause.size()));
+    if (english) {
+      // The source's unit, or the word after its number.
+      const size_t at = s.norm.find(' ');
+      const std::string_view own =
+          at == std::string::npos ? singular_word(next, theirs) : std::string_view(s.norm).substr(at + 1);
+      if (own == counted) return true;
+    } else if (s.norm.ends_with(unit) && han_lead(next) == counted) {
+      return true;
+    }
+  }
+  return false;
+}
 
 // A confirmed count is right only for what it counts: "80 owners" where every source 80 counts
 // something else ("80 residents") is another value in the same digits, and so is "15个进球" against
@@ -268,7 +339,7 @@ void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::stri
   if (!other) return;
   // The count of a list the answer writes beside it ("…天津港补贴资金和社会捐助四部分"): its own count,
   // whatever the sources count with the same number.
-  if (counts_own_list(a, before, after)) {
+  if (counts_own_list(a, before, after) && !counted_otherwise(a, after)) {
     r.verdict = Verdict::derived;
     r.derivation = Derivation::list_count;
     r.support = -1;

@@ -131,6 +131,8 @@ class Checker {
  private:
   static float cosine(const std::vector<uint32_t>& a, float na, const std::vector<uint32_t>& b, float nb);
   bool quantity_by_number(const anchor::Anchor& a, int64_t& support) const;
+  // 第一场比赛 for the sources' 首场比赛 (measures.cpp).
+  bool first_said_with_shou(std::string_view surface, std::string_view after, anchor::TextSpan& span) const;
   bool measure_variant(const anchor::Anchor& a, std::string_view before, std::string_view after,
                        anchor::TextSpan& span) const;
   // A source measure or duration equal to `a` in another unit of its dimension (measures.cpp).
@@ -179,6 +181,7 @@ class Checker {
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_name_to_field(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
+  [[nodiscard]] bool counted_otherwise(const anchor::Anchor& a, std::string_view after) const;
   void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view before, std::string_view after,
                      CheckResult& r);
   // clauses.cpp: a value whose clause words are another source value's, never its own's
@@ -199,6 +202,9 @@ class Checker {
   [[nodiscard]] bool type_present(const anchor::Anchor& a) const;
   static void trim_name(std::string& folded);
   bool find_written(const anchor::Anchor& a, anchor::TextSpan& span) const;
+  // A Chinese name without the words before it, or in another legal form (han_names.cpp).
+  bool han_name_in_sources(std::string_view name, anchor::TextSpan& span) const;
+  bool han_legal_form(anchor::TextSpan& span) const;
   bool affiliation_written(std::string_view surface, anchor::TextSpan& span) const;
   void cite(CheckResult& r) const;
   // A name checked by its parts (name_parts.cpp): `folded` is fold_for_match of what was written.

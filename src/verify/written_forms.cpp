@@ -6,8 +6,9 @@
 // season ("2008" for "2007-08"), dimensions ("4x4" for "4 x 4" or "4 by 4"), dozens ("12" for "a
 // dozen"), a quarter in words ("Q3 2024" for "the third quarter of 2024"), noon and midnight ("12:00
 // pm" for "noon"), an age in Chinese ("45 years old" for 45岁), a share as a fraction ("30%" for "3 in
-// 10"). Each form is looked up verbatim, so
-// the value must still be the sources' digit for digit.
+// 10"), a first said with 首 ("第一场比赛" for "首场比赛"), a Chinese company in another legal form
+// (han_names.cpp). Each form is looked up verbatim, so the value must still be the sources' digit for
+// digit.
 #include <array>
 #include <cctype>
 #include <cmath>
@@ -406,7 +407,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
   switch (a.type) {
     case Type::name:
       return name_by_initials(surface, span) || name_abbreviated(span) || surname_with_title(span) ||
-             name_as_domain(span);
+             name_as_domain(span) || han_legal_form(span);
     case Type::number: {
       if (season_year(surface, before, span)) return true;
       if (number_named(index_, scratch_, a.value, before, span)) return true;
@@ -446,7 +447,8 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       if (!a.norm.starts_with('#') || !(a.value >= 1 && a.value < static_cast<double>(kOrdinals.size()))) {
         return measure_variant(a, before, after, span);  // "9次助攻" for "9个助攻"
       }
-      return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span);
+      return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span) ||
+             (a.value == 1 && first_said_with_shou(surface, after, span));
     }
     case Type::date: {  // "May 30th" as "may 30"; "Q3 2024" as "the third quarter of 2024"
       if (quarter_in_words(index_, a.norm, scratch_, span)) return true;

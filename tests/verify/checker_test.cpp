@@ -1080,6 +1080,48 @@ INSTANTIATE_TEST_SUITE_P(
                       ProseCase{"Like the Busby family, Sharon and Korey Rademacher were hoping for a second child.",
                                 "Sharon Busby gave birth to twins.", "Sharon Busby", Verdict::unsupported}));
 
+// The eighth round of faithful answers: a first said with 首, a company in another legal form, and
+// counts of lists the answer gives in their own clause; each beside the wrong value it must not pass.
+INSTANTIATE_TEST_SUITE_P(
+    FaithfulEighthRound, ProseTable,
+    ::testing::Values(
+        ProseCase{"迎来了瑞士天王费德勒的首场比赛。", "这是费德勒的第一场比赛。", "第一场", Verdict::confirmed},
+        ProseCase{"迎来了瑞士天王费德勒的首场比赛。", "这也是他今年的第一场失利。", "第一场", Verdict::unsupported},
+        ProseCase{"他在2015年首度访华。", "他在2015年第一次访华。", "第一次", Verdict::confirmed},
+        ProseCase{"首轮投票中甲候选人领先，第二轮投票中乙候选人胜出。", "乙候选人在第一轮投票中胜出。", "第一轮",
+                  Verdict::unsupported},
+        ProseCase{"公司首次进入亚洲市场；欧洲市场早已进入。", "公司第一次进入欧洲市场。", "第一次",
+                  Verdict::unsupported},
+        ProseCase{"城市经济总量位居全国首位。", "城市人口排名全国第一位。", "第一位", Verdict::unsupported},
+        ProseCase{"国家电网福建省电力公司提前启动春节保电工作。", "福建省电力有限公司春节期间坚守岗位。",
+                  "福建省电力有限公司", Verdict::confirmed},
+        ProseCase{"宁波甬能新材料股份有限公司发布公告。", "宁波甬能新材料有限公司发布公告。", "宁波甬能新材料有限公司",
+                  Verdict::confirmed},
+        ProseCase{"宁波甬能新材料股份有限公司发布公告。", "宁波甬能新能源有限公司发布公告。", "宁波甬能新能源有限公司",
+                  Verdict::unsupported},
+        ProseCase{"华能国际电力股份有限公司发布公告。", "大唐国际电力有限公司发布公告。", "大唐国际电力有限公司",
+                  Verdict::unsupported},
+        ProseCase{"史万成参加冬运会。", "史万成参加了三届冬运会，前两届分别获得亚军和季军。", "两届", Verdict::derived},
+        ProseCase{"史万成参加冬运会。", "史万成参加了三届冬运会，前两届分别获得冠军、亚军和季军。", "两届",
+                  Verdict::unsupported},
+        ProseCase{"她是获奖的第四位中国女科学家。", "前三位是李方华（2003年）、叶玉如（2004年）和任咏华（2011年）。",
+                  "三位", Verdict::derived},
+        ProseCase{"刘添荣表示，此次行动实现了多个首次。",
+                  "此次行动实现了三个“首次”：首次开展联合巡航，首次开展联合搜救演练，首次开展执法交流。", "三个",
+                  Verdict::derived},
+        ProseCase{"本次任务实现了两个“首次”：首次在月球背面着陆，首次实现中继通信。",
+                  "本次任务实现了三个“首次”：首次在月球背面着陆，首次实现中继通信，首次采集月壤样本。", "三个",
+                  Verdict::unsupported},
+        ProseCase{"该队在四场比赛中取胜。", "该队在三场比赛中：比赛开始就领先，比赛中段扩大优势，比赛最后锁定胜局。",
+                  "三场", Verdict::unsupported},
+        ProseCase{"The film stars Holly Hunter, Anne Bancroft and Claire Danes.",
+                  "It stars Holly Hunter, Anne Bancroft and Claire Danes, three names in all.", "three",
+                  Verdict::derived},
+        ProseCase{"The prize was shared by Ann Lee, Bob Hart, Cy Young and Dee Snow, four laureates.",
+                  "The prize went to Ann Lee, Bob Hart and Dee Snow, three laureates all told.", "three",
+                  Verdict::unsupported},
+        ProseCase{"Smith scored.", "Smith, Jones and Brown, 3 goals each.", "3 goals", Verdict::unsupported}));
+
 // A value the answer rounds and says so, against the more precise source value; a round value of
 // its own, a rounding two source values could give, and a year stay apart.
 INSTANTIATE_TEST_SUITE_P(
