@@ -261,6 +261,9 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 // The first end of a range, a bare number or an amount with digits [digits, j) starting at p, read
 // with the magnitude or unit the second end carries ("3至4亿元", "$3-4 million"); lexer_ranges.cpp.
 bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a);
+// The first end of a range with its own magnitude word [j, end) ("2.6万至3.2万元"): the unit of a second
+// end with the same magnitude word (lexer_ranges.cpp).
+bool magnitude_range_shares_unit(Src& src, size_t p, size_t j, size_t end, Anchor& a);
 // "3、5和8个", "第21、48和85分钟": a number at [p, j) before more of a Chinese list whose last item
 // carries a unit (a count, a percentage, money, minutes) takes that unit. `cn_list_last` reads the
 // list's last item after j into y, true when its unit is one the list's items share.

@@ -403,6 +403,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
   }
   a.type = Type::number;
   if (mult.shift == 0 && !range_shares_unit(src, p, p, j, a)) list_shares_unit(src, p, j, a);  // "3至4亿元", "3、5个"
+  if (mult.shift != 0) magnitude_range_shares_unit(src, p, j, mult.end, a);                    // "2.6万至3.2万元"
   return mult.end;
 }
 

@@ -98,6 +98,25 @@ bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a) {
   return true;
 }
 
+bool magnitude_range_shares_unit(Src& src, size_t p, size_t j, size_t end, Anchor& a) {
+  if (src.in_range || below_zero_before(src.s, p)) return false;
+  const size_t q = second_end_at(src, p, end);
+  if (q == 0 || !is_digit(src.at(q))) return false;
+  Anchor y;
+  src.in_range = true;
+  const size_t e = scan_digit_start(src, q, y, LexerOptions{});
+  src.in_range = false;
+  if (e == 0 || (y.type != Type::amount && y.type != Type::quantity) || !(y.value >= a.value)) return false;
+  // The same magnitude word after both ends' digits (2.6万至3.2万元; not 2.6万至3.2亿元).
+  const std::string_view magnitude = src.s.substr(j, end - j);
+  if (!src.match(digits_end(src, q), magnitude)) return false;
+  const size_t unit = y.norm.find(' ');
+  if (unit == std::string::npos) return false;
+  a.norm.append(y.norm, unit);
+  a.type = y.type;
+  return true;
+}
+
 // Where the next item of a Chinese list of numbers starts after j ("、48", "和85"), or 0.
 size_t next_cn_item(Src& src, size_t j) {
   for (std::string_view sep : {"、", "和", "与", "及"}) {

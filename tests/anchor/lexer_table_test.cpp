@@ -703,6 +703,15 @@ const Case kCases[] = {
     // an anniversary counts years; an age in 周岁 no weeks
     {"诞辰100周年之际", "duration", "100周年", "100 year"},
     {"年满18周岁", "!duration", "", "18 week"},
+    // a range's first end with its own magnitude takes the second end's unit
+    {"约合2.6万至3.2万元人民币", "amount", "2.6万", "26000 CNY"},
+    {"约合2.6万至3.2万元人民币", "amount", "3.2万元", "32000 CNY"},
+    {"约有3万至5万人参加", "quantity", "3万", "30000 人"},
+    {"约有3万至5万人参加", "quantity", "5万人", "50000 人"},
+    {"约合2.6万至3.2亿元", "number", "2.6万", "26000"},
+    {"约合2.6万至3.2亿元", "amount", "3.2亿元", "320000000 CNY"},
+    {"revenue of 2.6 million to 3.2 million dollars", "amount", "2.6 million", "2600000 USD"},
+    {"revenue of 2.6 million to 3.2 million dollars", "amount", "3.2 million dollars", "3200000 USD"},
     // "times" before a comparison is a multiple, as 倍 is; alone it says how often
     {"prices were 3 times as high as last year", "quantity", "3 times", "3 倍"},
     {"the winner earns 3 times the runner-up's prize", "quantity", "3 times", "3 倍"},

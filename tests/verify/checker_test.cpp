@@ -1120,7 +1120,23 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"The prize was shared by Ann Lee, Bob Hart, Cy Young and Dee Snow, four laureates.",
                   "The prize went to Ann Lee, Bob Hart and Dee Snow, three laureates all told.", "three",
                   Verdict::unsupported},
-        ProseCase{"Smith scored.", "Smith, Jones and Brown, 3 goals each.", "3 goals", Verdict::unsupported}));
+        ProseCase{"Smith scored.", "Smith, Jones and Brown, 3 goals each.", "3 goals", Verdict::unsupported},
+        // a multiple in English, operands shown with their magnitude word, a range's first end with its
+        // own magnitude, a noun that opens with 中
+        ProseCase{"The winner gets $60,000 and the runner-up $20,000.",
+                  "The winner's prize is 3 times the runner-up's.", "3 times", Verdict::derived},
+        ProseCase{"The winner gets $60,000 and the runner-up $20,000.",
+                  "The winner's prize is 4 times the runner-up's.", "4 times", Verdict::unsupported},
+        ProseCase{"冠、亚军奖金分别为6万元和2万元。上届曾获得5万元的特别奖。",
+                  "冠军奖金6万元、亚军2万元，冠军奖金是亚军的三倍。", "三倍", Verdict::derived},
+        ProseCase{"冠、亚军奖金分别为6万元和2万元。上届曾获得5万元的特别奖。",
+                  "冠军奖金6万元、亚军2万元，冠军奖金是亚军的四倍。", "四倍", Verdict::unsupported},
+        ProseCase{"运营费用约为4000至5000美元（约合2.6万至3.2万元人民币）。", "约合人民币2.6万至3.2万元。",
+                  "人民币2.6万", Verdict::confirmed},
+        ProseCase{"运营费用约为4000至5000美元（约合2.6万至3.2万元人民币）。", "约合人民币2.8万至3.2万元。",
+                  "人民币2.8万", Verdict::unsupported},
+        ProseCase{"丽水市区共有11家中小学校和幼儿园。", "共有11所中小学和幼儿园。", "11所", Verdict::confirmed},
+        ProseCase{"丽水市区共有11家中小学校和幼儿园。", "共有12所中小学和幼儿园。", "12所", Verdict::unsupported}));
 
 // A value the answer rounds and says so, against the more precise source value; a round value of
 // its own, a rounding two source values could give, and a year stay apart.
