@@ -136,6 +136,12 @@ size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
       const auto n = src.cp(e);
       if (n.length > 0 && kBallWords.find(n.cp) != std::u32string_view::npos) return 0;
     }
+    // 环 counts the rings an archer or shooter scores (射出17环), not 环节, 环境, 环保, 环比, 二环路.
+    if (u.text == "环") {
+      static constexpr std::u32string_view kRingWords = U"节境保比球线路绕卫形";
+      const auto n = src.cp(e);
+      if (n.length > 0 && kRingWords.find(n.cp) != std::u32string_view::npos) return 0;
+    }
     // 口 counts people (一家五口, 三口之家), not wells or pots (3口井, 两口锅).
     if (u.text == "口") {
       static constexpr std::u32string_view kThingWords = U"井锅缸棺袋箱罐池塘钟气水";

@@ -146,7 +146,7 @@ struct QuantityUnit {
 };
 // Measure words and units right after a Chinese number; where one is a prefix of another, the
 // longer comes first. 分 is not followed by 钟 or 之 (scan_quantity checks).
-inline constexpr std::array<QuantityUnit, 81> kQuantityUnitsZh = {
+inline constexpr std::array<QuantityUnit, 82> kQuantityUnitsZh = {
     {{"个百分点", "pp"}, {"个基点", "bp"},    {"基点", "bp"},      {"个", "个"},     {"人次", "人次"},
      {"人", "人"},       {"名", "人"},        {"位", "人"},        {"例", "人"},     {"口", "人"},
      {"台", "台"},       {"家", "家"},        {"件", "件"},        {"次", "次"},     {"场", "场"},
@@ -163,7 +163,8 @@ inline constexpr std::array<QuantityUnit, 81> kQuantityUnitsZh = {
      {"毫升", "ml"},     {"毫米", "mm"},      {"微克", "mcg"},     {"克", "g"},      {"升", "l"},
      {"厘米", "cm"},     {"斤", "jin"},       {"摄氏度", "degC"},  {"千卡", "kcal"}, {"大卡", "kcal"},
      {"票", "票"},       {"球", "goal"},      {"连胜", "连胜"},    {"连败", "连败"}, {"连冠", "连冠"},
-     {"字", "字"}}};  // 打进3球: goals, as "3 goals" counts them; 字 after digits only (十字 is a cross)
+     {"字", "字"},       {"环", "环"}}};  // 打进3球: goals, as "3 goals" counts them; 字 after digits only (十字 is a
+                                          // cross); 环: rings scored
 // Nouns and units after an English number and a space (any case): what is counted is part of the
 // value ("6 units" is not "6 stores").
 inline constexpr std::array<QuantityUnit, 117> kQuantityUnitsEn = {{{"units", "unit"},

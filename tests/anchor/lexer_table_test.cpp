@@ -712,6 +712,9 @@ const Case kCases[] = {
     {"约合2.6万至3.2亿元", "amount", "3.2亿元", "320000000 CNY"},
     {"revenue of 2.6 million to 3.2 million dollars", "amount", "2.6 million", "2600000 USD"},
     {"revenue of 2.6 million to 3.2 million dollars", "amount", "3.2 million dollars", "3200000 USD"},
+    // rings an archer scores; not 环节, 环比
+    {"朱珏蔓射出7环后", "quantity", "7环", "7 环"},
+    {"第3环节开始", "!quantity", "", "3 环"},
     // "times" before a comparison is a multiple, as 倍 is; alone it says how often
     {"prices were 3 times as high as last year", "quantity", "3 times", "3 倍"},
     {"the winner earns 3 times the runner-up's prize", "quantity", "3 times", "3 倍"},

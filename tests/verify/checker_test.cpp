@@ -1136,7 +1136,14 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"运营费用约为4000至5000美元（约合2.6万至3.2万元人民币）。", "约合人民币2.8万至3.2万元。",
                   "人民币2.8万", Verdict::unsupported},
         ProseCase{"丽水市区共有11家中小学校和幼儿园。", "共有11所中小学和幼儿园。", "11所", Verdict::confirmed},
-        ProseCase{"丽水市区共有11家中小学校和幼儿园。", "共有12所中小学和幼儿园。", "12所", Verdict::unsupported}));
+        ProseCase{"丽水市区共有11家中小学校和幼儿园。", "共有12所中小学和幼儿园。", "12所", Verdict::unsupported},
+        // 1 written 一 before a unit, which is no anchor alone; rings scored
+        ProseCase{"成绩到达2米38，距离全国纪录仅差一厘米。", "距全国纪录仅差1厘米。", "1厘米", Verdict::confirmed},
+        ProseCase{"成绩到达2米38，距离全国纪录仅差一厘米。", "距全国纪录仅差2厘米。", "2厘米", Verdict::unsupported},
+        ProseCase{"韩国男团最后一局发挥失准，以6环之差负于日本队。", "韩国队以六环之差不敌日本。", "六环",
+                  Verdict::confirmed},
+        ProseCase{"韩国男团最后一局发挥失准，以6环之差负于日本队。", "韩国队以五环之差不敌日本。", "五环",
+                  Verdict::unsupported}));
 
 // A value the answer rounds and says so, against the more precise source value; a round value of
 // its own, a rounding two source values could give, and a year stay apart.
