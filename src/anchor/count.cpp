@@ -127,22 +127,11 @@ bool after_name(std::string_view before) {
 // Characters that follow a measure word without being what it counts: particles, prepositions,
 // approximations (15个以上, 1万余起, 3个多月).
 bool is_zh_function(char32_t c) {
-  static constexpr char32_t kChars[] = {U'的', U'了', U'在', U'和', U'与', U'及', U'或', U'中', U'是', U'为',
-                                        U'以', U'对', U'被', U'把', U'从', U'到', U'也', U'都', U'就', U'还',
-                                        U'并', U'等', U'多', U'余', U'左', U'右', U'内', U'后', U'前', U'之',
-                                        U'上', U'下', U'里', U'来', U'共', U'均', U'各', U'已', U'将', U'又'};
+  static constexpr char32_t kChars[] = {U'的', U'了', U'在', U'和', U'与', U'及', U'或', U'中', U'是', U'为', U'以',
+                                        U'对', U'被', U'把', U'从', U'到', U'也', U'都', U'就', U'还', U'并', U'等',
+                                        U'多', U'余', U'左', U'右', U'内', U'后', U'前', U'之', U'上', U'下', U'里',
+                                        U'来', U'共', U'均', U'各', U'已', U'将', U'又', U'至'};
   return std::find(std::begin(kChars), std::end(kChars), c) != std::end(kChars);
-}
-
-// Whether a run of Han characters opens with a function word: not the nouns that begin with one
-// (11家中小学校, 3家中央企业, 5家上市公司), whose measure word counts them.
-bool opens_with_function(std::string_view run) {
-  static constexpr std::string_view kNouns[] = {"中小", "中学", "中国", "中心", "中央", "中医", "中华", "中型",
-                                                "中等", "中级", "上市", "下属", "内地", "前锋", "后卫"};
-  if (run.empty()) return false;
-  const auto d = utf8::decode(run, 0);
-  if (!is_zh_function(d.cp)) return false;
-  return std::none_of(std::begin(kNouns), std::end(kNouns), [&](std::string_view w) { return run.starts_with(w); });
 }
 
 bool han_at(std::string_view s, size_t i, char32_t& cp, size_t& len) {
@@ -189,7 +178,9 @@ std::string_view counted_noun(std::string_view before, std::string_view after, b
     return after[0] == '-' ? hyphened_noun_at(after.substr(1)) : plural_noun_at(after.substr(1));
   }
   const std::string_view run = han_run(after);
-  return run.empty() || opens_with_function(run) ? std::string_view{} : run;
+  char32_t cp = 0;
+  size_t len = 0;
+  return run.empty() || (han_at(run, 0, cp, len), is_zh_function(cp)) ? std::string_view{} : run;
 }
 
 Counted counts(std::string_view noun, std::string_view clause, size_t after) {
@@ -215,7 +206,9 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
   // An age ("15岁时打破…进球纪录") counts nothing, whatever the clause goes on to name.
   if (source_after.starts_with("岁") || source_after.starts_with("周岁")) return Counted::other;
   const std::string_view source = han_run(source_after);
-  if (source.empty() || opens_with_function(source)) return Counted::unknown;
+  char32_t cp = 0;
+  size_t len = 0;
+  if (source.empty() || (han_at(source, 0, cp, len), is_zh_function(cp))) return Counted::unknown;
   // The noun may stand after a modifier on either side (两支主要球队, 两支球队), after a clause
   // (612例经二甲双胍治疗…的患者) or before the count (电子体温计中有36支): the same thing is counted
   // when the answer's noun begins with characters of the source's clause, or the source's noun

@@ -261,6 +261,11 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 // The first end of a range, a bare number or an amount with digits [digits, j) starting at p, read
 // with the magnitude or unit the second end carries ("3至4亿元", "$3-4 million"); lexer_ranges.cpp.
 bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a);
+// Whether the words after "times" or "twice" at e compare ("3 times as large as", "twice the size",
+// "3 times larger"): then the count is a multiple, as 3倍 is. `wait` while a stream has not written
+// enough to tell (lexer_quantities.cpp).
+enum class Compared : uint8_t { no, yes, wait };
+Compared times_compared(Src& src, size_t e);
 // The first end of a range with its own magnitude word [j, end) ("2.6万至3.2万元"): the unit of a second
 // end with the same magnitude word (lexer_ranges.cpp).
 bool magnitude_range_shares_unit(Src& src, size_t p, size_t j, size_t end, Anchor& a);

@@ -70,21 +70,48 @@ size_t measure_suffix(Src& src, size_t j, std::string_view& unit) {
 }
 
 namespace {
-enum class Compared : uint8_t { no, yes, wait };
-// Whether the words after "times" compare (" as", " the", " more", " larger" ...); `wait` while a
-// stream has not yet written enough of them to tell.
-Compared times_compared(Src& src, size_t e) {
-  bool short_text = false;
-  for (std::string_view w : {" as ", " the ", " more ", " larger", " higher", " greater", " bigger", " that of",
-                             " what ", " faster", " longer", " less "}) {
-    size_t i = 0;
-    while (i < w.size() && src.at(e + i) != kEnd && to_lower(src.at(e + i)) == w[i]) ++i;
-    if (i == w.size()) return Compared::yes;
-    if (src.at(e + i) == kEnd) short_text = true;
+// Whether `w` is written at e: yes, no, or wait (a stream has not written enough to tell).
+Compared written_at(Src& src, size_t e, std::string_view w) {
+  for (size_t i = 0; i < w.size(); ++i) {
+    const int c = src.at(e + i);
+    if (c == kEnd) return src.final ? Compared::no : Compared::wait;
+    if (to_lower(c) != static_cast<unsigned char>(w[i])) return Compared::no;
   }
-  return short_text && !src.final ? Compared::wait : Compared::no;
+  return Compared::yes;
+}
+
+// "as large as", "the runner-up's": a word between two fixed words at e (`w` then a word then `end`).
+Compared word_between(Src& src, size_t e, std::string_view w, std::string_view end) {
+  const Compared first = written_at(src, e, w);
+  if (first != Compared::yes) return first;
+  size_t k = e + w.size();
+  while (is_alpha(src.at(k)) || src.at(k) == '-') ++k;
+  if (k == e + w.size()) return src.at(k) == kEnd && !src.final ? Compared::wait : Compared::no;
+  if (src.at(k) == kEnd && !src.final) return Compared::wait;
+  return written_at(src, k, end);
 }
 }  // namespace
+
+Compared times_compared(Src& src, size_t e) {
+  Compared how = word_between(src, e, " as ", " as");  // "as large as"
+  if (how == Compared::yes) return how;
+  bool wait = how == Compared::wait;
+  // "3 times the runner-up's", "twice the city's": a multiple of what someone has.
+  for (std::string_view end : {"'s", "\u2019s"}) {
+    how = word_between(src, e, " the ", end);
+    if (how == Compared::yes) return how;
+    wait = wait || how == Compared::wait;
+  }
+  for (std::string_view w :
+       {" as many",  " as much",     " more than", " larger",  " higher",   " greater",    " bigger",     " faster",
+        " longer",   " smaller",     " lower",     " that of", " the size", " the number", " the amount", " the level",
+        " the rate", " the average", " the value", " what ",   " its ",     " their "}) {
+    how = written_at(src, e, w);
+    if (how == Compared::yes) return how;
+    wait = wait || how == Compared::wait;
+  }
+  return wait ? Compared::wait : Compared::no;
+}
 
 size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
   if (size_t e = measure_suffix(src, j, unit)) return e;

@@ -100,6 +100,12 @@ bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a) {
 
 bool magnitude_range_shares_unit(Src& src, size_t p, size_t j, size_t end, Anchor& a) {
   if (src.in_range || below_zero_before(src.s, p)) return false;
+  // A change and where it led ("增加0.6万至3.2万元", "rose by 0.4 million to 3.2 million") is no range.
+  const std::string_view lead = src.s.substr(0, p);
+  for (std::string_view w :
+       {"增加", "增长", "提高", "上升", "上涨", "减少", "下降", "降低", "下跌", "增", "减", "涨", "跌", "by "}) {
+    if (lead.ends_with(w)) return false;
+  }
   const size_t q = second_end_at(src, p, end);
   if (q == 0 || !is_digit(src.at(q))) return false;
   Anchor y;

@@ -290,8 +290,10 @@ size_t scan_spelled(Src& src, size_t p, Anchor& a) {
         j = e;
       }
     }
-    if (w.text == "twice") {  // "twice daily": two times, as 两次 is
-      set_norm(a, Type::quantity, "2 次");
+    if (w.text == "twice") {  // "twice daily": two times, as 两次 is; "twice as large": a multiple, as 两倍 is
+      const Compared how = times_compared(src, j);
+      if (how == Compared::wait) return 0;
+      set_norm(a, Type::quantity, how == Compared::yes ? "2 倍" : "2 次");
       a.value = 2;
       return j;
     }

@@ -706,6 +706,8 @@ const Case kCases[] = {
     // a range's first end with its own magnitude takes the second end's unit
     {"约合2.6万至3.2万元人民币", "amount", "2.6万", "26000 CNY"},
     {"约合2.6万至3.2万元人民币", "amount", "3.2万元", "32000 CNY"},
+    {"收入增加0.6万至3.2万元", "number", "0.6万", "6000"},
+    {"收入增加0.6万至3.2万元", "amount", "3.2万元", "32000 CNY"},
     {"约有3万至5万人参加", "quantity", "3万", "30000 人"},
     {"约有3万至5万人参加", "quantity", "5万人", "50000 人"},
     {"约合2.6万至3.2亿元", "number", "2.6万", "26000"},
