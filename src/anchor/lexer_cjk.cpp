@@ -312,23 +312,21 @@ size_t scan_cn_ordinal(Src& src, size_t p, Anchor& a) {
   return 0;
 }
 
-// "一两万元", "三五百元": a range of two neighbouring digits before a magnitude, then a currency. No
-// value is stated; the anchor keeps both ends ("10000-20000 CNY") so that only a source stating
-// that range supports it, and the loop never passes a made-up sum of money as "a few". Ranges of
-// days or people ("三五天", "七八个人") say "a few" and are no anchors.
-size_t scan_cn_range_amount(Src& src, std::string_view run, size_t j, Anchor& a) {
-  constexpr size_t kChar = 3;
-  if (run.size() < 3 * kChar) return 0;
-  uint64_t lo = 0;
-  uint64_t hi = 0;
-  const std::string low = std::string(run.substr(0, kChar)) + std::string(run.substr(2 * kChar));
-  if (!cn_value(low, lo) || !cn_value(run.substr(kChar), hi) || hi <= lo) return 0;
-  std::string_view unit;
-  const size_t e = currency_suffix(src, j, unit);
-  if (e == 0) return 0;
-  set_norm(a, Type::amount, std::to_string(lo) + "-" + std::to_string(hi) + " " + std::string(unit));
-  a.value = std::numeric_limits<double>::quiet_NaN();
-  return e;
+// After 一 at m (lead: the text before it): whether 天, 日 or 年 there says which day or year, or the
+// period of a rate, rather than a span of one. Waits (true) while a stream has not written the
+// character after the unit.
+bool one_unit_names_no_span(Src& src, std::string_view lead, size_t m) {
+  const bool day = src.match(m, "天") || src.match(m, "日");
+  if (!day && !src.match(m, "年")) return false;
+  for (std::string_view w : {"同", "这", "那", "每", "某"}) {
+    if (day && lead.ends_with(w)) return true;
+  }
+  const bool before = lead.ends_with("前") && !lead.ends_with("提前");
+  const bool after = lead.ends_with("后") && !lead.ends_with("延后") && !lead.ends_with("推后");
+  if (before || after) return true;
+  const auto next = src.cp(m + 3);
+  if (next.length == 0) return !src.final;
+  return next.cp == U'中' || next.cp == U'里';
 }
 
 // Whether a run of numerals at p is a word or states no value: 万一 ("in case"), 数千名 ("several
@@ -390,12 +388,9 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const std::string_view lead = src.s.substr(0, p);
   const bool span_word = lead.ends_with("一连") || lead.ends_with("连续") || lead.ends_with("为期") ||
                          lead.ends_with("历时") || lead.ends_with("长达") || lead.ends_with("接连");
-  // 同一天, 这一天, 每一天: which day, or every day, not a span of one.
-  if (run == "一" && (src.match(m, "天") || src.match(m, "日")) &&
-      (lead.ends_with("同") || lead.ends_with("这") || lead.ends_with("那") || lead.ends_with("每") ||
-       lead.ends_with("某"))) {
-    return 0;
-  }
+  // 同一天, 这一天, 每一天: which day, or every day, not a span of one; nor 前一天, 此前一天, 最后一年 (the
+  // one before, the last), though 提前一天 and 延后一天 are; nor 一年中, 一天里 ("in a year", a rate's period).
+  if (run == "一" && one_unit_names_no_span(src, lead, m)) return 0;
   if (size_t e = duration_suffix(src, m, unit, true);
       e > 0 && (!src.match(m, "日") || (!decimal && run.size() > 3) || span_word)) {
     if (size_t h = cn_and_a_half(src, e, unit, norm, a.value, a)) return h;  // 一年半

@@ -261,6 +261,9 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 // The first end of a range, a bare number or an amount with digits [digits, j) starting at p, read
 // with the magnitude or unit the second end carries ("3至4亿元", "$3-4 million"); lexer_ranges.cpp.
 bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a);
+// "一两万元": a range of neighbouring Chinese digits in `run` before a magnitude, then a currency at j
+// (lexer_ranges.cpp).
+size_t scan_cn_range_amount(Src& src, std::string_view run, size_t j, Anchor& a);
 // Whether the words after "times" or "twice" at e compare ("3 times as large as", "twice the size",
 // "3 times larger"): then the count is a multiple, as 3倍 is. `wait` while a stream has not written
 // enough to tell (lexer_quantities.cpp).

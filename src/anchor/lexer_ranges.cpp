@@ -4,6 +4,7 @@
 // as a source may write each end in full.
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "anchor/anchor.h"
@@ -174,6 +175,25 @@ bool list_shares_unit(Src& src, size_t p, size_t j, Anchor& a) {
   a.norm = std::move(norm);
   a.type = y.type;
   return true;
+}
+
+// "一两万元", "三五百元": a range of two neighbouring digits before a magnitude, then a currency. No
+// value is stated; the anchor keeps both ends ("10000-20000 CNY") so that only a source stating
+// that range supports it, and the loop never passes a made-up sum of money as "a few". Ranges of
+// days or people ("三五天", "七八个人") say "a few" and are no anchors.
+size_t scan_cn_range_amount(Src& src, std::string_view run, size_t j, Anchor& a) {
+  constexpr size_t kChar = 3;
+  if (run.size() < 3 * kChar) return 0;
+  uint64_t lo = 0;
+  uint64_t hi = 0;
+  const std::string low = std::string(run.substr(0, kChar)) + std::string(run.substr(2 * kChar));
+  if (!cn_value(low, lo) || !cn_value(run.substr(kChar), hi) || hi <= lo) return 0;
+  std::string_view unit;
+  const size_t e = currency_suffix(src, j, unit);
+  if (e == 0) return 0;
+  set_norm(a, Type::amount, std::to_string(lo) + "-" + std::to_string(hi) + " " + std::string(unit));
+  a.value = std::numeric_limits<double>::quiet_NaN();
+  return e;
 }
 
 }  // namespace sfcl::anchor::lex

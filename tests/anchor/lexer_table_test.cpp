@@ -714,6 +714,12 @@ const Case kCases[] = {
     {"约合2.6万至3.2亿元", "amount", "3.2亿元", "320000000 CNY"},
     {"revenue of 2.6 million to 3.2 million dollars", "amount", "2.6 million", "2600000 USD"},
     {"revenue of 2.6 million to 3.2 million dollars", "amount", "3.2 million dollars", "3200000 USD"},
+    // 一天 after 前 or 后 says which day (the one before, the last), 一年中 a rate's period; 提前一天 is a span
+    {"此前一天证监会核发了批文", "!duration", "", "1 day"},
+    {"最后一年他回到了家乡", "!duration", "", "1 year"},
+    {"工程提前一天完成", "duration", "一天", "1 day"},
+    {"一年中有超过200天在飞行", "duration", "200天", "200 day"},
+    {"一年中有超过200天在飞行", "!duration", "", "1 year"},
     // rings an archer scores; not 环节, 环比
     {"朱珏蔓射出7环后", "quantity", "7环", "7 环"},
     {"第3环节开始", "!quantity", "", "3 环"},
@@ -810,11 +816,11 @@ const Case kCases[] = {
     // which day, or every day, is no span of one
     {"同一天，中国女足晋级", "!duration", "", ""},
     {"每一天都训练", "!duration", "", ""},
-    {"比赛前一天", "duration", "一天", "1 day"},
+    {"比赛前一天", "!duration", "", "1 day"},
     // a day of the month before punctuation, unless a word of a span stands before it
     {"一直持续到本月30日。", "date", "30日", "---30"},
     {"前一天（即8日）值班", "date", "8日", "---08"},
-    {"前一天（即8日）值班", "duration", "一天", "1 day"},
+    {"前一天（即8日）值班", "!duration", "", "1 day"},
     {"2月18日至24日的7天", "date", "2月18日", "--02-18"},
     {"2月18日至24日的7天", "date", "24日", "---24"},
     {"2月18日至24日的7天", "duration", "7天", "7 day"},
