@@ -321,9 +321,11 @@ bool one_unit_names_no_span(Src& src, std::string_view lead, size_t m) {
   for (std::string_view w : {"同", "这", "那", "每", "某"}) {
     if (day && lead.ends_with(w)) return true;
   }
-  const bool before = lead.ends_with("前") && !lead.ends_with("提前");
-  const bool after = lead.ends_with("后") && !lead.ends_with("延后") && !lead.ends_with("推后");
-  if (before || after) return true;
+  if ((lead.ends_with("前") && !lead.ends_with("提前")) || lead.ends_with("最后")) return true;
+  // "in a year" only where it opens its clause: 过去一年中, 近一年里 are the span of the past year.
+  const bool opens_clause = lead.empty() || lead.ends_with("，") || lead.ends_with("。") || lead.ends_with("；") ||
+                            lead.ends_with("\n") || lead.ends_with("：");
+  if (!opens_clause) return false;
   const auto next = src.cp(m + 3);
   if (next.length == 0) return !src.final;
   return next.cp == U'中' || next.cp == U'里';
@@ -389,7 +391,8 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
   const bool span_word = lead.ends_with("一连") || lead.ends_with("连续") || lead.ends_with("为期") ||
                          lead.ends_with("历时") || lead.ends_with("长达") || lead.ends_with("接连");
   // 同一天, 这一天, 每一天: which day, or every day, not a span of one; nor 前一天, 此前一天, 最后一年 (the
-  // one before, the last), though 提前一天 and 延后一天 are; nor 一年中, 一天里 ("in a year", a rate's period).
+  // one before, the last), though 提前一天 is; nor 一年中, 一天里 opening a clause ("in a year", a rate's
+  // period).
   if (run == "一" && one_unit_names_no_span(src, lead, m)) return 0;
   if (size_t e = duration_suffix(src, m, unit, true);
       e > 0 && (!src.match(m, "日") || (!decimal && run.size() > 3) || span_word)) {

@@ -116,7 +116,11 @@ bool magnitude_range_shares_unit(Src& src, size_t p, size_t j, size_t end, Ancho
   if (e == 0 || (y.type != Type::amount && y.type != Type::quantity) || !(y.value >= a.value)) return false;
   // The same magnitude word after both ends' digits (2.6万至3.2万元; not 2.6万至3.2亿元).
   const std::string_view magnitude = src.s.substr(j, end - j);
-  if (!src.match(digits_end(src, q), magnitude)) return false;
+  const size_t after_magnitude = digits_end(src, q) + magnitude.size();
+  if (!src.match(digits_end(src, q), magnitude) || src.match(after_magnitude, "亿") ||
+      src.match(after_magnitude, "万")) {
+    return false;  // 2.6万至3.2万亿元: the second end is in 万亿
+  }
   const size_t unit = y.norm.find(' ');
   if (unit == std::string::npos) return false;
   a.norm.append(y.norm, unit);

@@ -24,7 +24,8 @@ struct Derived {
   bool any_unit = false;  // a bare number computed from counts of some unit ("少48万")
 };
 
-// Whether `v` is written in `text` in digits ("43" in "从43%提高到61%"), not inside a longer number.
+// Whether `v` is written in `text` in digits ("43" in "从43%提高到61%"), not inside a longer number; with
+// `scale` and `magnitude`, as digits before that magnitude word ("6万" for 60000).
 bool written_in(double v, std::string_view text, double scale = 1, std::string_view magnitude = {});
 
 class DerivedValues {

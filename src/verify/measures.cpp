@@ -92,7 +92,7 @@ bool Checker::quantity_by_number(const Anchor& a, int64_t& support) const {
 
 namespace {
 // Measure words that count single things of the noun after them and say nothing more, so that one
-// stands for another before the same noun: 14次大满贯 and 14座大满贯, 11家中小学校 and 11所中小学.
+// stands for another before the same noun: 14次大满贯 and 14座大满贯, 11家医院 and 11所医院.
 // Not those of a kind of their own: 届 and 期 (editions), 场 (matches), 批 and 组 (groups).
 bool plain_measure(std::string_view unit) {
   static constexpr std::string_view kPlain[] = {"个", "家", "所", "座", "项", "部", "件", "只", "支", "条", "台", "辆",
@@ -240,9 +240,11 @@ bool Checker::first_said_with_shou(std::string_view surface, std::string_view af
     if (index_.find_verbatim(scratch_, later)) return false;
   }
   const bool often = measure == "次";
+  // 首 and 头一 take the measure word (首次, 头一次); 首度 and 头一回 stand for 第一次 alone.
   for (std::string_view lead : {"首", "头一", "首度", "头一回"}) {
-    if (lead.size() > 3 && !often) break;
-    scratch_.assign(lead).append(lead.size() > 3 ? std::string_view{} : measure).append(after.substr(0, words));
+    const bool whole = lead == "首度" || lead == "头一回";
+    if (whole && !often) break;
+    scratch_.assign(lead).append(whole ? std::string_view{} : measure).append(after.substr(0, words));
     if (index_.find_verbatim(scratch_, span)) return true;
   }
   return false;

@@ -212,7 +212,10 @@ size_t en_list_before(std::string_view before, std::string_view after) {
   constexpr size_t kReach = 24;  // the counted noun, then the words that sum up
   const std::string_view next = after.substr(0, std::min(after.size(), kReach));
   for (std::string_view w : {" in all", " in total", " altogether", " all told"}) {
-    if (next.find(w) != std::string_view::npos && next.find(',') >= next.find(w)) sums_up = true;
+    const size_t at = next.find(w);
+    const size_t end = at + w.size();
+    const bool word_end = end >= next.size() || std::isalpha(static_cast<unsigned char>(next[end])) == 0;
+    if (at != std::string_view::npos && word_end && next.find(',') >= at) sums_up = true;  // not "in alliance"
   }
   if (!sums_up || !before.ends_with(',')) return 0;
   before.remove_suffix(1);

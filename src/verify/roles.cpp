@@ -265,7 +265,7 @@ std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_
 // that merely mentions it says nothing of the count). Then the answer's own list is not the whole of
 // it, and its count no list_count.
 bool Checker::counted_otherwise(const Anchor& a, std::string_view after) const {
-  if (a.norm.starts_with('#')) return false;  // in a stream `after` is empty: a quantity's unit still says
+  if (a.norm.starts_with('#')) return false;
   if (a.type != Type::quantity && a.type != Type::number) return false;
   // What is counted: an English quantity's unit ("3 member"), the word after an English number
   // ("three laureates"), or the two characters after a Chinese measure word (三场比赛, 三个“首次”).
@@ -273,6 +273,7 @@ bool Checker::counted_otherwise(const Anchor& a, std::string_view after) const {
   const std::string_view unit =
       unit_at == std::string::npos ? std::string_view{} : std::string_view(a.norm).substr(unit_at + 1);
   const bool english = unit.empty() || static_cast<unsigned char>(unit.back()) < 0x80;
+  // In a stream `after` is empty: an English quantity's unit still says what is counted.
   WordBuffer mine{};
   WordBuffer theirs{};
   const std::string_view counted = !english ? han_lead(after) : unit.empty() ? singular_word(after, mine) : unit;

@@ -444,13 +444,6 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
         return count_in_words(index_, scratch_, a.value, surface.substr(sp + 1), span);
       }
       if (anniversary_in_years(index_, scratch_, a, after, span)) return true;
-      // "1厘米" for 一厘米, which is no anchor (一 alone opens too many words to be read as 1).
-      if (a.value == 1 && surface.starts_with('1') && surface.size() > 1 &&
-          static_cast<unsigned char>(surface[1]) >= 0x80) {
-        scratch_.assign("一").append(surface.substr(1));
-        if (index_.find_verbatim(scratch_, span)) return true;
-        scratch_.clear();
-      }
       if (!a.norm.starts_with('#') || !(a.value >= 1 && a.value < static_cast<double>(kOrdinals.size()))) {
         return measure_variant(a, before, after, span);  // "9次助攻" for "9个助攻"
       }

@@ -722,7 +722,11 @@ const Case kCases[] = {
     {"一年中有超过200天在飞行", "!duration", "", "1 year"},
     // rings an archer scores; not 环节, 环比
     {"朱珏蔓射出7环后", "quantity", "7环", "7 环"},
-    {"第3环节开始", "!quantity", "", "3 环"},
+    {"共3环节开始", "!quantity", "", "3 环"},
+    {"约合2.6万至3.2万亿元", "number", "2.6万", "26000"},
+    {"约合2.6万至3.2万亿元", "amount", "3.2万亿元", "3200000000000 CNY"},
+    {"过去一年中营收持续增长", "duration", "一年", "1 year"},
+    {"今后一年内完成", "duration", "一年", "1 year"},
     // "times" before a comparison is a multiple, as 倍 is; alone it says how often
     {"prices were 3 times as high as last year", "quantity", "3 times", "3 倍"},
     {"the winner earns 3 times the runner-up's prize", "quantity", "3 times", "3 倍"},

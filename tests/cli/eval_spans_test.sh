@@ -33,7 +33,7 @@ check "by type" 'grep -q "^    amount                    2         100.0        
 "$SFCL" eval-spans "$data/rows.jsonl" --min-recall 75 --max-ff 12 --max-clean-flagged 34 >"$tmp/o"; rc=$?
 check "eval-spans exits 0 when the goals are met" '[ $rc -eq 0 ] && tail -1 "$tmp/o" | grep -q ": met$"'
 # eval/faithful: answers whose every value is right and in its place; the flags stay within 0.75% of
-# their value anchors (32 of 4,688 as docs/FIDELITY.md reports, "Counts of lists, firsts, legal forms").
+# their value anchors (33 of 4,688 as docs/FIDELITY.md reports, "Counts of lists, firsts, legal forms").
 faithful="$(dirname "$0")/../../eval/faithful"
 "$SFCL" eval-spans "$faithful/en.jsonl" "$faithful/zh.jsonl" --min-recall 0 --max-ff 0.75 --max-clean-flagged 10 \
     >"$tmp/o"; rc=$?

@@ -1090,6 +1090,12 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"他在2015年首度访华。", "他在2015年第一次访华。", "第一次", Verdict::confirmed},
         ProseCase{"首轮投票中甲候选人领先，第二轮投票中乙候选人胜出。", "乙候选人在第一轮投票中胜出。", "第一轮",
                   Verdict::unsupported},
+        // withheld where a source also writes a later one of the same words: which one is the claim
+        ProseCase{"首轮投票中甲候选人领先，第二轮投票中乙候选人胜出。", "第一轮投票中甲候选人领先。", "第一轮",
+                  Verdict::unsupported},
+        ProseCase{"首轮投票中甲候选人领先，乙候选人最终胜出。", "第一轮投票中甲候选人领先。", "第一轮",
+                  Verdict::confirmed},
+        ProseCase{"他头一次访华是在2015年。", "他第一次访华是在2015年。", "第一次", Verdict::confirmed},
         ProseCase{"公司首次进入亚洲市场；欧洲市场早已进入。", "公司第一次进入欧洲市场。", "第一次",
                   Verdict::unsupported},
         ProseCase{"城市经济总量位居全国首位。", "城市人口排名全国第一位。", "第一位", Verdict::unsupported},
@@ -1142,9 +1148,7 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"The new hall is twice the size of the old one.", "The new hall is 2 times as large as the old one.",
                   "2 times", Verdict::confirmed},
         ProseCase{"约有1.2万至1.5万家企业参展。", "约1.2万至1.5万家企业参展。", "1.2万", Verdict::confirmed},
-        // 1 written 一 before a unit, which is no anchor alone; rings scored
-        ProseCase{"成绩到达2米38，距离全国纪录仅差一厘米。", "距全国纪录仅差1厘米。", "1厘米", Verdict::confirmed},
-        ProseCase{"成绩到达2米38，距离全国纪录仅差一厘米。", "距全国纪录仅差2厘米。", "2厘米", Verdict::unsupported},
+        // rings scored
         ProseCase{"韩国男团最后一局发挥失准，以6环之差负于日本队。", "韩国队以六环之差不敌日本。", "六环",
                   Verdict::confirmed},
         ProseCase{"韩国男团最后一局发挥失准，以6环之差负于日本队。", "韩国队以五环之差不敌日本。", "五环",
