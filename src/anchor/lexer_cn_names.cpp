@@ -60,13 +60,14 @@ constexpr std::array<char32_t, 72> kBeforeName = [] {
   return s;
 }();
 // A character right after a name: particles, verbs and titles that follow names, punctuation.
-// 第 starts an ordinal after a name ("杨旭第61分钟扳平"), 虽 a clause ("王蔷虽在第8局反破发").
-constexpr std::array<char32_t, 63> kAfterName = [] {
-  std::array<char32_t, 63> s = {
+// 第 starts an ordinal after a name ("杨旭第61分钟扳平"), 虽 a clause ("王蔷虽在第8局反破发"), 又 an
+// adverb ("杨旭又在第79分钟").
+constexpr std::array<char32_t, 64> kAfterName = [] {
+  std::array<char32_t, 64> s = {
       U'是', U'的', U'在', U'于', U'和', U'与', U'及', U'等', U'为', U'说', U'称', U'任', U'先', U'女', U'教', U'博',
       U'医', U'律', U'经', U'主', U'院', U'老', U'同', U'被', U'将', U'已', U'曾', U'也', U'都', U'就', U'对', U'向',
       U'从', U'获', U'出', U'当', U'带', U'负', U'签', U'提', U'指', U'认', U'作', U'表', U'担', U'了', U'以', U'因',
-      U'后', U'来', U'宣', U'发', U'介', U'讲', U'回', U'强', U'透', U'还', U'现', U'则', U'所', U'第', U'虽'};
+      U'后', U'来', U'宣', U'发', U'介', U'讲', U'回', U'强', U'透', U'还', U'现', U'则', U'所', U'第', U'虽', U'又'};
   std::sort(s.begin(), s.end());
   return s;
 }();

@@ -147,7 +147,11 @@ size_t quantity_suffix(Src& src, size_t j, std::string_view& unit) {
     if (!src.match(j, u.text)) continue;
     const size_t e = j + u.text.size();
     // minutes, fractions, and 分别 ("以0：2分别负于": "respectively")
-    if (u.text == "分" && (src.match(e, "钟") || src.match(e, "之") || src.match(e, "别"))) return 0;
+    // ... but 3分之差 is a margin of 3 points; 3分球 is a kind of shot (a three-pointer), no points.
+    if (u.text == "分" && (src.match(e, "钟") || (src.match(e, "之") && !src.match(e, "之差")) || src.match(e, "别") ||
+                           src.match(e, "球"))) {
+      return 0;
+    }
     // 克 after a number is grams, not the first character of 克拉 (carats), 克隆, 克服, 克里斯.
     if (u.text == "克" && (src.match(e, "拉") || src.match(e, "隆") || src.match(e, "服") || src.match(e, "里"))) {
       return 0;

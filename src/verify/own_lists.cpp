@@ -17,7 +17,6 @@ namespace {
 using anchor::Anchor;
 using anchor::Type;
 
-constexpr double kMaxListed = 12;       // longer lists are not counted by hand
 constexpr size_t kMaxItem = 45;         // bytes of one listed item (15 CJK characters)
 constexpr size_t kMaxCountedNoun = 24;  // bytes between the count and the colon of its list
 
@@ -318,7 +317,12 @@ bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::str
   const auto n = static_cast<size_t>(a.value);
   // The list just before the count, in its clause ("易建联、朱芳雨、周鹏三名").
   while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
-  if (!before.empty() && static_cast<unsigned char>(before.back()) >= 0x80) {
+  // A Chinese list may end in a Latin name ("PTA、橡胶、玻璃、PVC四个品种").
+  constexpr size_t kLatinReach = 60;
+  const bool latin_last =
+      !before.empty() && std::isalnum(static_cast<unsigned char>(before.back())) != 0 &&
+      before.substr(before.size() > kLatinReach ? before.size() - kLatinReach : 0).find("、") != std::string_view::npos;
+  if (!before.empty() && (static_cast<unsigned char>(before.back()) >= 0x80 || latin_last)) {
     size_t from = 0;
     for (std::string_view e : kClauseEnds) {
       const size_t at = before.rfind(e);

@@ -262,8 +262,8 @@ std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_
 // Whether a source counts what the count counts with another number: the same English unit ("five
 // members" against the answer's "Ann, Bob and Cy, three members in all"), or the same measure word
 // before the same two characters ("四场比赛" against "三场比赛：…"; the noun right after, as a clause
-// that merely mentions it says nothing of the count). Then the answer's own list is not the whole of
-// it, and its count no list_count.
+// that merely mentions it says nothing of the count), where that count is one a list could give
+// (12 at most). Then the answer's own list is not the whole of it, and its count no list_count.
 bool Checker::counted_otherwise(const Anchor& a, std::string_view after) const {
   if (a.norm.starts_with('#')) return false;
   if (a.type != Type::quantity && a.type != Type::number) return false;
@@ -281,7 +281,8 @@ bool Checker::counted_otherwise(const Anchor& a, std::string_view after) const {
   const auto& all = index_.anchors();
   for (uint32_t i : numeric_) {
     const Anchor& s = all[i].anchor;
-    if (s.value == a.value || s.norm.starts_with('#')) continue;
+    // Only a count one could list: "376只股票" traded gives no count of the four the answer names.
+    if (s.value == a.value || s.value > kMaxListed || s.norm.starts_with('#')) continue;
     const std::string_view clause = index_.counted(i);
     const std::string_view next = clause.substr(std::min<size_t>(all[i].counted_after, clause.size()));
     if (english) {

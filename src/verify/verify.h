@@ -104,6 +104,9 @@ constexpr float kRoleUnread = 0.95F;
 // The confidence of a value the sources write another way: by a name's parts, in another written
 // form, or rounded as the answer says (rounded.cpp).
 constexpr float kByParts = 0.9F;
+// The most items an answer's own list is counted with (own_lists.cpp), and the largest source count
+// that can contradict such a count (roles.cpp): longer lists are not counted by hand.
+constexpr double kMaxListed = 12;
 
 class Checker {
  public:

@@ -720,6 +720,14 @@ const Case kCases[] = {
     {"工程提前一天完成", "duration", "一天", "1 day"},
     {"一年中有超过200天在飞行", "duration", "200天", "200 day"},
     {"一年中有超过200天在飞行", "!duration", "", "1 year"},
+    // a margin of points; a three-pointer is a kind of shot
+    {"仅以3分之差险胜", "quantity", "3分", "3 分"},
+    {"全场投中5个3分球", "quantity", "5个", "5 个"},
+    {"全场投中5个3分球", "!quantity", "", "3 分"},
+    {"全场投中5个3分球", "number", "3", "3"},
+    // a Latin name after a Chinese personal name's adverb
+    {"杨旭又在第79分钟领到黄牌", "name", "杨旭", "杨旭"},
+    {"杨旭又在第79分钟领到黄牌", "duration", "79分钟", "79 minute"},
     // rings an archer scores; not 环节, 环比
     {"朱珏蔓射出7环后", "quantity", "7环", "7 环"},
     {"共3环节开始", "!quantity", "", "3 环"},

@@ -1148,6 +1148,14 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"The new hall is twice the size of the old one.", "The new hall is 2 times as large as the old one.",
                   "2 times", Verdict::confirmed},
         ProseCase{"约有1.2万至1.5万家企业参展。", "约1.2万至1.5万家企业参展。", "1.2万", Verdict::confirmed},
+        // a Chinese list whose last item is a Latin name; a margin of points
+        ProseCase{"石化类商品中，PTA、橡胶、玻璃、PVC上涨。", "石化类商品中，PTA、橡胶、玻璃、PVC四个品种上涨。",
+                  "四个", Verdict::derived},
+        ProseCase{"石化类商品中，PTA、橡胶、玻璃、PVC上涨。", "石化类商品中，PTA、橡胶、玻璃、PVC五个品种上涨。",
+                  "五个", Verdict::unsupported},
+        ProseCase{"勇士队以112：109险胜猛龙队。", "勇士队以112：109仅以3分之差险胜猛龙队。", "3分", Verdict::derived},
+        ProseCase{"勇士队以112：109险胜猛龙队，库里投中5个3分球。", "勇士队以112：109仅以4分之差险胜猛龙队。", "4分",
+                  Verdict::unsupported},
         // rings scored
         ProseCase{"韩国男团最后一局发挥失准，以6环之差负于日本队。", "韩国队以六环之差不敌日本。", "六环",
                   Verdict::confirmed},
