@@ -371,7 +371,7 @@ CheckResult Checker::check(const Anchor& a, std::string_view field, std::string_
   if (a.type == Type::logic && !type_present(a)) return r;  // no obligation to compare with: unverifiable
   // The answer's own arithmetic over values it writes beside this one.
   Derivation shown = Derivation::none;
-  if (counts_own_list(a, before, after) && !counted_otherwise(a, after)) {
+  if (counts_own_list(a, before, after) && !counted_otherwise(a, surface, before, after)) {
     shown = Derivation::list_count;
   } else if (span_shown(a, before, after)) {
     shown = shown_time_ ? Derivation::time_span : Derivation::date_difference;

@@ -7,7 +7,6 @@
 // another field's label is. A role that the answer does not write, or that the sources never use,
 // binds nothing.
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cmath>
 
@@ -216,21 +215,6 @@ std::string_view han_lead(std::string_view text) {
   return text.substr(0, kTwo);
 }
 
-// The first word of `text` in lower case without a plural "s" ("Laureates all told": "laureate"),
-// written into `word`; empty when it is no word of three letters or more.
-using WordBuffer = std::array<char, 24>;
-std::string_view singular_word(std::string_view text, WordBuffer& word) {
-  size_t i = 0;
-  while (i < text.size() && text[i] == ' ') ++i;
-  size_t n = 0;
-  for (; i < text.size() && std::isalpha(static_cast<unsigned char>(text[i])) != 0; ++i) {
-    if (n == word.size()) return {};
-    word[n++] = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
-  }
-  if (n > 3 && word[n - 1] == 's' && word[n - 2] != 's') --n;
-  return n >= 3 ? std::string_view(word.data(), n) : std::string_view{};
-}
-
 constexpr double kFirstYear = 1000;  // whole numbers from here to kLastYear may be years ("In 2019 prices rose")
 constexpr double kLastYear = 2100;
 
@@ -264,34 +248,27 @@ std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_
 // before the same two characters ("四场比赛" against "三场比赛：…"; the noun right after, as a clause
 // that merely mentions it says nothing of the count), where that count is one a list could give
 // (12 at most). Then the answer's own list is not the whole of it, and its count no list_count.
-bool Checker::counted_otherwise(const Anchor& a, std::string_view after) const {
-  if (a.norm.starts_with('#')) return false;
-  if (a.type != Type::quantity && a.type != Type::number) return false;
-  // What is counted: an English quantity's unit ("3 member"), the word after an English number
-  // ("three laureates"), or the two characters after a Chinese measure word (三场比赛, 三个“首次”).
+bool Checker::counted_otherwise(const Anchor& a, std::string_view surface, std::string_view before,
+                                std::string_view after) const {
+  if (a.norm.starts_with('#') || (a.type != Type::quantity && a.type != Type::number)) return false;
   const size_t unit_at = a.norm.find(' ');
   const std::string_view unit =
       unit_at == std::string::npos ? std::string_view{} : std::string_view(a.norm).substr(unit_at + 1);
-  const bool english = unit.empty() || static_cast<unsigned char>(unit.back()) < 0x80;
-  // In a stream `after` is empty: an English quantity's unit still says what is counted.
-  WordBuffer mine{};
-  WordBuffer theirs{};
-  const std::string_view counted = !english ? han_lead(after) : unit.empty() ? singular_word(after, mine) : unit;
-  if (counted.empty()) return false;
+  const bool han = !unit.empty() && static_cast<unsigned char>(unit.back()) >= 0x80;
+  // What is counted: in English the noun bind_to_count reads ("three laureates"; a quantity's own in
+  // a stream too), in Chinese the two characters after the measure word (三场比赛, 三个“首次”).
+  const std::string_view noun = han ? han_lead(after) : noun_of(a, surface, before, after);
+  if (noun.empty()) return false;
   const auto& all = index_.anchors();
   for (uint32_t i : numeric_) {
     const Anchor& s = all[i].anchor;
     // Only a count one could list: "376只股票" traded gives no count of the four the answer names.
     if (s.value == a.value || s.value > kMaxListed || s.norm.starts_with('#')) continue;
     const std::string_view clause = index_.counted(i);
-    const std::string_view next = clause.substr(std::min<size_t>(all[i].counted_after, clause.size()));
-    if (english) {
-      // The source's unit, or the word after its number.
-      const size_t at = s.norm.find(' ');
-      const std::string_view own =
-          at == std::string::npos ? singular_word(next, theirs) : std::string_view(s.norm).substr(at + 1);
-      if (own == counted) return true;
-    } else if (s.norm.ends_with(unit) && han_lead(next) == counted) {
+    if (!han) {
+      if (anchor::counts(noun, clause, all[i].counted_after) == anchor::Counted::same) return true;
+    } else if (s.norm.ends_with(unit) &&
+               han_lead(clause.substr(std::min<size_t>(all[i].counted_after, clause.size()))) == noun) {
       return true;
     }
   }
@@ -341,7 +318,7 @@ void Checker::bind_to_count(const Anchor& a, std::string_view surface, std::stri
   if (!other) return;
   // The count of a list the answer writes beside it ("…天津港补贴资金和社会捐助四部分"): its own count,
   // whatever the sources count with the same number.
-  if (counts_own_list(a, before, after) && !counted_otherwise(a, after)) {
+  if (counts_own_list(a, before, after) && !counted_otherwise(a, surface, before, after)) {
     r.verdict = Verdict::derived;
     r.derivation = Derivation::list_count;
     r.support = -1;

@@ -184,7 +184,8 @@ class Checker {
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   void bind_name_to_field(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
-  [[nodiscard]] bool counted_otherwise(const anchor::Anchor& a, std::string_view after) const;
+  [[nodiscard]] bool counted_otherwise(const anchor::Anchor& a, std::string_view surface, std::string_view before,
+                                       std::string_view after) const;
   void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view before, std::string_view after,
                      CheckResult& r);
   // clauses.cpp: a value whose clause words are another source value's, never its own's
