@@ -109,12 +109,22 @@ bool in_count_and_measure(const Src& src, size_t p) {
 // Right after one ("一家" + "造船公司"): only a legal form names a company there.
 bool after_count_and_measure(const Src& src, size_t p) { return p >= 2 * kHan && count_and_measure(src, p - 2 * kHan); }
 
-// A clause's verb before the suffix, or one whose second half starts it: "网贷机构选择银行作为存管机构"
-// is an institution choosing a bank, "通过中国银行" no "过中国银行".
-constexpr std::string_view kVerbs[] = {"选择", "要求", "通过", "成为", "作为", "进入", "委托", "指定", "允许",
-                                       "禁止", "包括", "曾任", "现任", "出任", "担任", "兼任", "历任", "租下"};
-bool holds_verb(std::string_view s) {
-  return std::any_of(std::begin(kVerbs), std::end(kVerbs), [&](auto v) { return s.find(v) != std::string_view::npos; });
+// A numeral with a unit above ten (十二万, 一百二十): 分 after it is no count of points.
+bool above_ten(std::string_view run) {
+  constexpr int kTen = 10;
+  for (size_t i = 0; i < run.size();) {
+    const auto d = utf8::decode(run, i);
+    if (cn_unit(d.cp) > kTen) return true;
+    i += static_cast<size_t>(d.length);
+  }
+  return false;
+}
+
+// A numeral after a word of the clock or of hours (一小时二十分, 八点二十分): its 分 are minutes.
+bool clock_before(const Src& src, size_t p) {
+  if (p < kHan) return false;
+  const std::string_view prev = src.s.substr(p - kHan, kHan);
+  return prev == "时" || prev == "点" || prev == "头" || prev == "钟";
 }
 
 bool legal_form(std::string_view suffix) { return suffix.ends_with("有限公司") || suffix == "有限责任公司"; }
@@ -135,8 +145,10 @@ size_t scan_org_name(Src& src, size_t p, Anchor& a) {
   // No name starts with a conjunction or adverb ("但田管中心", "虽", "而") or a verb's second half (要求银行).
   static constexpr std::u32string_view kNoStart = U"但而虽且却又也就才求让把被令等";
   const char32_t first = src.cp(p).cp;
-  if (kNoStart.find(first) != std::u32string_view::npos || (p >= kHan && holds_verb(src.s.substr(p - kHan, 2 * kHan))))
+  if (kNoStart.find(first) != std::u32string_view::npos ||
+      starts_in_verb(p >= kHan ? src.s.substr(p - kHan, 2 * kHan) : std::string_view{}, src.s.substr(p))) {
     return 0;
+  }
   // 和 after a closing bracket or a digit joins what comes before: "叶玉如（2004年）和香港大学".
   if (first == U'和' && p > 0 &&
       (src.s[p - 1] == ')' || is_digit(src.s[p - 1]) || src.s.substr(0, p).ends_with("）"))) {
@@ -401,13 +413,16 @@ size_t scan_cn_numeral(Src& src, size_t p, Anchor& a) {
     return e;
   }
   // A count with its measure word (两名, 三家, 十二台); not 一 alone (一个, 一次 are mostly words)
-  // nor 分 (十分: "very").
+  // nor 分 after one character (十分: "very"; 几分), nor 十二分的 ("with all one's"): 落后十一分 is points.
   const size_t counted = quantity_suffix(src, m, unit);
   if (counted > 0 && unit == "个") {
     if (size_t h = cn_and_a_half(src, counted, unit, norm, a.value, a)) return h;  // 两个半小时, 一个半月
     if (size_t h = cn_count_and_more(src, counted, unit, norm, a)) return h;       // 七个多月
   }
-  if (size_t e = counted; e > 0 && (decimal || run != "一") && unit != "分" && unit != "字") {
+  const bool points = unit == "分" && run.size() >= 2 * kHan && !above_ten(run) &&
+                      !(run == "十二" && src.match(counted, "的")) && !clock_before(src, p) &&
+                      !src.match(counted, "秒") && !src.match(counted, "钟");
+  if (size_t e = counted; e > 0 && (decimal || run != "一") && (unit != "分" || points) && unit != "字") {
     if (!decimal && (second_ordinal(src, p, m) || rank_without_ordinal(src, p, m))) {  // 分列第二、三名
       set_ordinal(a, norm);
       return e;

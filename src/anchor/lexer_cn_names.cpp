@@ -161,6 +161,10 @@ size_t scan_jp_person(Src& src, size_t p, Anchor& a) {
 }
 
 size_t scan_cn_person(Src& src, size_t p, Anchor& a) {
+  // After the dot of a transliterated name (豪伊·李, 马泰奥·伦齐) a surname's character is the foreign
+  // name's: "豪伊·李预测" names no 李预测.
+  const std::string_view lead = src.s.substr(0, p);
+  if (lead.ends_with("·") || lead.ends_with("・") || lead.ends_with("•")) return 0;
   if (p >= 3) {  // the character before, already read by the scan
     const auto before = utf8::decode(src.s, p - 3);
     if (before.length == 3 && is_han(before.cp) && !in(kBeforeName, before.cp)) return 0;

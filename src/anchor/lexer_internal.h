@@ -47,6 +47,10 @@ size_t word_start_back(std::string_view t, size_t end);
 bool says_nothing(std::string_view w);
 int cn_digit(char32_t c);  // 0-9 for 零〇 一 二两 ... 九 (and their financial forms), else -1
 int cn_unit(char32_t c);
+// lexer_org_verbs.cpp: a clause's verb or a match's verb inside `s` ("选择银行", "队力压"), and a run of
+// Han text that starts inside one (`two`: the character before it and its first) or with a match's verb.
+bool holds_verb(std::string_view s);
+bool starts_in_verb(std::string_view two, std::string_view rest);
 
 }  // namespace sfcl::anchor
 

@@ -198,7 +198,11 @@ size_t scan_name(Src& src, size_t p, Anchor& a) {
   const size_t before = words == 0 ? run_words_before(src.s.substr(0, p), p) : 0;
   size_t e = cap_word(src, j);
   if (e == 0) return 0;
-  if (words == 0 && is_stop_word(src.s.substr(j, e - j))) return 0;
+  if (words == 0 &&
+      (is_stop_word(src.s.substr(j, e - j)) ||
+       std::find(kQuantifierStop.begin(), kQuantifierStop.end(), src.s.substr(j, e - j)) != kQuantifierStop.end())) {
+    return 0;
+  }
   if (before + ++words > kMaxNameWords) return 0;
   end = e;
   while (src.at(end) == ' ') {

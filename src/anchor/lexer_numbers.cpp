@@ -171,6 +171,15 @@ size_t percent_suffix(Src& src, size_t j) {
 // An ASCII identifier word: alnum groups joined by '-', '_' or '/'; needs a letter and a digit
 // (INV-2024-0042, A12B) or at least two separators (555-010-2233).
 size_t scan_identifier(Src& src, size_t p) {
+  // "late-2018", "mid-2015": a part of a year is no identifier ("mid-1990s", a decade, still is; and
+  // "pre-2008" stays one: the year alone would confirm "post-2008").
+  for (std::string_view w : {"early-", "mid-", "late-"}) {
+    if (!src.match_ci(p, w)) continue;
+    const size_t year_end = p + w.size() + 4;
+    if (src.digits(p + w.size()) != year_end) continue;
+    const int c = src.at(year_end);
+    if (!is_alpha(c) && c != '\'' && (c != kEnd || src.final)) return 0;
+  }
   size_t j = p;
   bool letter = false;
   bool digit = false;

@@ -438,6 +438,10 @@ inline constexpr std::array<std::string_view, 56> kNameStop = {
 inline constexpr std::array<std::string_view, 14> kNameStopMore = {"Section",   "Sec",    "Article", "Art",    "Clause",
                                                                    "Paragraph", "Para",   "See",     "Per",    "Under",
                                                                    "Total",     "Amount", "Date",    "Invoice"};
+// Quantifiers that start no name ("Many Bank officials", "Most Labour voters"), though a name may end
+// in one ("Johann Most").
+inline constexpr std::array<std::string_view, 7> kQuantifierStop = {"Many", "Most",    "Some",   "Both",
+                                                                    "Few",  "Several", "Another"};
 inline constexpr std::array<std::string_view, 14> kCorpSuffix = {"Ltd.", "Ltd",  "LLC", "Inc.", "Inc",   "Co.", "Corp.",
                                                                  "Corp", "GmbH", "PLC", "LLP",  "Group", "AG",  "S.A."};
 

@@ -262,10 +262,11 @@ bool opens_cn_clause(std::string_view before) {
   return false;
 }
 
-// Characters that start no verb of the value's clause right after it: particles, prepositions and
-// words of time or range (2005年的, 3月起, 30日内, 1998年至今).
+// Characters that start no verb of the value's clause right after it: particles, prepositions,
+// words of time or range (2005年的, 3月起, 30日内, 1998年至今), and the unit of an age or a number
+// that the value reads bare (32岁的她: 岁的 is no verb; 2号种子).
 constexpr std::u32string_view kCnNotVerbAfter =
-    U"的起以至前后内左右和与及或中间底初末是为在就也都还又才共约达之到时年月日";
+    U"的起以至前后内左右和与及或中间底初末是为在就也都还又才共约达之到时年月日岁号";
 
 // The verb right after a value that opens a Chinese clause: "，2005年上市" → 上市.
 std::string_view cn_role_after(std::string_view after) {

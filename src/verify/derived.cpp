@@ -107,10 +107,11 @@ bool written_in(double v, std::string_view text, double scale, std::string_view 
   for (size_t i = text.find(w); i != std::string_view::npos; i = text.find(w, i + 1)) {
     const auto digitish = [](char c) { return (c >= '0' && c <= '9') || c == '.' || c == ','; };
     const bool left = i == 0 || !digitish(text[i - 1]);
-    // A magnitude word ends the number: "$20 million, so" is written with it.
+    // A magnitude word ends the number: "$20 million, so" is written with it; so does a full stop or
+    // a comma with no digit after it ("in 2012, eight years after").
     const bool right =
         !magnitude.empty() || i + w.size() >= text.size() || !digitish(text[i + w.size()]) ||
-        (text[i + w.size()] == '.' &&
+        ((text[i + w.size()] == '.' || text[i + w.size()] == ',') &&
          (i + w.size() + 1 >= text.size() || !std::isdigit(static_cast<unsigned char>(text[i + w.size() + 1]))));
     if (left && right) return true;
   }

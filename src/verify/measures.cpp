@@ -1,6 +1,9 @@
-// Measures and counts against the sources' (docs/ANCHORS.md, "Checking"): a count's number written
-// alone, a measure or duration stated in another unit of its dimension, a first said with 首.
+// Measures and counts against the sources' (docs/ANCHORS.md, "Checking", "Written another way"): a
+// count's number written alone, a measure or duration stated in another unit of its dimension, a first
+// said with 首, points as a count of them, goals as times scored, spans of years and ages written
+// another way.
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "util/utf8.h"
@@ -246,6 +249,116 @@ bool Checker::first_said_with_shou(std::string_view surface, std::string_view af
     if (whole && !often) break;
     scratch_.assign(lead).append(whole ? std::string_view{} : measure).append(after.substr(0, words));
     if (index_.find_verbatim(scratch_, span)) return true;
+  }
+  return false;
+}
+
+}  // namespace sfcl::verify
+
+namespace sfcl::verify {
+
+namespace {
+// A scoring verb right before a count of times: "scored four times", "has found the net five times"
+// ("was booked four times" after "scored twice and" is no goals).
+bool scored_right_before(std::string_view before) {
+  while (before.ends_with(' ')) before.remove_suffix(1);
+  constexpr std::array<std::string_view, 4> kScoring = {"scored", "netted", "found the net", "hit the net"};
+  return std::any_of(kScoring.begin(), kScoring.end(), [&](std::string_view v) {
+    return before.ends_with(v) && (before.size() == v.size() || before[before.size() - v.size() - 1] == ' ');
+  });
+}
+}  // namespace
+
+// Points written as a count of them: 积7分 / "7分" for the sources' "7个积分" (a standing's points are
+// said either way). Only 积分: 个 with another noun counts something else. Not the other way: a
+// source's 7分 may be a margin (7分之差) or a rating (打了7分).
+bool Checker::points_as_count(const Anchor& a, anchor::TextSpan& span) const {
+  if (unit_of(a.norm) != "分") return false;
+  const auto& all = index_.anchors();
+  for (uint32_t i : index_.of_type(Type::quantity)) {
+    const auto& s = all[i];
+    if (s.anchor.value != a.value || unit_of(s.anchor.norm) != "个") continue;
+    const std::string_view clause = index_.counted(i);
+    if (!clause.substr(std::min<size_t>(s.counted_after, clause.size())).starts_with("积分")) continue;
+    span = {s.source, s.anchor.start, s.anchor.end};
+    return true;
+  }
+  return false;
+}
+
+// Goals said as times scored: "has scored four times" for the sources' "four goals", and "four goals"
+// for their "scored four times". Only where a scoring verb stands right before the times, and not
+// goals the sources say were conceded.
+bool Checker::goals_as_times(const Anchor& a, std::string_view before, anchor::TextSpan& span) const {
+  const std::string_view unit = unit_of(a.norm);
+  const bool as_goals = unit == "goal";
+  if (!as_goals && !(unit == "次" && scored_right_before(before))) return false;
+  const auto& all = index_.anchors();
+  for (uint32_t i : index_.of_type(Type::quantity)) {
+    const auto& s = all[i];
+    if (s.anchor.value != a.value || unit_of(s.anchor.norm) != (as_goals ? "次" : "goal")) continue;
+    const std::string_view clause = index_.counted(i);
+    std::string_view lead = clause.substr(0, std::min<size_t>(s.counted_after, clause.size()));
+    // The clause's text after the value begins at its unit word ("four| times"): drop the number.
+    const std::string_view text = s.text;
+    lead.remove_suffix(std::min(lead.size(), std::min(text.find_first_of(" -"), text.size())));
+    if (as_goals ? !scored_right_before(lead) : lead.find("conced") != std::string_view::npos) continue;
+    span = {s.source, s.anchor.start, s.anchor.end};
+    return true;
+  }
+  return false;
+}
+
+// 两万三千年前 for the sources' 2.3万年前: a span of years written in Chinese numerals is a duration,
+// while digits with 万 before 年 are read as a number ("5万年薪" is no span); the number the sources
+// write right before 年 is the same span.
+bool Checker::years_after_number(const Anchor& a, anchor::TextSpan& span) const {
+  constexpr double kMinYears = 1000;  // below, digits before 年 are a year of the calendar or a span already
+  if (unit_of(a.norm) != "year" || !(a.value >= kMinYears)) return false;
+  const auto& all = index_.anchors();
+  for (uint32_t i : numeric_) {
+    const auto& s = all[i];
+    if (s.anchor.type != Type::number || s.anchor.value != a.value) continue;
+    const std::string_view clause = index_.counted(i);
+    if (!clause.substr(std::min<size_t>(s.counted_after, clause.size())).starts_with("年")) continue;
+    span = {s.source, s.anchor.start, s.anchor.end};
+    return true;
+  }
+  return false;
+}
+
+// "45 years old", "a 45-year-old" for the sources' 45岁 or 45周岁, or an age they give in English.
+bool Checker::age_in_years(const Anchor& a, std::string_view after, anchor::TextSpan& span) const {
+  if (!a.norm.ends_with(" year") || !(after.starts_with(" old") || after.starts_with("-old")) ||
+      (after.size() > 4 && std::isalpha(static_cast<unsigned char>(after[4])) != 0)) {  // not "older"
+    return false;
+  }
+  const std::string_view digits = std::string_view(a.norm).substr(0, a.norm.size() - 5);
+  if (digits.find_first_not_of("0123456789") != std::string_view::npos) return false;
+  // 45岁, 45周岁; "aged 45", "at the (grand old) age of 45" (not "under the age of 45", a limit), and
+  // ", now 45" after a name ("The defendant, now 34 and called Davina"; not "the toll is now 45").
+  constexpr std::string_view kLimits[] = {"under the age of ", "over the age of ",  "below the age of ",
+                                          "above the age of ", "until the age of ", "before the age of "};
+  for (std::string_view unit : {"岁", "周岁"}) {
+    scratch_.assign(digits).append(unit);
+    if (index_.find_verbatim(scratch_, span)) return true;
+  }
+  scratch_.assign("aged ").append(digits);
+  if (index_.find_verbatim(scratch_, span, true)) return true;
+  const auto& all = index_.anchors();
+  for (uint32_t i : index_.of_type(Type::number)) {
+    const auto& s = all[i];
+    if (s.anchor.value != a.value) continue;
+    const std::string_view clause = index_.counted(i);
+    std::string_view lead = clause.substr(0, std::min<size_t>(s.counted_after, clause.size()));
+    lead.remove_suffix(std::min(lead.size(), s.text.size()));
+    const auto limit = [&] {
+      return std::any_of(std::begin(kLimits), std::end(kLimits), [&](std::string_view w) { return lead.ends_with(w); });
+    };
+    if (lead.ends_with(", now ") || (lead.ends_with("age of ") && !limit())) {
+      span = {s.source, s.anchor.start, s.anchor.end};
+      return true;
+    }
   }
   return false;
 }

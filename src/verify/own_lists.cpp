@@ -72,6 +72,17 @@ size_t zh_items(std::string_view list, bool first_free) {
   }
   size_t join = std::string_view::npos;
   size_t join_size = 0;
+  // 以及 joins the last item whole, whatever 和 it holds ("人文以及国际和地区事务").
+  if (const size_t at = tail.find("以及"); at != std::string_view::npos && at > 0) {
+    const std::string_view item = tail.substr(0, at);
+    // "A、B和C以及D": which joins split items is not known.
+    if (std::any_of(kZhJoins.begin(), kZhJoins.end(), [&](std::string_view j) { return item.find(j) != item.npos; })) {
+      return 0;
+    }
+    if (item_size(item) > kMaxItem && !(first_free && items == 0)) return 0;
+    tail.remove_prefix(at + std::string_view("以及").size());
+    return tail.empty() || item_size(tail) > kMaxItem ? 0 : items + 2;
+  }
   for (std::string_view j : kZhJoins) {
     const size_t at = tail.find(j);
     if (at != std::string_view::npos && at > 0 && at < join) {
@@ -226,6 +237,46 @@ size_t en_list_before(std::string_view before, std::string_view after) {
   return en_items(before.substr(from), true);
 }
 
+// An English list set after its count's noun by a comma, every word of every item capitalised: "three
+// reviewers, Ann Lee, Bob and Cy, agreed"; with `days`, the items are days of the week ("just two days,
+// Sunday and Monday"). The list ends at the comma or the sentence end after its last item; 0 when
+// `after` holds no such list ("2 trophies, Smith and Jones said": "Jones said" is no item).
+size_t en_list_after_noun(std::string_view after, bool noun_in_value, bool days) {
+  const size_t comma = after.substr(0, std::min(after.size(), kMaxCountedNoun)).find(", ");
+  if (comma == std::string_view::npos) return 0;
+  const std::string_view noun = after.substr(0, comma);
+  // The noun is the value's own ("two days") or the words right after it ("Three reviewers").
+  if (noun.empty() != noun_in_value) return 0;
+  if ((!noun.empty() && noun.front() != ' ') || std::any_of(noun.begin(), noun.end(), [](char c) {
+        return std::isalpha(static_cast<unsigned char>(c)) == 0 && c != ' ' && c != '-';
+      })) {
+    return 0;
+  }
+  std::string_view list = after.substr(comma + 2);
+  size_t join = std::string_view::npos;
+  for (std::string_view j : {" and ", " or "}) join = std::min(join, list.find(j));
+  if (join == std::string_view::npos) return 0;
+  size_t end = list.size();
+  for (std::string_view e : {", ", ". ", "; ", ": ", "\n"}) end = std::min(end, list.find(e, join));
+  if (end == list.size() && list.ends_with('.')) --end;
+  list = list.substr(0, end);
+  constexpr std::array<std::string_view, 7> kDays = {"Monday", "Tuesday",  "Wednesday", "Thursday",
+                                                     "Friday", "Saturday", "Sunday"};
+  // Every word capitalised, but the joining words; with `days`, every item a day.
+  for (size_t at = 0; at < list.size();) {
+    const size_t space = std::min(list.find(' ', at), list.size());
+    std::string_view word = list.substr(at, space - at);
+    if (word.ends_with(',')) word.remove_suffix(1);
+    const bool joining = word == "and" || word == "or";
+    if (!joining && (word.empty() || std::isupper(static_cast<unsigned char>(word.front())) == 0 ||
+                     (days && std::find(kDays.begin(), kDays.end(), word) == kDays.end()))) {
+      return 0;
+    }
+    at = space + 1;
+  }
+  return en_items(list, false);
+}
+
 // The items of the nearest Chinese list in `text`, searched back clause by clause: separators (、,
 // 和, 与, 及) no further apart than an item's length make one list ("《A》和《B》", "伍助前、游水姣夫妇");
 // 0 when no clause holds one.
@@ -310,11 +361,17 @@ bool Checker::counts_list_before(const Anchor& a, std::string_view before) {
 }
 
 bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::string_view after) {
-  if ((a.type != Type::number && a.type != Type::quantity) || !(a.value >= 2 && a.value <= kMaxListed) ||
-      a.value != std::floor(a.value) || a.norm.starts_with('#')) {  // a rank counts no list
+  if ((a.type != Type::number && a.type != Type::quantity && a.type != Type::duration) ||
+      !(a.value >= 2 && a.value <= kMaxListed) || a.value != std::floor(a.value) ||
+      a.norm.starts_with('#')) {  // a rank counts no list
     return false;
   }
   const auto n = static_cast<size_t>(a.value);
+  // A span of days counts the days of the week it names after it ("just two days, Sunday and Monday"),
+  // and only so.
+  if (a.type == Type::duration) {
+    return after.data() != nullptr && a.norm.ends_with(" day") && en_list_after_noun(after, true, true) == n;
+  }
   // The list just before the count, in its clause ("易建联、朱芳雨、周鹏三名").
   while (!before.empty() && before.back() == ' ') before.remove_suffix(1);
   // A Chinese list may end in a Latin name ("PTA、橡胶、玻璃、PVC四个品种").
@@ -340,11 +397,19 @@ bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::str
     // Titles one after another are items however they are joined ("《A》《B》及《C》": three).
     const size_t titles = title_items(list);
     if (titles == n) return true;
+    // The last item's words only ("只有水星和金星两颗": 有 is the first item's lead-in), and not the 有
+    // of a legal form (文化传媒有限公司).
     size_t cut = list.size() > kMaxLastItem ? list.size() - kMaxLastItem : 0;
+    for (std::string_view sep : {"、", "和", "与", "及", "或"}) {
+      if (const size_t at = list.rfind(sep); at != std::string_view::npos) cut = std::max(cut, at + sep.size());
+    }
     while (cut < list.size() && (static_cast<unsigned char>(list[cut]) & 0xC0) == 0x80) ++cut;  // a character's start
     const std::string_view last_words = list.substr(cut);
     const bool clause_word = std::any_of(kClauseWords.begin(), kClauseWords.end(), [&](std::string_view w) {
-      return last_words.find(w) != std::string_view::npos;
+      for (size_t at = last_words.find(w); at != std::string_view::npos; at = last_words.find(w, at + w.size())) {
+        if (w != "有" || !last_words.substr(at).starts_with("有限")) return true;
+      }
+      return false;
     });
     if (titles == 0 && !clause_word && zh_items(list, true) == n) return true;
   }
@@ -352,6 +417,7 @@ bool Checker::counts_own_list(const Anchor& a, std::string_view before, std::str
   // The list after a colon that closes the count's noun ("两个：…；…", "two daughters: Ann and Bea"),
   // where the text after the count is known (not while a stream writes it).
   if (after.data() == nullptr) return false;
+  if (en_list_after_noun(after, a.norm.find(' ') != std::string::npos, false) == n) return true;
   const size_t reach = std::min(after.size(), kMaxCountedNoun + 3);
   for (std::string_view colon : {std::string_view("："), std::string_view(": ")}) {
     const size_t at = after.substr(0, reach).find(colon);

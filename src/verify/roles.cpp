@@ -250,6 +250,17 @@ std::string_view noun_of(const Anchor& a, std::string_view surface, std::string_
 // (12 at most). Then the answer's own list is not the whole of it, and its count no list_count.
 bool Checker::counted_otherwise(const Anchor& a, std::string_view surface, std::string_view before,
                                 std::string_view after) const {
+  // Days of the week the answer names ("just two days, Sunday and Monday") against the sources' own
+  // count of days in a week ("three days a week: Sunday, Monday and Friday").
+  if (a.type == Type::duration) {
+    constexpr double kWeek = 7;
+    const auto days = index_.of_type(Type::duration);
+    const auto& all = index_.anchors();
+    return a.norm.ends_with(" day") && std::any_of(days.begin(), days.end(), [&](uint32_t i) {
+             const Anchor& s = all[i].anchor;
+             return s.norm.ends_with(" day") && s.value != a.value && s.value <= kWeek;
+           });
+  }
   if (a.norm.starts_with('#') || (a.type != Type::quantity && a.type != Type::number)) return false;
   const size_t unit_at = a.norm.find(' ');
   const std::string_view unit =

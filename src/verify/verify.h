@@ -138,6 +138,15 @@ class Checker {
   bool first_said_with_shou(std::string_view surface, std::string_view after, anchor::TextSpan& span) const;
   bool measure_variant(const anchor::Anchor& a, std::string_view before, std::string_view after,
                        anchor::TextSpan& span) const;
+  // 积7分 for the sources' 7个积分 (measures.cpp).
+  bool points_as_count(const anchor::Anchor& a, anchor::TextSpan& span) const;
+  // 两万三千年 for the sources' 2.3万年 (measures.cpp).
+  bool years_after_number(const anchor::Anchor& a, anchor::TextSpan& span) const;
+  // "scored four times" for the sources' "four goals", and the other way (measures.cpp).
+  bool goals_as_times(const anchor::Anchor& a, std::string_view before, anchor::TextSpan& span) const;
+  // "on the 22nd" for a source date on the 22nd of a month (days.cpp).
+  bool ordinal_as_day(const anchor::Anchor& a, std::string_view surface, std::string_view before,
+                      std::string_view after, anchor::TextSpan& span) const;
   // A source measure or duration equal to `a` in another unit of its dimension (measures.cpp).
   bool in_another_unit(const anchor::Anchor& a, int64_t& support) const;
   bool compound_duration(const anchor::Anchor& a, const anchor::UnitScale& to, double precision,

@@ -300,20 +300,6 @@ bool Checker::time_in_words(std::string_view norm, anchor::TextSpan& span) const
   return false;
 }
 
-// "45 years old", "a 45-year-old" for the sources' 45岁 or 45周岁.
-bool Checker::age_in_years(const Anchor& a, std::string_view after, anchor::TextSpan& span) const {
-  if (!a.norm.ends_with(" year") || !(after.starts_with(" old") || after.starts_with("-old")) ||
-      (after.size() > 4 && std::isalpha(static_cast<unsigned char>(after[4])) != 0)) {  // not "older"
-    return false;
-  }
-  const std::string_view digits = std::string_view(a.norm).substr(0, a.norm.size() - 5);
-  if (digits.find_first_not_of("0123456789") != std::string_view::npos) return false;
-  scratch_.assign(digits).append("岁");
-  if (index_.find_verbatim(scratch_, span)) return true;
-  scratch_.assign(digits).append("周岁");
-  return index_.find_verbatim(scratch_, span);
-}
-
 namespace {
 // The digits of a phone-shaped value: digits, hyphens, spaces and brackets only ("400-820-1234",
 // "(415) 555-0132", "4008201234"), at least 7 digits; false for anything else. Not dots: a decimal
@@ -430,7 +416,7 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
     case Type::time:  // "12:00 pm" as "noon", "00:00" as "midnight"
       return time_in_words(a.norm, span);
     case Type::duration:  // "45 years old" as 45岁; "ten years" as "a decade"
-      return age_in_years(a, after, span) || decades_in_words(index_, scratch_, a, span);
+      return age_in_years(a, after, span) || decades_in_words(index_, scratch_, a, span) || years_after_number(a, span);
     case Type::score: {  // "27-24" as "27 to 24"
       const size_t dash = a.norm.find('-');
       if (dash == std::string::npos || a.norm.find(' ') != std::string::npos) return false;
@@ -441,11 +427,14 @@ bool Checker::written_otherwise(const Anchor& a, std::string_view surface, std::
       if (const size_t sp = surface.find_first_of(" -");
           sp != std::string_view::npos && !a.norm.starts_with('#') &&
           surface.substr(0, sp).find_first_not_of("0123456789") == std::string_view::npos) {
-        return count_in_words(index_, scratch_, a.value, surface.substr(sp + 1), span);
+        if (count_in_words(index_, scratch_, a.value, surface.substr(sp + 1), span)) return true;
       }
-      if (anniversary_in_years(index_, scratch_, a, after, span)) return true;
+      if (anniversary_in_years(index_, scratch_, a, after, span) || ordinal_as_day(a, surface, before, after, span)) {
+        return true;
+      }
       if (!a.norm.starts_with('#') || !(a.value >= 1 && a.value < static_cast<double>(kOrdinals.size()))) {
-        return measure_variant(a, before, after, span);  // "9次助攻" for "9个助攻"
+        // "9次助攻" for "9个助攻", 积7分 for 7个积分
+        return measure_variant(a, before, after, span) || points_as_count(a, span) || goals_as_times(a, before, span);
       }
       return index_.find_verbatim(kOrdinals[static_cast<size_t>(a.value)], span) ||
              (a.value == 1 && first_said_with_shou(surface, after, span));

@@ -937,6 +937,30 @@ const Case kCases[] = {
     {"她从未去医院检查", "!name", "", ""},
     {"近年来公司在藏区开展改造", "!name", "", ""},
     {"美方支持示范中心成为区域性中心", "!name", "", "美方支持示范中心"},
+    // a quantifier that opens a sentence starts no name; a surname after a foreign name's dot is its part
+    {"Many Bank officials believed it.", "!name", "", ""},
+    {"Johann Most spoke.", "name", "Johann Most", "johann most"},
+    {"Most Labour voters stayed home.", "!name", "", ""},
+    {"投资分析师豪伊·李预测，金价企稳。", "!name", "", ""},
+    // a match's verb, or a placing, stands between two sides' names
+    {"东北电力大学队力压预赛小组头名江汉大学队夺冠。", "name", "东北电力大学", "东北电力大学"},
+    {"东北电力大学队力压预赛小组头名江汉大学队夺冠。", "name", "江汉大学", "江汉大学"},
+    {"东北电力大学队力压预赛小组头名江汉大学队夺冠。", "!name", "", "预赛小组头名江汉大学"},
+    {"东北电力大学队力压江汉大学队", "name", "东北电力大学", "东北电力大学"},
+    {"东北电力大学队力压江汉大学队", "name", "江汉大学", "江汉大学"},
+    {"上海战胜影业有限公司发布公告", "name", "上海战胜影业有限公司", "上海战胜影业有限公司"},
+    // part of a year hyphenated to it is no identifier
+    {"Its three late-2018 reviews", "number", "three", "3"},
+    {"Its three late-2018 reviews", "number", "2018", "2018"},
+    {"Its three late-2018 reviews", "!identifier", "", ""},
+    {"since mid-2015", "number", "2015", "2015"},
+    {"since the mid-1990s", "identifier", "mid-1990s", "mid-1990s"},
+    {"pre-2008 rules", "identifier", "pre-2008", "pre-2008"},
+    // points after a Chinese numeral of two characters or more; not 十分 ("very")
+    {"中国队落后十一分。", "quantity", "十一分", "11 分"},
+    {"这十分重要。", "!quantity", "", ""},
+    {"用时一小时二十分", "!quantity", "", "20 分"},
+    {"十二万分的感谢", "!quantity", "", ""},
 };
 
 // Failure messages name the row, not its bytes.
