@@ -329,6 +329,8 @@ size_t scan_han(Src& src, size_t p, char32_t c0, Anchor& a);  // c0: the complet
 // "一年半", "3个半小时": after a count (`norm`, `value`) and its duration unit or 个 ending at e, half
 // a unit more: a duration of norm + ".5", and its end; 0 when no 半 follows.
 size_t cn_and_a_half(Src& src, size_t e, std::string_view unit, const std::string& norm, double value, Anchor& a);
+// "半年", "半小时", "半个月", "半天" at p (lexer_cn_halves.cpp).
+size_t scan_cn_half(Src& src, size_t p, Anchor& a);
 // "七个多月", "3个多小时": a span of over N months or hours after the count's 个 ending at e
 // (lexer_quantities.cpp), or 0.
 size_t cn_count_and_more(Src& src, size_t e, std::string_view unit, const std::string& norm, Anchor& a);

@@ -269,21 +269,27 @@ bool scored_right_before(std::string_view before) {
 }
 }  // namespace
 
-// Points written as a count of them: 积7分 / "7分" for the sources' "7个积分" (a standing's points are
-// said either way). Only 积分: 个 with another noun counts something else. Not the other way: a
-// source's 7分 may be a margin (7分之差) or a rating (打了7分).
-bool Checker::points_as_count(const Anchor& a, anchor::TextSpan& span) const {
-  if (unit_of(a.norm) != "分") return false;
+// A source value of `candidates` equal to `a`'s, with the unit `unit` (empty: none) and `word` right
+// after it in its clause ("7个" and 积分, "2.3万" and 年).
+bool Checker::value_before_word(const Anchor& a, std::span<const uint32_t> candidates, std::string_view unit,
+                                std::string_view word, anchor::TextSpan& span) const {
   const auto& all = index_.anchors();
-  for (uint32_t i : index_.of_type(Type::quantity)) {
+  for (uint32_t i : candidates) {
     const auto& s = all[i];
-    if (s.anchor.value != a.value || unit_of(s.anchor.norm) != "个") continue;
+    if (s.anchor.value != a.value || unit_of(s.anchor.norm) != unit) continue;
     const std::string_view clause = index_.counted(i);
-    if (!clause.substr(std::min<size_t>(s.counted_after, clause.size())).starts_with("积分")) continue;
+    if (!clause.substr(std::min<size_t>(s.counted_after, clause.size())).starts_with(word)) continue;
     span = {s.source, s.anchor.start, s.anchor.end};
     return true;
   }
   return false;
+}
+
+// Points written as a count of them: 积7分 / "7分" for the sources' "7个积分" (a standing's points are
+// said either way). Only 积分: 个 with another noun counts something else. Not the other way: a
+// source's 7分 may be a margin (7分之差) or a rating (打了7分).
+bool Checker::points_as_count(const Anchor& a, anchor::TextSpan& span) const {
+  return unit_of(a.norm) == "分" && value_before_word(a, index_.of_type(Type::quantity), "个", "积分", span);
 }
 
 // Goals said as times scored: "has scored four times" for the sources' "four goals", and "four goals"
@@ -314,17 +320,8 @@ bool Checker::goals_as_times(const Anchor& a, std::string_view before, anchor::T
 // write right before 年 is the same span.
 bool Checker::years_after_number(const Anchor& a, anchor::TextSpan& span) const {
   constexpr double kMinYears = 1000;  // below, digits before 年 are a year of the calendar or a span already
-  if (unit_of(a.norm) != "year" || !(a.value >= kMinYears)) return false;
-  const auto& all = index_.anchors();
-  for (uint32_t i : numeric_) {
-    const auto& s = all[i];
-    if (s.anchor.type != Type::number || s.anchor.value != a.value) continue;
-    const std::string_view clause = index_.counted(i);
-    if (!clause.substr(std::min<size_t>(s.counted_after, clause.size())).starts_with("年")) continue;
-    span = {s.source, s.anchor.start, s.anchor.end};
-    return true;
-  }
-  return false;
+  return unit_of(a.norm) == "year" && a.value >= kMinYears &&
+         value_before_word(a, index_.of_type(Type::number), {}, "年", span);
 }
 
 // "45 years old", "a 45-year-old" for the sources' 45岁 or 45周岁, or an age they give in English.

@@ -140,6 +140,8 @@ class Checker {
                        anchor::TextSpan& span) const;
   // 积7分 for the sources' 7个积分 (measures.cpp).
   bool points_as_count(const anchor::Anchor& a, anchor::TextSpan& span) const;
+  bool value_before_word(const anchor::Anchor& a, std::span<const uint32_t> candidates, std::string_view unit,
+                         std::string_view word, anchor::TextSpan& span) const;
   // 两万三千年 for the sources' 2.3万年 (measures.cpp).
   bool years_after_number(const anchor::Anchor& a, anchor::TextSpan& span) const;
   // "scored four times" for the sources' "four goals", and the other way (measures.cpp).
