@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "anchor/lexer_internal.h"
+#include "util/utf8.h"
 
 namespace sfcl::anchor {
 
@@ -33,9 +34,16 @@ bool holds_verb(std::string_view s) {
   return false;
 }
 // A run that starts inside a verb (`two`: the character before it and its first) or with a match's verb.
+// Run at every Han character: the match verbs are compared only after their first character.
 bool starts_in_verb(std::string_view two, std::string_view rest) {
-  return holds_verb(two) || std::any_of(std::begin(kMatchVerbs), std::end(kMatchVerbs),
-                                        [&](auto v) { return two == v || rest.starts_with(v); });
+  // Two characters hold a verb of two only as that verb: compared whole, not searched.
+  if (std::any_of(std::begin(kVerbs), std::end(kVerbs), [&](auto v) { return two == v; })) return true;
+  static constexpr std::u32string_view kMatchFirst = U"力击战负不淘压逼";  // kMatchVerbs' first characters
+  const auto match_verb_at = [](std::string_view s) {
+    if (s.size() < 2 * kHan || kMatchFirst.find(utf8::decode(s, 0).cp) == std::u32string_view::npos) return false;
+    return std::any_of(std::begin(kMatchVerbs), std::end(kMatchVerbs), [&](auto v) { return s.starts_with(v); });
+  };
+  return match_verb_at(two) || match_verb_at(rest);
 }
 
 }  // namespace sfcl::anchor
