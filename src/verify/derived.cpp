@@ -376,6 +376,9 @@ bool DerivedValues::find_in(const Table& table, const Anchor& a, Derived& out, s
   double last = -1;
   const std::array<int64_t, 3>* last_operands = nullptr;
   for (auto it = wlo; it != whi; ++it) {
+    // A count of a listed set ("seven days" of a record's week) is no computation a wrong value lands
+    // on by chance: it crowds no other value's window ("three days later" between two review dates).
+    if (it->kind == Derivation::list_count && std::fabs(it->v - v) > tol) continue;
     // The two counts of one range of days (apart, and with both ends) are one computation.
     const bool same_range = last_operands != nullptr && *last_operands == it->operands && it->v - last <= 1 + tol;
     if (it->v - last > tol && !same_range) {

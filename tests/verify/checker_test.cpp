@@ -1162,6 +1162,11 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"韩国男团最后一局发挥失准，以6环之差负于日本队。", "韩国队以五环之差不敌日本。", "五环",
                   Verdict::unsupported}));
 
+constexpr const char* kWeekOfReviews =
+    "{'hours': {'Monday': '17:30-23:0', 'Tuesday': '17:0-21:0', 'Wednesday': '17:0-21:0', 'Thursday': '17:0-21:0', "
+    "'Friday': '17:0-21:0', 'Saturday': '17:0-21:0', 'Sunday': '9:0-14:0'}, 'review_info': [{'review_date': "
+    "'2021-12-24 05:45:27'}, {'review_date': '2021-12-21 03:21:40'}]}";
+
 // The ninth round of faithful answers (values re-expressed as writers do): points as a count of them,
 // goals as times scored, ages the sources give bare, a day of the month as an ordinal, counts of the
 // lists the answer names; each beside the wrong values it must not pass.
@@ -1233,6 +1238,13 @@ INSTANTIATE_TEST_SUITE_P(
         ProseCase{"The shop opens three days a week: Sunday, Monday and Friday.",
                   "The shop opens just two days, Sunday and Monday.", "two days", Verdict::unsupported},
         ProseCase{"The tour visits London and Paris.", "The tour lasts just two days, London and Paris.", "two days",
+                  Verdict::unsupported},
+        // a record's whole week ("seven days") crowds no other value's density window
+        ProseCase{kWeekOfReviews,
+                  "A December 24th, 2021 reviewer liked it. Three days earlier, another hailed the brunch.",
+                  "Three days", Verdict::derived},
+        ProseCase{kWeekOfReviews,
+                  "A December 24th, 2021 reviewer liked it. Four days earlier, another hailed the brunch.", "Four days",
                   Verdict::unsupported}));
 
 // A value the answer rounds and says so, against the more precise source value; a round value of
