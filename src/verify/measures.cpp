@@ -269,6 +269,16 @@ bool scored_right_before(std::string_view before) {
 }
 }  // namespace
 
+// The text of source value i's clause before it ("The team has scored " before "four times"): its
+// clause is kept from the value's unit word on ("four| times"), so the number is dropped here.
+std::string_view Checker::text_before_value(uint32_t i) const {
+  const std::string_view clause = index_.counted(i);
+  std::string_view lead = clause.substr(0, std::min<size_t>(index_.anchors()[i].counted_after, clause.size()));
+  const std::string_view text = index_.anchors()[i].text;
+  lead.remove_suffix(std::min(lead.size(), std::min(text.find_first_of(" -"), text.size())));
+  return lead;
+}
+
 // A source value of `candidates` equal to `a`'s, with the unit `unit` (empty: none) and `word` right
 // after it in its clause ("7个" and 积分, "2.3万" and 年).
 bool Checker::value_before_word(const Anchor& a, std::span<const uint32_t> candidates, std::string_view unit,
@@ -303,11 +313,7 @@ bool Checker::goals_as_times(const Anchor& a, std::string_view before, anchor::T
   for (uint32_t i : index_.of_type(Type::quantity)) {
     const auto& s = all[i];
     if (s.anchor.value != a.value || unit_of(s.anchor.norm) != (as_goals ? "次" : "goal")) continue;
-    const std::string_view clause = index_.counted(i);
-    std::string_view lead = clause.substr(0, std::min<size_t>(s.counted_after, clause.size()));
-    // The clause's text after the value begins at its unit word ("four| times"): drop the number.
-    const std::string_view text = s.text;
-    lead.remove_suffix(std::min(lead.size(), std::min(text.find_first_of(" -"), text.size())));
+    const std::string_view lead = text_before_value(i);
     if (as_goals ? !scored_right_before(lead) : lead.find("conced") != std::string_view::npos) continue;
     span = {s.source, s.anchor.start, s.anchor.end};
     return true;
@@ -346,9 +352,7 @@ bool Checker::age_in_years(const Anchor& a, std::string_view after, anchor::Text
   for (uint32_t i : index_.of_type(Type::number)) {
     const auto& s = all[i];
     if (s.anchor.value != a.value) continue;
-    const std::string_view clause = index_.counted(i);
-    std::string_view lead = clause.substr(0, std::min<size_t>(s.counted_after, clause.size()));
-    lead.remove_suffix(std::min(lead.size(), s.text.size()));
+    const std::string_view lead = text_before_value(i);
     const auto limit = [&] {
       return std::any_of(std::begin(kLimits), std::end(kLimits), [&](std::string_view w) { return lead.ends_with(w); });
     };

@@ -140,6 +140,7 @@ class Checker {
                        anchor::TextSpan& span) const;
   // 积7分 for the sources' 7个积分 (measures.cpp).
   bool points_as_count(const anchor::Anchor& a, anchor::TextSpan& span) const;
+  [[nodiscard]] std::string_view text_before_value(uint32_t i) const;  // source anchor i's clause before it
   bool value_before_word(const anchor::Anchor& a, std::span<const uint32_t> candidates, std::string_view unit,
                          std::string_view word, anchor::TextSpan& span) const;
   // 两万三千年 for the sources' 2.3万年 (measures.cpp).
