@@ -266,6 +266,11 @@ std::string_view role_before(std::string_view text, size_t start);
 std::string_view role_of(std::string_view before, std::string_view after);
 // Roles compare ASCII-case-insensitively and by stem ("arrested" = "arrest").
 bool same_role(std::string_view a, std::string_view b);
+// A role word's stem, as same_role compares it ("arrested": "arrest").
+std::string_view role_stem(std::string_view w);
+// The words that name the same event as `role` (same_role's groups: "founded", "established", 成立),
+// `role` itself first; the unused places are empty.
+std::array<std::string_view, 8> role_words(std::string_view role);
 // The days of the week a label names, Monday = bit 0 ... Sunday = bit 6: "Monday", "Mon-Fri",
 // "Saturday to Sunday", "weekends", "daily"; 0 when the label is anything else.
 uint8_t weekdays(std::string_view label);
@@ -420,6 +425,11 @@ class SourceIndex {
   [[nodiscard]] size_t size() const { return base_size_ + anchors_.size(); }
   // The clause of anchor `i` (an index into anchors()) where what it counts is written.
   [[nodiscard]] std::string_view counted(size_t i) const;
+  // Where the sentence around anchor `i` writes a word that begins with `stem` (ASCII, compared
+  // case-folded, at a word's start) or the Han characters `stem`: the original byte offsets of the
+  // first of them, in `at`; how many. None for a knowledge-base anchor.
+  static constexpr size_t kMentions = 4;
+  size_t sentence_mentions(size_t i, std::string_view stem, std::array<uint32_t, kMentions>& at) const;
   [[nodiscard]] int32_t source_count() const { return n_sources_; }
   [[nodiscard]] const LexerOptions& options() const { return options_; }
 
@@ -445,7 +455,9 @@ class SourceIndex {
     std::vector<uint32_t> anchor_ends;                        // sorted
     std::vector<bool> capital;                                // per folded byte: an upper-case letter as written
     bool cased = false;                                       // any upper-case letter at all
+    int32_t id = 0;                                           // its source id (blank sources have no text)
     [[nodiscard]] uint32_t original(uint32_t folded_offset) const;
+    [[nodiscard]] uint32_t folded_at(uint32_t original_offset) const;
   };
   LexerOptions options_;
   std::shared_ptr<const SourceIndex> base_;  // its anchors come first: indices [0, base_size_)

@@ -131,6 +131,16 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
   // Any other field name before a link: its last two characters ("责任上限为", "月费为", "客户经理："),
   // as the other side writes the same field; not words that say how the value changed or is split.
   if (!linked_any || by_yu || end < kTwoHan) return {};
+  // A head that says only what kind of value follows (出院日期：, 付款金额为) names the field by the two
+  // characters before it.
+  for (std::string_view head : {"日期", "时间", "金额", "数额", "号码"}) {
+    char32_t lead = 0;
+    if (end >= 2 * kTwoHan && text.substr(end - kTwoHan, kTwoHan) == head &&
+        two_han(text.substr(end - 2 * kTwoHan, kTwoHan), lead) && !is_cn_numeral(lead)) {
+      end -= kTwoHan;
+      break;
+    }
+  }
   const std::string_view two = text.substr(end - kTwoHan, kTwoHan);
   char32_t first = 0;
   if (!two_han(two, first)) return {};
@@ -210,6 +220,17 @@ std::string_view role_before(std::string_view text, size_t start) {
       go_on();
       continue;
     }
+    // "Discharge date: 11 March", "the commencement date is": a head noun that says only what kind
+    // of value follows takes the word before it ("Commencement Date" as a defined term too).
+    if (one_of(word, {"date", "time", "amount", "number"}) && w >= 2 && text[w - 1] == ' ') {
+      const size_t w2 = word_start_back(text, w - 1);
+      const std::string_view head = text.substr(w2, w - 1 - w2);
+      const bool titled = is_upper(static_cast<unsigned char>(word.front()));
+      if (!head.empty() && !is_generic(head) && !is_article(head) && !is_link(head) &&
+          (!is_upper(static_cast<unsigned char>(head.front())) || titled || labelled)) {
+        return head;
+      }
+    }
     if (is_generic(word)) return {};
     // A capitalised word is a name, not a role, unless it is a label ("Total due: $5") or opens its
     // sentence before a link ("Rent is $2,400").
@@ -280,7 +301,9 @@ std::string_view role_of(std::string_view before, std::string_view after) {
   const std::string_view r = role_before(before, before.size());
   if (!r.empty()) return r;
   if (opens_sentence(before)) return role_after(after);
-  if (!after.empty() && static_cast<unsigned char>(after.front()) >= 0x80 && opens_cn_clause(before)) {
+  // Or after 于, whose verb follows the value: 该公司于2003年成立 (成立于2003年 is read before it).
+  if (!after.empty() && static_cast<unsigned char>(after.front()) >= 0x80 &&
+      (opens_cn_clause(before) || before.ends_with("于"))) {
     return cn_role_after(after);
   }
   return {};

@@ -288,7 +288,10 @@ int32_t SourceIndex::add_source(std::string_view given) {
   const int32_t id = n_sources_++;
   const std::string untokenised = untokenise(given);
   const std::string_view text = untokenised.empty() ? given : std::string_view(untokenised);
-  if (text.find_first_not_of(" \t\r\n") != std::string_view::npos) add_text(text);
+  if (text.find_first_not_of(" \t\r\n") != std::string_view::npos) {
+    add_text(text);
+    texts_.back().id = id;
+  }
   std::vector<Anchor> found;
   extract_into(text, found, options_);
   LineFieldScanner fields(text);  // anchors come in text order: one pass labels them all

@@ -182,6 +182,56 @@ uint32_t SourceIndex::FoldedSource::original(uint32_t folded_offset) const {
   return it->original + (folded_offset - it->folded);
 }
 
+uint32_t SourceIndex::FoldedSource::folded_at(uint32_t original_offset) const {
+  auto it = std::upper_bound(marks.begin(), marks.end(), original_offset,
+                             [](uint32_t v, const Mark& m) { return v < m.original; });
+  --it;
+  const uint32_t at = it->folded + (original_offset - it->original);
+  // Inside text that folding dropped or shortened: the next mark's offset at most.
+  return std::min(at, std::next(it) == marks.end() ? static_cast<uint32_t>(folded.size()) : std::next(it)->folded);
+}
+
+namespace {
+constexpr size_t kSentenceReach = 400;  // bytes searched on each side of a value for its sentence's end
+// Whether a sentence ends right before `pos` of folded text: after ". ", "! ", "? ", or a Chinese stop.
+bool sentence_ends_before(std::string_view t, size_t pos) {
+  if (pos >= 2 && t[pos - 1] == ' ' && (t[pos - 2] == '.' || t[pos - 2] == '!' || t[pos - 2] == '?')) return true;
+  for (std::string_view stop : {"。", "！", "？", "；"}) {
+    if (pos >= stop.size() && t.substr(pos - stop.size(), stop.size()) == stop) return true;
+  }
+  return false;
+}
+}  // namespace
+
+size_t SourceIndex::sentence_mentions(size_t i, std::string_view stem, std::array<uint32_t, kMentions>& at) const {
+  if (i < base_size_) return base_->sentence_mentions(i, stem, at);
+  const SourceAnchor& s = anchors_[i - base_size_];
+  const auto t = std::find_if(texts_.begin(), texts_.end(), [&](const FoldedSource& f) { return f.id == s.source; });
+  if (stem.empty() || t == texts_.end()) return 0;
+  const std::string_view hay = t->folded;
+  size_t lo = t->folded_at(s.anchor.start);
+  const size_t floor = lo > kSentenceReach ? lo - kSentenceReach : 0;
+  while (lo > floor && !sentence_ends_before(hay, lo)) --lo;
+  size_t hi = t->folded_at(s.anchor.end);
+  const size_t ceiling = std::min(hay.size(), hi + kSentenceReach);
+  while (hi < ceiling && !sentence_ends_before(hay, hi)) ++hi;
+  const bool ascii = static_cast<unsigned char>(stem.front()) < 0x80;
+  std::array<char, 32> lower{};
+  if (ascii && stem.size() > lower.size()) return 0;
+  if (ascii) {
+    for (size_t k = 0; k < stem.size(); ++k)
+      lower[k] = static_cast<char>(to_lower(static_cast<unsigned char>(stem[k])));
+    stem = std::string_view(lower.data(), stem.size());
+  }
+  size_t n = 0;
+  for (size_t pos = hay.find(stem, lo); pos != std::string_view::npos && pos + stem.size() <= hi && n < at.size();
+       pos = hay.find(stem, pos + 1)) {
+    if (ascii && pos > 0 && is_alpha(static_cast<unsigned char>(hay[pos - 1]))) continue;  // inside a word
+    at[n++] = t->original(static_cast<uint32_t>(pos));
+  }
+  return n;
+}
+
 bool SourceIndex::find_verbatim(std::string_view folded, TextSpan& hit, bool whole_value) const {
   if (folded.empty()) return false;
   for (size_t s = 0; s < texts_.size(); ++s) {

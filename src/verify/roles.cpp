@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "util/utf8.h"
+#include "verify/derived.h"
 #include "verify/verify.h"
 
 namespace sfcl::verify {
@@ -138,9 +139,11 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   const auto candidates = a.type == Type::number ? std::span<const uint32_t>(numeric_) : index_.of_type(a.type);
   const float threshold = options_.threshold_for(a.type);
   bool stated = false;
+  bool stated_alike = false;  // of the answer's type and unit: "6 feet" states no length a bare 70 is of
   for (uint32_t i : candidates) {
     if (!anchor::same_role(all[i].role, role)) continue;
     stated = true;
+    stated_alike = stated_alike || (all[i].anchor.type == a.type && unit_of(all[i].anchor) == unit_of(a));
     if (similarity(a, i) >= threshold) {
       r.support = i;
       r.verbatim = false;
@@ -152,14 +155,28 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   }
   if (!stated) return;
   // The value under the role the answer gives is another one. Misattributed only where every source
-  // occurrence of this value has a role of its own (one with none read may be this one).
+  // occurrence of this value has a role of its own, or has none read and a sentence that never
+  // writes the role next to it (one that does may be this one).
   bool elsewhere = false;
   for (uint32_t i : candidates) {
     if (similarity(a, i) < threshold) continue;
-    if (all[i].role.empty()) return;
+    if (all[i].role.empty() && (!stated_alike || sentence_states_role(i, role))) return;
     elsewhere = true;
   }
   if (elsewhere) misattributed(r);
+}
+
+// Whether the sentence of source value `i` writes the role (or a word of its group) anywhere:
+// "She was a married 34-year-old teacher … in 1996" may state 1996 as the year she was married where
+// role_before read nothing, while "Echocardiography on 5 March 2025 showed" states no discharge.
+bool Checker::sentence_states_role(uint32_t i, std::string_view role) const {
+  if (index_.anchors()[i].source < 0) return true;  // a knowledge entry has no sentence to read
+  std::array<uint32_t, anchor::SourceIndex::kMentions> at{};
+  for (std::string_view word : anchor::role_words(role)) {
+    if (word.empty()) break;
+    if (index_.sentence_mentions(i, anchor::role_stem(word), at) > 0) return true;
+  }
+  return false;
 }
 
 // "founded in the 1960s": the sources' years and dates of that role must fall in the decade ("founded

@@ -194,6 +194,7 @@ class Checker {
   bool name_as_domain(anchor::TextSpan& span) const;      // domains.cpp
   // roles.cpp
   void bind_to_role(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
+  [[nodiscard]] bool sentence_states_role(uint32_t i, std::string_view role) const;
   void bind_name_to_field(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   bool bind_to_days(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   [[nodiscard]] bool counted_otherwise(const anchor::Anchor& a, std::string_view surface, std::string_view before,

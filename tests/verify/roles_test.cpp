@@ -103,7 +103,7 @@ TEST(Roles, TablesChineseFieldNamesSinceAndNames) {
       {"该公司成立于1998年，2005年上市。", "该公司成立于2005年。", "2005", Verdict::unsupported, false},
       {"该公司成立于1998年，2005年上市。", "该公司成立于1998年。", "1998", Verdict::confirmed, true},
       // 于 follows subjects too: no role from 公司; a name after "of" is what the role is of.
-      {"该公司于2005年成立，2010年上市。", "该公司于2010年上市。", "2010", Verdict::confirmed, false},
+      {"该公司于2005年成立，2010年上市。", "该公司于2010年上市。", "2010", Verdict::confirmed, true},
       {kContacts, "Bob Lee is the account manager of Jane Smith.", "Jane", Verdict::confirmed, false},
       // A decade is compared with the years of its role: the CEO's birth year is no founding year.
       {"The company was founded in 1995. Its CEO was born in 1962.", "It was founded in the 1960s.", "1960s",
@@ -118,8 +118,9 @@ TEST(Roles, TablesChineseFieldNamesSinceAndNames) {
 
 TEST(Roles, NoPositiveEvidenceNoFlag) {
   expect_rows({
-      // The source's other value under that role is there, but this value is also stated with no role.
-      {"The fee is $450. Late payments: $450 and $90.", "The fee is $90.", "$90", Verdict::confirmed, false},
+      // The source's other value under that role is there, but this value is also stated with no role
+      // read, in a sentence that writes the role.
+      {"The fee is $450. Late fees: $450 and $90.", "The fee is $90.", "$90", Verdict::confirmed, false},
       // A role the sources never use binds nothing.
       {kInvoice, "The deposit is $450.", "$450", Verdict::confirmed, false},
   });
@@ -208,6 +209,54 @@ TEST(Roles, ADateStatedWithANounBindsNothing) {
        Verdict::confirmed, false},
       {"The band's debut album came out on 12 March 2010. Their second album was released on 20 September 2012.",
        "The band's debut album was released on 12 March 2010.", "12 March", Verdict::confirmed, false},
+  });
+}
+
+// A value whose role the answer writes, where the sources state that role with another value and
+// write this one in sentences that never name the role (docs/ANCHORS.md, "Roles"): the discharge
+// date is not the echocardiogram's, the years with a firm not the years a shop was run. A sentence
+// that names the role, or a word for the same event, anywhere may be stating it.
+TEST(Roles, AValueWhoseSentenceNeverWritesTheRole) {
+  constexpr const char* kSummary =
+      "Admitted: 3 March 2025. Discharged: 11 March 2025. Echocardiography on 5 March 2025 showed an "
+      "ejection fraction of 45%.";
+  constexpr const char* kCareer =
+      "Walter spent 29 years with Harlan & Voss Engineers. His parents ran the hardware store for 41 years.";
+  constexpr const char* kTeacher =
+      "She was a married 34-year-old teacher in Seattle in 1996 when the affair began. They married in 2005.";
+  constexpr const char* kPoll =
+      "48%的受访者反对修改宪法，赞成者比例为43%。此外，有63%的受访者反对修改第九条，而赞成的民众比例仅为29%。";
+  constexpr const char* kFirm = "该公司于2003年成立。2010年，公司在深圳开设第二家工厂。";
+  expect_rows({
+      {kSummary, "The patient was discharged on 5 March 2025.", "5 March", Verdict::unsupported, false},
+      {kSummary, "The patient was discharged on 11 March 2025.", "11 March", Verdict::confirmed, true},
+      {kCareer, "Walter spent 41 years with Harlan & Voss Engineers.", "41", Verdict::unsupported, false},
+      {kCareer, "Walter spent 29 years with Harlan & Voss Engineers.", "29", Verdict::confirmed, true},
+      {"The fee is $450. Late payments: $450 and $90.", "The fee is $90.", "$90", Verdict::unsupported, false},
+      {kTeacher, "In 1996, Letourneau was a married 34-year-old teacher.", "1996", Verdict::confirmed, false},
+      {kPoll, "反对修改第九条的比例达63%。", "63%", Verdict::confirmed, false},
+      {kFirm, "该公司于2010年成立。", "2010", Verdict::unsupported, false},
+      {kFirm, "该公司成立于2010年。", "2010", Verdict::unsupported, false},
+      {kFirm, "该公司于2003年成立。", "2003", Verdict::confirmed, true},
+      // The value of a role stated in another unit says nothing of a bare number's.
+      {"Cut the two skids at 70 inches. Cut two joists to a length of 6 feet.", "Cut the skids to a length of 70.",
+       "70", Verdict::confirmed, false},
+  });
+}
+
+// A label's head noun that says only what kind of value follows (date, time, amount, number; 日期,
+// 时间, 金额, 数额, 号码) takes the word before it as the role: "Discharge date", 出院日期.
+TEST(Roles, AKindOfValueTakesTheWordBeforeIt) {
+  constexpr const char* kStay = "Admission date: 3 March 2025. Discharge date: 11 March 2025.";
+  constexpr const char* kLease = "The agreement was signed on 1 September 2023. Commencement Date: 1 November 2023.";
+  constexpr const char* kCnStay = "入院日期：2024年5月6日　出院日期：2024年5月19日　住院天数：13天";
+  expect_rows({
+      {kStay, "The discharge date was 3 March 2025.", "3 March", Verdict::unsupported, false},
+      {kStay, "The patient was discharged on 11 March 2025.", "11 March", Verdict::confirmed, true},
+      {kLease, "The Commencement Date is 1 September 2023.", "1 September", Verdict::unsupported, false},
+      {kLease, "The Commencement Date is 1 November 2023.", "1 November", Verdict::confirmed, true},
+      {kCnStay, "患者于2024年5月6日出院。", "2024年5月6日", Verdict::unsupported, false},
+      {kCnStay, "患者的出院日期为2024年5月19日。", "2024年5月19日", Verdict::confirmed, true},
   });
 }
 
