@@ -268,9 +268,11 @@ std::string_view role_of(std::string_view before, std::string_view after);
 bool same_role(std::string_view a, std::string_view b);
 // A role word's stem, as same_role compares it ("arrested": "arrest").
 std::string_view role_stem(std::string_view w);
-// The words that name the same event as `role` (same_role's groups: "founded", "established", 成立),
-// `role` itself first; the unused places are empty.
-std::array<std::string_view, 8> role_words(std::string_view role);
+// The words a sentence may write for `role`, `role` itself first: the words that name the same event
+// (same_role's groups: "founded", "established", 成立) and phrases or words never read as roles that
+// say it ("came out" for "released"); the unused places are empty.
+inline constexpr size_t kRoleWords = 10;
+std::array<std::string_view, kRoleWords> role_words(std::string_view role);
 // The days of the week a label names, Monday = bit 0 ... Sunday = bit 6: "Monday", "Mon-Fri",
 // "Saturday to Sunday", "weekends", "daily"; 0 when the label is anything else.
 uint8_t weekdays(std::string_view label);
@@ -425,11 +427,9 @@ class SourceIndex {
   [[nodiscard]] size_t size() const { return base_size_ + anchors_.size(); }
   // The clause of anchor `i` (an index into anchors()) where what it counts is written.
   [[nodiscard]] std::string_view counted(size_t i) const;
-  // Where the sentence around anchor `i` writes a word that begins with `stem` (ASCII, compared
-  // case-folded, at a word's start) or the Han characters `stem`: the original byte offsets of the
-  // first of them, in `at`; how many. None for a knowledge-base anchor.
-  static constexpr size_t kMentions = 4;
-  size_t sentence_mentions(size_t i, std::string_view stem, std::array<uint32_t, kMentions>& at) const;
+  // Whether the sentence of anchor `i` writes one of `words` by its stem (role_stem; ASCII compared
+  // case-folded at a word's start, Han characters anywhere). False for a knowledge-base anchor.
+  [[nodiscard]] bool sentence_writes(size_t i, std::span<const std::string_view> words) const;
   [[nodiscard]] int32_t source_count() const { return n_sources_; }
   [[nodiscard]] const LexerOptions& options() const { return options_; }
 
@@ -456,6 +456,7 @@ class SourceIndex {
     std::vector<bool> capital;                                // per folded byte: an upper-case letter as written
     bool cased = false;                                       // any upper-case letter at all
     int32_t id = 0;                                           // its source id (blank sources have no text)
+    std::vector<uint32_t> sentence_starts;                    // original offsets (anchor::sentence_starts)
     [[nodiscard]] uint32_t original(uint32_t folded_offset) const;
     [[nodiscard]] uint32_t folded_at(uint32_t original_offset) const;
   };
@@ -467,7 +468,6 @@ class SourceIndex {
   std::unordered_map<std::string, uint32_t> exact_;        // own; key: type byte + norm
   int32_t n_sources_ = 0;
   std::vector<FoldedSource> texts_;  // own sources, in order
-  int32_t base_sources_ = 0;         // sources of the base: own source ids start here
   std::vector<uint32_t> list_counts_;
   bool lists_the_week_ = false;
   std::string counted_pool_;  // the clauses of numbers and quantities (SourceAnchor::counted_at)

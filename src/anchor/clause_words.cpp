@@ -380,6 +380,20 @@ bool joins_others(Type t) {
 }
 }  // namespace
 
+std::vector<uint32_t> sentence_starts(std::string_view text) {
+  std::vector<uint32_t> starts{0};
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      if (ends_sentence(text, i)) starts.push_back(static_cast<uint32_t>(i + 1));
+    } else if (c == 0xE3 || c == 0xEF) {  // the lead byte of 。, ！ and ？
+      const auto d = utf8::decode(text, i);
+      if (is_cn_stop(d.cp)) starts.push_back(static_cast<uint32_t>(i + static_cast<size_t>(d.length)));
+    }
+  }
+  return starts;
+}
+
 void SourceClauses::next(std::string_view text, const Anchor& a, ClauseWords& before, ClauseWords& after) {
   // Sentences since the last value, counted as clause_words_before ends them.
   for (size_t i = std::min<size_t>(pos_, a.start); i < a.start;) {

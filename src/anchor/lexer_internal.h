@@ -42,6 +42,9 @@ bool is_cn_numeral(char32_t c);
 bool one_of(std::string_view w, std::initializer_list<std::string_view> list);
 // Where the ASCII word ending at `end` starts (an apostrophe inside it kept, a quote before it not).
 size_t word_start_back(std::string_view t, size_t end);
+// Where each sentence of `text` starts (the first at 0), ended as clause words end them: a full stop
+// that no abbreviation's is, !, ?, a line break, a record's brackets, 。！？.
+std::vector<uint32_t> sentence_starts(std::string_view text);
 // A word that says nothing of what a value beside it is (role.cpp): an article, a link, a
 // preposition, a connector, a reporting verb, a unit of time.
 bool says_nothing(std::string_view w);

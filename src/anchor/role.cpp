@@ -177,6 +177,23 @@ bool says_nothing(std::string_view w) {
   return kWords.contains(std::string_view(lower.data(), w.size()));
 }
 
+namespace {
+// The verb before a short object that stands before "on"/"in" and a value: "adopted the budget on
+// June 17", "was elected a Royal Academician in 1998". `w` is where the object's last word starts.
+std::string_view verb_before_object(std::string_view text, size_t w, size_t stop) {
+  constexpr int kObjectWords = 3;
+  for (int k = 0; k < kObjectWords && w > stop + 1 && text[w - 1] == ' '; ++k) {
+    const size_t v = word_start_back(text, w - 1);
+    if (v == w - 1) return {};  // a digit, a value, punctuation: no plain object
+    const std::string_view word = text.substr(v, w - 1 - v);
+    if (is_verb_form(word)) return is_generic(word) ? std::string_view{} : word;
+    if (is_link(word) || (says_nothing(word) && !is_article(word))) return {};
+    w = v;
+  }
+  return {};
+}
+}  // namespace
+
 std::string_view role_before(std::string_view text, size_t start) {
   start = std::min(start, text.size());
   // A value glued to a word (the rest of a value cut at kMaxAnchorBytes, digits after a run too
@@ -207,7 +224,11 @@ std::string_view role_before(std::string_view text, size_t start) {
       i = w;
       while (i > stop && text[i - 1] == ' ') --i;
     };
-    if (placed) return is_verb_form(word) && !is_generic(word) ? word : std::string_view{};
+    if (placed && is_verb_form(word)) return is_generic(word) ? std::string_view{} : word;
+    // A phrasal verb's particle ("passed away", "sold off"): the verb alone says another thing.
+    if (placed)
+      return one_of(word, {"away", "out", "up", "off", "down", "over", "back"}) ? std::string_view{}
+                                                                                : verb_before_object(text, w, stop);
     if (is_article(word) || (!linked && is_link(word))) {
       if (is_link(word)) linked = true;
       if (!next_ok) return {};
@@ -283,14 +304,23 @@ bool opens_cn_clause(std::string_view before) {
   return false;
 }
 
-// Characters that start no verb of the value's clause right after it: particles, prepositions,
-// words of time or range (2005年的, 3月起, 30日内, 1998年至今), and the unit of an age or a number
-// that the value reads bare (32岁的她: 岁的 is no verb; 2号种子).
+// Characters that start no verb of the value's clause right after it: particles, prepositions and
+// the adverbs they start (由双方代表签署, 依法作出, 全额支付, 被抓获), words of time or range (2005年的,
+// 3月起, 30日内, 1998年至今), and the unit of an age or a number that the value reads bare (32岁的她:
+// 岁的 is no verb; 2号种子).
 constexpr std::u32string_view kCnNotVerbAfter =
-    U"的起以至前后内左右和与及或中间底初末是为在就也都还又才共约达之到时年月日岁号";
+    U"的起以至前后内左右和与及或中间底初末是为在就也都还又才共约达之到时年月日岁号由依全被经向对将把从";
 
-// The verb right after a value that opens a Chinese clause: "，2005年上市" → 上市.
+// The verb right after a value that opens a Chinese clause: "，2005年上市" → 上市, past an adverb
+// ("于2003年正式成立" → 成立).
 std::string_view cn_role_after(std::string_view after) {
+  for (std::string_view adverb : {"正式", "首次", "首度", "重新", "再次", "成功", "先后", "相继", "分别", "已经",
+                                  "率先", "同时", "共同", "顺利", "最终", "开始"}) {
+    if (after.starts_with(adverb)) {
+      after.remove_prefix(adverb.size());
+      break;
+    }
+  }
   char32_t first = 0;
   if (!two_han(after, first) || kCnNotVerbAfter.find(first) != std::u32string_view::npos) return {};
   return after.substr(0, kTwoHan);

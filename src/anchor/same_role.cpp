@@ -8,19 +8,32 @@ namespace sfcl::anchor {
 
 namespace {
 // Role words that name one event, in either language: "founded" = "established" = 成立.
-constexpr std::array<std::array<std::string_view, 7>, 12> kRoleGroups = {{
-    {"founded", "established", "formed", "incorporated", "成立", "创立", ""},
-    {"born", "birth", "出生", "", "", "", ""},
-    {"died", "death", "dead", "去世", "逝世", "", ""},
-    {"arrested", "detained", "逮捕", "被捕", "", "", ""},
-    {"public", "上市", "", "", "", "", ""},
-    {"signed", "签署", "签订", "", "", "", ""},
-    {"married", "结婚", "", "", "", "", ""},
-    {"elected", "当选", "", "", "", "", ""},
-    {"opened", "开业", "开幕", "", "", "", ""},
-    {"released", "came out", "comes out", "发布", "上映", "发行", ""},
-    {"earn", "paid", "pay", "salary", "wage", "工资", "薪"},  // pay: "earn about $32 per hour", "paid $32 an hour"
-    {"worth", "valued", "value", "价值", "", "", ""},         // "grants worth $500" = "valued at $500"
+constexpr size_t kGroupWords = 8;
+constexpr std::array<std::array<std::string_view, kGroupWords>, 12> kRoleGroups = {{
+    {"founded", "established", "formed", "incorporated", "成立", "创立", "创办", "组建"},
+    {"born", "出生", "", "", "", "", "", ""},
+    {"died", "去世", "逝世", "", "", "", "", ""},
+    {"arrested", "detained", "逮捕", "被捕", "", "", "", ""},
+    {"public", "上市", "", "", "", "", "", ""},
+    {"signed", "签署", "签订", "", "", "", "", ""},
+    {"married", "结婚", "", "", "", "", "", ""},
+    {"elected", "当选", "", "", "", "", "", ""},
+    {"opened", "开业", "开幕", "", "", "", "", ""},
+    {"released", "发布", "上映", "发行", "", "", "", ""},
+    {"earn", "paid", "salary", "wage", "工资", "薪", "", ""},  // pay: "earn about $32 per hour", "paid $32 an hour"
+    {"worth", "价值", "", "", "", "", "", ""},
+}};
+// Words a sentence may write for a role that are never read as one (phrases, words that say nothing
+// alone): searched for in the sources' sentences (SourceIndex::sentence_writes), never compared.
+// "pay" is any pay's (overtime pay, holiday pay): a sentence that writes it may state a wage.
+// "birth" and "death" are nouns of labels too ("Mother's date of birth"): the same event only in
+// the sentence of a value.
+constexpr std::array<std::array<std::string_view, 3>, 5> kSentenceWords = {{
+    {"born", "birth", ""},
+    {"died", "death", "dead"},
+    {"released", "came out", "comes out"},
+    {"worth", "valued", "value"},
+    {"paid", "pay", ""},
 }};
 
 template <typename Stem>
@@ -45,13 +58,19 @@ std::string_view role_stem(std::string_view w) {
   return w;
 }
 
-std::array<std::string_view, 8> role_words(std::string_view role) {
-  std::array<std::string_view, 8> words{role};
-  const int g = role_group(role, role_stem);
-  if (g < 0) return words;
+std::array<std::string_view, kRoleWords> role_words(std::string_view role) {
+  std::array<std::string_view, kRoleWords> words{role};
   size_t n = 1;
-  for (std::string_view m : kRoleGroups[static_cast<size_t>(g)]) {
-    if (!m.empty() && !ieq_ascii(m, role)) words[n++] = m;
+  auto add = [&](std::string_view w) {
+    if (!w.empty() && !ieq_ascii(w, role) && n < words.size()) words[n++] = w;
+  };
+  if (const int g = role_group(role, role_stem); g >= 0) {
+    for (std::string_view m : kRoleGroups[static_cast<size_t>(g)]) add(m);
+  }
+  for (const auto& row : kSentenceWords) {
+    if (same_role(row[0], role)) {
+      for (size_t k = 1; k < row.size(); ++k) add(row[k]);
+    }
   }
   return words;
 }

@@ -26,8 +26,7 @@ SourceIndex::SourceIndex(std::shared_ptr<const SourceIndex> base)
       base_(std::move(base)),
       base_size_(base_->size()),
       by_type_(base_->by_type_),
-      n_sources_(base_->n_sources_),
-      base_sources_(base_->n_sources_) {
+      n_sources_(base_->n_sources_) {
   // A base is flat (its own base merged away would need a chain); one level is what the server uses.
   if (base_->base_) throw std::logic_error("SourceIndex: the base index must not have a base itself");
 }
@@ -291,6 +290,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
   if (text.find_first_not_of(" \t\r\n") != std::string_view::npos) {
     add_text(text);
     texts_.back().id = id;
+    texts_.back().sentence_starts = sentence_starts(text);
   }
   std::vector<Anchor> found;
   extract_into(text, found, options_);
@@ -352,7 +352,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
     }
   }
   add_list_counts(text, found);
-  if (!texts_.empty() && texts_.size() == static_cast<size_t>(id - base_sources_) + 1) {
+  if (!texts_.empty() && texts_.back().id == id) {
     auto& t = texts_.back();
     for (const auto& a : found) {
       t.anchor_spans.emplace_back(a.start, a.end);

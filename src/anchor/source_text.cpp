@@ -4,6 +4,7 @@
 // inside a date or a possessive ("Governor Maria Lopez's") from being flagged.
 #include <algorithm>
 #include <cstring>
+#include <span>
 
 #include "anchor/anchor.h"
 #include "anchor/lexer_internal.h"
@@ -191,58 +192,46 @@ uint32_t SourceIndex::FoldedSource::folded_at(uint32_t original_offset) const {
   return std::min(at, std::next(it) == marks.end() ? static_cast<uint32_t>(folded.size()) : std::next(it)->folded);
 }
 
-namespace {
-constexpr size_t kSentenceReach = 400;  // bytes searched on each side of a value for its sentence's end
-// Whether a sentence ends right before `pos` of folded text: after ". ", "! ", "? ", or a Chinese stop.
-bool sentence_ends_before(std::string_view t, size_t pos) {
-  if (pos >= 2 && t[pos - 1] == ' ' && (t[pos - 2] == '.' || t[pos - 2] == '!' || t[pos - 2] == '?')) return true;
-  for (std::string_view stop : {"。", "！", "？", "；"}) {
-    if (pos >= stop.size() && t.substr(pos - stop.size(), stop.size()) == stop) return true;
+bool SourceIndex::sentence_writes(size_t i, std::span<const std::string_view> words) const {
+  if (i < base_size_) return base_->sentence_writes(i, words);
+  const SourceAnchor& s = anchors_[i - base_size_];
+  const auto t = std::lower_bound(texts_.begin(), texts_.end(), s.source,
+                                  [](const FoldedSource& f, int32_t id) { return f.id < id; });
+  if (t == texts_.end() || t->id != s.source) return false;
+  const auto& starts = t->sentence_starts;
+  const auto next = std::upper_bound(starts.begin(), starts.end(), s.anchor.start);
+  const uint32_t lo = t->folded_at(*std::prev(next));
+  const uint32_t hi = next == starts.end() ? static_cast<uint32_t>(t->folded.size()) : t->folded_at(*next);
+  const std::string_view sentence = std::string_view(t->folded).substr(lo, hi - lo);
+  constexpr size_t kLongest = 32;
+  std::array<char, kLongest> lower{};
+  for (std::string_view word : words) {
+    std::string_view stem = role_stem(word);
+    if (stem.empty()) continue;
+    const bool ascii = static_cast<unsigned char>(stem.front()) < 0x80;
+    if (ascii && stem.size() > kLongest) return true;  // no role is this long: say nothing against it
+    if (ascii) {
+      for (size_t k = 0; k < stem.size(); ++k)
+        lower[k] = static_cast<char>(to_lower(static_cast<unsigned char>(stem[k])));
+      stem = std::string_view(lower.data(), stem.size());
+    }
+    for (size_t pos = sentence.find(stem); pos != std::string_view::npos; pos = sentence.find(stem, pos + 1)) {
+      if (!ascii || pos == 0 || !is_alpha(static_cast<unsigned char>(sentence[pos - 1]))) return true;
+    }
   }
   return false;
-}
-}  // namespace
-
-size_t SourceIndex::sentence_mentions(size_t i, std::string_view stem, std::array<uint32_t, kMentions>& at) const {
-  if (i < base_size_) return base_->sentence_mentions(i, stem, at);
-  const SourceAnchor& s = anchors_[i - base_size_];
-  const auto t = std::find_if(texts_.begin(), texts_.end(), [&](const FoldedSource& f) { return f.id == s.source; });
-  if (stem.empty() || t == texts_.end()) return 0;
-  const std::string_view hay = t->folded;
-  size_t lo = t->folded_at(s.anchor.start);
-  const size_t floor = lo > kSentenceReach ? lo - kSentenceReach : 0;
-  while (lo > floor && !sentence_ends_before(hay, lo)) --lo;
-  size_t hi = t->folded_at(s.anchor.end);
-  const size_t ceiling = std::min(hay.size(), hi + kSentenceReach);
-  while (hi < ceiling && !sentence_ends_before(hay, hi)) ++hi;
-  const bool ascii = static_cast<unsigned char>(stem.front()) < 0x80;
-  std::array<char, 32> lower{};
-  if (ascii && stem.size() > lower.size()) return 0;
-  if (ascii) {
-    for (size_t k = 0; k < stem.size(); ++k)
-      lower[k] = static_cast<char>(to_lower(static_cast<unsigned char>(stem[k])));
-    stem = std::string_view(lower.data(), stem.size());
-  }
-  size_t n = 0;
-  for (size_t pos = hay.find(stem, lo); pos != std::string_view::npos && pos + stem.size() <= hi && n < at.size();
-       pos = hay.find(stem, pos + 1)) {
-    if (ascii && pos > 0 && is_alpha(static_cast<unsigned char>(hay[pos - 1]))) continue;  // inside a word
-    at[n++] = t->original(static_cast<uint32_t>(pos));
-  }
-  return n;
 }
 
 bool SourceIndex::find_verbatim(std::string_view folded, TextSpan& hit, bool whole_value) const {
   if (folded.empty()) return false;
-  for (size_t s = 0; s < texts_.size(); ++s) {
-    const FoldedSource& t = texts_[s];
+  for (const FoldedSource& t : texts_) {
     const std::string_view hay = t.folded;
     for (size_t pos = hay.find(folded); pos != std::string_view::npos; pos = hay.find(folded, pos + 1)) {
       if (!bounded(hay, pos, folded)) continue;
       const uint32_t start = t.original(static_cast<uint32_t>(pos));
       const uint32_t end = t.original(static_cast<uint32_t>(pos + folded.size()));
       if (whole_value && !whole_value_at(t, pos, start, end)) continue;
-      hit.source = static_cast<int32_t>(s) + base_sources_;
+      hit.source = t.id;
       hit.start = start;
       hit.end = end;
       return true;

@@ -139,11 +139,14 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   const auto candidates = a.type == Type::number ? std::span<const uint32_t>(numeric_) : index_.of_type(a.type);
   const float threshold = options_.threshold_for(a.type);
   bool stated = false;
-  bool stated_alike = false;  // of the answer's type and unit: "6 feet" states no length a bare 70 is of
+  // Stated under a field's label, of the answer's type and unit: "Discharged: 11 March 2025" (prose
+  // says one event in too many words to read; "6 feet" states no length a bare 70 is of).
+  bool stated_in_field = false;
   for (uint32_t i : candidates) {
     if (!anchor::same_role(all[i].role, role)) continue;
     stated = true;
-    stated_alike = stated_alike || (all[i].anchor.type == a.type && unit_of(all[i].anchor) == unit_of(a));
+    stated_in_field = stated_in_field ||
+                      (!all[i].field.empty() && all[i].anchor.type == a.type && unit_of(all[i].anchor) == unit_of(a));
     if (similarity(a, i) >= threshold) {
       r.support = i;
       r.verbatim = false;
@@ -160,7 +163,7 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   bool elsewhere = false;
   for (uint32_t i : candidates) {
     if (similarity(a, i) < threshold) continue;
-    if (all[i].role.empty() && (!stated_alike || sentence_states_role(i, role))) return;
+    if (all[i].role.empty() && (!stated_in_field || sentence_states_role(i, role))) return;
     elsewhere = true;
   }
   if (elsewhere) misattributed(r);
@@ -171,12 +174,8 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
 // role_before read nothing, while "Echocardiography on 5 March 2025 showed" states no discharge.
 bool Checker::sentence_states_role(uint32_t i, std::string_view role) const {
   if (index_.anchors()[i].source < 0) return true;  // a knowledge entry has no sentence to read
-  std::array<uint32_t, anchor::SourceIndex::kMentions> at{};
-  for (std::string_view word : anchor::role_words(role)) {
-    if (word.empty()) break;
-    if (index_.sentence_mentions(i, anchor::role_stem(word), at) > 0) return true;
-  }
-  return false;
+  const auto words = anchor::role_words(role);
+  return index_.sentence_writes(i, words);
 }
 
 // "founded in the 1960s": the sources' years and dates of that role must fall in the decade ("founded

@@ -21,6 +21,36 @@ TEST(SourceIndex, IndexesByTypeAndNorm) {
 }
 
 // "X of Y" is one name to the lexer; an answer that names only X or only Y is still grounded.
+// A blank source has no text: a later source's words are cited as that source's, not the blank one's.
+TEST(SourceIndex, TextAfterABlankSourceKeepsItsSourceId) {
+  SourceIndex idx;
+  idx.add_source("   \n");
+  idx.add_source("Classes are held at the Lena Park Dance Studio. It opened in 2015.");
+  TextSpan hit;
+  ASSERT_TRUE(idx.find_verbatim("lena park", hit));
+  EXPECT_EQ(hit.source, 1);
+  // The sentence of a value is read in its own source: "opened" is in 2015's sentence.
+  const auto years = idx.of_type(Type::number);
+  ASSERT_EQ(years.size(), 1U);
+  const std::string_view opened[] = {"opened"};
+  const std::string_view closed[] = {"closed"};
+  EXPECT_TRUE(idx.sentence_writes(years[0], opened));
+  EXPECT_FALSE(idx.sentence_writes(years[0], closed));
+}
+
+// Sentences end as clause words end them: not at an abbreviation's full stop, and at a line break.
+TEST(SourceIndex, SentenceOfAValue) {
+  SourceIndex idx;
+  idx.add_source("Ms. Byrne was discharged by Dr. Patel on 6 April 2025.\nEcho on 5 April 2025 was normal.");
+  const auto dates = idx.of_type(Type::date);
+  ASSERT_EQ(dates.size(), 2U);
+  const std::string_view discharged[] = {"discharged"};
+  EXPECT_TRUE(idx.sentence_writes(dates[0], discharged));
+  EXPECT_FALSE(idx.sentence_writes(dates[1], discharged));
+  const std::string_view han[] = {"出院"};
+  EXPECT_FALSE(idx.sentence_writes(dates[0], han));
+}
+
 TEST(SourceIndex, JoinedNameAlsoSupportsItsParts) {
   SourceIndex idx;
   const std::string src = "Support ticket TCK-12345 opened by John Smith of Acme Robotics Ltd. on May 3, 2024.";

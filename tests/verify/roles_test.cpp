@@ -212,35 +212,54 @@ TEST(Roles, ADateStatedWithANounBindsNothing) {
   });
 }
 
-// A value whose role the answer writes, where the sources state that role with another value and
-// write this one in sentences that never name the role (docs/ANCHORS.md, "Roles"): the discharge
-// date is not the echocardiogram's, the years with a firm not the years a shop was run. A sentence
-// that names the role, or a word for the same event, anywhere may be stating it.
+// A value whose role the answer writes, where the sources state that role under a field's label with
+// another value and write this one in sentences that never name the role (docs/ANCHORS.md, "Roles"):
+// the discharge date is not the echocardiogram's. A sentence that names the role, or a word for the
+// same event, anywhere may be stating it; a role stated only in prose binds no role-less value.
 TEST(Roles, AValueWhoseSentenceNeverWritesTheRole) {
   constexpr const char* kSummary =
       "Admitted: 3 March 2025. Discharged: 11 March 2025. Echocardiography on 5 March 2025 showed an "
       "ejection fraction of 45%.";
-  constexpr const char* kCareer =
-      "Walter spent 29 years with Harlan & Voss Engineers. His parents ran the hardware store for 41 years.";
+  constexpr const char* kFees = "Fee: $450\nLate payments: $450 and $90.";
+  constexpr const char* kFirm = "成立日期：2003年5月8日\n2010年5月8日，公司在深圳开设第二家工厂。";
   constexpr const char* kTeacher =
       "She was a married 34-year-old teacher in Seattle in 1996 when the affair began. They married in 2005.";
   constexpr const char* kPoll =
       "48%的受访者反对修改宪法，赞成者比例为43%。此外，有63%的受访者反对修改第九条，而赞成的民众比例仅为29%。";
-  constexpr const char* kFirm = "该公司于2003年成立。2010年，公司在深圳开设第二家工厂。";
   expect_rows({
       {kSummary, "The patient was discharged on 5 March 2025.", "5 March", Verdict::unsupported, false},
       {kSummary, "The patient was discharged on 11 March 2025.", "11 March", Verdict::confirmed, true},
-      {kCareer, "Walter spent 41 years with Harlan & Voss Engineers.", "41", Verdict::unsupported, false},
-      {kCareer, "Walter spent 29 years with Harlan & Voss Engineers.", "29", Verdict::confirmed, true},
-      {"The fee is $450. Late payments: $450 and $90.", "The fee is $90.", "$90", Verdict::unsupported, false},
+      {kFees, "The fee is $90.", "$90", Verdict::unsupported, false},
+      {kFees, "The fee is $450.", "$450", Verdict::confirmed, true},
+      {kFirm, "该公司于2010年5月8日成立。", "2010", Verdict::unsupported, false},
+      {kFirm, "该公司于2003年5月8日成立。", "2003", Verdict::confirmed, true},
+      // The role in the value's sentence ("married", 比例 after another clause), or stated in prose only.
       {kTeacher, "In 1996, Letourneau was a married 34-year-old teacher.", "1996", Verdict::confirmed, false},
       {kPoll, "反对修改第九条的比例达63%。", "63%", Verdict::confirmed, false},
-      {kFirm, "该公司于2010年成立。", "2010", Verdict::unsupported, false},
-      {kFirm, "该公司成立于2010年。", "2010", Verdict::unsupported, false},
-      {kFirm, "该公司于2003年成立。", "2003", Verdict::confirmed, true},
+      {"The first clinic opened in 2009. The second clinic welcomed its first patients in 2016.",
+       "The second clinic opened in 2016.", "2016", Verdict::confirmed, false},
+      {"华新科技成立于1998年。其子公司华新智能由创始人之子于2004年创办。", "华新智能成立于2004年。", "2004",
+       Verdict::confirmed, true},
+      // A phrasal verb's particle: "passed away" is no "passed".
+      {"Her father died in 1988. Her mother passed away in 2001, after moving to Lisbon.", "Her mother died in 2001.",
+       "2001", Verdict::confirmed, false},
       // The value of a role stated in another unit says nothing of a bare number's.
       {"Cut the two skids at 70 inches. Cut two joists to a length of 6 feet.", "Cut the skids to a length of 70.",
        "70", Verdict::confirmed, false},
+  });
+}
+
+// The verb before a short object ("adopted the budget on June 17"), and the Chinese verb after a
+// value that follows 于, past an adverb (于2024年5月3日正式开业 → 开业), are roles too.
+TEST(Roles, AVerbBeforeItsObjectOrAfterYu) {
+  constexpr const char* kBudget =
+      "The council adopted the budget on June 17, 2024. The mayor presented the draft on June 4, 2024.";
+  constexpr const char* kCampus = "乙院区于2024年5月3日正式开业，2024年6月1日通过验收。";
+  expect_rows({
+      {kBudget, "The council adopted the budget on June 4, 2024.", "June 4", Verdict::unsupported, false},
+      {kBudget, "The council adopted the budget on June 17, 2024.", "June 17", Verdict::confirmed, true},
+      {kCampus, "乙院区于2024年6月1日开业。", "2024年6月1日", Verdict::unsupported, false},
+      {kCampus, "乙院区于2024年5月3日开业。", "2024年5月3日", Verdict::confirmed, true},
   });
 }
 
@@ -294,7 +313,7 @@ TEST(Roles, TheClauseWordsOfAnotherValue) {
        "Dorothy Richards (1933-2006) was a politician.", "2006", Verdict::confirmed, false},
       // A year is no count's rival, nor a count a year's.
       {"West assaulted the photographer in July 2013 -- and the two settled after 15 seconds of talks.",
-       "West settled with the photographer he assaulted in 2013.", "2013", Verdict::confirmed, false},
+       "West settled with the photographer he assaulted in 2013.", "2013", Verdict::confirmed, true},
       // A value that opens its source sentence: its clause after it is its own.
       {"In 2019, revenue rose sharply at the firm. Sales rose sharply at the firm in 2020.",
        "Revenue rose sharply at the firm in 2019.", "2019", Verdict::confirmed, false},
