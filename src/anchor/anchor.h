@@ -266,6 +266,12 @@ std::string_view role_before(std::string_view text, size_t start);
 std::string_view role_of(std::string_view before, std::string_view after);
 // Roles compare ASCII-case-insensitively and by stem ("arrested" = "arrest").
 bool same_role(std::string_view a, std::string_view b);
+// The words of a value's sentence before it that say what it is of, nearest first: English words
+// that say something, pairs of Han characters with no particle between, never `role` itself ("Walter",
+// "Harlan", "Voss" in "Walter spent 41 years at Harlan & Voss"; 其母 in 其母于2001年去世). How many.
+inline constexpr size_t kSubjectWords = 6;
+size_t subject_words(std::string_view before, std::string_view role,
+                     std::array<std::string_view, kSubjectWords>& words);
 // A role word's stem, as same_role compares it ("arrested": "arrest").
 std::string_view role_stem(std::string_view w);
 // The words a sentence may write for `role`, `role` itself first: the words that name the same event

@@ -77,6 +77,8 @@ bool ends_sentence(std::string_view t, size_t i) {
   // ("No. SC298412", "Dr. Lee").
   if (c != '.' || (i + 1 < t.size() && is_alnum(static_cast<unsigned char>(t[i + 1])))) return false;
   const std::string_view w = t.substr(word_start_back(t, i), i - word_start_back(t, i));
+  // An initial ("U.S. market", "John F. Kennedy") ends no sentence.
+  if (w.size() == 1 && is_upper(static_cast<unsigned char>(w[0]))) return false;
   return !one_of(w, {"no", "nos",  "mr",  "mrs", "ms",  "dr",  "st",  "inc",    "ltd", "co",  "corp", "vs",  "jr",
                      "sr", "prof", "gen", "gov", "sen", "rep", "fig", "approx", "ref", "art", "sec",  "para"});
 }

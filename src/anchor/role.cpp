@@ -339,4 +339,47 @@ std::string_view role_of(std::string_view before, std::string_view after) {
   return {};
 }
 
+namespace {
+// Han characters that make a pair of no word of what a value is of: particles and prepositions.
+constexpr std::u32string_view kCnLinkChars = U"于在的了是为和与及将已被把也都并而又着过从对向以至";
+bool links(char32_t c) { return kCnLinkChars.find(c) != std::u32string_view::npos; }
+}  // namespace
+
+size_t subject_words(std::string_view before, std::string_view role,
+                     std::array<std::string_view, kSubjectWords>& words) {
+  constexpr size_t kReach = 160;  // bytes of the sentence read back from the value
+  size_t n = 0;
+  size_t i = before.size();
+  const size_t stop = before.size() > kReach ? before.size() - kReach : 0;
+  char32_t later = 0;  // the Han character after the one read, in a run
+  while (i > stop && n < words.size()) {
+    const auto c = static_cast<unsigned char>(before[i - 1]);
+    if (c >= 0x80) {
+      size_t k = i - 1;
+      while (k > 0 && (static_cast<unsigned char>(before[k]) & 0xC0) == 0x80) --k;
+      const auto d = utf8::decode(before, k);
+      if (d.cp == U'。' || d.cp == U'！' || d.cp == U'？' || d.cp == U'；') break;
+      const bool han = d.cp >= 0x4E00 && d.cp <= 0x9FFF;
+      if (han && later != 0 && !links(d.cp) && !links(later)) {
+        const std::string_view pair = before.substr(k, i - k + 3);
+        if (pair != role) words[n++] = pair;
+      }
+      later = han ? d.cp : 0;
+      i = k;
+      continue;
+    }
+    later = 0;
+    if (c == '\n' || ((c == '.' || c == '!' || c == '?') && i < before.size() && before[i] == ' ')) break;
+    if (!is_alpha(c)) {
+      --i;
+      continue;
+    }
+    const size_t w = word_start_back(before, i);
+    const std::string_view word = before.substr(w, i - w);
+    if (!says_nothing(word) && !same_role(word, role)) words[n++] = word;
+    i = w == i ? i - 1 : w;
+  }
+  return n;
+}
+
 }  // namespace sfcl::anchor

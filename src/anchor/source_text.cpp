@@ -192,6 +192,31 @@ uint32_t SourceIndex::FoldedSource::folded_at(uint32_t original_offset) const {
   return std::min(at, std::next(it) == marks.end() ? static_cast<uint32_t>(folded.size()) : std::next(it)->folded);
 }
 
+namespace {
+bool only_a_pronoun(std::string_view lead) {
+  bool pronoun = false;
+  size_t i = 0;
+  while (i < lead.size()) {
+    if (lead[i] == ' ') {
+      ++i;
+      continue;
+    }
+    size_t n = i;
+    while (n < lead.size() && is_alpha(static_cast<unsigned char>(lead[n]))) ++n;
+    if (n == i) return false;  // a digit, a Han character, punctuation
+    const std::string_view w = lead.substr(i, n - i);
+    if (!pronoun) {
+      if (!one_of(w, {"it", "he", "she", "they", "this", "that", "these", "those"})) return false;
+      pronoun = true;
+    } else if (!says_nothing(w)) {
+      return false;
+    }
+    i = n;
+  }
+  return pronoun;
+}
+}  // namespace
+
 bool SourceIndex::sentence_writes(size_t i, std::span<const std::string_view> words) const {
   if (i < base_size_) return base_->sentence_writes(i, words);
   const SourceAnchor& s = anchors_[i - base_size_];
@@ -200,8 +225,16 @@ bool SourceIndex::sentence_writes(size_t i, std::span<const std::string_view> wo
   if (t == texts_.end() || t->id != s.source) return false;
   const auto& starts = t->sentence_starts;
   const auto next = std::upper_bound(starts.begin(), starts.end(), s.anchor.start);
-  const uint32_t lo = t->folded_at(*std::prev(next));
+  auto first = std::prev(next);
   const uint32_t hi = next == starts.end() ? static_cast<uint32_t>(t->folded.size()) : t->folded_at(*next);
+  // A sentence that is a pronoun and function words before the value ("That was in 2004.") says what
+  // it is of in the sentence before it.
+  const uint32_t opens = t->folded_at(*first);
+  if (first != starts.begin() &&
+      only_a_pronoun(std::string_view(t->folded).substr(opens, t->folded_at(s.anchor.start) - opens))) {
+    --first;
+  }
+  const uint32_t lo = t->folded_at(*first);
   const std::string_view sentence = std::string_view(t->folded).substr(lo, hi - lo);
   constexpr size_t kLongest = 32;
   std::array<char, kLongest> lower{};

@@ -139,14 +139,16 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   const auto candidates = a.type == Type::number ? std::span<const uint32_t>(numeric_) : index_.of_type(a.type);
   const float threshold = options_.threshold_for(a.type);
   bool stated = false;
-  // Stated under a field's label, of the answer's type and unit: "Discharged: 11 March 2025" (prose
-  // says one event in too many words to read; "6 feet" states no length a bare 70 is of).
+  // Stated with a value of the answer's type and unit ("6 feet" states no length a bare 70 is of),
+  // and so under a field's label ("Discharged: 11 March 2025").
+  bool stated_alike = false;
   bool stated_in_field = false;
   for (uint32_t i : candidates) {
     if (!anchor::same_role(all[i].role, role)) continue;
     stated = true;
-    stated_in_field = stated_in_field ||
-                      (!all[i].field.empty() && all[i].anchor.type == a.type && unit_of(all[i].anchor) == unit_of(a));
+    const bool alike = all[i].anchor.type == a.type && unit_of(all[i].anchor) == unit_of(a);
+    stated_alike = stated_alike || alike;
+    stated_in_field = stated_in_field || (alike && !all[i].field.empty());
     if (similarity(a, i) >= threshold) {
       r.support = i;
       r.verbatim = false;
@@ -159,11 +161,23 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   if (!stated) return;
   // The value under the role the answer gives is another one. Misattributed only where every source
   // occurrence of this value has a role of its own, or has none read and a sentence that never
-  // writes the role next to it (one that does may be this one).
+  // writes the role (one that does may be this one). In prose, which says one event in many words
+  // ("passed away", "hit shelves", 挂牌), that sentence must also write nothing the answer's clause
+  // says the value is of: "Her mother passed away in 2001" may be "her mother died in 2001"; "His
+  // parents ran the store for 41 years" is not "Walter spent 41 years at Harlan & Voss".
+  std::array<std::string_view, anchor::kSubjectWords> subject{};
+  bool subject_read = false;
   bool elsewhere = false;
   for (uint32_t i : candidates) {
     if (similarity(a, i) < threshold) continue;
-    if (all[i].role.empty() && (!stated_in_field || sentence_states_role(i, role))) return;
+    if (all[i].role.empty()) {
+      if (!stated_alike || sentence_states_role(i, role)) return;
+      if (!stated_in_field) {
+        if (!subject_read && anchor::subject_words(before, role, subject) == 0) return;
+        subject_read = true;
+        if (index_.sentence_writes(i, subject)) return;
+      }
+    }
     elsewhere = true;
   }
   if (elsewhere) misattributed(r);

@@ -249,6 +249,30 @@ TEST(Roles, AValueWhoseSentenceNeverWritesTheRole) {
   });
 }
 
+// In prose, which says one event in many words, an occurrence whose sentence writes neither the role
+// nor anything the answer's clause says the value is of is another thing's value; one that shares a
+// word with the clause may be this one ("Her mother passed away in 2001"), and a sentence that is a
+// pronoun before the value ("That was in 2004.") is read with the one before it.
+TEST(Roles, ProseSentenceSharingNothingWithTheAnswer) {
+  constexpr const char* kCareer =
+      "Walter spent 29 years with Harlan & Voss Engineers. His parents ran the hardware store for 41 years.";
+  constexpr const char* kEstate = "The collector died in 2019. His widow sold the estate to the county in 2021.";
+  constexpr const char* kCnEstate = "老人于2019年去世。2021年，其子女将老宅出售。";
+  constexpr const char* kShops = "一号店于2019年开业。二号店2021年起正式营业。";
+  expect_rows({
+      {kCareer, "Walter spent 41 years with Harlan & Voss Engineers.", "41", Verdict::unsupported, false},
+      {kCareer, "Walter spent 29 years with Harlan & Voss Engineers.", "29", Verdict::confirmed, true},
+      {kEstate, "The collector died in 2021.", "2021", Verdict::unsupported, false},
+      {kCnEstate, "老人于2021年去世。", "2021", Verdict::unsupported, false},
+      {kCnEstate, "老人于2019年去世。", "2019", Verdict::confirmed, true},
+      {kShops, "二号店于2021年开业。", "2021", Verdict::confirmed, false},
+      {"Northwind was founded in 1998. Bluepeak Labs was founded by Ann Lee. That was in 2004.",
+       "Bluepeak Labs was founded in 2004.", "2004", Verdict::confirmed, false},
+      {"Acme Corp went public in 2010. Its rival Beta Systems went public on the U.S. market in 2014.",
+       "Beta Systems went public in 2014.", "2014", Verdict::confirmed, false},
+  });
+}
+
 // The verb before a short object ("adopted the budget on June 17"), and the Chinese verb after a
 // value that follows 于, past an adverb (于2024年5月3日正式开业 → 开业), are roles too.
 TEST(Roles, AVerbBeforeItsObjectOrAfterYu) {
