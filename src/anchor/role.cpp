@@ -177,23 +177,6 @@ bool says_nothing(std::string_view w) {
   return kWords.contains(std::string_view(lower.data(), w.size()));
 }
 
-namespace {
-// The verb before a short object that stands before "on"/"in" and a value: "adopted the budget on
-// June 17", "was elected a Royal Academician in 1998". `w` is where the object's last word starts.
-std::string_view verb_before_object(std::string_view text, size_t w, size_t stop) {
-  constexpr int kObjectWords = 3;
-  for (int k = 0; k < kObjectWords && w > stop + 1 && text[w - 1] == ' '; ++k) {
-    const size_t v = word_start_back(text, w - 1);
-    if (v == w - 1) return {};  // a digit, a value, punctuation: no plain object
-    const std::string_view word = text.substr(v, w - 1 - v);
-    if (is_verb_form(word)) return is_generic(word) ? std::string_view{} : word;
-    if (is_link(word) || (says_nothing(word) && !is_article(word))) return {};
-    w = v;
-  }
-  return {};
-}
-}  // namespace
-
 std::string_view role_before(std::string_view text, size_t start) {
   start = std::min(start, text.size());
   // A value glued to a word (the rest of a value cut at kMaxAnchorBytes, digits after a run too
@@ -224,11 +207,7 @@ std::string_view role_before(std::string_view text, size_t start) {
       i = w;
       while (i > stop && text[i - 1] == ' ') --i;
     };
-    if (placed && is_verb_form(word)) return is_generic(word) ? std::string_view{} : word;
-    // A phrasal verb's particle ("passed away", "sold off"): the verb alone says another thing.
-    if (placed)
-      return one_of(word, {"away", "out", "up", "off", "down", "over", "back"}) ? std::string_view{}
-                                                                                : verb_before_object(text, w, stop);
+    if (placed) return is_verb_form(word) && !is_generic(word) ? word : std::string_view{};
     if (is_article(word) || (!linked && is_link(word))) {
       if (is_link(word)) linked = true;
       if (!next_ok) return {};
@@ -312,7 +291,7 @@ constexpr std::u32string_view kCnNotVerbAfter =
     U"的起以至前后内左右和与及或中间底初末是为在就也都还又才共约达之到时年月日岁号由依全被经向对将把从";
 
 // The verb right after a value that opens a Chinese clause: "，2005年上市" → 上市, past an adverb
-// ("于2003年正式成立" → 成立).
+// ("，2024年5月3日正式开业" → 开业).
 std::string_view cn_role_after(std::string_view after) {
   for (std::string_view adverb : {"正式", "首次", "首度", "重新", "再次", "成功", "先后", "相继", "分别", "已经",
                                   "率先", "同时", "共同", "顺利", "最终", "开始"}) {
@@ -331,12 +310,48 @@ std::string_view role_of(std::string_view before, std::string_view after) {
   const std::string_view r = role_before(before, before.size());
   if (!r.empty()) return r;
   if (opens_sentence(before)) return role_after(after);
-  // Or after 于, whose verb follows the value: 该公司于2003年成立 (成立于2003年 is read before it).
-  if (!after.empty() && static_cast<unsigned char>(after.front()) >= 0x80 &&
-      (opens_cn_clause(before) || before.ends_with("于"))) {
+  if (!after.empty() && static_cast<unsigned char>(after.front()) >= 0x80 && opens_cn_clause(before)) {
     return cn_role_after(after);
   }
   return {};
+}
+
+namespace {
+// The verb before a short object that stands before "on"/"in" and a value: "adopted the budget on
+// June 17", "was elected a Royal Academician in 1998". Not past a phrasal verb's particle ("passed
+// away in 2001") or a pronoun ("released him on 6 March"), whose event is read elsewhere.
+std::string_view verb_before_object(std::string_view before) {
+  size_t i = before.size();
+  while (i > 0 && before[i - 1] == ' ') --i;
+  size_t w = word_start_back(before, i);
+  if (w == i || !is_place_preposition(before.substr(w, i - w))) return {};
+  constexpr int kObjectWords = 3;
+  for (int k = 0; k <= kObjectWords && w > 1 && before[w - 1] == ' '; ++k) {
+    const size_t v = word_start_back(before, w - 1);
+    if (v == w - 1) return {};  // a digit, a value, punctuation: no plain object
+    const std::string_view word = before.substr(v, w - 1 - v);
+    if (k == 0 && one_of(word, {"away", "out", "up", "off", "down", "over", "back", "him", "her", "it", "them"})) {
+      return {};
+    }
+    if (k > 0 && is_verb_form(word)) return is_generic(word) ? std::string_view{} : word;
+    if (k == 0 && is_verb_form(word)) return {};  // role_before's own reading
+    if (is_link(word) || (says_nothing(word) && !is_article(word))) return {};
+    w = v;
+  }
+  return {};
+}
+}  // namespace
+
+// The role an answer writes: role_of, or where it reads none, the verb after 于 and the value
+// (该公司于2003年成立 → 成立) or before a short object ("adopted the budget on"). Only the answer's
+// side: in the sources, such readings would set a paraphrase of the same event ("that deal closed
+// in 2020", 2009年病故) against the answer's word as another role's value.
+std::string_view answer_role_of(std::string_view before, std::string_view after) {
+  if (const std::string_view r = role_of(before, after); !r.empty()) return r;
+  if (before.ends_with("于") && !after.empty() && static_cast<unsigned char>(after.front()) >= 0x80) {
+    return cn_role_after(after);
+  }
+  return verb_before_object(before);
 }
 
 namespace {
@@ -375,7 +390,8 @@ size_t subject_words(std::string_view before, std::string_view role,
       continue;
     }
     const size_t w = word_start_back(before, i);
-    const std::string_view word = before.substr(w, i - w);
+    std::string_view word = before.substr(w, i - w);
+    if (word.ends_with("'s") || word.ends_with("'")) word = word.substr(0, word.rfind('\''));  // "Yuen's": Yuen
     if (!says_nothing(word) && !same_role(word, role)) words[n++] = word;
     i = w == i ? i - 1 : w;
   }

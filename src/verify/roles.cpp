@@ -132,23 +132,23 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   if (r.verdict == Verdict::confirmed && a.type == Type::name) return bind_name_to_field(a, before, after, r);
   if (r.verdict != Verdict::confirmed || !has_role(a.type)) return;
   if (a.type == Type::time && bind_to_days(a, before, after, r)) return;
-  const std::string_view role = anchor::role_of(before, after);
+  const std::string_view role = anchor::answer_role_of(before, after);
   if (role.empty()) return;
   if (is_decade(a)) return bind_decade_to_role(a, role, r);
   const auto& all = index_.anchors();
   const auto candidates = a.type == Type::number ? std::span<const uint32_t>(numeric_) : index_.of_type(a.type);
   const float threshold = options_.threshold_for(a.type);
   bool stated = false;
-  // Stated with a value of the answer's type and unit ("6 feet" states no length a bare 70 is of),
-  // and so under a field's label ("Discharged: 11 March 2025").
-  bool stated_alike = false;
+  // Stated under a field's label with a value of the answer's type and unit ("Discharged: 11 March
+  // 2025"; "6 feet" states no length a bare 70 is of).
   bool stated_in_field = false;
   for (uint32_t i : candidates) {
     if (!anchor::same_role(all[i].role, role)) continue;
     stated = true;
-    const bool alike = all[i].anchor.type == a.type && unit_of(all[i].anchor) == unit_of(a);
-    stated_alike = stated_alike || alike;
-    stated_in_field = stated_in_field || (alike && !all[i].field.empty());
+    // The role read from the label itself, not from prose after a heading's colon ("price list: the
+    // consultation fee is $150").
+    stated_in_field = stated_in_field || (all[i].field.find(all[i].role) != std::string::npos &&
+                                          all[i].anchor.type == a.type && unit_of(all[i].anchor) == unit_of(a));
     if (similarity(a, i) >= threshold) {
       r.support = i;
       r.verbatim = false;
@@ -160,23 +160,22 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   }
   if (!stated) return;
   // The value under the role the answer gives is another one. Misattributed only where every source
-  // occurrence of this value has a role of its own, or has none read and a sentence that never
-  // writes the role (one that does may be this one). In prose, which says one event in many words
-  // ("passed away", "hit shelves", 挂牌), that sentence must also write nothing the answer's clause
-  // says the value is of: "Her mother passed away in 2001" may be "her mother died in 2001"; "His
-  // parents ran the store for 41 years" is not "Walter spent 41 years at Harlan & Voss".
+  // occurrence of this value has a role of its own, or, where the sources state the role under a
+  // field's label, has none read and a sentence that writes neither the role nor anything the
+  // answer's clause says the value is of ("Patient B … went home on 6 March 2025" may be "Patient B
+  // was discharged on 6 March 2025"). Prose states one event in too many words, across sentences and
+  // pronouns ("She took over the role in 2021", 始建于1952年), for its silence to say anything.
   std::array<std::string_view, anchor::kSubjectWords> subject{};
+  size_t subject_size = 0;
   bool subject_read = false;
   bool elsewhere = false;
   for (uint32_t i : candidates) {
     if (similarity(a, i) < threshold) continue;
     if (all[i].role.empty()) {
-      if (!stated_alike || sentence_states_role(i, role)) return;
-      if (!stated_in_field) {
-        if (!subject_read && anchor::subject_words(before, role, subject) == 0) return;
-        subject_read = true;
-        if (index_.sentence_writes(i, subject)) return;
-      }
+      if (!stated_in_field || sentence_states_role(i, role)) return;
+      if (!subject_read) subject_size = anchor::subject_words(before, role, subject);
+      subject_read = true;
+      if (subject_size > 0 && index_.sentence_writes(i, std::span(subject).first(subject_size))) return;
     }
     elsewhere = true;
   }
