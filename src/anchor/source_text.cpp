@@ -193,6 +193,16 @@ uint32_t SourceIndex::FoldedSource::folded_at(uint32_t original_offset) const {
 }
 
 namespace {
+bool opens_with_person(std::string_view lead) {
+  while (!lead.empty() && lead.front() == ' ') lead.remove_prefix(1);
+  for (std::string_view p : {"他", "她", "其"}) {
+    if (lead.starts_with(p)) return true;
+  }
+  size_t n = 0;
+  while (n < lead.size() && is_alpha(static_cast<unsigned char>(lead[n]))) ++n;
+  return one_of(lead.substr(0, n), {"he", "she", "they", "his", "her", "their"});
+}
+
 bool only_a_pronoun(std::string_view lead) {
   bool pronoun = false;
   size_t i = 0;
@@ -227,13 +237,11 @@ bool SourceIndex::sentence_writes(size_t i, std::span<const std::string_view> wo
   const auto next = std::upper_bound(starts.begin(), starts.end(), s.anchor.start);
   auto first = std::prev(next);
   const uint32_t hi = next == starts.end() ? static_cast<uint32_t>(t->folded.size()) : t->folded_at(*next);
-  // A sentence that is a pronoun and function words before the value ("That was in 2004.") says what
-  // it is of in the sentence before it.
+  // A sentence that is a pronoun and function words before the value ("That was in 2004."), or that
+  // opens with a person's pronoun ("She went home on 14 March"), says whose it is in the one before.
   const uint32_t opens = t->folded_at(*first);
-  if (first != starts.begin() &&
-      only_a_pronoun(std::string_view(t->folded).substr(opens, t->folded_at(s.anchor.start) - opens))) {
-    --first;
-  }
+  const std::string_view lead = std::string_view(t->folded).substr(opens, t->folded_at(s.anchor.start) - opens);
+  if (first != starts.begin() && (only_a_pronoun(lead) || opens_with_person(lead))) --first;
   const uint32_t lo = t->folded_at(*first);
   const std::string_view sentence = std::string_view(t->folded).substr(lo, hi - lo);
   constexpr size_t kLongest = 32;

@@ -133,6 +133,11 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   if (r.verdict != Verdict::confirmed || !has_role(a.type)) return;
   if (a.type == Type::time && bind_to_days(a, before, after, r)) return;
   const std::string_view role = anchor::answer_role_of(before, after);
+  // A role read only in an answer (the verb after 于, or past an object) is one reading of several:
+  // a source occurrence with a role of its own then needs its sentence to share nothing with the
+  // answer's clause before it counts as another role's ("5床李某……，2025年3月14日回家" may be "李某于
+  // 2025年3月14日出院").
+  const bool answer_only = !role.empty() && anchor::role_of(before, after).empty();
   if (role.empty()) return;
   if (is_decade(a)) return bind_decade_to_role(a, role, r);
   const auto& all = index_.anchors();
@@ -171,8 +176,8 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   bool elsewhere = false;
   for (uint32_t i : candidates) {
     if (similarity(a, i) < threshold) continue;
-    if (all[i].role.empty()) {
-      if (!stated_in_field || sentence_states_role(i, role)) return;
+    if (all[i].role.empty() && (!stated_in_field || sentence_states_role(i, role))) return;
+    if (all[i].role.empty() || answer_only) {
       if (!subject_read) subject_size = anchor::subject_words(before, role, subject);
       subject_read = true;
       if (subject_size > 0 && index_.sentence_writes(i, std::span(subject).first(subject_size))) return;

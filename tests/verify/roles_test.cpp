@@ -265,6 +265,16 @@ TEST(Roles, ProseBindsNoRolelessValue) {
        "Patient B was discharged on 6 March 2025.", "6 March", Verdict::confirmed, false},
       {"Patient A: Discharge date: 9 March 2025. Echo on 6 March 2025 was normal.",
        "Patient A was discharged on 6 March 2025.", "6 March", Verdict::unsupported, false},
+      // A sentence that opens with a person's pronoun is read with the one before it.
+      {"Bed 4: Mr. Okafor. Discharge date: 10 March 2025. Bed 5: Ms. Park recovered well. She went home on 14 "
+       "March 2025.",
+       "Ms. Park was discharged on 14 March 2025.", "14 March", Verdict::confirmed, false},
+      // A role read only in the answer (the verb after 于) against an occurrence with a role of its own
+      // in a sentence that names the answer's subject.
+      {"3床王某，出院日期：2025年3月10日。5床李某恢复良好，2025年3月14日回家。", "李某于2025年3月14日出院。",
+       "2025年3月14日", Verdict::confirmed, false},
+      {"3床王某，出院日期：2025年3月10日。2025年3月14日，病房进行消毒。", "王某于2025年3月14日出院。", "2025年3月14日",
+       Verdict::unsupported, false},
   });
 }
 
@@ -273,7 +283,7 @@ TEST(Roles, ProseBindsNoRolelessValue) {
 // value also takes the verb after 于 and the value, or the verb before a short object ("adopted the
 // budget on"); the sources' values do not (anchor::answer_role_of).
 TEST(Roles, AVerbPastAnAdverbOrAnObject) {
-  constexpr const char* kCampus = "乙院区建成后，2024年5月3日正式开业，2024年6月1日通过验收。";
+  constexpr const char* kCampus = "乙院区建成后，2024年5月3日正式开业。2024年6月1日升级全市医保系统。";
   constexpr const char* kBudget = "The budget was adopted on June 17, 2024. The draft was presented on June 4, 2024.";
   expect_rows({
       {kCampus, "乙院区于2024年6月1日开业。", "2024年6月1日", Verdict::unsupported, false},
