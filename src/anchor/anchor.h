@@ -264,8 +264,8 @@ std::string_view role_before(std::string_view text, size_t start);
 // role_before, or for a value that opens its sentence the verb of its clause after it: "charged"
 // in "On March 26 he was charged".
 std::string_view role_of(std::string_view before, std::string_view after);
-// role_of, and for an answer's value also the verb after 于 and the value (该公司于2003年成立 → 成立)
-// or before a short object ("adopted the budget on June 4" → adopted).
+// The readings made for an answer's value only, where role_of reads none: the verb after 于 and the
+// value (该公司于2003年成立 → 成立) or before a short object ("adopted the budget on June 4" → adopted).
 std::string_view answer_role_of(std::string_view before, std::string_view after);
 // Roles compare ASCII-case-insensitively and by stem ("arrested" = "arrest").
 bool same_role(std::string_view a, std::string_view b);

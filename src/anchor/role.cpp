@@ -342,12 +342,9 @@ std::string_view verb_before_object(std::string_view before) {
 }
 }  // namespace
 
-// The role an answer writes: role_of, or where it reads none, the verb after 于 and the value
-// (该公司于2003年成立 → 成立) or before a short object ("adopted the budget on"). Only the answer's
-// side: in the sources, such readings would set a paraphrase of the same event ("that deal closed
-// in 2020", 2009年病故) against the answer's word as another role's value.
+// Only the answer's side: in the sources, such readings would set a paraphrase of the same event
+// ("that deal closed in 2020", 2009年病故) against the answer's word as another role's value.
 std::string_view answer_role_of(std::string_view before, std::string_view after) {
-  if (const std::string_view r = role_of(before, after); !r.empty()) return r;
   if (before.ends_with("于") && !after.empty() && static_cast<unsigned char>(after.front()) >= 0x80) {
     return cn_role_after(after);
   }

@@ -132,12 +132,13 @@ void Checker::bind_to_role(const Anchor& a, std::string_view before, std::string
   if (r.verdict == Verdict::confirmed && a.type == Type::name) return bind_name_to_field(a, before, after, r);
   if (r.verdict != Verdict::confirmed || !has_role(a.type)) return;
   if (a.type == Type::time && bind_to_days(a, before, after, r)) return;
-  const std::string_view role = anchor::answer_role_of(before, after);
+  std::string_view role = anchor::role_of(before, after);
   // A role read only in an answer (the verb after 于, or past an object) is one reading of several:
   // a source occurrence with a role of its own then needs its sentence to share nothing with the
   // answer's clause before it counts as another role's ("5床李某……，2025年3月14日回家" may be "李某于
   // 2025年3月14日出院").
-  const bool answer_only = !role.empty() && anchor::role_of(before, after).empty();
+  const bool answer_only = role.empty();
+  if (answer_only) role = anchor::answer_role_of(before, after);
   if (role.empty()) return;
   if (is_decade(a)) return bind_decade_to_role(a, role, r);
   const auto& all = index_.anchors();
