@@ -111,6 +111,31 @@ bool same_noun(std::string_view a, std::string_view b) {
 
 // A number right after a capitalised word is part of a name ("Interstate 80", "Apollo 11", "Route
 // 66", "Article 5"), not a count; a sentence's first article or approximation is no such word.
+namespace {
+// The other end of a range or choice the noun after it counts too: "100 - 200 words", "3 or 4 days",
+// "10 to 15 minutes". Its length, or 0.
+size_t range_partner(std::string_view rest) {
+  size_t i = 0;
+  while (i < rest.size() && rest[i] == ' ') ++i;
+  if (rest.substr(i).starts_with("-")) {
+    ++i;
+  } else if (rest.substr(i).starts_with("\xE2\x80\x93")) {
+    i += std::string_view("\xE2\x80\x93").size();
+  } else if (i > 0 && (rest.substr(i).starts_with("to ") || rest.substr(i).starts_with("or "))) {
+    i += 2;
+  } else {
+    return 0;
+  }
+  while (i < rest.size() && rest[i] == ' ') ++i;
+  const size_t digits = i;
+  while (i < rest.size() && (is_digit(rest[i]) || ((rest[i] == ',' || rest[i] == '.') && i + 1 < rest.size() &&
+                                                   is_digit(rest[i + 1]) && i > digits))) {
+    ++i;
+  }
+  return i > digits ? i : 0;
+}
+}  // namespace
+
 bool after_name(std::string_view before) {
   if (before.empty() || before.back() != ' ') return false;
   before.remove_suffix(1);
@@ -189,6 +214,10 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
   if (is_lower(static_cast<unsigned char>(noun[0]))) {
     if (source_after[0] != ' ' && source_after[0] != '-') return Counted::unknown;
     std::string_view rest = source_after.substr(1);
+    // A unit of time is a duration's, never a count of the answer's noun: "3 weeks" gives no "3 wards".
+    if (source_after[0] == ' ' && one_of(word_at(rest), {"years", "months", "weeks", "days", "hours", "minutes"})) {
+      return Counted::other;
+    }
     const bool noun_first = !(source_after[0] == '-' ? hyphened_noun_at(rest) : plural_noun_at(rest)).empty();
     if (people_in_general(noun) && (rest.starts_with("men, women") || rest.starts_with("men and women"))) {
       return Counted::same;  // "300 men, women and children" are the villagers
@@ -222,7 +251,7 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
 CountedText counted_text(std::string_view text, const Anchor& a) {
   if (after_name(text.substr(0, a.start))) return {};
   size_t from = a.end;
-  if (a.type == Type::quantity) {
+  if (a.type == Type::quantity || a.type == Type::duration) {
     // An English unit is what the count counts: "80 residents" is read from " residents".
     const std::string_view written = text.substr(a.start, a.end - a.start);
     // In words the number may itself be hyphenated ("thirty-one passengers"): the unit is the last word.
@@ -232,6 +261,7 @@ CountedText counted_text(std::string_view text, const Anchor& a) {
             : written.find_first_of(" -");
     if (sep != std::string_view::npos && is_alpha(static_cast<unsigned char>(written.back()))) from = a.start + sep;
   }
+  from += range_partner(text.substr(from));
   const auto boundary = [&](size_t i) {
     return text[i] == '\n' || text.substr(i).starts_with("。") || text.substr(i).starts_with("！") ||
            text.substr(i).starts_with("？") || text.substr(i).starts_with("；");

@@ -181,6 +181,12 @@ TEST(Roles, ACountIsOfWhatItCounts) {
       {kZh, "有36支电子体温计显示屏不亮。", "36支", Verdict::confirmed, true},  // the noun before the count
       {"入组了612例经二甲双胍治疗的成年患者。", "研究共入组612例患者。", "612例", Verdict::confirmed, true},
       {"逾两万人坚守岗位。", "超过两万名职工坚守岗位。", "两万名", Verdict::confirmed, false},  // 人: people
+      // a range's first end counts the noun after its other end
+      {"Summaries run 100 - 200 words.", "It has over 100 reviews.", "100", Verdict::unsupported, false},
+      {"It took 3 to 5 weeks.", "It had 3 wards.", "3", Verdict::unsupported, false},
+      {"It took 3 to 5 weeks.", "It took 3 weeks at least.", "3", Verdict::confirmed, true},
+      {"It took 3-5 weeks.", "It took 3 weeks at least.", "3", Verdict::confirmed, true},
+      {"It took 3 weeks.", "It had 3 wards.", "3", Verdict::unsupported, false},  // a duration counts no noun
   });
 }
 
