@@ -25,6 +25,35 @@ size_t word_start_back(std::string_view t, size_t end) {
 
 namespace {
 constexpr size_t kRoleReach = 48;  // bytes before a value searched for its role word
+
+// The start of a hyphenated word that ends at `w`: "Follow-up", "check-out" are one role.
+size_t hyphened_start(std::string_view t, size_t w) {
+  while (w >= 2 && t[w - 1] == '-' && is_alpha(static_cast<unsigned char>(t[w - 2]))) w = word_start_back(t, w - 1);
+  return w;
+}
+
+// "The due date on invoice 7 is", "the issue date of the invoice was": the head noun of a subject
+// followed by a prepositional phrase, searched back from its link over at most four words. Its start,
+// or npos.
+size_t head_before_phrase(std::string_view t, size_t stop, size_t i) {
+  for (int step = 0; step < 5 && i > stop; ++step) {
+    while (i > stop && t[i - 1] == ' ') --i;
+    size_t w = i;
+    while (w > stop && t[w - 1] != ' ') --w;  // any token: a number, an identifier, a word
+    if (w == i || w == stop) return std::string_view::npos;
+    const std::string_view word = t.substr(w, i - w);
+    if (word.find_first_of(".;!?,:") != std::string_view::npos) return std::string_view::npos;
+    if (step > 0 && one_of(word, {"of", "on", "for", "in"})) {
+      size_t h = w - 1;
+      while (h > stop && t[h - 1] == ' ') --h;
+      const size_t hw = word_start_back(t, h);
+      if (hw < h && one_of(t.substr(hw, h - hw), {"date", "time", "amount", "number"})) return hw;
+      return std::string_view::npos;
+    }
+    i = w;
+  }
+  return std::string_view::npos;
+}
 template <size_t N>
 bool listed(std::string_view w, const std::string_view (&list)[N]) {
   for (std::string_view x : list) {
@@ -102,6 +131,18 @@ bool two_han(std::string_view s, char32_t& first) {
   return true;
 }
 
+// The two characters before `end` as a role: not a number, an ordinal or a word that names no field.
+std::string_view cn_word_before(std::string_view text, size_t end) {
+  if (end < kTwoHan) return {};
+  const std::string_view two = text.substr(end - kTwoHan, kTwoHan);
+  char32_t first = 0;
+  if (!two_han(two, first) || is_cn_numeral(first) || first == U'第') return {};
+  for (std::string_view w : kCnNoRole) {
+    if (two == w) return {};
+  }
+  return two;
+}
+
 std::string_view cn_role_before(std::string_view text, size_t end) {
   // A century before a decade qualifies the value, not its role (成立于上世纪九十年代).
   for (std::string_view q : {"上个世纪", "上世纪", "本世纪"}) {
@@ -141,15 +182,8 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
       break;
     }
   }
-  const std::string_view two = text.substr(end - kTwoHan, kTwoHan);
-  char32_t first = 0;
-  if (!two_han(two, first)) return {};
   // An item of an enumeration ("报销比例为85%；二级为75%"): the field is the list's, not "二级".
-  if (is_cn_numeral(first) || first == U'第') return {};
-  for (std::string_view w : kCnNoRole) {
-    if (two == w) return {};
-  }
-  return two;
+  return cn_word_before(text, end);
 }
 
 }  // namespace
@@ -177,6 +211,22 @@ bool says_nothing(std::string_view w) {
   return kWords.contains(std::string_view(lower.data(), w.size()));
 }
 
+namespace {
+// "Discharge date: 11 March", "the commencement date is": a head noun that says only what kind of
+// value follows takes the word before it ("Commencement Date" as a defined term too).
+std::string_view head_of_kind(std::string_view text, size_t w, std::string_view word, bool labelled) {
+  if (!one_of(word, {"date", "time", "amount", "number"}) || w < 2 || text[w - 1] != ' ') return {};
+  const size_t w2 = hyphened_start(text, word_start_back(text, w - 1));
+  const std::string_view head = text.substr(w2, w - 1 - w2);
+  const bool titled = is_upper(static_cast<unsigned char>(word.front()));
+  if (!head.empty() && !is_generic(head) && !is_article(head) && !is_link(head) &&
+      (!is_upper(static_cast<unsigned char>(head.front())) || titled || labelled)) {
+    return head;
+  }
+  return {};
+}
+}  // namespace
+
 std::string_view role_before(std::string_view text, size_t start) {
   start = std::min(start, text.size());
   // A value glued to a word (the rest of a value cut at kMaxAnchorBytes, digits after a run too
@@ -199,17 +249,44 @@ std::string_view role_before(std::string_view text, size_t start) {
   bool linked = false;
   bool placed = false;
   for (int step = 0; step < 5 && i > stop; ++step) {
-    const size_t w = word_start_back(text, i);
-    if (w == i) return {};  // a digit, a value, a sentence end, a bracket: no word before
+    const size_t last = word_start_back(text, i);
+    if (last == i) return {};  // a digit, a value, a sentence end, a bracket: no word before
+    const size_t w = hyphened_start(text, last);
     const std::string_view word = text.substr(w, i - w);
     const bool next_ok = w > 0 && text[w - 1] == ' ';
     auto go_on = [&] {
       i = w;
       while (i > stop && text[i - 1] == ' ') --i;
     };
+    // "The follow-up is on 3 June", "Check-out is at 11 am": a subject linked to its place in time.
+    if (placed && !linked && one_of(word, {"is", "was", "are", "were"}) && next_ok) {
+      placed = false;
+      linked = true;
+      go_on();
+      continue;
+    }
     if (placed) return is_verb_form(word) && !is_generic(word) ? word : std::string_view{};
+    // "The hearing is scheduled for 5 May": what is set for a time is the subject's.
+    if (!linked && one_of(word, {"for"}) && next_ok) {
+      const size_t v = word_start_back(text, w - 1);
+      if (v < w - 1 &&
+          one_of(text.substr(v, w - 1 - v), {"scheduled", "set", "planned", "booked", "slated", "fixed"})) {
+        i = v;
+        while (i > stop && text[i - 1] == ' ') --i;
+        placed = true;
+        continue;
+      }
+    }
     if (is_article(word) || (!linked && is_link(word))) {
-      if (is_link(word)) linked = true;
+      if (is_link(word)) {
+        linked = true;
+        // "The due date on invoice 7 is": the subject's head before its phrase.
+        if (const size_t head = head_before_phrase(text, stop, w); head != std::string_view::npos) {
+          i = head;
+          while (i < w && is_alpha(static_cast<unsigned char>(text[i]))) ++i;  // after "date"
+          continue;
+        }
+      }
       if (!next_ok) return {};
       go_on();
       continue;
@@ -220,17 +297,7 @@ std::string_view role_before(std::string_view text, size_t start) {
       go_on();
       continue;
     }
-    // "Discharge date: 11 March", "the commencement date is": a head noun that says only what kind
-    // of value follows takes the word before it ("Commencement Date" as a defined term too).
-    if (one_of(word, {"date", "time", "amount", "number"}) && w >= 2 && text[w - 1] == ' ') {
-      const size_t w2 = word_start_back(text, w - 1);
-      const std::string_view head = text.substr(w2, w - 1 - w2);
-      const bool titled = is_upper(static_cast<unsigned char>(word.front()));
-      if (!head.empty() && !is_generic(head) && !is_article(head) && !is_link(head) &&
-          (!is_upper(static_cast<unsigned char>(head.front())) || titled || labelled)) {
-        return head;
-      }
-    }
+    if (const std::string_view head = head_of_kind(text, w, word, labelled); !head.empty()) return head;
     if (is_generic(word)) return {};
     // A capitalised word is a name, not a role, unless it is a label ("Total due: $5") or opens its
     // sentence before a link ("Rent is $2,400").
@@ -345,8 +412,14 @@ std::string_view verb_before_object(std::string_view before) {
 // Only the answer's side: in the sources, such readings would set a paraphrase of the same event
 // ("that deal closed in 2020", 2009年病故) against the answer's word as another role's value.
 std::string_view answer_role_of(std::string_view before, std::string_view after) {
-  if (before.ends_with("于") && !after.empty() && static_cast<unsigned char>(after.front()) >= 0x80) {
-    return cn_role_after(after);
+  if ((before.ends_with("于") || before.ends_with("在")) && !after.empty() &&
+      static_cast<unsigned char>(after.front()) >= 0x80) {
+    if (const std::string_view verb = cn_role_after(after); !verb.empty()) return verb;
+    // "复诊定于6月3日", "复诊安排在6月3日": what is set for a time is the word before.
+    for (std::string_view set : {"定于", "定在", "安排在", "安排于", "是在", "在"}) {
+      if (before.ends_with(set)) return cn_word_before(before, before.size() - set.size());
+    }
+    return {};
   }
   return verb_before_object(before);
 }

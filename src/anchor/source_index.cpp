@@ -330,9 +330,8 @@ int32_t SourceIndex::add_source(std::string_view given) {
       days = weekdays(field);
       if (days == 0) days = weekdays_of_time(text.substr(0, a.start), text.substr(a.end));
     }
-    const CountedText counted = a.type == Type::number || a.type == Type::quantity || a.type == Type::duration
-                                    ? counted_text(text, a)
-                                    : CountedText{};
+    const bool counts = a.type == Type::number || a.type == Type::quantity || a.type == Type::duration;
+    const CountedText counted = counts ? counted_text(text, a) : CountedText{};
     const float share = is_numeric(a.type) ? stated_share(text, a) : 0.0F;
     const auto counted_at = static_cast<uint32_t>(counted_pool_.size());
     counted_pool_.append(counted.clause);

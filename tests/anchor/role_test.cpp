@@ -35,6 +35,13 @@ TEST(RoleBefore, LabelsNounsAndVerbsBeforeTheValue) {
       {"联系电话：021-5555-0101", "021", "联系电话"},
       {"应付金额5000元，应付5000元", "5000元，", ""},  // 金额 is no role word: the first value has none
       {"the total ScoresScoresScoresScoresScoresScoresScores2031", "2031", ""},  // glued to a word: none
+      // a hyphenated label, a subject linked to its time, the head before a phrase
+      {"Follow-up date: 3 June 2025", "3 June", "Follow-up"},
+      {"Check-out: 11 am", "11 am", "Check-out"},
+      {"The follow-up is on 3 June.", "3 June", "follow-up"},
+      {"The hearing is scheduled for 5 May.", "5 May", "hearing"},
+      {"The due date on invoice INV-7 is 5 May 2025.", "5 May", "due"},
+      {"the issue date of the invoice was 5 April", "5 April", "issue"},
   };
   for (const auto& r : rows) EXPECT_EQ(role_of(r.text, r.value), r.role) << r.text;
 }

@@ -320,6 +320,27 @@ TEST(Roles, AKindOfValueTakesTheWordBeforeIt) {
   });
 }
 
+// A hyphenated label is one role ("Follow-up date", "Check-out"); a subject linked to its time ("is
+// on", "is scheduled for"; 定于, 安排在, 在…复诊) and the head before a phrase ("The due date on invoice
+// INV-7 is") name the answer's role too.
+TEST(Roles, HyphenatedLabelsAndSubjectsLinkedToTheirTime) {
+  constexpr const char* kVisit =
+      "Discharge date: 28 May 2025\nFollow-up date: 3 June 2025\nCheck-in: 3 pm\nCheck-out: 11 am";
+  constexpr const char* kInvoice = "Invoice date: 5 April 2025. Due date: 5 May 2025.";
+  constexpr const char* kCnVisit = "出院日期：2025年5月28日\n复诊日期：2025年6月3日";
+  expect_rows({
+      {kVisit, "The follow-up is on 28 May 2025.", "28 May", Verdict::unsupported, false},
+      {kVisit, "Her follow-up is scheduled for 3 June 2025.", "3 June", Verdict::confirmed, true},
+      {kVisit, "Check-out is at 3 pm.", "3 pm", Verdict::unsupported, false},
+      {kVisit, "Check-out is at 11 am.", "11 am", Verdict::confirmed, true},
+      {kInvoice, "The due date on invoice INV-7 is 5 April 2025.", "5 April", Verdict::unsupported, false},
+      {kInvoice, "The due date on invoice INV-7 is 5 May 2025.", "5 May", Verdict::confirmed, true},
+      {kCnVisit, "复诊定于2025年5月28日。", "2025年5月28日", Verdict::unsupported, false},
+      {kCnVisit, "患者将在2025年5月28日复诊。", "2025年5月28日", Verdict::unsupported, false},
+      {kCnVisit, "复诊安排在2025年6月3日。", "2025年6月3日", Verdict::confirmed, true},
+  });
+}
+
 // Clause words (docs/ANCHORS.md, "Clause words"): where no role word is read, a value whose clause
 // words are another source value's, and not its own's, is under another role; ranges, lists, a
 // list's common words, an enumeration's items, a value that opens its sentence keep theirs.
