@@ -253,7 +253,7 @@ Multiplier multiplier(Src& src, size_t j, bool after_currency = false);
 // "an hour and a half" (1.5 hour), "a quarter-hour", "quarter of an hour" (15 minutes), "half-hour"
 // (30 minutes) at p: a duration in words, or 0.
 size_t scan_unit_and_a_half(Src& src, size_t p, Anchor& a);
-// "3分19秒47", "59秒08", "76米33" with digits [p, j): a race time or mark (lexer_times.cpp), or 0.
+// "3分19秒47", "59秒08", "76米33" with digits [p, j): a race time or mark (lexer_cn_times.cpp), or 0.
 size_t scan_cn_race_mark(Src& src, size_t p, size_t j, Anchor& a);
 size_t currency_suffix(Src& src, size_t j, std::string_view& code);
 size_t duration_suffix(Src& src, size_t j, std::string_view& unit, bool allow_cn_year);
@@ -268,6 +268,10 @@ size_t scan_digit_start(Src& src, size_t p, Anchor& a, const LexerOptions& opt);
 // The first end of a range, a bare number or an amount with digits [digits, j) starting at p, read
 // with the magnitude or unit the second end carries ("3至4亿元", "$3-4 million"); lexer_ranges.cpp.
 bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a);
+// The second end of a range of days after a month-first date, a bare day at [p, j): "August 14 to
+// 18, 2025" (with the year after it). Its end, or 0 (lexer_ranges.cpp).
+size_t day_range_end(Src& src, size_t p, size_t j, Anchor& a);
+std::string two_digits(int v);  // "07": a day, an hour or a minute as norms write it (lexer_times.cpp)
 // "一两万元": a range of neighbouring Chinese digits in `run` before a magnitude, then a currency at j
 // (lexer_ranges.cpp).
 size_t scan_cn_range_amount(Src& src, std::string_view run, size_t j, Anchor& a);
@@ -285,7 +289,7 @@ bool magnitude_range_shares_unit(Src& src, size_t p, size_t j, size_t end, Ancho
 bool list_shares_unit(Src& src, size_t p, size_t j, Anchor& a);
 bool cn_list_last(Src& src, size_t j, Anchor& y);
 
-// Times of day and list markers (lexer_times.cpp).
+// Times of day and list markers (lexer_times.cpp); Chinese times and days (lexer_cn_times.cpp).
 size_t scan_time(Src& src, size_t p, Anchor& a);  // "9:30 pm", "14:00", "8 PM" at the digit p
 bool list_marker(Src& src, size_t p);              // "6. " opening a line: no anchor at p
 // "下午3点", "九点半", "19时35分" (the hour, worth `hour`, at [p, j)): a time of day, or 0.
@@ -303,7 +307,7 @@ size_t scan_cn_numeral_date(Src& src, size_t p, size_t j, uint64_t v, Anchor& a)
 // "3万5", "1亿2" with digits [p, j) and the magnitude `mult` (lexer_quantities.cpp): the number
 // said short, or 0.
 size_t colloquial_magnitude(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a);
-// "2小时27分05秒" and "成绩为2时27分05秒": a race time, one duration (lexer_times.cpp).
+// "2小时27分05秒" and "成绩为2时27分05秒": a race time, one duration (lexer_cn_times.cpp).
 size_t scan_cn_hours_minutes(Src& src, size_t p, size_t j, Anchor& a);
 // "6×9cm", "6 x 9 cm" after a number ending at j: true and the unit of the dimensions.
 bool dimension_unit(Src& src, size_t j, std::string_view& unit);

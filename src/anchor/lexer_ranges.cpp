@@ -58,6 +58,17 @@ double mantissa(std::string_view digits) {
   return std::strtod(plain.c_str(), nullptr);
 }
 
+// "14-18 August 2025", "from 14 to 18 August": a bare first end before a date whose day is written
+// first is a day of that month and year. Days [digits, j), the date `y` read at q.
+bool day_range_start(Src& src, size_t digits, size_t j, size_t q, const Anchor& y, Anchor& a) {
+  if (j - digits > 2 || digits_end(src, q) - q > 2) return false;
+  const int day = src.number_at(digits, j);
+  const int last = src.number_at(q, digits_end(src, q));
+  if (day < 1 || day >= last || !y.norm.ends_with("-" + two_digits(last))) return false;
+  set_norm(a, Type::date, y.norm.substr(0, y.norm.size() - 2) + two_digits(day));
+  a.value = y.value;
+  return true;
+}
 }  // namespace
 
 bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a) {
@@ -69,6 +80,7 @@ bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a) {
   const bool digit_first = is_digit(src.at(q));
   const size_t e = digit_first ? scan_digit_start(src, q, y, LexerOptions{}) : scan_prefixed_amount(src, q, y);
   src.in_range = false;
+  if (e != 0 && a.type == Type::number && y.type == Type::date) return day_range_start(src, digits, j, q, y, a);
   if (e == 0 || !(y.value > 0)) return false;
   size_t d = q;
   while (d < e && !is_digit(src.at(d))) ++d;
@@ -97,6 +109,41 @@ bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a) {
   a.norm = std::move(norm);
   a.value = v;
   return true;
+}
+
+size_t day_range_end(Src& src, size_t p, size_t j, Anchor& a) {
+  if (j - p > 2) return 0;
+  // The joiner and the first end before p: "August 14 to ", "Aug 14-", "August 14 – ".
+  size_t i = p;
+  while (i > 0 && src.s[i - 1] == ' ') --i;
+  const std::string_view lead = src.s.substr(0, i);
+  size_t joint = 0;
+  for (std::string_view w : {"-", "\xE2\x80\x93", " to", " and", " through"}) {
+    if (lead.ends_with(w)) joint = w.size();
+  }
+  if (joint == 0) return 0;
+  i -= joint;
+  while (i > 0 && src.s[i - 1] == ' ') --i;
+  size_t d = i;
+  while (d > 0 && i - d < 2 && is_digit(src.s[d - 1])) --d;
+  if (d == i || d < 2 || src.s[d - 1] != ' ') return 0;
+  size_t m = d - 1;
+  while (m > 0 && is_alpha(static_cast<unsigned char>(src.s[m - 1]))) --m;
+  int month = 0;
+  const int first = src.number_at(d, i);
+  const int day = src.number_at(p, j);
+  if (month_name(src, m, month) != d - 1 || first < 1 || day <= first || day > 31) return 0;
+  // A year after a comma closes both ends ("August 14 to 18, 2025").
+  size_t e = j;
+  int year = 0;
+  if (src.match(j, ", ") && digits_end(src, j + 2) == j + 6) {
+    year = src.number_at(j + 2, j + 6);
+    e = j + 6;
+  }
+  set_norm(a, Type::date,
+           (year > 0 ? std::to_string(year) + "-" : std::string("--")) + two_digits(month) + "-" + two_digits(day));
+  a.value = std::numeric_limits<double>::quiet_NaN();
+  return e;
 }
 
 bool magnitude_range_shares_unit(Src& src, size_t p, size_t j, size_t end, Anchor& a) {

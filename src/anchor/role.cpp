@@ -132,7 +132,17 @@ bool two_han(std::string_view s, char32_t& first) {
 }
 
 // The two characters before `end` as a role: not a number, an ordinal or a word that names no field.
+// A head that says only what kind of value follows (出院日期：, 付款金额为, 期末考试：) names the field
+// by the two characters before it.
 std::string_view cn_word_before(std::string_view text, size_t end) {
+  for (std::string_view head : {"日期", "时间", "金额", "数额", "号码", "考试", "费用"}) {
+    char32_t lead = 0;
+    if (end >= 2 * kTwoHan && text.substr(end - kTwoHan, kTwoHan) == head &&
+        two_han(text.substr(end - 2 * kTwoHan, kTwoHan), lead) && !is_cn_numeral(lead)) {
+      end -= kTwoHan;
+      break;
+    }
+  }
   if (end < kTwoHan) return {};
   const std::string_view two = text.substr(end - kTwoHan, kTwoHan);
   char32_t first = 0;
@@ -153,14 +163,18 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
   }
   bool linked_any = false;
   bool by_yu = false;  // 于 follows subjects too (该公司于2005年): only the listed field words then
+  bool after_colon = false;
   for (int links = 0; links < 2; ++links) {
     bool linked = false;
     for (std::string_view l : kCnLinks) {
+      // Before a colon, 达 and 于 end the label's word ("送达：", "抵达：", "位于："), not a link.
+      if (after_colon && (l == "达" || l == "于")) continue;
       if (end >= l.size() && text.substr(end - l.size(), l.size()) == l) {
         end -= l.size();
         linked = true;
         linked_any = true;
         by_yu = by_yu || l == "于";
+        after_colon = l == "：";
         break;
       }
     }
@@ -172,16 +186,6 @@ std::string_view cn_role_before(std::string_view text, size_t end) {
   // Any other field name before a link: its last two characters ("责任上限为", "月费为", "客户经理："),
   // as the other side writes the same field; not words that say how the value changed or is split.
   if (!linked_any || by_yu || end < kTwoHan) return {};
-  // A head that says only what kind of value follows (出院日期：, 付款金额为) names the field by the two
-  // characters before it.
-  for (std::string_view head : {"日期", "时间", "金额", "数额", "号码"}) {
-    char32_t lead = 0;
-    if (end >= 2 * kTwoHan && text.substr(end - kTwoHan, kTwoHan) == head &&
-        two_han(text.substr(end - 2 * kTwoHan, kTwoHan), lead) && !is_cn_numeral(lead)) {
-      end -= kTwoHan;
-      break;
-    }
-  }
   // An item of an enumeration ("报销比例为85%；二级为75%"): the field is the list's, not "二级".
   return cn_word_before(text, end);
 }
@@ -212,10 +216,14 @@ bool says_nothing(std::string_view w) {
 }
 
 namespace {
-// "Discharge date: 11 March", "the commencement date is": a head noun that says only what kind of
-// value follows takes the word before it ("Commencement Date" as a defined term too).
+// "Discharge date: 11 March", "the commencement date is", "Final exam:", "Filing deadline:": a head
+// noun that says only what kind of value follows takes the word before it ("Commencement Date" as a
+// defined term too).
 std::string_view head_of_kind(std::string_view text, size_t w, std::string_view word, bool labelled) {
-  if (!one_of(word, {"date", "time", "amount", "number"}) || w < 2 || text[w - 1] != ' ') return {};
+  if (!one_of(word, {"date", "time", "amount", "number", "deadline", "exam", "examination", "fee", "payment"}) ||
+      w < 2 || text[w - 1] != ' ') {
+    return {};
+  }
   const size_t w2 = hyphened_start(text, word_start_back(text, w - 1));
   const std::string_view head = text.substr(w2, w - 1 - w2);
   const bool titled = is_upper(static_cast<unsigned char>(word.front()));

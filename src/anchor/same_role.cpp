@@ -9,7 +9,7 @@ namespace sfcl::anchor {
 namespace {
 // Role words that name one event, in either language: "founded" = "established" = 成立.
 constexpr size_t kGroupWords = 8;
-constexpr std::array<std::array<std::string_view, kGroupWords>, 12> kRoleGroups = {{
+constexpr std::array<std::array<std::string_view, kGroupWords>, 13> kRoleGroups = {{
     {"founded", "established", "formed", "incorporated", "成立", "创立", "创办", "组建"},
     {"born", "出生", "", "", "", "", "", ""},
     {"died", "去世", "逝世", "", "", "", "", ""},
@@ -22,6 +22,7 @@ constexpr std::array<std::array<std::string_view, kGroupWords>, 12> kRoleGroups 
     {"released", "发布", "上映", "发行", "", "", "", ""},
     {"earn", "paid", "salary", "wage", "工资", "薪", "", ""},  // pay: "earn about $32 per hour", "paid $32 an hour"
     {"worth", "价值", "", "", "", "", "", ""},
+    {"start", "began", "begun", "commenced", "commencement", "joined", "入职", "开工"},
 }};
 // Words a sentence may write for a role that are never read as one (phrases, words that say nothing
 // alone): searched for in the sources' sentences (SourceIndex::sentence_writes), never compared.

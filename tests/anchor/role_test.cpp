@@ -25,7 +25,7 @@ TEST(RoleBefore, LabelsNounsAndVerbsBeforeTheValue) {
       {"Total due: $21,705.60", "$21", "due"},
       {"Subtotal: $18,240.00", "$18", "Subtotal"},
       {"The total due is $18,240.00.", "$18", "due"},
-      {"a monthly fee of $450", "$450", "fee"},
+      {"a monthly fee of $450", "$450", "monthly"},
       {"the liability cap is about $50,000", "$50", "cap"},
       {"He was arrested on March 26.", "March", "arrested"},
       {"The company was founded in 1998.", "1998", "founded"},

@@ -341,6 +341,23 @@ TEST(Roles, HyphenatedLabelsAndSubjectsLinkedToTheirTime) {
   });
 }
 
+// A head that names only the kind of value ("exam", "deadline", "fee"; 考试, 费用) gives way to the
+// word before it, so two exams or two deadlines are two roles; 达 and 于 before a colon end a label's
+// word (送达：, 抵达：), they link nothing.
+TEST(Roles, TwoFieldsOfOneKindAndLabelsEndingInALinkCharacter) {
+  constexpr const char* kCourse = "Midterm exam: 14 October 2025. Final exam: 9 December 2025.";
+  constexpr const char* kTax = "Filing deadline: 15 April 2025. Extension deadline: 15 October 2025.";
+  constexpr const char* kOrder = "发货日期：2025年6月4日。送达：2025年6月7日。";
+  expect_rows({
+      {kCourse, "The final exam is on 14 October 2025.", "14 October", Verdict::unsupported, false},
+      {kCourse, "The final exam is on 9 December 2025.", "9 December", Verdict::confirmed, true},
+      {kTax, "The filing deadline is 15 October 2025.", "15 October", Verdict::unsupported, false},
+      {kTax, "The filing deadline is 15 April 2025.", "15 April", Verdict::confirmed, true},
+      {kOrder, "送达日期为2025年6月4日。", "2025年6月4日", Verdict::unsupported, false},
+      {kOrder, "包裹于2025年6月7日送达。", "2025年6月7日", Verdict::confirmed, true},
+  });
+}
+
 // Clause words (docs/ANCHORS.md, "Clause words"): where no role word is read, a value whose clause
 // words are another source value's, and not its own's, is under another role; ranges, lists, a
 // list's common words, an enumeration's items, a value that opens its sentence keep theirs.
