@@ -215,9 +215,12 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
     if (source_after[0] != ' ' && source_after[0] != '-') return Counted::unknown;
     std::string_view rest = source_after.substr(1);
     // A unit of time is a duration's, never a count of the answer's noun: "3 weeks" gives no "3 wards".
-    if (source_after[0] == ' ' && one_of(word_at(rest), {"years", "months", "weeks", "days", "hours", "minutes"})) {
-      return Counted::other;
+    if (const std::string_view unit = word_at(rest);
+        source_after[0] == ' ' &&
+        one_of(unit, {"years", "months", "weeks", "days", "nights", "hours", "minutes", "seconds", "decades"})) {
+      return same_noun(unit, noun) ? Counted::same : Counted::other;
     }
+
     const bool noun_first = !(source_after[0] == '-' ? hyphened_noun_at(rest) : plural_noun_at(rest)).empty();
     if (people_in_general(noun) && (rest.starts_with("men, women") || rest.starts_with("men and women"))) {
       return Counted::same;  // "300 men, women and children" are the villagers

@@ -18,6 +18,12 @@ size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
   if (src.match(j, "号")) {
     const std::string_view lead = src.s.substr(0, p);
     const int day = src.number_at(p, j);
+    // Not before what a number names: 1号线 (a line), 8号台风, 10号楼.
+    const char32_t next = src.cp(j + 3).cp;
+    if (std::u32string_view(U"线楼台文院房机车门码店口桥站馆厅船仓库窗床位种球令").find(next) !=
+        std::u32string_view::npos) {
+      return 0;
+    }
     for (std::string_view m : {"每月", "本月", "下月", "上月", "当月", "次月", "每个月", "下个月", "上个月"}) {
       if (lead.ends_with(m) && day >= 1 && day <= 31) {
         set_norm(a, Type::date, "---" + two_digits(day));
@@ -176,11 +182,19 @@ bool cn_hour_by_context(Src& src, size_t p, size_t e) {
     return start.size() >= 3 && is_digit(start[start.size() - 1]) && is_digit(start[start.size() - 2]) &&
            start[start.size() - 3] == ':';
   }
-  for (std::string_view w : {"开始", "前",   "后",   "以前", "以后", "之前", "之后", "左右", "起",   "准时", "结束",
-                             "出发", "集合", "开门", "关门", "营业", "开放", "举行", "开幕", "闭幕", "到达", "抵达"}) {
+  // 前, 后 and 起 also begin words of their own after a count of points (三点前提, 两点后来, 三点起到).
+  for (std::string_view w : {"前提", "前景", "前途", "前面", "前者", "后来", "后果", "后续", "后者", "后面", "起到",
+                             "起草", "起来", "起诉"}) {
+    if (src.match(e, w)) return false;
+  }
+  for (std::string_view w : {"开始", "前",   "后",   "以前", "以后", "之前", "之后", "起",   "准时", "结束", "出发",
+                             "集合", "开门", "关门", "营业", "开放", "举行", "开幕", "闭幕", "到达", "抵达"}) {
     if (src.match(e, w)) return true;
   }
-  return (src.match(e, "到") || src.match(e, "至")) && is_digit(src.at(e + 3));  // "9点到12点"
+  // "9点到12点": a range to another hour (not "上涨15点至3050点", index points).
+  if (!src.match(e, "到") && !src.match(e, "至")) return false;
+  const size_t h2 = src.digits(e + 3);
+  return h2 > e + 3 && h2 - (e + 3) <= 2 && (src.match(h2, "点") || src.match(h2, "时"));
 }
 }  // namespace
 

@@ -40,6 +40,12 @@ bool split_number(std::string_view text, std::string& int_digits, std::string& f
 bool is_cn_numeral(char32_t c);
 // Whether `w` is one of `list`, ignoring ASCII case.
 bool one_of(std::string_view w, std::initializer_list<std::string_view> list);
+// Roles in Chinese text (role_cn.cpp): the field word before a value ending at `end`, the verb after
+// a value that opens a clause (`opens_cn_clause`), and for an answer's value after 于 or 在.
+std::string_view cn_role_before(std::string_view text, size_t end);
+bool opens_cn_clause(std::string_view before);
+std::string_view cn_role_after(std::string_view after);
+std::string_view cn_answer_role(std::string_view before, std::string_view after);
 // Where the ASCII word ending at `end` starts (an apostrophe inside it kept, a quote before it not).
 size_t word_start_back(std::string_view t, size_t end);
 // Where each sentence of `text` starts (the first at 0), ended as clause words end them: a full stop

@@ -111,6 +111,23 @@ bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a) {
   return true;
 }
 
+namespace {
+constexpr int kFirstYearOfRange = 1000;
+constexpr int kLastYearOfRange = 2100;
+
+// A lower-case word after j that a day does not stand before: what a number counts ("30
+// protesters", "4 more", "8 others"). Prepositions and conjunctions may follow a date.
+bool counts_after(Src& src, size_t j) {
+  if (src.at(j) != ' ' || !is_lower(src.at(j + 1))) return false;
+  size_t k = j + 1;
+  std::string word;
+  while (is_lower(src.at(k)) && word.size() < 12) word.push_back(static_cast<char>(src.at(k++)));
+  return !one_of(
+      word, {"in",    "at", "on",   "for",  "and",  "or", "with",   "from",  "to",    "inclusive", "during", "when",
+             "while", "of", "this", "next", "last", "at", "before", "after", "until", "was",       "were",   "is"});
+}
+}  // namespace
+
 size_t day_range_end(Src& src, size_t p, size_t j, Anchor& a) {
   if (j - p > 2) return 0;
   // The joiner and the first end before p: "August 14 to ", "Aug 14-", "August 14 – ".
@@ -118,8 +135,12 @@ size_t day_range_end(Src& src, size_t p, size_t j, Anchor& a) {
   while (i > 0 && src.s[i - 1] == ' ') --i;
   const std::string_view lead = src.s.substr(0, i);
   size_t joint = 0;
+  bool and_joins = false;
   for (std::string_view w : {"-", "\xE2\x80\x93", " to", " and", " through"}) {
-    if (lead.ends_with(w)) joint = w.size();
+    if (lead.ends_with(w)) {
+      joint = w.size();
+      and_joins = w == " and";
+    }
   }
   if (joint == 0) return 0;
   i -= joint;
@@ -133,12 +154,19 @@ size_t day_range_end(Src& src, size_t p, size_t j, Anchor& a) {
   const int first = src.number_at(d, i);
   const int day = src.number_at(p, j);
   if (month_name(src, m, month) != d - 1 || first < 1 || day <= first || day > 31) return 0;
-  // A year after a comma closes both ends ("August 14 to 18, 2025").
+  // "and" joins two days only after "between": "on May 1 and 30 protesters" counts protesters.
+  if (and_joins && !src.s.substr(0, m).ends_with("between ")) return 0;
+  if (counts_after(src, j)) return 0;  // "August 14 to 18 runners"
+  // A year after a comma closes both ends ("August 14 to 18, 2025"; not "…18, 2500 runners").
   size_t e = j;
   int year = 0;
-  if (src.match(j, ", ") && digits_end(src, j + 2) == j + 6) {
+  if (src.match(j, ", ") && digits_end(src, j + 2) == j + 6 && src.word_end(j + 6)) {
     year = src.number_at(j + 2, j + 6);
-    e = j + 6;
+    if (year >= kFirstYearOfRange && year <= kLastYearOfRange && !counts_after(src, j + 6)) {
+      e = j + 6;
+    } else {
+      year = 0;
+    }
   }
   set_norm(a, Type::date,
            (year > 0 ? std::to_string(year) + "-" : std::string("--")) + two_digits(month) + "-" + two_digits(day));

@@ -90,8 +90,12 @@ bool range_meridiem(Src& src, size_t p, size_t e, int hour, bool& pm, bool& know
   bool pm2 = false;
   if (hour2 < 1 || hour2 > 12) return false;
   if (meridiem(src, m, pm2) == 0) {
-    known = false;  // "from 9 to 11:30": either half of the day, as the end is
-    return minutes && (hour <= hour2 || hour == 12);
+    // "from 9 to 11:30": either half of the day, as the end is; only after "from" or "between"
+    // ("Session 2 - 10:30 Keynote", "Matthew 5-7:29" are no times).
+    known = false;
+    const std::string_view lead = src.s.substr(0, p);
+    return minutes && (hour <= hour2 || hour == 12) &&
+           (lead.ends_with("from ") || lead.ends_with("From ") || lead.ends_with("etween "));
   }
   const int end24 = (hour2 % 12) + (pm2 ? 12 : 0);
   const int start24 = (hour % 12) + (pm2 ? 12 : 0);
@@ -128,6 +132,16 @@ size_t scan_zoned_hhmm(Src& src, size_t p, Anchor& a) {
 }
 }  // namespace
 
+namespace {
+// An hour of the clock (1 to 12) at [p, e) with no currency before it: "0.25 am" is a dose, "$6.30" a
+// price.
+bool hour_of_clock(const Src& src, size_t p, size_t e) {
+  const int hour = src.number_at(p, e);
+  const char before = p > 0 ? src.s[p - 1] : ' ';
+  return hour >= 1 && hour <= 12 && before != '$' && before != '.' && (p < 2 || src.s.substr(p - 2, 2) != "\xC2\xA3");
+}
+}  // namespace
+
 size_t scan_time(Src& src, size_t p, Anchor& a) {
   const size_t h_end = src.digits(p);
   if (h_end - p == 4) return scan_zoned_hhmm(src, p, a);
@@ -139,8 +153,8 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
   // The colon as ASCII or full width ("19：30", as Chinese text writes it).
   // "6.30pm", "6.30 p.m.": British usage writes a dot, read as a time only before am/pm.
   bool dotted_pm = false;
-  const bool dotted =
-      src.at(h_end) == '.' && src.digits(h_end + 1) == h_end + 3 && meridiem(src, h_end + 3, dotted_pm) > 0;
+  const bool dotted = src.at(h_end) == '.' && hour_of_clock(src, p, h_end) && src.digits(h_end + 1) == h_end + 3 &&
+                      meridiem(src, h_end + 3, dotted_pm) > 0;
   const size_t colon_len =
       src.at(h_end) == ':' || dotted ? 1 : (src.match(h_end, "：") ? std::string_view("：").size() : 0);
   const bool colon = colon_len > 0;

@@ -42,12 +42,12 @@ size_t head_before_phrase(std::string_view t, size_t stop, size_t i) {
     while (w > stop && t[w - 1] != ' ') --w;  // any token: a number, an identifier, a word
     if (w == i || w == stop) return std::string_view::npos;
     const std::string_view word = t.substr(w, i - w);
-    if (word.find_first_of(".;!?,:") != std::string_view::npos) return std::string_view::npos;
+    if (word.find_first_of(".;!?,:\n") != std::string_view::npos) return std::string_view::npos;
     if (step > 0 && one_of(word, {"of", "on", "for", "in"})) {
       size_t h = w - 1;
       while (h > stop && t[h - 1] == ' ') --h;
       const size_t hw = word_start_back(t, h);
-      if (hw < h && one_of(t.substr(hw, h - hw), {"date", "time", "amount", "number"})) return hw;
+      if (hw < h && one_of(t.substr(hw, h - hw), {"date", "time"})) return hw;
       return std::string_view::npos;
     }
     i = w;
@@ -102,93 +102,7 @@ constexpr std::string_view kGeneric[] = {
     "estimated", "expected", "projected", "forecast", "predicted", "stated", "listed", "given", "recorded", "measured",
     "put", "seen", "valued", "priced", "rated", "ranked", "scheduled", "planned", "set"};
 bool is_generic(std::string_view w) { return w.size() < 3 || listed(w, kGeneric); }
-
-// Chinese role words written right before a value (after 为/是/：...): the field names of invoices,
-// forms and notices.
-constexpr std::string_view kCnRoles[] = {"联系电话", "电话",   "手机", "传真", "合计", "总计", "小计", "总额", "总价",
-                                         "应付",     "实付",   "已付", "余额", "押金", "定金", "税额", "单价", "编号",
-                                         "发票号",   "订单号", "账号", "出生", "成立", "逮捕", "截至", "罚款", "赔偿",
-                                         "违约金",   "保证金", "首付", "月租", "租金", "工资", "年薪", "月薪", "报价"};
-constexpr std::string_view kCnLinks[] = {"为", "是", "：", "达", "约", "共", "于"};
-// Two characters before a link that name no field: how a value changed, is split or is qualified.
-constexpr std::string_view kCnNoRole[] = {
-    "分别", "同比", "环比", "其中", "目前", "现在", "已经", "大约", "总共", "一共", "增长", "下降", "提高", "降低",
-    "增加", "减少", "上涨", "下跌", "达到", "超过", "不足", "至少", "最多", "仅仅", "只有", "均为", "都是", "还是",
-    "就是", "也是", "可能", "应该", "大概", "估计", "预计", "预期", "计划", "认为", "表示", "指出"};
-
 bool s_has_colon(std::string_view gap) { return gap.find(':') != std::string_view::npos; }
-
-// Two characters of the main CJK block, the first one in `first`: the field names and verbs read
-// around Chinese values.
-constexpr size_t kTwoHan = 6;
-bool two_han(std::string_view s, char32_t& first) {
-  if (s.size() < kTwoHan) return false;
-  for (size_t k = 0; k < kTwoHan; k += 3) {
-    const auto d = utf8::decode(s, k);
-    if (d.length != 3 || !(d.cp >= 0x4E00 && d.cp <= 0x9FFF)) return false;
-    if (k == 0) first = d.cp;
-  }
-  return true;
-}
-
-// The two characters before `end` as a role: not a number, an ordinal or a word that names no field.
-// A head that says only what kind of value follows (出院日期：, 付款金额为, 期末考试：) names the field
-// by the two characters before it.
-std::string_view cn_word_before(std::string_view text, size_t end) {
-  for (std::string_view head : {"日期", "时间", "金额", "数额", "号码", "考试", "费用"}) {
-    char32_t lead = 0;
-    if (end >= 2 * kTwoHan && text.substr(end - kTwoHan, kTwoHan) == head &&
-        two_han(text.substr(end - 2 * kTwoHan, kTwoHan), lead) && !is_cn_numeral(lead)) {
-      end -= kTwoHan;
-      break;
-    }
-  }
-  if (end < kTwoHan) return {};
-  const std::string_view two = text.substr(end - kTwoHan, kTwoHan);
-  char32_t first = 0;
-  if (!two_han(two, first) || is_cn_numeral(first) || first == U'第') return {};
-  for (std::string_view w : kCnNoRole) {
-    if (two == w) return {};
-  }
-  return two;
-}
-
-std::string_view cn_role_before(std::string_view text, size_t end) {
-  // A century before a decade qualifies the value, not its role (成立于上世纪九十年代).
-  for (std::string_view q : {"上个世纪", "上世纪", "本世纪"}) {
-    if (end >= q.size() && text.substr(end - q.size(), q.size()) == q) {
-      end -= q.size();
-      break;
-    }
-  }
-  bool linked_any = false;
-  bool by_yu = false;  // 于 follows subjects too (该公司于2005年): only the listed field words then
-  bool after_colon = false;
-  for (int links = 0; links < 2; ++links) {
-    bool linked = false;
-    for (std::string_view l : kCnLinks) {
-      // Before a colon, 达 and 于 end the label's word ("送达：", "抵达：", "位于："), not a link.
-      if (after_colon && (l == "达" || l == "于")) continue;
-      if (end >= l.size() && text.substr(end - l.size(), l.size()) == l) {
-        end -= l.size();
-        linked = true;
-        linked_any = true;
-        by_yu = by_yu || l == "于";
-        after_colon = l == "：";
-        break;
-      }
-    }
-    if (!linked) break;
-  }
-  for (std::string_view r : kCnRoles) {
-    if (end >= r.size() && text.substr(end - r.size(), r.size()) == r) return text.substr(end - r.size(), r.size());
-  }
-  // Any other field name before a link: its last two characters ("责任上限为", "月费为", "客户经理："),
-  // as the other side writes the same field; not words that say how the value changed or is split.
-  if (!linked_any || by_yu || end < kTwoHan) return {};
-  // An item of an enumeration ("报销比例为85%；二级为75%"): the field is the list's, not "二级".
-  return cn_word_before(text, end);
-}
 
 }  // namespace
 
@@ -219,12 +133,16 @@ namespace {
 // "Discharge date: 11 March", "the commencement date is", "Final exam:", "Filing deadline:": a head
 // noun that says only what kind of value follows takes the word before it ("Commencement Date" as a
 // defined term too).
+bool is_kind(std::string_view w) { return one_of(w, {"date", "time", "amount", "number", "deadline", "exam"}); }
+
 std::string_view head_of_kind(std::string_view text, size_t w, std::string_view word, bool labelled) {
-  if (!one_of(word, {"date", "time", "amount", "number", "deadline", "exam", "examination", "fee", "payment"}) ||
-      w < 2 || text[w - 1] != ' ') {
-    return {};
+  if (!is_kind(word) || w < 2 || text[w - 1] != ' ') return {};
+  size_t w2 = hyphened_start(text, word_start_back(text, w - 1));
+  // "Final exam date": heads stacked, the word before them all.
+  if (w2 + 1 < w && is_kind(text.substr(w2, w - 1 - w2)) && w2 >= 2 && text[w2 - 1] == ' ') {
+    w = w2;
+    w2 = hyphened_start(text, word_start_back(text, w - 1));
   }
-  const size_t w2 = hyphened_start(text, word_start_back(text, w - 1));
   const std::string_view head = text.substr(w2, w - 1 - w2);
   const bool titled = is_upper(static_cast<unsigned char>(word.front()));
   if (!head.empty() && !is_generic(head) && !is_article(head) && !is_link(head) &&
@@ -232,6 +150,25 @@ std::string_view head_of_kind(std::string_view text, size_t w, std::string_view 
     return head;
   }
   return {};
+}
+// Where the role word ending at i starts, its last part starting at `last`: a label's or subject's
+// compound is one word ("Follow-up", "Check-out"), a verb keeps its own ("co-founded" is founded),
+// and a phrase of generic words is none of them ("year-on-year").
+size_t role_word_start(std::string_view text, size_t last, size_t i) {
+  const size_t w = hyphened_start(text, last);
+  if (w < last && (is_verb_form(text.substr(last, i - last)) || is_generic(text.substr(w, text.find('-', w) - w)))) {
+    return last;
+  }
+  return w;
+}
+
+// "scheduled for", "set for" ending at the word "for" at w: where the verb starts, or npos.
+size_t set_for(std::string_view text, size_t w, std::string_view word) {
+  if (!one_of(word, {"for"}) || w < 2) return std::string_view::npos;
+  const size_t v = word_start_back(text, w - 1);
+  return v < w - 1 && one_of(text.substr(v, w - 1 - v), {"scheduled", "set", "planned", "booked", "slated"})
+             ? v
+             : std::string_view::npos;
 }
 }  // namespace
 
@@ -259,7 +196,7 @@ std::string_view role_before(std::string_view text, size_t start) {
   for (int step = 0; step < 5 && i > stop; ++step) {
     const size_t last = word_start_back(text, i);
     if (last == i) return {};  // a digit, a value, a sentence end, a bracket: no word before
-    const size_t w = hyphened_start(text, last);
+    const size_t w = role_word_start(text, last, i);
     const std::string_view word = text.substr(w, i - w);
     const bool next_ok = w > 0 && text[w - 1] == ' ';
     auto go_on = [&] {
@@ -275,24 +212,22 @@ std::string_view role_before(std::string_view text, size_t start) {
     }
     if (placed) return is_verb_form(word) && !is_generic(word) ? word : std::string_view{};
     // "The hearing is scheduled for 5 May": what is set for a time is the subject's.
-    if (!linked && one_of(word, {"for"}) && next_ok) {
-      const size_t v = word_start_back(text, w - 1);
-      if (v < w - 1 &&
-          one_of(text.substr(v, w - 1 - v), {"scheduled", "set", "planned", "booked", "slated", "fixed"})) {
-        i = v;
-        while (i > stop && text[i - 1] == ' ') --i;
-        placed = true;
-        continue;
-      }
+    if (const size_t v = linked || !next_ok ? std::string_view::npos : set_for(text, w, word);
+        v != std::string_view::npos) {
+      i = v;
+      while (i > stop && text[i - 1] == ' ') --i;
+      placed = true;
+      continue;
     }
     if (is_article(word) || (!linked && is_link(word))) {
       if (is_link(word)) {
         linked = true;
         // "The due date on invoice 7 is": the subject's head before its phrase.
         if (const size_t head = head_before_phrase(text, stop, w); head != std::string_view::npos) {
-          i = head;
-          while (i < w && is_alpha(static_cast<unsigned char>(text[i]))) ++i;  // after "date"
-          continue;
+          size_t end = head;
+          while (end < w && is_alpha(static_cast<unsigned char>(text[end]))) ++end;  // after "date"
+          const std::string_view kind = head_of_kind(text, head, text.substr(head, end - head), labelled);
+          if (!kind.empty()) return kind;  // "Date of birth is": no modifier, the noun after is read
         }
       }
       if (!next_ok) return {};
@@ -348,39 +283,6 @@ std::string_view role_after(std::string_view after) {
   return {};
 }
 
-namespace {
-// A Chinese clause opens right before the value: after ，。；、 or a line break, or at the start.
-bool opens_cn_clause(std::string_view before) {
-  if (before.empty() || before.back() == '\n') return true;
-  for (std::string_view p : {"，", "。", "；", "、"}) {
-    if (before.ends_with(p)) return true;
-  }
-  return false;
-}
-
-// Characters that start no verb of the value's clause right after it: particles, prepositions and
-// the adverbs they start (由双方代表签署, 依法作出, 全额支付, 被抓获), words of time or range (2005年的,
-// 3月起, 30日内, 1998年至今), and the unit of an age or a number that the value reads bare (32岁的她:
-// 岁的 is no verb; 2号种子).
-constexpr std::u32string_view kCnNotVerbAfter =
-    U"的起以至前后内左右和与及或中间底初末是为在就也都还又才共约达之到时年月日岁号由依全被经向对将把从";
-
-// The verb right after a value that opens a Chinese clause: "，2005年上市" → 上市, past an adverb
-// ("，2024年5月3日正式开业" → 开业).
-std::string_view cn_role_after(std::string_view after) {
-  for (std::string_view adverb : {"正式", "首次", "首度", "重新", "再次", "成功", "先后", "相继", "分别", "已经",
-                                  "率先", "同时", "共同", "顺利", "最终", "开始"}) {
-    if (after.starts_with(adverb)) {
-      after.remove_prefix(adverb.size());
-      break;
-    }
-  }
-  char32_t first = 0;
-  if (!two_han(after, first) || kCnNotVerbAfter.find(first) != std::u32string_view::npos) return {};
-  return after.substr(0, kTwoHan);
-}
-}  // namespace
-
 std::string_view role_of(std::string_view before, std::string_view after) {
   const std::string_view r = role_before(before, before.size());
   if (!r.empty()) return r;
@@ -420,16 +322,8 @@ std::string_view verb_before_object(std::string_view before) {
 // Only the answer's side: in the sources, such readings would set a paraphrase of the same event
 // ("that deal closed in 2020", 2009年病故) against the answer's word as another role's value.
 std::string_view answer_role_of(std::string_view before, std::string_view after) {
-  if ((before.ends_with("于") || before.ends_with("在")) && !after.empty() &&
-      static_cast<unsigned char>(after.front()) >= 0x80) {
-    if (const std::string_view verb = cn_role_after(after); !verb.empty()) return verb;
-    // "复诊定于6月3日", "复诊安排在6月3日": what is set for a time is the word before.
-    for (std::string_view set : {"定于", "定在", "安排在", "安排于", "是在", "在"}) {
-      if (before.ends_with(set)) return cn_word_before(before, before.size() - set.size());
-    }
-    return {};
-  }
-  return verb_before_object(before);
+  if (!before.ends_with("于") && !before.ends_with("在")) return verb_before_object(before);
+  return cn_answer_role(before, after);
 }
 
 namespace {

@@ -22,7 +22,7 @@ constexpr std::array<std::array<std::string_view, kGroupWords>, 13> kRoleGroups 
     {"released", "发布", "上映", "发行", "", "", "", ""},
     {"earn", "paid", "salary", "wage", "工资", "薪", "", ""},  // pay: "earn about $32 per hour", "paid $32 an hour"
     {"worth", "价值", "", "", "", "", "", ""},
-    {"start", "began", "begun", "commenced", "commencement", "joined", "入职", "开工"},
+    {"start", "began", "begun", "commenced", "commencement", "开工", "", ""},
 }};
 // Words a sentence may write for a role that are never read as one (phrases, words that say nothing
 // alone): searched for in the sources' sentences (SourceIndex::sentence_writes), never compared.

@@ -456,6 +456,11 @@ const Case kCases[] = {
     {"7点开始晚宴", "time", "7点", "07:00"},
     {"3点前到达", "time", "3点", "03:00"},
     {"两点要求", "!time", "", ""},
+    {"基于以下三点前提", "!time", "", ""},
+    {"这两点后来都被证实", "!time", "", ""},
+    {"沪指上涨15点至3050点", "!time", "", ""},
+    {"道指收盘上涨10点左右", "!time", "", ""},
+    {"下月1号线将开通", "!date", "", ""},
     // 号 is a day of the month after a month word only
     {"每月10号发工资", "date", "10号", "---10"},
     {"10号楼", "!date", "", ""},
@@ -956,6 +961,15 @@ const Case kCases[] = {
     {"August 14 to 18, 2025", "date", "August 14", "--08-14"},
     {"Aug 14-18", "date", "18", "--08-18"},
     {"Aug 14-18", "date", "Aug 14", "--08-14"},
+    // not a day where the number counts, nor a year that counts runners
+    {"Protests broke out on May 1 and 30 protesters were arrested.", "!date", "", "--05-30"},
+    {"On March 3 to 4 more patients died.", "!date", "", "--03-04"},
+    {"From August 14 to 18, 2500 runners took part", "!date", "", "2500-08-18"},
+    {"between August 14 and 18, 2025", "date", "18, 2025", "2025-08-18"},
+    {"between August 14 and 18, 2025", "date", "August 14", "--08-14"},
+    // an hour before one with minutes, without "from" or "between", is a number; a dose is no time
+    {"Session 2 - 10:30 Keynote", "!time", "", "02:00"},
+    {"Clonazepam 0.25 am", "!time", "", ""},
     {"from 9 to 5 pm", "time", "5 pm", "17:00"},
     {"open 10-2 am", "time", "10", "22:00"},
     {"open 10-2 am", "time", "2 am", "02:00"},

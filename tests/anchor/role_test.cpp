@@ -25,7 +25,7 @@ TEST(RoleBefore, LabelsNounsAndVerbsBeforeTheValue) {
       {"Total due: $21,705.60", "$21", "due"},
       {"Subtotal: $18,240.00", "$18", "Subtotal"},
       {"The total due is $18,240.00.", "$18", "due"},
-      {"a monthly fee of $450", "$450", "monthly"},
+      {"a monthly fee of $450", "$450", "fee"},
       {"the liability cap is about $50,000", "$50", "cap"},
       {"He was arrested on March 26.", "March", "arrested"},
       {"The company was founded in 1998.", "1998", "founded"},
@@ -42,6 +42,14 @@ TEST(RoleBefore, LabelsNounsAndVerbsBeforeTheValue) {
       {"The hearing is scheduled for 5 May.", "5 May", "hearing"},
       {"The due date on invoice INV-7 is 5 May 2025.", "5 May", "due"},
       {"the issue date of the invoice was 5 April", "5 April", "issue"},
+      {"Final exam date: 20 June", "20 June", "Final"},  // heads stacked
+      // no modifier before the head: the noun of its phrase, as before
+      {"The number of deaths was 300", "300", "deaths"},
+      {"Date of birth is 12 May 1990", "12 May", "birth"},
+      {"Apple was co-founded in 1976", "1976", "founded"},  // a verb keeps its own word
+      {"公司成立于：1998年", "1998", "成立"},               // 于 before a colon links here
+      {"期末考试时间：2025年6月20日", "2025", "期末"},
+      {"本次总费用为5000元", "5000", "费用"},  // no head stripped after 总
   };
   for (const auto& r : rows) EXPECT_EQ(role_of(r.text, r.value), r.role) << r.text;
 }
@@ -56,6 +64,7 @@ TEST(RoleBefore, NoRoleWhereTheWordBeforeSaysNothing) {
       {"New episodes of Survivor are 90 minutes long", "90"},  // a name is no role
       {"sales rose sharply. 2019 was", "2019"},
       {"Costs are estimated at $212 million.", "$212"},  // how the value is known, not what it is
+      {"Sales grew year-on-year 5%", "5%"},              // a phrase of generic words
   };
   for (const auto& r : rows) EXPECT_EQ(role_of(r[0], r[1]), "") << r[0];
 }
