@@ -80,7 +80,7 @@ bool is_verb_form(std::string_view w) {
   if (w.size() >= 5 && (w.ends_with("ed") || w.ends_with("ED"))) return true;
   return one_of(w, {"born", "held", "won", "began", "begun", "made", "paid", "sold", "built", "died", "met", "left",
                     "took", "taken", "set", "signed", "opened", "closed", "due", "expires", "ends", "starts", "open",
-                    "operating", "operated",
+                    "operating", "operated", "payable", "effective",
                     // the second word of a phrasal verb: "went public", "took office", "came to power"
                     "public", "bankrupt", "office", "power", "online"});
 }
@@ -302,15 +302,35 @@ std::string_view verb_before_object(std::string_view before) {
   while (i > 0 && before[i - 1] == ' ') --i;
   size_t w = word_start_back(before, i);
   if (w == i || !is_place_preposition(before.substr(w, i - w))) return {};
-  constexpr int kObjectWords = 3;
-  for (int k = 0; k <= kObjectWords && w > 1 && before[w - 1] == ' '; ++k) {
+  int object_words = 3;
+  bool valued = false;  // one value may stand in the object ("paid the balance of $55,634.20 on")
+  for (int k = 0; k <= object_words && w > 1 && before[w - 1] == ' '; ++k) {
     const size_t v = word_start_back(before, w - 1);
-    if (v == w - 1) return {};  // a digit, a value, punctuation: no plain object
+    if (v == w - 1) {  // a value, punctuation: an object only once, and only a value
+      size_t t = w - 1;
+      while (t > 0 && before[t - 1] != ' ') --t;
+      const std::string_view token = before.substr(t, w - 1 - t);
+      if (valued || token.find_first_of("0123456789") == std::string_view::npos ||
+          token.find_first_of(",;.") == token.size() - 1) {
+        return {};
+      }
+      valued = true;
+      object_words += 2;
+      w = t;
+      if (const size_t of = w > 1 ? word_start_back(before, w - 1) : w;
+          of < w - 1 && before.substr(of, w - 1 - of) == "of") {
+        w = of;
+      }
+      continue;
+    }
     const std::string_view word = before.substr(v, w - 1 - v);
     if (k == 0 && one_of(word, {"away", "out", "up", "off", "down", "over", "back", "him", "her", "it", "them"})) {
       return {};
     }
-    if (k > 0 && is_verb_form(word)) return is_generic(word) ? std::string_view{} : word;
+    // "the revised balance": a participle after an article describes the object.
+    const size_t prev = v > 1 && before[v - 1] == ' ' ? word_start_back(before, v - 1) : v;
+    const bool described = prev < v - 1 && is_article(before.substr(prev, v - 1 - prev));
+    if (k > 0 && is_verb_form(word) && !described) return is_generic(word) ? std::string_view{} : word;
     if (k == 0 && is_verb_form(word)) return {};  // role_before's own reading
     if (is_link(word) || (says_nothing(word) && !is_article(word))) return {};
     w = v;

@@ -298,6 +298,11 @@ TEST(Roles, AVerbPastAnAdverbOrAnObject) {
        "2023年5月", Verdict::confirmed, false},
       {kBudget, "The council adopted the budget on June 4, 2024.", "June 4", Verdict::unsupported, false},
       {kBudget, "The council adopted the budget on June 17, 2024.", "June 17", Verdict::confirmed, true},
+      // an object may hold one value; a participle after an article describes it ("the revised")
+      {"Invoice date: 3 June 2025. Paid: 20 June 2025.",
+       "The firm paid the revised balance of $55,634.20 on 3 June 2025.", "3 June", Verdict::unsupported, false},
+      {"Invoice date: 3 June 2025. Paid: 20 June 2025.",
+       "The firm paid the revised balance of $55,634.20 on 20 June 2025.", "20 June", Verdict::confirmed, true},
       // In the sources, "that deal closed in 2020" is no other role than "acquired".
       {"Brightwell acquired Tessera Labs in 2017. The purchase of Quill followed; that deal closed in 2020.",
        "Brightwell acquired Quill in 2020.", "2020", Verdict::confirmed, false},
