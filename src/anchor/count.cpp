@@ -136,6 +136,29 @@ size_t range_partner(std::string_view rest) {
 }
 }  // namespace
 
+namespace {
+// The clause of a number that names a thing ("Room 3", "Gate 12", "Chapter 3", 12号登机口): it counts
+// nothing.
+constexpr std::string_view kNamedNumber = "\x01";
+
+// A label word right before the number that numbers rooms, gates, chapters ...: the number is part of
+// the thing's name, never a count of anything.
+bool numbers_a_thing(std::string_view before) {
+  if (before.empty() || before.back() != ' ') return false;
+  before.remove_suffix(1);
+  size_t i = before.size();
+  while (i > 0 && is_alpha(static_cast<unsigned char>(before[i - 1]))) --i;
+  const std::string_view w = before.substr(i);
+  if (w.empty() || !is_upper(static_cast<unsigned char>(w[0]))) return false;
+  return one_of(w,
+                {"Room",     "Gate",    "Platform", "Chapter", "Floor", "Ward",     "Bed",      "Suite",   "Unit",
+                 "Building", "Block",   "Lot",      "Plot",    "Table", "Figure",   "Appendix", "Exhibit", "Schedule",
+                 "Page",     "Step",    "Phase",    "Stage",   "Level", "Grade",    "Episode",  "Season",  "Volume",
+                 "Track",    "Channel", "Route",    "Bus",     "Line",  "Terminal", "Pier",     "Bay",     "Lane",
+                 "Court",    "Hall",    "Door",     "Box",     "Locker"});
+}
+}  // namespace
+
 bool after_name(std::string_view before) {
   if (before.empty() || before.back() != ' ') return false;
   before.remove_suffix(1);
@@ -209,6 +232,7 @@ std::string_view counted_noun(std::string_view before, std::string_view after, b
 }
 
 Counted counts(std::string_view noun, std::string_view clause, size_t after) {
+  if (clause == kNamedNumber) return noun.empty() ? Counted::unknown : Counted::other;  // "Room 3": no 3 nights
   const std::string_view source_after = clause.substr(std::min(after, clause.size()));
   if (noun.empty() || source_after.empty()) return Counted::unknown;
   if (is_lower(static_cast<unsigned char>(noun[0]))) {
@@ -252,6 +276,9 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
 }
 
 CountedText counted_text(std::string_view text, const Anchor& a) {
+  if (a.type == Type::number && (numbers_a_thing(text.substr(0, a.start)) || text.substr(a.end).starts_with("号"))) {
+    return {kNamedNumber, 0};  // "Room 3", 12号登机口
+  }
   if (after_name(text.substr(0, a.start))) return {};
   size_t from = a.end;
   if (a.type == Type::quantity || a.type == Type::duration) {

@@ -187,6 +187,11 @@ TEST(Roles, ACountIsOfWhatItCounts) {
       {"It took 3 to 5 weeks.", "It took 3 weeks at least.", "3", Verdict::confirmed, true},
       {"It took 3-5 weeks.", "It took 3 weeks at least.", "3", Verdict::confirmed, true},
       {"It took 3 weeks.", "It had 3 wards.", "3", Verdict::unsupported, false},  // a duration counts no noun
+      // a number that names a thing counts nothing: Room 3, 12号登机口
+      {"Room 3 is on floor 2.", "She stayed 3 nights.", "3", Verdict::unsupported, false},
+      {"Room 3 is on floor 2.", "She stayed in Room 3.", "3", Verdict::confirmed, false},
+      {"12号登机口9点开放。", "共有12个登机口。", "12个", Verdict::unsupported, false},
+      {"12号登机口9点开放。", "在12号登机口登机。", "12", Verdict::confirmed, false},
   });
 }
 
