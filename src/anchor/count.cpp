@@ -143,29 +143,30 @@ constexpr std::string_view kNamedNumber = "\x01";
 
 // A label word right before the number that numbers rooms, gates, chapters ...: the number is part of
 // the thing's name, never a count of anything.
-bool numbers_a_thing(std::string_view before) {
-  if (before.empty() || before.back() != ' ') return false;
+// The capitalised word right before a number and one space ("Apollo" of "Apollo 11"), or empty.
+std::string_view capitalised_before(std::string_view before) {
+  if (before.empty() || before.back() != ' ') return {};
   before.remove_suffix(1);
   size_t i = before.size();
   while (i > 0 && is_alpha(static_cast<unsigned char>(before[i - 1]))) --i;
   const std::string_view w = before.substr(i);
-  if (w.empty() || !is_upper(static_cast<unsigned char>(w[0]))) return false;
-  return one_of(w,
-                {"Room",     "Gate",    "Platform", "Chapter", "Floor", "Ward",     "Bed",      "Suite",   "Unit",
-                 "Building", "Block",   "Lot",      "Plot",    "Table", "Figure",   "Appendix", "Exhibit", "Schedule",
-                 "Page",     "Step",    "Phase",    "Stage",   "Level", "Grade",    "Episode",  "Season",  "Volume",
-                 "Track",    "Channel", "Route",    "Bus",     "Line",  "Terminal", "Pier",     "Bay",     "Lane",
-                 "Court",    "Hall",    "Door",     "Box",     "Locker"});
+  return !w.empty() && is_upper(static_cast<unsigned char>(w[0])) ? w : std::string_view{};
+}
+
+bool numbers_a_thing(std::string_view before) {
+  const std::string_view w = capitalised_before(before);
+  return !w.empty() && one_of(w, {"Room",    "Gate",     "Platform", "Chapter",  "Floor",    "Ward",   "Bed",
+                                  "Suite",   "Unit",     "Building", "Block",    "Lot",      "Plot",   "Table",
+                                  "Figure",  "Appendix", "Exhibit",  "Schedule", "Page",     "Step",   "Phase",
+                                  "Stage",   "Level",    "Grade",    "Episode",  "Season",   "Volume", "Track",
+                                  "Channel", "Route",    "Bus",      "Line",     "Terminal", "Pier",   "Bay",
+                                  "Lane",    "Court",    "Hall",     "Door",     "Box",      "Locker"});
 }
 }  // namespace
 
 bool after_name(std::string_view before) {
-  if (before.empty() || before.back() != ' ') return false;
-  before.remove_suffix(1);
-  size_t i = before.size();
-  while (i > 0 && is_alpha(static_cast<unsigned char>(before[i - 1]))) --i;
-  const std::string_view w = before.substr(i);
-  if (w.empty() || !is_upper(static_cast<unsigned char>(w[0]))) return false;
+  const std::string_view w = capitalised_before(before);
+  if (w.empty()) return false;
   static constexpr std::string_view kOpeners[] = {"The",  "A",      "An",       "About",  "Over",   "Some",
                                                   "All",  "Only",   "Nearly",   "Almost", "Around", "Approximately",
                                                   "Just", "Roughly", "Exactly", "Another"};

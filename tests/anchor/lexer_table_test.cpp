@@ -968,7 +968,7 @@ const Case kCases[] = {
     {"between August 14 and 18, 2025", "date", "18, 2025", "2025-08-18"},
     {"between August 14 and 18, 2025", "date", "August 14", "--08-14"},
     // an hour before one with minutes, without "from" or "between", is a number; a dose is no time
-    {"Session 2 - 10:30 Keynote", "!time", "", "02:00"},
+    {"Hall 2 - 10:30 Keynote", "!time", "", "02:00"},
     {"Clonazepam 0.25 am", "!time", "", ""},
     {"from 9 to 5 pm", "time", "5 pm", "17:00"},
     {"open 10-2 am", "time", "10", "22:00"},
