@@ -120,11 +120,11 @@ constexpr int kLastYearOfRange = 2100;
 bool counts_after(Src& src, size_t j) {
   if (src.at(j) != ' ' || !is_lower(src.at(j + 1))) return false;
   size_t k = j + 1;
-  std::string word;
-  while (is_lower(src.at(k)) && word.size() < 12) word.push_back(static_cast<char>(src.at(k++)));
+  while (is_lower(src.at(k))) ++k;
+  const std::string_view word = src.s.substr(j + 1, k - j - 1);
   return !one_of(
-      word, {"in",    "at", "on",   "for",  "and",  "or", "with",   "from",  "to",    "inclusive", "during", "when",
-             "while", "of", "this", "next", "last", "at", "before", "after", "until", "was",       "were",   "is"});
+      word, {"in",    "at", "on",   "for",  "and",  "or",     "with",  "from",  "to",  "inclusive", "during", "when",
+             "while", "of", "this", "next", "last", "before", "after", "until", "was", "were",      "is"});
 }
 }  // namespace
 
