@@ -132,10 +132,19 @@ DayPart day_part(const Src& src, size_t p, bool digits) {
   return DayPart::none;
 }
 
+// A unit, measure word or magnitude at j: what makes the digits before it a quantity, not minutes.
+bool unit_follows(Src& src, size_t j) {
+  if (src.at(j) == '%' || src.at(j) == '.' || is_digit(src.at(j))) return true;
+  for (std::string_view w : {"个", "倍", "元", "万", "亿", "度", "米", "公", "千", "百", "%", "秒"}) {
+    if (src.match(j, w)) return true;
+  }
+  return false;
+}
+
 // Minutes after "点" / "时" at k: "30分", "三十分", "半", "一刻", "三刻", "整", "钟" (点钟), "许", and
 // after a part of the day (`spoken`) "五十" without 分 ("晚上十一点五十"). Sets `minute` and returns
 // the end, or k when none is written; npos when minutes are out of range.
-size_t cn_minutes(Src& src, size_t k, bool spoken, int& minute) {
+size_t cn_minutes(Src& src, size_t k, bool spoken, bool digit_hour, int& minute) {
   minute = 0;
   if (src.match(k, "半")) {
     minute = 30;
@@ -165,6 +174,9 @@ size_t cn_minutes(Src& src, size_t k, bool spoken, int& minute) {
   if (minute > 59) return std::string_view::npos;
   if (src.match(j, "分")) return j + 3;
   if (spoken && minute >= 10) return j;
+  // "10点20到昆明", "9点15开始": two digits of minutes after an hour in digits, unless a unit follows
+  // them (3点45个百分点 is a decimal said aloud).
+  if (digit_hour && j - k == 2 && minute >= 10 && !unit_follows(src, j)) return j;
   minute = 0;
   return k;
 }
@@ -208,7 +220,7 @@ size_t scan_cn_time(Src& src, size_t p, size_t j, uint64_t hour, Anchor& a) {
   const bool digits = is_digit(src.at(p));
   int minute = 0;
   const DayPart part = day_part(src, p, digits);
-  const size_t e = cn_minutes(src, j + 3, part != DayPart::none, minute);
+  const size_t e = cn_minutes(src, j + 3, part != DayPart::none, digits && dian, minute);
   if (e == std::string_view::npos) return 0;
   if (part == DayPart::none && e == j + 3 && (dian || !digits) &&
       !(dian && (digits || hour > 1) && cn_hour_by_context(src, p, e))) {

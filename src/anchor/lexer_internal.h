@@ -325,7 +325,7 @@ size_t scan_score(Src& src, size_t p, Anchor& a);      // "27-24", "3比1", "17�
 // Whether "第", an ordinal's number and "、" stand right before p and the measure word at
 // `measure_at` ranks ("第二、三名", "第2、3名").
 bool second_ordinal(const Src& src, size_t p, size_t measure_at);
-// An ordinal [p, o) (digits [p, j)) that is a day of the month ("on the 3rd", lexer_quantities.cpp).
+// An ordinal [p, o) (digits [p, j)) that is a day of the month ("on the 3rd", lexer_ordinal_days.cpp).
 bool day_of_month(Src& src, size_t p, size_t j, size_t o);
 bool ordinal_list_before(const Src& src, size_t p);  // "第1、2和" before p: ordinals sharing one 第
 bool rank_word_before(const Src& src, size_t p);                         // 排名, 位列 ... right before p

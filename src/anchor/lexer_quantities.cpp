@@ -246,43 +246,6 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
   return end;
 }
 
-// An ordinal [p, o) (digits [p, j)) that is a day of the month: "the 3rd" after on, by, until,
-// from, since, before or after, with no noun after it ("on the 3rd floor" counts floors).
-bool day_of_month(Src& src, size_t p, size_t j, size_t o) {
-  if (j - p > 2 || src.number_at(p, j) < 1 || src.number_at(p, j) > 31 || p < 5) return false;
-  if (!src.match_ci(p - 4, "the ")) return false;
-  bool cued = false;
-  for (std::string_view w : {"on ", "by ", "until ", "till ", "from ", "since ", "before ", "after "}) {
-    if (p >= 4 + w.size() && src.match_ci(p - 4 - w.size(), w) &&
-        (p == 4 + w.size() || !is_alpha(static_cast<unsigned char>(src.s[p - 5 - w.size()])))) {
-      cued = true;
-    }
-  }
-  if (!cued) return false;
-  size_t k = o;
-  while (src.at(k) == ' ') ++k;
-  if (!is_alpha(src.at(k))) return true;
-  for (std::string_view w : {"at ", "and ", "or ", "in ", "when ", "to ", "but ", "with ", "after ", "before ", "was ",
-                             "were ", "said ", "wrote ", "gave ", "left "}) {
-    if (src.match_ci(k, w)) return true;
-  }
-  // "a reviewer on the 17th called it perfect": a verb in the past tense follows the day, and then
-  // no noun ("after the 3rd failed attempt" is an ordinal).
-  size_t e = k;
-  while (is_lower(src.at(e))) ++e;
-  if (e - k < 5 || !src.match(e - 2, "ed") || src.match(e - 3, "eed") || !src.word_end(e)) return false;
-  size_t n = e;
-  while (src.at(n) == ' ') ++n;
-  if (!is_lower(src.at(n))) return true;
-  for (std::string_view w :
-       {"it ",         "the ",      "a ",   "an ",   "his ", "her ", "their ", "them ",  "him ", "that ",
-        "to ",         "for ",      "in ",  "on ",   "at ",  "by ",  "with ",  "about ", "and ", "as ",
-        "everything ", "everyone ", "all ", "this ", "its ", "our ", "my ",    "me ",    "us ",  "what "}) {
-    if (src.match(n, w)) return true;
-  }
-  return false;
-}
-
 // Whether ordinals after one "第" stand right before p, each followed by "、" or a joining word
 // ("第二、三名", "第1、2和3名").
 bool ordinal_list_before(const Src& src, size_t p) {

@@ -456,6 +456,9 @@ const Case kCases[] = {
     {"7点开始晚宴", "time", "7点", "07:00"},
     {"3点前到达", "time", "3点", "03:00"},
     {"两点要求", "!time", "", ""},
+    // two digits of minutes after an hour in digits, unless a unit follows them
+    {"10点20到昆明", "time", "10点20", "10:20"},
+    {"增长3点45个百分点", "!time", "", ""},
     {"基于以下三点前提", "!time", "", ""},
     {"这两点后来都被证实", "!time", "", ""},
     {"沪指上涨15点至3050点", "!time", "", ""},
@@ -961,6 +964,12 @@ const Case kCases[] = {
     {"August 14 to 18, 2025", "date", "August 14", "--08-14"},
     {"Aug 14-18", "date", "18", "--08-18"},
     {"Aug 14-18", "date", "Aug 14", "--08-14"},
+    // an ordinal day after a weekday and "the", and the second of two days after one cue
+    {"on Thursday the 24th from 2 pm", "date", "24th", "---24"},
+    {"on Thursday the 24th from 2 pm", "time", "2 pm", "14:00"},
+    {"closed on the 25th and 26th", "date", "25th", "---25"},
+    {"closed on the 25th and 26th", "date", "26th", "---26"},
+    {"He finished the 3rd and 4th laps", "!date", "", ""},
     // not a day where the number counts, nor a year that counts runners
     {"Protests broke out on May 1 and 30 protesters were arrested.", "!date", "", "--05-30"},
     {"On March 3 to 4 more patients died.", "!date", "", "--03-04"},

@@ -189,10 +189,21 @@ TEST(Roles, ACountIsOfWhatItCounts) {
       {"It took 3 weeks.", "It had 3 wards.", "3", Verdict::unsupported, false},  // a duration counts no noun
       // a number that names a thing counts nothing: Room 3, 12号登机口
       {"Room 3 is on floor 2.", "She stayed 3 nights.", "3", Verdict::unsupported, false},
+      // a span of time restated in another unit, though the sources use the answer's unit elsewhere
+      {"Response within 30 minutes, resolution in 4 hours.", "They respond within half an hour.", "half an hour",
+       Verdict::confirmed, false},
       {"Room 3 is on floor 2.", "She stayed in Room 3.", "3", Verdict::confirmed, false},
       {"12号登机口9点开放。", "共有12个登机口。", "12个", Verdict::unsupported, false},
       {"12号登机口9点开放。", "在12号登机口登机。", "12", Verdict::confirmed, false},
   });
+}
+
+// A span of time in another unit is the same span only where it converts exactly: "2 hours" is
+// none of "30 minutes" and "4 hours".
+TEST(Roles, ASpanOfTimeInAnotherUnit) {
+  const auto res =
+      check_at("Response within 30 minutes, resolution in 4 hours.", "They respond within 2 hours.", "2 hours");
+  EXPECT_EQ(res.verdict, Verdict::unsupported);
 }
 
 // Words that name one event compare as one role, in either language; the second word of a phrasal
