@@ -141,8 +141,6 @@ namespace {
 // nothing.
 constexpr std::string_view kNamedNumber = "\x01";
 
-// A label word right before the number that numbers rooms, gates, chapters ...: the number is part of
-// the thing's name, never a count of anything.
 // The capitalised word right before a number and one space ("Apollo" of "Apollo 11"), or empty.
 std::string_view capitalised_before(std::string_view before) {
   if (before.empty() || before.back() != ' ') return {};
@@ -153,14 +151,20 @@ std::string_view capitalised_before(std::string_view before) {
   return !w.empty() && is_upper(static_cast<unsigned char>(w[0])) ? w : std::string_view{};
 }
 
+// A label word right before the number that numbers rooms, gates, chapters ...: the number is part of
+// the thing's name, never a count of anything. Not after another capitalised word, where the label
+// word ends a name ("Tampa Bay 5", "the Royal Albert Hall 12 nights", "Jimmy Page").
 bool numbers_a_thing(std::string_view before) {
   const std::string_view w = capitalised_before(before);
-  return !w.empty() && one_of(w, {"Room",    "Gate",     "Platform", "Chapter",  "Floor",    "Ward",   "Bed",
-                                  "Suite",   "Unit",     "Building", "Block",    "Lot",      "Plot",   "Table",
-                                  "Figure",  "Appendix", "Exhibit",  "Schedule", "Page",     "Step",   "Phase",
-                                  "Stage",   "Level",    "Grade",    "Episode",  "Season",   "Volume", "Track",
-                                  "Channel", "Route",    "Bus",      "Line",     "Terminal", "Pier",   "Bay",
-                                  "Lane",    "Court",    "Hall",     "Door",     "Box",      "Locker"});
+  if (w.empty() ||
+      !one_of(w, {"Room",  "Gate",    "Platform", "Chapter", "Floor",    "Ward",     "Bed",     "Suite",
+                  "Unit",  "Lot",     "Plot",     "Table",   "Figure",   "Appendix", "Exhibit", "Schedule",
+                  "Step",  "Phase",   "Stage",    "Level",   "Grade",    "Episode",  "Season",  "Volume",
+                  "Track", "Channel", "Route",    "Bus",     "Terminal", "Pier",     "Door",    "Locker"})) {
+    return false;
+  }
+  const std::string_view name = capitalised_before(before.substr(0, before.size() - 1 - w.size()));
+  return name.empty() || one_of(name, {"In", "At", "On", "The", "A", "An", "From", "To", "By", "For", "And", "Or"});
 }
 }  // namespace
 
@@ -277,7 +281,10 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
 }
 
 CountedText counted_text(std::string_view text, const Anchor& a) {
-  if (a.type == Type::number && (numbers_a_thing(text.substr(0, a.start)) || text.substr(a.end).starts_with("号"))) {
+  // 号 numbers a thing (12号登机口), not people (200号工人 counts workers).
+  const std::string_view after = text.substr(a.end);
+  const bool hao = after.starts_with("号") && !after.substr(3).starts_with("人") && !after.substr(3).starts_with("工");
+  if (a.type == Type::number && (numbers_a_thing(text.substr(0, a.start)) || hao)) {
     return {kNamedNumber, 0};  // "Room 3", 12号登机口
   }
   if (after_name(text.substr(0, a.start))) return {};

@@ -134,8 +134,15 @@ DayPart day_part(const Src& src, size_t p, bool digits) {
 
 // A unit, measure word or magnitude at j: what makes the digits before it a quantity, not minutes.
 bool unit_follows(Src& src, size_t j) {
-  if (src.at(j) == '%' || src.at(j) == '.' || is_digit(src.at(j))) return true;
-  for (std::string_view w : {"个", "倍", "元", "万", "亿", "度", "米", "公", "千", "百", "%", "秒"}) {
+  if (src.at(j) == '%' || is_digit(src.at(j)) || (src.at(j) == '.' && is_digit(src.at(j + 1)))) return true;
+  std::string_view unit;
+  std::string_view code;
+  if (quantity_suffix(src, j, unit) > 0 || measure_suffix(src, j, unit) > 0 || currency_suffix(src, j, code) > 0 ||
+      percent_suffix(src, j) > 0) {
+    return true;
+  }
+  for (std::string_view w :
+       {"个", "倍", "元", "万", "亿", "度", "米", "公", "千", "百", "％", "秒", "项", "条", "吨"}) {
     if (src.match(j, w)) return true;
   }
   return false;
@@ -174,9 +181,9 @@ size_t cn_minutes(Src& src, size_t k, bool spoken, bool digit_hour, int& minute)
   if (minute > 59) return std::string_view::npos;
   if (src.match(j, "分")) return j + 3;
   if (spoken && minute >= 10) return j;
-  // "10点20到昆明", "9点15开始": two digits of minutes after an hour in digits, unless a unit follows
-  // them (3点45个百分点 is a decimal said aloud).
-  if (digit_hour && j - k == 2 && minute >= 10 && !unit_follows(src, j)) return j;
+  // "10点20到昆明", "9点05开始": two digits of minutes after an hour in digits, unless a unit follows
+  // them (3点45个百分点 is a decimal said aloud, 3点12项措施 two counts).
+  if (digit_hour && j - k == 2 && (minute >= 10 || src.at(k) == '0') && !unit_follows(src, j)) return j;
   minute = 0;
   return k;
 }

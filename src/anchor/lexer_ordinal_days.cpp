@@ -6,12 +6,12 @@ namespace sfcl::anchor::lex {
 namespace {
 
 // "the " and a word that leads to a day before the ordinal at p: on, by, until, from, since, before,
-// after, around, or a weekday ("Thursday the 24th").
+// after, or a weekday ("Thursday the 24th").
 bool cued_day(const Src& src, size_t p) {
   if (p < 5 || src.s.substr(p - 4, 4) != "the ") return false;
   const std::string_view lead = src.s.substr(0, p - 4);
-  for (std::string_view w : {"on ", "by ", "until ", "till ", "from ", "since ", "before ", "after ", "around ",
-                             "Monday ", "Tuesday ", "Wednesday ", "Thursday ", "Friday ", "Saturday ", "Sunday "}) {
+  for (std::string_view w : {"on ", "by ", "until ", "till ", "from ", "since ", "before ", "after ", "Monday ",
+                             "Tuesday ", "Wednesday ", "Thursday ", "Friday ", "Saturday ", "Sunday "}) {
     if (lead.size() >= w.size() && ieq_ascii(lead.substr(lead.size() - w.size()), w) &&
         (lead.size() == w.size() || !is_alpha(static_cast<unsigned char>(lead[lead.size() - w.size() - 1])))) {
       return true;
@@ -20,11 +20,11 @@ bool cued_day(const Src& src, size_t p) {
   return false;
 }
 
-// The second of two days joined after one cue: "on the 25th and 26th", "the 29th to 30th".
+// The second of two days joined after one cue: "on the 25th and 26th", "the 29th-30th".
 bool second_day(const Src& src, size_t p) {
   std::string_view lead = src.s.substr(0, p);
   bool joined = false;
-  for (std::string_view w : {" and ", " or ", " to ", " through ", "-", "\xE2\x80\x93"}) {
+  for (std::string_view w : {" and ", " or ", "-", "\xE2\x80\x93"}) {
     if (lead.ends_with(w)) {
       lead.remove_suffix(w.size());
       joined = true;
@@ -48,13 +48,15 @@ bool second_day(const Src& src, size_t p) {
 bool day_of_month(Src& src, size_t p, size_t j, size_t o) {
   if (j - p > 2 || src.number_at(p, j) < 1 || src.number_at(p, j) > 31 || p < 5) return false;
   if (!cued_day(src, p) && !second_day(src, p)) return false;
+  if (src.at(o) == '-') return false;  // "the 2nd-ranked player"
   size_t k = o;
   while (src.at(k) == ' ') ++k;
   if (!is_alpha(src.at(k))) return true;
+  if (src.match_ci(k, "from ")) return is_digit(src.at(k + 5));  // "the 24th from 2 pm", not "from the left"
   for (std::string_view w :
-       {"at ",  "and ",  "or ",   "in ",    "when ", "to ",   "but ",  "with ",  "after ", "before ",
-        "was ", "were ", "said ", "wrote ", "gave ", "left ", "from ", "until ", "till ",  "for ",
-        "on ",  "it ",   "is ",   "will ",  "we ",   "they ", "you ",  "he ",    "she ",   "there "}) {
+       {"at ",  "and ",  "or ",   "in ",    "when ", "to ",   "but ",   "with ", "after ", "before ",
+        "was ", "were ", "said ", "wrote ", "gave ", "left ", "until ", "till ", "for ",   "on ",
+        "it ",  "is ",   "will ", "we ",    "they ", "you ",  "he ",    "she ",  "there "}) {
     if (src.match_ci(k, w)) return true;
   }
   // "a reviewer on the 17th called it perfect": a verb in the past tense follows the day, and then

@@ -120,7 +120,7 @@ constexpr int kLastYearOfRange = 2100;
 bool counts_after(Src& src, size_t j) {
   if (src.at(j) != ' ' || !is_lower(src.at(j + 1))) return false;
   size_t k = j + 1;
-  while (is_lower(src.at(k))) ++k;
+  while (is_lower(src.at(k)) && k - j <= 10) ++k;  // the longest listed word, "inclusive", has 9
   const std::string_view word = src.s.substr(j + 1, k - j - 1);
   return !one_of(
       word, {"in",    "at", "on",   "for",  "and",  "or",     "with",  "from",  "to",  "inclusive", "during", "when",

@@ -80,7 +80,7 @@ bool is_verb_form(std::string_view w) {
   if (w.size() >= 5 && (w.ends_with("ed") || w.ends_with("ED"))) return true;
   return one_of(w, {"born", "held", "won", "began", "begun", "made", "paid", "sold", "built", "died", "met", "left",
                     "took", "taken", "set", "signed", "opened", "closed", "due", "expires", "ends", "starts", "open",
-                    "operating", "operated", "payable", "effective",
+                    "operating", "operated",
                     // the second word of a phrasal verb: "went public", "took office", "came to power"
                     "public", "bankrupt", "office", "power", "online"});
 }
@@ -311,7 +311,7 @@ std::string_view verb_before_object(std::string_view before) {
       while (t > 0 && before[t - 1] != ' ') --t;
       const std::string_view token = before.substr(t, w - 1 - t);
       if (valued || token.find_first_of("0123456789") == std::string_view::npos ||
-          token.find_first_of(",;.") == token.size() - 1) {
+          !(is_alnum(static_cast<unsigned char>(token.back())) || token.back() == '%')) {
         return {};
       }
       valued = true;
@@ -329,7 +329,8 @@ std::string_view verb_before_object(std::string_view before) {
     }
     // "the revised balance": a participle after an article describes the object.
     const size_t prev = v > 1 && before[v - 1] == ' ' ? word_start_back(before, v - 1) : v;
-    const bool described = prev < v - 1 && is_article(before.substr(prev, v - 1 - prev));
+    const bool described =
+        prev < v - 1 && one_of(before.substr(prev, v - 1 - prev), {"a", "an", "the", "its", "his", "her", "their"});
     if (k > 0 && is_verb_form(word) && !described) return is_generic(word) ? std::string_view{} : word;
     if (k == 0 && is_verb_form(word)) return {};  // role_before's own reading
     if (is_link(word) || (says_nothing(word) && !is_article(word))) return {};

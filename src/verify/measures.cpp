@@ -176,7 +176,7 @@ bool Checker::compound_duration(const Anchor& a, const anchor::UnitScale& to, do
 // "0.5 g" for the sources' "500 mg", "14 days" for "2 weeks", "98.6°F" for "37°C": the same
 // measure in another unit of its dimension, to the precision the answer wrote and within 1%. Not
 // where the sources state values in the answer's own unit: then it is one of those or wrong ("20
-// ha" against "8.2 ha" and a floor area of 200,000 m2); spans of time aside.
+// ha" against "8.2 ha" and a floor area of 200,000 m2), unless a span is said as a fraction.
 bool Checker::in_another_unit(const Anchor& a, int64_t& support) const {
   anchor::UnitScale to;
   const std::string_view unit = unit_of(a.norm);
@@ -185,9 +185,11 @@ bool Checker::in_another_unit(const Anchor& a, int64_t& support) const {
   const auto& all = index_.anchors();
   const auto sources = index_.of_type(a.type);
   if (a.type == Type::duration && compound_duration(a, to, precision, support)) return true;
-  // Spans of time are restated freely ("half an hour" beside "30 minutes" and "4 hours"); measures
-  // of a record's fields are not.
-  if (a.type != Type::duration &&
+  // A span said as a fraction of its unit restates a smaller unit ("half an hour" for "30 minutes"
+  // beside "4 hours"); a whole one in the sources' own unit is one of theirs or wrong ("7 days" is
+  // not "1 week" where the sources also say "30 days").
+  const bool fraction = a.type == Type::duration && a.value != std::floor(a.value);
+  if (!fraction &&
       std::any_of(sources.begin(), sources.end(), [&](uint32_t i) { return unit_of(all[i].anchor.norm) == unit; })) {
     return false;
   }

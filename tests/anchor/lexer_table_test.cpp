@@ -459,6 +459,9 @@ const Case kCases[] = {
     // two digits of minutes after an hour in digits, unless a unit follows them
     {"10点20到昆明", "time", "10点20", "10:20"},
     {"增长3点45个百分点", "!time", "", ""},
+    {"提出3点12项措施", "!time", "", ""},
+    {"2点15吨", "!time", "", ""},
+    {"9点05开始", "time", "9点05", "09:05"},
     {"基于以下三点前提", "!time", "", ""},
     {"这两点后来都被证实", "!time", "", ""},
     {"沪指上涨15点至3050点", "!time", "", ""},
@@ -970,6 +973,9 @@ const Case kCases[] = {
     {"closed on the 25th and 26th", "date", "25th", "---25"},
     {"closed on the 25th and 26th", "date", "26th", "---26"},
     {"He finished the 3rd and 4th laps", "!date", "", ""},
+    {"dates from around the 5th or 6th century", "!date", "", ""},
+    {"On Saturday the 2nd-ranked player lost", "!date", "", ""},
+    {"on the 3rd from the left", "!date", "", ""},
     // not a day where the number counts, nor a year that counts runners
     {"Protests broke out on May 1 and 30 protesters were arrested.", "!date", "", "--05-30"},
     {"On March 3 to 4 more patients died.", "!date", "", "--03-04"},

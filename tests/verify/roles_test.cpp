@@ -195,6 +195,7 @@ TEST(Roles, ACountIsOfWhatItCounts) {
       {"Room 3 is on floor 2.", "She stayed in Room 3.", "3", Verdict::confirmed, false},
       {"12号登机口9点开放。", "共有12个登机口。", "12个", Verdict::unsupported, false},
       {"12号登机口9点开放。", "在12号登机口登机。", "12", Verdict::confirmed, false},
+      {"Tampa Bay 5, Boston 3.", "Tampa Bay scored 5 goals.", "5 goals", Verdict::confirmed, false},  // a name's end
   });
 }
 
@@ -204,6 +205,9 @@ TEST(Roles, ASpanOfTimeInAnotherUnit) {
   const auto res =
       check_at("Response within 30 minutes, resolution in 4 hours.", "They respond within 2 hours.", "2 hours");
   EXPECT_EQ(res.verdict, Verdict::unsupported);
+  // a whole span in the sources' own unit is one of theirs: "7 days" is not "1 week" beside "30 days"
+  EXPECT_EQ(check_at("Returns within 30 days. Delivery takes 1 week.", "Returns within 7 days.", "7 days").verdict,
+            Verdict::unsupported);
 }
 
 // Words that name one event compare as one role, in either language; the second word of a phrasal
