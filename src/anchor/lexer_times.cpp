@@ -133,6 +133,48 @@ size_t scan_zoned_hhmm(Src& src, size_t p, Anchor& a) {
 }  // namespace
 
 namespace {
+// Whether the word before `end` (text before it, spaces trimmed) opens something for hours.
+bool opening_word_before(std::string_view lead) {
+  while (!lead.empty() && lead.back() == ' ') lead.remove_suffix(1);
+  size_t i = lead.size();
+  while (i > 0 && is_alpha(static_cast<unsigned char>(lead[i - 1]))) --i;
+  return one_of(lead.substr(i), {"open", "opens", "opened", "runs", "served", "staffed", "available", "operates"});
+}
+
+// "opens from 10 to 4", "the desk is staffed from 9 to 5": two bare hours after "from" and a word
+// that opens something for hours are the hours it is open, each either half of the day. The hour at
+// [p, e) is the first end (" to " and an hour of the clock follow) or the second ("from H to " before
+// it); a noun after the second end makes them counts ("from 10 to 4 players").
+bool opening_hours(Src& src, size_t p, size_t e) {
+  const std::string_view lead = src.s.substr(0, p);
+  size_t second_end = 0;
+  if (lead.ends_with("from ") && opening_word_before(lead.substr(0, lead.size() - 5)) && src.match(e, " to ")) {
+    second_end = src.digits(e + 4);
+    if (second_end == e + 4 || second_end - (e + 4) > 2) return false;
+    const int hour2 = src.number_at(e + 4, second_end);
+    if (hour2 < 1 || hour2 > 12) return false;
+  } else if (lead.ends_with(" to ")) {
+    size_t d = lead.size() - 4;
+    const size_t d_end = d;
+    while (d > 0 && d_end - d < 2 && is_digit(lead[d - 1])) --d;
+    const std::string_view before_first = lead.substr(0, d);
+    if (d == d_end || !before_first.ends_with("from ") ||
+        !opening_word_before(before_first.substr(0, before_first.size() - 5))) {
+      return false;
+    }
+    second_end = e;
+  } else {
+    return false;
+  }
+  // What the second end may stand before: punctuation, the end, a day or "on", "every", "daily".
+  if (src.at(second_end) != ' ') return !is_alnum(src.at(second_end));
+  const size_t k = second_end + 1;
+  if (!is_lower(src.at(k))) return true;
+  size_t w = k;
+  while (is_lower(src.at(w)) && w - k <= 8) ++w;
+  return one_of(src.s.substr(k, w - k), {"on", "every", "daily", "each", "and", "at", "from", "until", "except"});
+}
+
 // An hour of the clock (1 to 12) at [p, e) with no currency before it: "0.25 am" is a dose, "$6.30" a
 // price.
 bool hour_of_clock(const Src& src, size_t p, size_t e) {
@@ -187,6 +229,7 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
   bool shared = false;
   bool known = false;
   if (!colon && mer == 0 && hour >= 1 && hour <= 12) shared = range_meridiem(src, p, e, hour, pm, known);
+  if (!colon && mer == 0 && !shared && hour >= 1 && hour <= 12) shared = opening_hours(src, p, e);
   if (!colon && !shared && (mer == 0 || hour == 0 || hour > 12)) return 0;  // a bare hour needs am/pm
   if (shared && known) mer = e;
   if (mer > 0) {

@@ -956,6 +956,10 @@ const Case kCases[] = {
     {"from 9 to 11:30", "time", "11:30", "11:30"},
     {"between 9 and noon", "time", "9", "09:00"},
     {"from 9 to 11", "!time", "", ""},
+    // two bare hours after "from" and a word that opens something for hours
+    {"The shop opens from 9 to 5.", "time", "9", "09:00"},
+    {"The shop opens from 9 to 5.", "time", "5", "05:00"},
+    {"It runs from 10 to 4 players", "!time", "", ""},
     {"Doors open at 6.30pm", "time", "6.30pm", "18:30"},
     {"It costs 6.30 now", "!time", "", ""},
     // a range of days: the first end takes the month and year of the second, the second those of the first
