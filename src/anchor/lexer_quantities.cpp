@@ -372,13 +372,40 @@ size_t magnitude_and_units(Src& src, size_t p, size_t j, const Multiplier& mult,
   set_norm(a, Type::number, std::move(norm));
   return e;
 }
+
+// "80块钱", "3块45", "2块2", "3块5毛": yuan said aloud, the digits after 块 its jiao and fen (3.45元,
+// 2.2元). Not 块 as a measure word ("3块蛋糕" counts pieces), nor before more digits or a unit.
+size_t colloquial_yuan(Src& src, size_t p, size_t j, Anchor& a) {
+  if (!src.match(j, "块")) return 0;
+  std::string raw(src.s.substr(p, j - p));
+  size_t e = j + 3;
+  if (src.match(e, "钱")) {
+    e += 3;
+  } else {
+    const size_t d = src.digits(e);
+    std::string_view unit;
+    if (d == e || d - e > 2 || src.at(d) == '.' || src.at(d) == ',' || quantity_suffix(src, d, unit) != 0) return 0;
+    raw.append(".").append(src.s.substr(e, d - e));
+    e = d;
+    if (d - j == 4 && (src.match(e, "毛") || src.match(e, "角"))) e += 3;  // 3块5毛
+  }
+  bool ok = false;
+  const std::string norm = number_norm(raw, 0, ok);
+  if (!ok) return 0;
+  set_norm(a, Type::amount, norm + " CNY");
+  a.value = std::strtod(norm.c_str(), nullptr);
+  return e;
+}
 }  // namespace
 
 // "3万5", "1亿2": a whole number of 万 or 亿 and one more digit, said short for 3.5万 and 1.2亿, as
 // 三万五 is (the digit after it is the next unit down). Not before another digit, a decimal
 // point, a smaller magnitude (3万5千 is read as 3万 and 5千) or a unit of its own ("3万5人" is as
-// often two numbers).
+// often two numbers). Yuan said aloud too (colloquial_yuan).
 size_t colloquial_magnitude(Src& src, size_t p, size_t j, const Multiplier& mult, Anchor& a) {
+  if (mult.shift == 0 && src.digits(p) == j) {
+    if (const size_t e = colloquial_yuan(src, p, j, a)) return e;
+  }
   if ((mult.shift == 4 || mult.shift == 8) && src.digits(p) == j && src.match(mult.end, "零")) {
     return magnitude_and_units(src, p, j, mult, a);
   }

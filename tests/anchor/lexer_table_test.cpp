@@ -938,6 +938,10 @@ const Case kCases[] = {
     {"an hour later", "!duration", "", ""},
     // money in slang
     {"spent 65 bucks", "amount", "65 bucks", "65 USD"},
+    {"花了80块钱", "amount", "80块钱", "80 CNY"},
+    {"水价从3块45调到3块9", "amount", "3块45", "3.45 CNY"},
+    {"水价从3块45调到3块9", "amount", "3块9", "3.9 CNY"},
+    {"买了3块蛋糕", "!amount", "", ""},
     {"cost 20 quid", "amount", "20 quid", "20 GBP"},
     // 多 and 余 after a number say "over": the magnitude or unit after them is the number's
     {"2000多人参加", "quantity", "2000多人", "2000 人"},

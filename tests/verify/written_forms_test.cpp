@@ -34,6 +34,10 @@ TEST(WrittenForms, RightValueInAnotherFormWrongValueCaught) {
   const Row rows[] = {
       {"it is the first sighting in wa and only the second in australia .", "It was found in Western Australia.",
        "Western", Verdict::confirmed},
+      // yuan said aloud: 3块45 is 3.45元, 2块2 is 2.20元
+      {"第一阶梯水价为每立方米3.45元。", "第一阶梯水价每立方米3块45。", "3块45", Verdict::confirmed},
+      {"第一阶梯水价为每立方米3.45元。", "第一阶梯水价每立方米3块54。", "3块54", Verdict::unsupported},
+      {"高层住宅每月每平方米2.20元。", "高层每月每平米2块2。", "2块2", Verdict::confirmed},
       {"it is the first sighting in wa and only the second in australia .", "It was found in Northern Territory.",
        "Northern", Verdict::unsupported},
       {"It is the first sighting in WA.", "It is the first sighting in Western Australia.", "Western",
