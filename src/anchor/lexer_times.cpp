@@ -136,9 +136,8 @@ namespace {
 // Whether the word before `end` (text before it, spaces trimmed) opens something for hours.
 bool opening_word_before(std::string_view lead) {
   while (!lead.empty() && lead.back() == ' ') lead.remove_suffix(1);
-  size_t i = lead.size();
-  while (i > 0 && is_alpha(static_cast<unsigned char>(lead[i - 1]))) --i;
-  return one_of(lead.substr(i), {"open", "opens", "opened", "runs", "served", "staffed", "available", "operates"});
+  return one_of(lead.substr(word_start_back(lead, lead.size())),
+                {"open", "opens", "opened", "runs", "served", "staffed", "available", "operates"});
 }
 
 // "opens from 10 to 4", "the desk is staffed from 9 to 5": two bare hours after "from" and a word

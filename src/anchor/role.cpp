@@ -164,7 +164,7 @@ size_t role_word_start(std::string_view text, size_t last, size_t i) {
 
 // "scheduled for", "set for" ending at the word "for" at w: where the verb starts, or npos.
 size_t set_for(std::string_view text, size_t w, std::string_view word) {
-  if (!one_of(word, {"for"}) || w < 2) return std::string_view::npos;
+  if (!ieq_ascii(word, "for") || w < 2) return std::string_view::npos;
   const size_t v = word_start_back(text, w - 1);
   return v < w - 1 && one_of(text.substr(v, w - 1 - v), {"scheduled", "set", "planned", "booked", "slated"})
              ? v
