@@ -14,6 +14,9 @@ namespace {
 constexpr size_t kClauseBytes = 90;  // a source value's clause is read up to 30 Han characters each side
 constexpr size_t kEnWords = 3;       // a source's counted noun within its first three words ("80 new residents")
 constexpr size_t kZhChars = 6;       // Chinese: the first six characters after the measure word
+constexpr std::string_view kPartOf = " of the ";  // a part of a whole counts the whole's noun
+constexpr std::string_view kAdjectiveEndings[] = {"ed",  "al", "ive", "ous", "ful", "ent",
+                                                  "ant", "ic", "ior", "ary", "ern"};
 
 // Words ending in "s" that are no plural noun after a number: verbs ("Route 66 runs"), and units
 // other anchors read. (Shorter words and those ending in "ss", "us", "is" are no plural anyway.)
@@ -55,10 +58,33 @@ bool is_object_start(std::string_view rest) {
   return std::find(std::begin(kWords), std::end(kWords), w) != std::end(kWords);
 }
 
-// A plural noun at the start of `s` (" owners were"), not a verb with its object (" spans 11 states").
+// An adjective that may stand between a count and its noun ("four alleged attackers", "three new
+// stores", "two senior officials"): by its ending or a short list. No preposition, verb or article is
+// one, so "scored 3 against rivals" never counts rivals.
+bool is_modifier(std::string_view w) {
+  if (one_of(w, {"new",     "old",      "more",      "other",    "young",    "big",       "small",    "large",
+                 "major",   "main",     "key",       "top",      "full",     "extra",     "further",  "late",
+                 "early",   "dead",     "straight",  "separate", "same",     "senior",    "junior",   "former",
+                 "known",   "last",     "next",      "current",  "missing",  "living",    "leading",  "remaining",
+                 "unarmed", "existing", "surviving", "winning",  "visiting", "competing", "upcoming", "outstanding"})) {
+    return true;
+  }
+  constexpr size_t kMinLength = 5;  // shorter words with these endings are rarely adjectives ("need", "ant")
+  if (w.size() < kMinLength || one_of(w, {"hundred", "percent", "including", "according"})) return false;
+  return std::any_of(std::begin(kAdjectiveEndings), std::end(kAdjectiveEndings),
+                     [&](std::string_view e) { return w.ends_with(e); });
+}
+
+// A plural noun at the start of `s` (" owners were"), not a verb with its object (" spans 11 states"),
+// possibly after up to two adjectives (" alleged attackers").
 std::string_view plural_noun_at(std::string_view s) {
-  const std::string_view w = word_at(s);
-  return is_plural_noun(w) && !is_object_start(s.substr(w.size())) ? w : std::string_view{};
+  constexpr int kModifiers = 2;
+  for (int k = 0;; ++k) {
+    const std::string_view w = word_at(s);
+    if (is_plural_noun(w)) return !is_object_start(s.substr(w.size())) ? w : std::string_view{};
+    if (k == kModifiers || !is_modifier(w) || s.size() <= w.size() || s[w.size()] != ' ') return {};
+    s.remove_prefix(w.size() + 1);
+  }
 }
 
 // The noun of a count hyphenated to it ("2-bedroom flat", "3-person team"): singular, at least three
@@ -228,6 +254,7 @@ std::string_view counted_noun(std::string_view before, std::string_view after, b
   if (after.empty()) return {};
   if (!measure_word) {
     if (after_name(before) || (after[0] != ' ' && after[0] != '-')) return {};
+    if (after.starts_with(kPartOf)) after.remove_prefix(kPartOf.size() - 1);  // "three of the alleged attackers"
     return after[0] == '-' ? hyphened_noun_at(after.substr(1)) : plural_noun_at(after.substr(1));
   }
   const std::string_view run = han_run(after);
@@ -250,7 +277,12 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
       return same_noun(unit, noun) ? Counted::same : Counted::other;
     }
 
-    const bool noun_first = !(source_after[0] == '-' ? hyphened_noun_at(rest) : plural_noun_at(rest)).empty();
+    const std::string_view first = source_after[0] == '-' ? hyphened_noun_at(rest) : plural_noun_at(rest);
+    // "people" may be any people: "17 new people" are the answer's "17 newcomers", or not.
+    const bool noun_first =
+        !first.empty() && !one_of(first, {"people", "persons"}) && !one_of(noun, {"people", "persons"});
+    // A part of a whole counts the whole's noun: "Three of the alleged attackers".
+    if (source_after.starts_with(kPartOf)) rest.remove_prefix(kPartOf.size() - 1);
     if (people_in_general(noun) && (rest.starts_with("men, women") || rest.starts_with("men and women"))) {
       return Counted::same;  // "300 men, women and children" are the villagers
     }

@@ -266,8 +266,10 @@ size_t spelled_count(Src& src, size_t j, std::string_view digits, bool in_title,
     while (is_alpha(src.at(k)) && k - j <= kMaxLetterRun) ++k;  // a longer run is no word: decided there
     if (k - j > kMaxLetterRun || !src.word_end(k)) return 0;
     const std::string_view next = src.s.substr(j + 1, k - j - 1);
+    // A part of a whole: "three of the alleged attackers" counts attackers, as "three attackers" does.
+    const bool part = next == "of" && (src.match(k, " the ") || src.match(k, " their ") || src.match(k, " its "));
     for (std::string_view w : kNotCounted) {
-      if (next == w) return 0;
+      if (next == w && !part) return 0;
     }
   }
   set_norm(a, Type::number, norm);

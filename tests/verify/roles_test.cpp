@@ -196,6 +196,14 @@ TEST(Roles, ACountIsOfWhatItCounts) {
       {"12号登机口9点开放。", "共有12个登机口。", "12个", Verdict::unsupported, false},
       {"12号登机口9点开放。", "在12号登机口登机。", "12", Verdict::confirmed, false},
       {"Tampa Bay 5, Boston 3.", "Tampa Bay scored 5 goals.", "5 goals", Verdict::confirmed, false},  // a name's end
+      // adjectives between a count and its noun; a part of a whole counts the whole's noun
+      {"Three of the alleged attackers were killed. Jets hit four militants.", "Four alleged attackers were killed.",
+       "Four", Verdict::unsupported, false},
+      {"Four of the alleged attackers were killed.", "Four alleged attackers died.", "Four", Verdict::confirmed, true},
+      {"The chain opened 12 stores and hired 12 senior managers.", "The chain opened 12 new stores.", "12",
+       Verdict::confirmed, true},
+      {"The chain hired 12 senior managers.", "The chain opened 12 new stores.", "12", Verdict::unsupported, false},
+      {"He scored 3 goals against 4 rivals.", "He scored 3 against rivals.", "3", Verdict::confirmed, true},
   });
 }
 
