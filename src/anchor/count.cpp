@@ -278,9 +278,10 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
     }
 
     const std::string_view first = source_after[0] == '-' ? hyphened_noun_at(rest) : plural_noun_at(rest);
-    // "people" may be any people: "17 new people" are the answer's "17 newcomers", or not.
-    const bool noun_first =
-        !first.empty() && !one_of(first, {"people", "persons"}) && !one_of(noun, {"people", "persons"});
+    // People described by an adjective may be named by a noun of it: "17 new people" may be the
+    // answer's "17 newcomers", while "12 people" are never "12 addresses" nor "12 survivors".
+    const bool described_people = one_of(first, {"people", "persons"}) && !rest.starts_with(first);
+    const bool noun_first = !first.empty() && !described_people;
     // A part of a whole counts the whole's noun: "Three of the alleged attackers".
     if (source_after.starts_with(kPartOf)) rest.remove_prefix(kPartOf.size() - 1);
     if (people_in_general(noun) && (rest.starts_with("men, women") || rest.starts_with("men and women"))) {

@@ -8,10 +8,67 @@
 
 namespace sfcl::anchor::lex {
 
+// What a number before 号 names: 1号线 (a line), 8号台风, 10号楼.
+constexpr std::u32string_view kNamedByNumber = U"线楼台文院房机车门码店口桥站馆厅船仓库窗床位种球令";
+
 // "智利外交部25日发表声明": in Chinese news a bare "N日" before the verb is the day of the month the
 // event happened, not a span of N days. It is a duration where a span is meant: "30日内", "30日以内",
 // "30日之后", "收到后30日起", "30日的" (the number ends at j, "日" at j). Norm "---DD" (ISO 8601's
 // day without month), which any source date on that day supports.
+namespace {
+// Whether the sentence that `lead` ends has written a month in digits ("3月") in its last 150 bytes.
+bool month_in_sentence(std::string_view lead) {
+  constexpr size_t kReach = 150;
+  size_t from = lead.size() > kReach ? lead.size() - kReach : 0;
+  for (std::string_view end : {"。", "；", "\n"}) {
+    const size_t at = lead.rfind(end);
+    if (at != std::string_view::npos && at + end.size() > from) from = at + end.size();
+  }
+  for (size_t at = lead.find("月", from); at != std::string_view::npos; at = lead.find("月", at + 1)) {
+    if (at > 0 && is_digit(lead[at - 1])) return true;
+  }
+  return false;
+}
+
+// Whether a group of joined days may open after `lead`, the text before its first or later number:
+// after punctuation or a word that leads to a date (在, 于, 从 …), not after a name
+// (上海华通1号、2号 are grades).
+bool opens_day_group(std::string_view lead) {
+  while (true) {  // back over the earlier days of the group ("28号和" before 29号)
+    size_t k = lead.size();
+    for (std::string_view joint : {"号和", "号、", "号到", "号至"}) {
+      if (lead.ends_with(joint)) k -= joint.size();
+    }
+    if (k == lead.size()) break;
+    while (k > 0 && is_digit(lead[k - 1])) --k;
+    lead = lead.substr(0, k);
+  }
+  if (lead.empty() || lead.back() == ' ' || lead.back() == '\n') return true;
+  for (std::string_view w : {"，", "：", "。", "；", "、", "（", "在", "于", "从", "自", "到", "至", "是", "为"}) {
+    if (lead.ends_with(w)) return true;
+  }
+  return false;
+}
+
+// Whether a later day of the month joined to one follows at k: "和29号", "、29号", "到29号" with no
+// thing a number names after it ("3号和5号楼" are buildings).
+bool joined_day_of_month(Src& src, size_t k, int day) {
+  bool joined = false;
+  for (std::string_view joint : {"和", "、", "到", "至"}) {
+    if (src.match(k, joint)) {
+      k += joint.size();
+      joined = true;
+      break;
+    }
+  }
+  const size_t e = src.digits(k);
+  if (!joined || e == k || e - k > 2 || !src.match(e, "号")) return false;
+  const int later = src.number_at(k, e);
+  const char32_t next = src.cp(e + 3).cp;
+  return later > day && later <= 31 && std::u32string_view(kNamedByNumber).find(next) == std::u32string_view::npos;
+}
+}  // namespace
+
 size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
   if (j - p > 2) return 0;
   // "每月10号", "下月5号": 号 is a day of the month only after a month word (10号楼 is a building).
@@ -20,17 +77,29 @@ size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
     const int day = src.number_at(p, j);
     // Not before what a number names: 1号线 (a line), 8号台风, 10号楼.
     const char32_t next = src.cp(j + 3).cp;
-    if (std::u32string_view(U"线楼台文院房机车门码店口桥站馆厅船仓库窗床位种球令").find(next) !=
-        std::u32string_view::npos) {
+    if (std::u32string_view(kNamedByNumber).find(next) != std::u32string_view::npos) {
       return 0;
     }
+    if (day < 1 || day > 31) return 0;
+    bool month_day = false;
     for (std::string_view m : {"每月", "本月", "下月", "上月", "当月", "次月", "每个月", "下个月", "上个月"}) {
-      if (lead.ends_with(m) && day >= 1 && day <= 31) {
-        set_norm(a, Type::date, "---" + two_digits(day));
-        return j + 3;
-      }
+      month_day = month_day || lead.ends_with(m);
     }
-    return 0;
+    // Also before a part of the day ("27号上午8点半") and as either of two days joined ("28号和29号面试").
+    for (std::string_view part : {"上午", "中午", "下午", "晚上", "早上", "凌晨", "傍晚"}) {
+      month_day = month_day || src.match(j + 3, part);
+    }
+    bool joined = joined_day_of_month(src, j + 3, day);
+    for (std::string_view joint : {"号和", "号、", "号到", "号至"}) {
+      joined = joined ||
+               (lead.ends_with(joint) && lead.size() > joint.size() && is_digit(lead[lead.size() - joint.size() - 1]));
+    }
+    // Joined days only in a sentence that has written its month ("3月27日到29日进行：…28号和29号面试";
+    // 上海华通1号、2号、3号白银 are grades).
+    month_day = month_day || (joined && month_in_sentence(lead) && opens_day_group(lead));
+    if (!month_day) return 0;
+    set_norm(a, Type::date, "---" + two_digits(day));
+    return j + 3;
   }
   if (!src.match(j, "日")) return 0;
   return cn_day_of_month(src, p, j, src.number_at(p, j), a);
@@ -206,14 +275,30 @@ bool cn_hour_by_context(Src& src, size_t p, size_t e) {
                              "起草", "起来", "起诉"}) {
     if (src.match(e, w)) return false;
   }
-  for (std::string_view w : {"开始", "前",   "后",   "以前", "以后", "之前", "之后", "起",   "准时", "结束", "出发",
-                             "集合", "开门", "关门", "营业", "开放", "举行", "开幕", "闭幕", "到达", "抵达"}) {
+  for (std::string_view w :
+       {"开始", "前",   "后",   "以前", "以后", "之前", "之后", "起",   "准时", "结束", "出发", "集合",
+        "开门", "关门", "营业", "开放", "举行", "开幕", "闭幕", "到达", "抵达", "停止", "截止", "入场",
+        "入馆", "闭馆", "开馆", "报到", "签到", "起飞", "登机", "开考", "发车", "退房", "入住"}) {
     if (src.match(e, w)) return true;
   }
-  // "9点到12点": a range to another hour (not "上涨15点至3050点", index points).
-  if (!src.match(e, "到") && !src.match(e, "至")) return false;
-  const size_t h2 = src.digits(e + 3);
-  return h2 > e + 3 && h2 - (e + 3) <= 2 && (src.match(h2, "点") || src.match(h2, "时"));
+  // "9点到12点", "11点到中午12点": a range to another hour (not "上涨15点至3050点", index points);
+  // after 从 a verb may stand before 到 ("从10点讲到10点45").
+  size_t joint = e;
+  if (lead.ends_with("从")) {
+    for (size_t k = 0; k < 2 && !src.match(joint, "到") && !src.match(joint, "至") && src.at(joint) >= 0xE0; ++k) {
+      joint += 3;
+    }
+  }
+  if (!src.match(joint, "到") && !src.match(joint, "至")) return false;
+  size_t second = joint + 3;
+  for (std::string_view part : {"上午", "中午", "下午", "晚上", "早上", "傍晚", "夜里", "凌晨"}) {
+    if (src.match(second, part)) {
+      second += part.size();
+      break;
+    }
+  }
+  const size_t h2 = src.digits(second);
+  return h2 > second && h2 - second <= 2 && (src.match(h2, "点") || src.match(h2, "时"));
 }
 }  // namespace
 

@@ -29,21 +29,68 @@ size_t meridiem(Src& src, size_t j, bool& pm) {
   return 0;
 }
 
+size_t day_part_after(Src& src, size_t j, int hour, bool& pm);
+
+// Whether `lead` ends with a word of time and a space, in any case ("at ", "From ").
+bool led_by_word_of_time(std::string_view lead) {
+  for (std::string_view w : {"from ", "until ", "till ", "since ", "at ", "before ", "after ", "around "}) {
+    if (lead.size() < w.size() || !ieq_ascii(lead.substr(lead.size() - w.size()), w)) continue;
+    if (lead.size() == w.size() || !is_alpha(static_cast<unsigned char>(lead[lead.size() - w.size() - 1]))) return true;
+  }
+  return false;
+}
+bool listed_after_led_hour(std::string_view lead);
+
 // " in the morning", " in the evening", " at night" after an hour (1-12) at p that a word of time
 // leads ("from 8 in the morning", not "fell to 3 at night" nor "5 in the morning" as counts): its end
 // and its half of the day, or 0. At night the small hours are the morning's ("until 2 at night").
 size_t day_part_words(Src& src, size_t p, size_t j, int hour, bool& pm) {
   if (src.at(j) != ' ' || hour < 1 || hour > 12) return 0;
-  bool led = false;
-  for (std::string_view w : {"from ", "until ", "till ", "since ", "at ", "before ", "after ", "around "}) {
-    led = led || (p >= w.size() && src.s.substr(p - w.size(), w.size()) == w);
-  }
+  bool led = led_by_word_of_time(src.s.substr(0, p));
   // "to" ends a range of hours only: "from 9 in the morning to 5 in the afternoon", not "fell to 3".
   constexpr size_t kRangeReach = 40;
   const size_t from = p > kRangeReach ? p - kRangeReach : 0;
   const std::string_view lead = src.s.substr(from, p - from);
   led = led || (lead.ends_with("to ") && lead.find("from ") != std::string_view::npos);
-  if (!led) return 0;
+  led = led || listed_after_led_hour(src.s.substr(0, p));
+  return led ? day_part_after(src, j, hour, pm) : 0;
+}
+
+// Whether the hour after `lead` is the next of a list of hours with their parts of the day whose
+// first a word of time leads: "at 8 in the morning, 3 in the afternoon and 11 at night" (not "made 5
+// in the morning and 2 in the afternoon", counts).
+bool listed_after_led_hour(std::string_view lead) {
+  constexpr int kMaxItems = 6;
+  for (int item = 0; item < kMaxItems; ++item) {
+    bool joined = false;
+    for (std::string_view joint : {", and ", ", ", " and "}) {
+      if (lead.ends_with(joint)) {
+        lead.remove_suffix(joint.size());
+        joined = true;
+        break;
+      }
+    }
+    bool part = false;
+    for (std::string_view words : {" in the morning", " in the afternoon", " in the evening", " at night"}) {
+      if (joined && lead.ends_with(words)) {
+        lead.remove_suffix(words.size());
+        part = true;
+        break;
+      }
+    }
+    size_t d = lead.size();
+    while (d > 0 && lead.size() - d < 2 && is_digit(lead[d - 1])) --d;
+    if (!part || d == lead.size() || d == 0 || lead[d - 1] != ' ') return false;
+    lead = lead.substr(0, d);
+    if (led_by_word_of_time(lead)) return true;
+  }
+  return false;
+}
+
+// " in the morning", " in the afternoon", " in the evening", " at night" at j after an hour: its end
+// and its half of the day, or 0.
+size_t day_part_after(Src& src, size_t j, int hour, bool& pm) {
+  if (src.at(j) != ' ') return 0;
   struct Part {
     std::string_view words;
     bool pm;
@@ -140,6 +187,17 @@ bool opening_word_before(std::string_view lead) {
                 {"open", "opens", "opened", "runs", "served", "staffed", "available", "operates"});
 }
 
+// What the second end of a range of hours may stand before: punctuation, the end, a day or "on",
+// "every", "daily" ("from 10 to 4 players", "2:30 - 4 goals" are counts).
+bool ends_hours(Src& src, size_t second_end) {
+  if (src.at(second_end) != ' ') return !is_alnum(src.at(second_end));
+  const size_t k = second_end + 1;
+  if (!is_lower(src.at(k))) return true;
+  size_t w = k;
+  while (is_lower(src.at(w)) && w - k <= 8) ++w;
+  return one_of(src.s.substr(k, w - k), {"on", "every", "daily", "each", "and", "at", "from", "until", "except"});
+}
+
 // "opens from 10 to 4", "the desk is staffed from 9 to 5": two bare hours after "from" and a word
 // that opens something for hours are the hours it is open, each either half of the day. The hour at
 // [p, e) is the first end (" to " and an hour of the clock follow) or the second ("from H to " before
@@ -165,13 +223,40 @@ bool opening_hours(Src& src, size_t p, size_t e) {
   } else {
     return false;
   }
-  // What the second end may stand before: punctuation, the end, a day or "on", "every", "daily".
-  if (src.at(second_end) != ' ') return !is_alnum(src.at(second_end));
-  const size_t k = second_end + 1;
-  if (!is_lower(src.at(k))) return true;
-  size_t w = k;
-  while (is_lower(src.at(w)) && w - k <= 8) ++w;
-  return one_of(src.s.substr(k, w - k), {"on", "every", "daily", "each", "and", "at", "from", "until", "except"});
+  return ends_hours(src, second_end);
+}
+
+// Whether `lead`, the text before a bare hour, ends with a time of day and the joint of a range:
+// "from 7:30 to 11", "7 am - 11", "from half past seven to 11". The hour is the range's end, either
+// half of the day.
+bool ends_range_of_times(std::string_view lead) {
+  bool joined = false;
+  for (std::string_view joint : {" to ", " until ", " till ", " - ", " \xE2\x80\x93 ", "-", "\xE2\x80\x93"}) {
+    if (lead.ends_with(joint)) {
+      lead.remove_suffix(joint.size());
+      joined = true;
+      break;
+    }
+  }
+  if (!joined || lead.empty()) return false;
+  const auto ends_ci = [&](std::string_view w) {
+    return lead.size() >= w.size() && ieq_ascii(lead.substr(lead.size() - w.size()), w);
+  };
+  for (std::string_view m : {"am", "pm", "a.m.", "p.m."}) {
+    if (!ends_ci(m)) continue;
+    std::string_view t = lead.substr(0, lead.size() - m.size());
+    if (t.ends_with(' ')) t.remove_suffix(1);
+    return !t.empty() && is_digit(t.back());
+  }
+  const size_t n = lead.size();
+  if (n >= 4 && is_digit(lead[n - 1]) && is_digit(lead[n - 2]) && lead[n - 3] == ':' && is_digit(lead[n - 4])) {
+    return n == 4 || !(lead[n - 5] == ':' || is_alpha(static_cast<unsigned char>(lead[n - 5])));
+  }
+  // "half past seven", "quarter to nine": the last word follows "past" or "quarter to".
+  const size_t word = lead.rfind(' ');
+  if (word == std::string_view::npos) return false;
+  const std::string_view before = lead.substr(0, word);
+  return before.ends_with("half past") || before.ends_with("quarter past") || before.ends_with("quarter to");
 }
 
 // An hour of the clock (1 to 12) at [p, e) with no currency before it: "0.25 am" is a dose, "$6.30" a
@@ -229,6 +314,8 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
   bool known = false;
   if (!colon && mer == 0 && hour >= 1 && hour <= 12) shared = range_meridiem(src, p, e, hour, pm, known);
   if (!colon && mer == 0 && !shared && hour >= 1 && hour <= 12) shared = opening_hours(src, p, e);
+  if (!colon && mer == 0 && !shared && hour >= 1 && hour <= 12)
+    shared = ends_range_of_times(src.s.substr(0, p)) && ends_hours(src, e);
   if (!colon && !shared && (mer == 0 || hour == 0 || hour > 12)) return 0;  // a bare hour needs am/pm
   if (shared && known) mer = e;
   if (mer > 0) {
@@ -301,6 +388,66 @@ bool list_marker(Src& src, size_t p) {
   if (c != '.' && c != ')') return false;
   const int next = src.at(e + 1);
   return next == ' ' || next == '\t';
+}
+
+}  // namespace sfcl::anchor::lex
+
+namespace sfcl::anchor::lex {
+
+// "half past seven", "quarter past 8", "quarter to nine pm": a time said aloud, the hour (1 to 12)
+// in digits or words, am/pm or a part of the day after it ("half past seven in the evening") when
+// written. Without one it reads both halves of the day, as "7:30" does.
+size_t scan_past_hour(Src& src, size_t p, Anchor& a) {
+  int minute = 0;
+  int shift = 0;  // "quarter to nine" is 8:45
+  size_t k = p;
+  if (src.match_ci(p, "half past ")) {
+    minute = 30;
+    k += 10;
+  } else if (src.match_ci(p, "quarter past ")) {
+    minute = 15;
+    k += 13;
+  } else if (src.match_ci(p, "quarter to ")) {
+    minute = 45;
+    shift = 1;
+    k += 11;
+  } else {
+    return 0;
+  }
+  int hour = 0;
+  size_t e = src.digits(k);
+  if (e > k && e - k <= 2) {
+    hour = src.number_at(k, e);
+  } else {
+    constexpr size_t kTwelve = 12;  // kSpelled opens with one .. twelve
+    for (size_t i = 0; i < kTwelve && hour == 0; ++i) {
+      if (src.match_ci(k, kSpelled[i].text) && src.word_end(k + kSpelled[i].text.size())) {
+        hour = static_cast<int>(i) + 1;
+        e = k + kSpelled[i].text.size();
+      }
+    }
+  }
+  if (hour < 1 || hour > 12 || is_alnum(src.at(e))) return 0;
+  hour -= shift;
+  if (hour == 0) hour = 12;
+  bool pm = false;
+  size_t end = e;
+  size_t mer = meridiem(src, e, pm);
+  if (mer != 0) {
+    end = mer;
+  } else if (const size_t part = day_part_after(src, e, hour, pm); part != 0) {
+    end = part;
+    mer = part;
+  }
+  int h = hour % 12;
+  if (pm) h += 12;
+  a.type = Type::time;
+  a.norm = two_digits(h) + ":" + two_digits(minute);
+  if (mer == 0) {
+    a.alt_norm = two_digits(h + 12) + ":" + two_digits(minute);
+    a.ambiguous = true;
+  }
+  return end;
 }
 
 }  // namespace sfcl::anchor::lex

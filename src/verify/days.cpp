@@ -20,8 +20,9 @@ bool Checker::ordinal_as_day(const anchor::Anchor& a, std::string_view surface, 
       std::isdigit(static_cast<unsigned char>(surface.front())) == 0) {
     return false;
   }
-  constexpr std::array<std::string_view, 7> kCues = {" on the ",   " by the ",     " until the ", " since the ",
-                                                     " from the ", " before the ", " after the "};
+  constexpr std::array<std::string_view, 12> kCues = {" on the ",    " by the ",     " until the ", " since the ",
+                                                      " from the ",  " before the ", " after the ", " around the ",
+                                                      " about the ", " till the ",   " to the ",    " through the "};
   // Case-folded: "On the 9th it rained" opens a sentence.
   const auto ends_with = [&](std::string_view c) {
     if (before.size() + 1 == c.size()) c.remove_prefix(1);  // the text opens with it
@@ -40,9 +41,9 @@ bool Checker::ordinal_as_day(const anchor::Anchor& a, std::string_view surface, 
     while (e < after.size() && std::isalpha(static_cast<unsigned char>(after[e])) != 0) ++e;
     const std::string_view word = after.substr(1, e - 1);
     // A verb, or the subject of the clause the day opens ("on the 22nd the store closed").
-    constexpr std::array<std::string_view, 24> kAfterDay = {
-        "was", "were", "said", "wrote", "gave", "left", "came", "went", "took", "had", "made", "saw",
-        "it",  "he",   "she",  "they",  "we",   "the",  "a",    "an",   "its",  "his", "her",  "their"};
+    constexpr std::array<std::string_view, 27> kAfterDay = {
+        "was", "were", "said", "wrote", "gave", "left", "came", "went", "took", "had", "made", "saw",   "is", "will",
+        "it",  "he",   "she",  "they",  "we",   "the",  "a",    "an",   "its",  "his", "her",  "their", "at"};
     // Words in -ed that say which one of a series, not what happened on a day ("the 3rd failed attempt").
     constexpr std::array<std::string_view, 14> kOrdinalAdjectives = {
         "failed",  "seeded", "ranked",  "placed",    "rated",     "listed",   "numbered",

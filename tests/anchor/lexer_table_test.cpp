@@ -470,6 +470,27 @@ const Case kCases[] = {
     // 号 is a day of the month after a month word only
     {"每月10号发工资", "date", "10号", "---10"},
     {"10号楼", "!date", "", ""},
+    // ... and before a part of the day, or joined to another day in a sentence that wrote its month
+    {"27号上午8点半报到", "date", "27号", "---27"},
+    {"27号上午8点半报到", "time", "8点半", "08:30"},
+    {"复试在3月27日到29日进行，28号和29号面试", "date", "3月27日", "--03-27"},
+    {"复试在3月27日到29日进行，28号和29号面试", "date", "29日", "---29"},
+    {"复试在3月27日到29日进行，28号和29号面试", "date", "28号", "---28"},
+    {"复试在3月27日到29日进行，28号和29号面试", "date", "29号", "---29"},
+    {"5月20日，上海华通1号、2号白银定盘价", "date", "5月20日", "--05-20"},  // grades
+    {"5月20日，上海华通1号、2号白银定盘价", "number", "1", "1"},
+    {"5月20日，上海华通1号、2号白银定盘价", "number", "2", "2"},
+    {"3号和5号楼", "!date", "", ""},
+    {"2号到5号", "!date", "", ""},
+    // a bare hour before a word of time, and as a range's first end before a part of the day
+    {"晚上9点，8点停止入馆", "time", "8点", "08:00"},
+    {"晚上9点，8点停止入馆", "time", "9点", "21:00"},
+    {"11点到中午12点是圆桌对话", "time", "12点", "12:00"},
+    {"赵晓青从10点讲到10点45", "time", "10点45", "10:45"},
+    {"赵晓青从10点讲到10点45", "name", "赵晓青", "赵晓青"},
+    {"11点到中午12点是圆桌对话", "time", "11点", "11:00"},
+    {"赵晓青从10点讲到10点45", "time", "10点", "10:00"},
+    {"指数从3000点涨到3050点", "!time", "", ""},
     {"24小时营业", "!time", "", ""},
     {"下午3点99分", "!time", "", ""},
     // a number opening a list line is the step's number, no value
@@ -960,6 +981,26 @@ const Case kCases[] = {
     {"from 9 to 11:30", "time", "11:30", "11:30"},
     {"between 9 and noon", "time", "9", "09:00"},
     {"from 9 to 11", "!time", "", ""},
+    // a bare hour ending a range whose first end is a time
+    {"Breakfast from 7:30 to 11 at weekends", "time", "11", "11:00"},
+    {"Breakfast from 7:30 to 11 at weekends", "time", "7:30", "07:30"},
+    {"Open 7 am - 11 daily", "time", "11", "11:00"},
+    {"Open 7 am - 11 daily", "time", "7 am", "07:00"},
+    {"from half past seven to 11.", "time", "11", "11:00"},
+    {"the score was 2:30 - 4 goals", "quantity", "4 goals", "4 goal"},
+    {"the score was 2:30 - 4 goals", "time", "2:30", "02:30"},
+    // a time said aloud
+    {"from half past seven to 11.", "time", "half past seven", "07:30"},
+    {"at quarter to nine in the evening", "time", "quarter to nine in the evening", "20:45"},
+    {"by quarter past 8 pm", "time", "quarter past 8 pm", "20:15"},
+    {"a quarter to the company", "!time", "", ""},
+    {"half past the hour", "!time", "", ""},
+    // the next hours of a list whose first a word of time leads
+    {"at 8 in the morning, 3 in the afternoon and 11 at night", "time", "3 in the afternoon", "15:00"},
+    {"at 8 in the morning, 3 in the afternoon and 11 at night", "time", "8 in the morning", "08:00"},
+    {"At 8 in the morning and 3 in the afternoon", "time", "3 in the afternoon", "15:00"},
+    {"at 8 in the morning, 3 in the afternoon and 11 at night", "time", "11 at night", "23:00"},
+    {"At 8 in the morning and 3 in the afternoon", "time", "8 in the morning", "08:00"},
     // two bare hours after "from" and a word that opens something for hours
     {"The shop opens from 9 to 5.", "time", "9", "09:00"},
     {"The shop opens from 9 to 5.", "time", "5", "05:00"},
