@@ -6,6 +6,7 @@
 
 #include "anchor/anchor.h"
 #include "anchor/lexer_internal.h"
+#include "anchor/source_dates.h"
 #include "util/lines.h"
 
 namespace sfcl::anchor {
@@ -115,54 +116,6 @@ void SourceIndex::add_shared_surname(const Anchor& joined, int32_t source, std::
   a.end = joined.end;
   add(a, source, surface, field, true);
 }
-
-// The year of a date supports the year written alone ("born in 1976" for "born 14 March 1976"),
-// and a wrong year is then a mismatch against it, not a value nothing can be compared with.
-namespace {
-bool year_of_date(const Anchor& date, Anchor& year) {
-  const std::string_view n = date.norm;
-  if (n.size() < 4 || !is_digit(n[0]) || !is_digit(n[1]) || !is_digit(n[2]) || !is_digit(n[3])) return false;
-  if (n.size() > 4 && n[4] != '-') return false;
-  year = Anchor{};
-  year.type = Type::number;
-  year.start = date.start;
-  year.end = date.end;
-  year.norm = std::string(n.substr(0, 4));
-  year.value = std::stod(year.norm);
-  return true;
-}
-
-// The month (and year) of the last date with a month before a day of the month: news writes "10日"
-// for the 10th of its dateline's month ("新华社武汉11月11日电 …… 10日在法院宣判" is 11月10日).
-struct DatelineMonth {
-  std::string prefix;  // "2014-11" or "--11"
-  int day = 0;
-
-  void see(const Anchor& a) {
-    const std::string_view n = a.norm;
-    if (a.type != Type::date || n.starts_with("---")) return;
-    if (n.size() == 10 && n[4] == '-' && n[7] == '-') {
-      prefix.assign(n.substr(0, 7));
-    } else if (n.size() == 7 && n.starts_with("--") && n[4] == '-') {
-      prefix.assign(n.substr(0, 4));
-    } else {
-      return;
-    }
-    day = (n[n.size() - 2] - '0') * 10 + (n.back() - '0');
-  }
-  // The full date of a day of the month "---10" within a week after the dateline's day, or false.
-  bool date_of(const Anchor& a, Anchor& out) const {
-    constexpr int kDaysAfter = 7;
-    const std::string_view n = a.norm;
-    if (prefix.empty() || a.type != Type::date || n.size() != 5 || !n.starts_with("---")) return false;
-    const int d = (n[3] - '0') * 10 + (n[4] - '0');
-    if (d < 1 || d > day + kDaysAfter) return false;
-    out = a;
-    out.norm = prefix + std::string(n.substr(2));
-    return true;
-  }
-};
-}  // namespace
 
 // A person's age written as news writes it, "Burns, 64, died", "Smith (21)", "Richard, who was 8,"
 // or "aged 64", is the duration an answer writes as "64 years old" or "a 21-year-old": indexed as
@@ -299,6 +252,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
       std::none_of(text.begin(), text.end(), [](char c) { return is_upper(static_cast<unsigned char>(c)); });
   Anchor year;
   DatelineMonth dateline;
+  const int the_year = sole_year(found);
   SourceClauses clauses;
   for (const auto& a : found) {
     const std::string_view field = fields.label_at(a.start);
@@ -310,6 +264,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
     if (Anchor age; age_apposition(text, uncased, a, age))
       add(age, id, text.substr(a.start, a.end - a.start), field, true);
     if (Anchor full; dateline.date_of(a, full)) add(full, id, text.substr(a.start, a.end - a.start), field, true);
+    if (Anchor full; in_sole_year(a, the_year, full)) add(full, id, text.substr(a.start, a.end - a.start), field, true);
     dateline.see(a);
     if (a.type == Type::date && a.norm.size() > 4 && year_of_date(a, year)) {
       // Cited and offered to the constrain fallback as the year's own digits, never the whole date.
