@@ -277,6 +277,7 @@ bool range_shares_unit(Src& src, size_t p, size_t digits, size_t j, Anchor& a);
 // The second end of a range of days after a month-first date, a bare day at [p, j): "August 14 to
 // 18, 2025" (with the year after it). Its end, or 0 (lexer_ranges.cpp).
 size_t day_range_end(Src& src, size_t p, size_t j, Anchor& a);
+size_t year_range_end(Src& src, size_t p, size_t j, Anchor& a);  // "2011–13": 2013
 std::string two_digits(int v);  // "07": a day, an hour or a minute as norms write it (lexer_times.cpp)
 // "一两万元": a range of neighbouring Chinese digits in `run` before a magnitude, then a currency at j
 // (lexer_ranges.cpp).

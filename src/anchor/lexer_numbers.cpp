@@ -412,6 +412,7 @@ size_t number_with_suffix(Src& src, size_t p, size_t j, const Multiplier& mult, 
   }
   a.type = Type::number;
   if (const size_t e = mult.shift == 0 ? day_range_end(src, p, j, a) : 0; e > 0) return e;     // "August 14 to 18"
+  if (const size_t e = mult.shift == 0 ? year_range_end(src, p, j, a) : 0; e > 0) return e;    // "2011–13"
   if (mult.shift == 0 && !range_shares_unit(src, p, p, j, a)) list_shares_unit(src, p, j, a);  // "3至4亿元", "3、5个"
   if (mult.shift != 0) magnitude_range_shares_unit(src, p, j, mult.end, a);                    // "2.6万至3.2万元"
   return mult.end;

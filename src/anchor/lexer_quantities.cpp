@@ -198,7 +198,13 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
   if (n1 == p) return 0;
   size_t sep = 0;
   std::string_view kind;
-  if (!is_dash_at(src, n1, sep)) {
+  if (is_dash_at(src, n1, sep)) {
+    // Ages ("aged 45–85", "ages 18-30") are a range of two numbers, not a score.
+    const std::string_view lead = src.s.substr(0, p);
+    for (std::string_view w : {"aged ", "Aged ", "ages ", "Ages ", "age ", "Age "}) {
+      if (lead.ends_with(w)) return 0;
+    }
+  } else {
     if (src.match(n1, "胜")) {
       kind = "负";  // a record: 17胜6负
     } else if (src.at(n1) == ':' && is_digit(src.at(n1 + 1))) {  // "109:87": a time there is read first

@@ -276,3 +276,35 @@ size_t scan_cn_range_amount(Src& src, std::string_view run, size_t j, Anchor& a)
 }
 
 }  // namespace sfcl::anchor::lex
+
+namespace sfcl::anchor::lex {
+
+// "2011–13", "the 2019-20 season": two digits after a year and a dash end a range of years, the
+// later year of the same century (2013, 2020), not a count (digits [p, j)).
+size_t year_range_end(Src& src, size_t p, size_t j, Anchor& a) {
+  constexpr int kFirstYear = 1900;
+  constexpr int kLastYear = 2099;
+  constexpr int kCentury = 100;
+  if (j - p != 2 || is_digit(src.at(j))) return 0;
+  const std::string_view lead = src.s.substr(0, p);
+  size_t dash = 0;
+  if (lead.ends_with("-")) {
+    dash = 1;
+  } else if (lead.ends_with("\xE2\x80\x93")) {
+    dash = 3;
+  }
+  if (dash == 0 || lead.size() < dash + 4) return 0;
+  const size_t y = lead.size() - dash - 4;
+  for (size_t k = y; k < y + 4; ++k) {
+    if (!is_digit(lead[k])) return 0;
+  }
+  if (y > 0 && (is_alnum(static_cast<unsigned char>(lead[y - 1])) || lead[y - 1] == '-')) return 0;
+  const int year = src.number_at(y, y + 4);
+  const int later = year - year % kCentury + src.number_at(p, j);
+  if (year < kFirstYear || year > kLastYear || later <= year) return 0;
+  set_norm(a, Type::number, std::to_string(later));
+  a.value = later;
+  return j;
+}
+
+}  // namespace sfcl::anchor::lex

@@ -259,6 +259,18 @@ bool ends_range_of_times(std::string_view lead) {
   return before.ends_with("half past") || before.ends_with("quarter past") || before.ends_with("quarter to");
 }
 
+// Whether `lead` ends a list's or a statement's lead in a Chinese sentence that speaks of a score
+// (比分) in its last 60 bytes: "比分为11:8、9:11", not "比分：28:22，下午3:30结束".
+bool scores_in_sentence(std::string_view lead) {
+  constexpr size_t kReach = 60;
+  bool opens = false;
+  for (std::string_view w : {"、", "为", "是", "：", "分"}) opens = opens || lead.ends_with(w);
+  if (!opens) return false;
+  const std::string_view tail = lead.substr(lead.size() > kReach ? lead.size() - kReach : 0);
+  const size_t score = tail.rfind("比分");
+  return score != std::string_view::npos && tail.find("。", score) == std::string_view::npos;
+}
+
 // An hour of the clock (1 to 12) at [p, e) with no currency before it: "0.25 am" is a dose, "$6.30" a
 // price.
 bool hour_of_clock(const Src& src, size_t p, size_t e) {
@@ -290,10 +302,11 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
     const size_t m_len = m_end - m_start;
     if (m_len == 0 || m_len > 2) return 0;
     if (m_len == 1 && src.s[m_start] != '0') return 0;  // "3:1": a ratio or a score
-    // "以1:0战胜": in Chinese text a dropped zero is a score's (a record's "20:0" is of a time).
-    if (m_len == 1 && ((p > 0 && static_cast<unsigned char>(src.s[p - 1]) >= 0x80) || src.at(m_end) >= 0xE0)) {
-      return 0;
-    }
+    // "以1:0战胜": in Chinese text a dropped zero is a score's (a record's "20:0" is of a time), and
+    // so is every pair of a list of scores ("比分为11:8、9:11").
+    const bool han_before = p > 0 && static_cast<unsigned char>(src.s[p - 1]) >= 0x80;
+    if (m_len == 1 && (han_before || src.at(m_end) >= 0xE0)) return 0;
+    if (han_before && scores_in_sentence(src.s.substr(0, p))) return 0;
     minute = src.number_at(m_start, m_end);
     if (minute > 59 || hour > 24) return 0;
     e = m_end;

@@ -989,6 +989,21 @@ const Case kCases[] = {
     {"from half past seven to 11.", "time", "11", "11:00"},
     {"the score was 2:30 - 4 goals", "quantity", "4 goals", "4 goal"},
     {"the score was 2:30 - 4 goals", "time", "2:30", "02:30"},
+    // a list of scores in a Chinese sentence that speaks of the score
+    {"比分为11:8、9:11", "score", "9:11", "9-11"},
+    {"比分为11:8、9:11", "score", "11:8", "11-8"},
+    {"比分：28:22，下午3:30结束", "time", "3:30", "03:30"},
+    {"比分：28:22，下午3:30结束", "score", "28:22", "28-22"},
+    // ages are a range of two numbers, not a score; two digits after a year end a range of years
+    {"patients aged 45–85 with stroke", "number", "45", "45"},
+    {"patients aged 45–85 with stroke", "number", "85", "85"},
+    {"ages 18-30", "!score", "", ""},
+    {"won 3–2 on Saturday", "score", "3–2", "3-2"},
+    {"measured in 2011–13, for", "number", "13", "2013"},
+    {"measured in 2011–13, for", "number", "2011", "2011"},
+    {"the 2019-20 season", "number", "20", "2020"},
+    {"the 2019-20 season", "number", "2019", "2019"},
+    {"born 1999-01", "!date", "", ""},
     // a time said aloud
     {"from half past seven to 11.", "time", "half past seven", "07:30"},
     {"at quarter to nine in the evening", "time", "quarter to nine in the evening", "20:45"},
