@@ -235,6 +235,7 @@ size_t scan_score(Src& src, size_t p, Anchor& a) {
     }
     std::string_view code;
     if (currency_suffix(src, n2, code) != 0) return 0;
+    if (src.match(n2, "月") || src.match(n2, "日") || src.match(n2, "号")) return 0;  // 1—8月份: months
     int month = 0;
     if (src.at(n2) == ' ' && month_name(src, src.skip_spaces(n2), month) != 0) return 0;
   }

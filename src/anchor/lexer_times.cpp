@@ -464,3 +464,17 @@ size_t scan_past_hour(Src& src, size_t p, Anchor& a) {
 }
 
 }  // namespace sfcl::anchor::lex
+
+namespace sfcl::anchor::lex {
+
+size_t minute_of_match(Src& src, size_t p, size_t j, size_t o, Anchor& a) {
+  constexpr size_t kMaxDigits = 3;
+  if (j - p > kMaxDigits || !(src.match(o, " minute") || src.match(o, "-minute"))) return 0;
+  const size_t e = o + 7 + (src.at(o + 7) == 's' ? 1 : 0);  // "in the 44th and 67th minutes"
+  if (!src.word_end(e)) return 0;
+  set_norm(a, Type::duration, std::string(src.s.substr(p, j - p)) + " minute");
+  a.value = src.number_at(p, j);
+  return e;
+}
+
+}  // namespace sfcl::anchor::lex

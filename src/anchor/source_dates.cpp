@@ -1,5 +1,6 @@
 // Dates a source implies besides those it writes: the year of a date, the dateline's month of a
-// day of the month, and the one year of a source for a date written without it (source_dates.h).
+// day of the month, the one year of a source for a date written without it, and the ordinal of
+// a match's minute (source_dates.h).
 #include "anchor/source_dates.h"
 
 #include <algorithm>
@@ -73,6 +74,18 @@ bool in_sole_year(const Anchor& a, int year, Anchor& out) {
   if (year == 0 || a.type != Type::date || (!month_day && !month)) return false;
   out = a;
   out.norm = std::to_string(year) + std::string(n.substr(1));
+  return true;
+}
+
+bool ordinal_of_minute(std::string_view text, const Anchor& a, Anchor& out) {
+  if (a.type != Type::duration || !a.norm.ends_with(" minute")) return false;
+  const std::string_view surface = text.substr(a.start, a.end - a.start);
+  size_t d = 0;
+  while (d < surface.size() && is_digit(surface[d])) ++d;
+  const std::string_view suffix = surface.substr(d, 2);
+  if (d == 0 || !one_of(suffix, {"st", "nd", "rd", "th"})) return false;
+  out = a;
+  lex::set_ordinal(out, surface.substr(0, d));
   return true;
 }
 

@@ -29,4 +29,8 @@ int sole_year(const std::vector<Anchor>& found);
 // year is `year`: the date in that year, which an answer writing the year ("20 July 2025") states.
 bool in_sole_year(const Anchor& a, int year, Anchor& out);
 
+// "the 34th minute", a duration of 34 minutes as the lexer reads it, is also the ordinal #34 an
+// answer writes alone ("a penalty in the 34th").
+bool ordinal_of_minute(std::string_view text, const Anchor& a, Anchor& out);
+
 }  // namespace sfcl::anchor

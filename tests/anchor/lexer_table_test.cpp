@@ -989,6 +989,15 @@ const Case kCases[] = {
     {"from half past seven to 11.", "time", "11", "11:00"},
     {"the score was 2:30 - 4 goals", "quantity", "4 goals", "4 goal"},
     {"the score was 2:30 - 4 goals", "time", "2:30", "02:30"},
+    // a range of months or days with a dash is no score
+    {"1—8月份，全国房地产开发投资", "date", "1", "--01"},
+    {"1—8月份，全国房地产开发投资", "date", "8月份", "--08"},
+    {"3-5日举行", "date", "3", "---03"},
+    {"3-5日举行", "date", "5日", "---05"},
+    // the minute a match reached, as 第34分钟 says it
+    {"doubled the lead in the 34th minute with a header", "duration", "34th minute", "34 minute"},
+    {"a 90th-minute winner", "duration", "90th-minute", "90 minute"},
+    {"in the 34th minuteman", "quantity", "34th", "#34"},
     // a list of scores in a Chinese sentence that speaks of the score
     {"比分为11:8、9:11", "score", "9:11", "9-11"},
     {"比分为11:8、9:11", "score", "11:8", "11-8"},

@@ -1204,6 +1204,14 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::unsupported},
         ProseCase{"Feeder vessel to Bergen, ETA 22 August 2025.", "It moves up to the 22nd place.", "22nd",
                   Verdict::unsupported},
+        // the minute of a match, as an ordinal, a duration or 第N分钟
+        ProseCase{"Okafor doubled the lead in the 34th minute.", "He scored a header on 34 minutes.", "34 minutes",
+                  Verdict::confirmed},
+        ProseCase{"Okafor doubled the lead in the 34th minute.", "Okafor scored again in the 34th.", "34th",
+                  Verdict::confirmed},
+        ProseCase{"Okafor doubled the lead in the 34th minute.", "He scored a header on 36 minutes.", "36 minutes",
+                  Verdict::unsupported},
+        ProseCase{"第34分钟，奥卡福头球破门。", "Okafor scored in the 34th minute.", "34th minute", Verdict::confirmed},
         // a date written without its year, in a source that writes one year only
         ProseCase{"The 2025 Riverside Folk Festival ends on Sunday 20 July.", "It ends on 20 July 2025.",
                   "20 July 2025", Verdict::confirmed},
