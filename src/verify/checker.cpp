@@ -205,6 +205,10 @@ float Checker::best_support(const Anchor& a, int64_t& best_idx) {
     case Type::duration:
       if (a.type == Type::quantity && quantity_by_number(a, best_idx)) return 1.0F;
       if (in_another_unit(a, best_idx)) best = kInAnotherUnit;
+      if (best == 0.0F && a.type == Type::duration && race_time_as_span(a, best_idx)) best = 1.0F;
+      break;
+    case Type::time:
+      if (race_time_as_span(a, best_idx)) best = 1.0F;
       break;
     case Type::date:
       for (uint32_t i : index_.of_type(Type::date)) {

@@ -215,6 +215,36 @@ bool Checker::in_another_unit(const Anchor& a, int64_t& support) const {
   return false;
 }
 
+namespace {
+// The seconds of a clock reading with seconds ("02:08:14": 7694), or -1.
+int64_t clock_seconds(std::string_view norm) {
+  constexpr size_t kLength = 8;  // "HH:MM:SS"
+  if (norm.size() != kLength || norm[2] != ':' || norm[5] != ':') return -1;
+  const auto two = [&](size_t at) { return (norm[at] - '0') * 10 + (norm[at + 1] - '0'); };
+  return int64_t{two(0)} * 3600 + int64_t{two(3)} * 60 + two(6);
+}
+}  // namespace
+
+// A race's time written as a clock ("2:08:14") is the span the sources write in hours, minutes and
+// seconds ("2小时08分14秒"), and the other way round.
+bool Checker::race_time_as_span(const Anchor& a, int64_t& support) const {
+  const bool clock = a.type == Type::time;
+  const int64_t seconds =
+      clock ? clock_seconds(a.norm) : (a.norm.ends_with(" second") ? static_cast<int64_t>(a.value) : -1);
+  if (seconds <= 0) return false;
+  const auto& all = index_.anchors();
+  for (uint32_t i : index_.of_type(clock ? Type::duration : Type::time)) {
+    const Anchor& s = all[i].anchor;
+    const int64_t other =
+        clock ? (s.norm.ends_with(" second") ? static_cast<int64_t>(s.value) : -1) : clock_seconds(s.norm);
+    if (other == seconds) {
+      support = i;
+      return true;
+    }
+  }
+  return false;
+}
+
 // 第一场比赛, 第一次访华 for the sources' 首场比赛, 首次访华 (首度, 头一次): the first of a measure word, said
 // with 首, before the same words, up to four characters of them (the first match is no first defeat,
 // the first entry into Asia none into Europe). Not without two of them: 首位 alone is as often first

@@ -152,6 +152,7 @@ class Checker {
                       std::string_view after, anchor::TextSpan& span) const;
   // A source measure or duration equal to `a` in another unit of its dimension (measures.cpp).
   bool in_another_unit(const anchor::Anchor& a, int64_t& support) const;
+  bool race_time_as_span(const anchor::Anchor& a, int64_t& support) const;
   bool compound_duration(const anchor::Anchor& a, const anchor::UnitScale& to, double precision,
                          int64_t& support) const;
   // A source date or year inside the decade `a` writes ("the 1990s", "mid-1990s"; decades.cpp).

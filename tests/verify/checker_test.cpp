@@ -1204,6 +1204,10 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::unsupported},
         ProseCase{"Feeder vessel to Bergen, ETA 22 August 2025.", "It moves up to the 22nd place.", "22nd",
                   Verdict::unsupported},
+        // a race time as a clock and as a span
+        ProseCase{"基普图以2小时08分14秒夺冠。", "基普图以2:08:14夺冠。", "2:08:14", Verdict::confirmed},
+        ProseCase{"基普图以2小时08分14秒夺冠。", "基普图以2:08:41夺冠。", "2:08:41", Verdict::unsupported},
+        ProseCase{"Kiprop won in 2:04:37.", "基普图以2小时04分37秒夺冠。", "2小时04分37秒", Verdict::confirmed},
         // the minute of a match, as an ordinal, a duration or 第N分钟
         ProseCase{"Okafor doubled the lead in the 34th minute.", "He scored a header on 34 minutes.", "34 minutes",
                   Verdict::confirmed},
