@@ -32,6 +32,12 @@ constexpr std::array<std::string_view, 41> kDiffEn = {
 constexpr std::array<std::string_view, 25> kDiffZh = {"差",   "增",   "减", "多",   "少",   "剩",   "余", "比", "降",
                                                       "涨",   "升",   "扣", "优惠", "节省", "低",   "高", "快", "慢",
                                                       "领先", "落后", "胜", "幅",   "超",   "缩小", "跌"};
+// The value before a change the sources state with the new value ("50席，比上届减少6席" gives the
+// previous 56; "1.72%, down 18 basis points on the year" a year-earlier 1.90%).
+constexpr std::array<std::string_view, 7> kPreviousEn = {"previous",   "prior",           "last year", "a year earlier",
+                                                         "a year ago", "the year before", "last time"};
+constexpr std::array<std::string_view, 11> kPreviousZh = {"上届", "上年", "去年", "上一", "上月", "上季",
+                                                          "此前", "之前", "原来", "同期", "上次"};
 // The rest of a whole ("仅占33.5%…其余66.5%没有", "the other 60% did not").
 constexpr std::array<std::string_view, 9> kRestEn = {"the other", "the rest", "remaining", "did not", "do not",
                                                      "didn't",    "don't",    "without",   "not "};
@@ -110,9 +116,10 @@ bool Checker::derivation_cued(Derivation d, std::string_view before, std::string
   clause = cue_scratch_;
   switch (d) {
     case Derivation::sum:
-      return any_cue(clause, kSumEn, kSumZh);
+      return any_cue(clause, kSumEn, kSumZh) || any_cue(clause, kPreviousEn, kPreviousZh);
     case Derivation::difference:
-      return any_cue(clause, kDiffEn, kDiffZh) || any_cue(clause, kSumEn, kSumZh);
+      return any_cue(clause, kDiffEn, kDiffZh) || any_cue(clause, kSumEn, kSumZh) ||
+             any_cue(clause, kPreviousEn, kPreviousZh);
     case Derivation::percent_change:  // "rose 50%", "上涨了50%"
       return any_cue(clause, kDiffEn, kDiffZh);
     case Derivation::percent_of:

@@ -1204,6 +1204,13 @@ INSTANTIATE_TEST_SUITE_P(
                   Verdict::unsupported},
         ProseCase{"Feeder vessel to Bergen, ETA 22 August 2025.", "It moves up to the 22nd place.", "22nd",
                   Verdict::unsupported},
+        // the level before a change in points, where the answer speaks of the earlier level
+        ProseCase{"净息差为1.72%，较上年收窄18个基点。", "问：上年净息差是多少？ 答：1.90%。", "1.90%",
+                  Verdict::derived},
+        ProseCase{"净息差为1.72%，较上年收窄18个基点。", "问：上年净息差是多少？ 答：1.92%。", "1.92%",
+                  Verdict::unsupported},
+        ProseCase{"Gross margin was 16.7%, up 1.2 percentage points on the year.",
+                  "A year earlier the gross margin was 15.5%.", "15.5%", Verdict::derived},
         // a race time as a clock and as a span
         ProseCase{"基普图以2小时08分14秒夺冠。", "基普图以2:08:14夺冠。", "2:08:14", Verdict::confirmed},
         ProseCase{"基普图以2小时08分14秒夺冠。", "基普图以2:08:41夺冠。", "2:08:41", Verdict::unsupported},
