@@ -306,6 +306,10 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after);
 // A source number's or quantity's clause: up to 90 bytes each side within its sentence, and where
 // the text after it begins (an English unit included: " residents were" of "80 residents were");
 // empty after a name's word ("Apollo 11 landed").
+// What happened to what a count counts, read from the words around it (event.cpp): "Two people
+// were killed and nine injured", "killed nine people", 造成3人死亡、12人受伤.
+enum class Event : uint8_t { none, killed, injured, missing, arrested, detained, rescued, evacuated, opened, closed };
+Event event_of(std::string_view before, std::string_view after);
 struct CountedText {
   std::string_view clause;
   size_t after = 0;
@@ -350,6 +354,7 @@ struct SourceAnchor {
   // ("9:00 to 21:00", "June 3 – June 7", "3月1日至3月5日").
   bool range_start = false;
   float share = 0;  // numeric values: the share of it the text states (stated_share), or 0
+  Event event = Event::none;  // counts: what happened to what they count (event_of)
 };
 
 // A span of one source text (source -1 = knowledge base).

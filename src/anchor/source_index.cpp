@@ -289,6 +289,9 @@ int32_t SourceIndex::add_source(std::string_view given) {
     const bool counts = a.type == Type::number || a.type == Type::quantity || a.type == Type::duration;
     const CountedText counted = counts ? counted_text(text, a) : CountedText{};
     const float share = is_numeric(a.type) ? stated_share(text, a) : 0.0F;
+    const Event event = a.type == Type::number || a.type == Type::quantity
+                            ? event_of(text.substr(0, a.start), text.substr(a.end))
+                            : Event::none;
     const auto counted_at = static_cast<uint32_t>(counted_pool_.size());
     counted_pool_.append(counted.clause);
     for (size_t k = first; k < anchors_.size(); ++k) {
@@ -300,6 +303,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
       anchors_[k].counted_at = counted_at;
       anchors_[k].counted_len = static_cast<uint16_t>(counted.clause.size());
       anchors_[k].counted_after = static_cast<uint16_t>(counted.after);
+      anchors_[k].event = event;
     }
     if (first < anchors_.size()) anchors_[first].share = share;  // the whole value's, not its parts'
     const size_t next = static_cast<size_t>(&a - found.data()) + 1;

@@ -421,6 +421,7 @@ void Checker::bind(const Anchor& a, std::string_view field, std::string_view sur
   if (!field.empty() && bind_to_field(a, field, r)) return;
   bind_to_role(a, before, after, r);
   bind_to_count(a, surface, before, after, r);
+  bind_to_event(a, before, after, r);
   bind_to_clause(a, before, r);
   cap_unread_role(a, r);
 }

@@ -202,6 +202,8 @@ class Checker {
                                        std::string_view after) const;
   void bind_to_count(const anchor::Anchor& a, std::string_view surface, std::string_view before, std::string_view after,
                      CheckResult& r);
+  // events.cpp: a count of another event's ("killed nine" where nine were injured)
+  void bind_to_event(const anchor::Anchor& a, std::string_view before, std::string_view after, CheckResult& r);
   // clauses.cpp: a value whose clause words are another source value's, never its own's
   void bind_to_clause(const anchor::Anchor& a, std::string_view before, CheckResult& r);
   // own_lists.cpp: a count of the items the answer lists beside it ("A、B和C三名", "two: A and B")

@@ -196,6 +196,19 @@ TEST(Roles, ACountIsOfWhatItCounts) {
       {"12号登机口9点开放。", "共有12个登机口。", "12个", Verdict::unsupported, false},
       {"12号登机口9点开放。", "在12号登机口登机。", "12", Verdict::confirmed, false},
       {"Tampa Bay 5, Boston 3.", "Tampa Bay scored 5 goals.", "5 goals", Verdict::confirmed, false},  // a name's end
+      // what happened to what a count counts: a count of another event's, where the sources give
+      // the answer's event another count
+      {"Two people were killed and nine injured in the attack.", "The attack killed nine people.", "nine people",
+       Verdict::unsupported, false},
+      {"Two people were killed and nine injured in the attack.", "Nine people were hurt in the attack.", "Nine people",
+       Verdict::confirmed, false},
+      {"Nine people were injured in the attack.", "Nine people were hospitalised.", "Nine people", Verdict::confirmed,
+       false},  // the sources count no one hospitalised
+      {"The company opened 14 new stores and closed 5.", "It closed 14 stores.", "14", Verdict::unsupported, false},
+      {"造成3人死亡、12人受伤。", "事故造成12人死亡。", "12人", Verdict::unsupported, false},
+      {"造成3人死亡、12人受伤。", "事故中12人受伤。", "12人", Verdict::confirmed, false},
+      {"因灾死亡12人、失踪5人。", "12人死亡、5人失踪。", "5人", Verdict::confirmed, false},
+      {"警方抓获犯罪嫌疑人7名，其中刑事拘留5人。", "已有7人被刑事拘留。", "7人", Verdict::unsupported, false},
       // adjectives between a count and its noun; a part of a whole counts the whole's noun
       {"Three of the alleged attackers were killed. Jets hit four militants.", "Four alleged attackers were killed.",
        "Four", Verdict::unsupported, false},
