@@ -15,8 +15,6 @@ constexpr size_t kClauseBytes = 90;  // a source value's clause is read up to 30
 constexpr size_t kEnWords = 3;       // a source's counted noun within its first three words ("80 new residents")
 constexpr size_t kZhChars = 6;       // Chinese: the first six characters after the measure word
 constexpr std::string_view kPartOf = " of the ";  // a part of a whole counts the whole's noun
-constexpr std::string_view kAdjectiveEndings[] = {"ed",  "al", "ive", "ous", "ful", "ent",
-                                                  "ant", "ic", "ior", "ary", "ern"};
 
 // Words ending in "s" that are no plural noun after a number: verbs ("Route 66 runs"), and units
 // other anchors read. (Shorter words and those ending in "ss", "us", "is" are no plural anyway.)
@@ -59,20 +57,16 @@ bool is_object_start(std::string_view rest) {
 }
 
 // An adjective that may stand between a count and its noun ("four alleged attackers", "three new
-// stores", "two senior officials"): by its ending or a short list. No preposition, verb or article is
-// one, so "scored 3 against rivals" never counts rivals.
+// stores", "two senior officials"): a short list. By its ending a word is as often a verb ("12
+// developed complications", "25 reported losses") or a noun ("40 hospital patients").
 bool is_modifier(std::string_view w) {
-  if (one_of(w, {"new",     "old",      "more",      "other",    "young",    "big",       "small",    "large",
-                 "major",   "main",     "key",       "top",      "full",     "extra",     "further",  "late",
-                 "early",   "dead",     "straight",  "separate", "same",     "senior",    "junior",   "former",
-                 "known",   "last",     "next",      "current",  "missing",  "living",    "leading",  "remaining",
-                 "unarmed", "existing", "surviving", "winning",  "visiting", "competing", "upcoming", "outstanding"})) {
-    return true;
-  }
-  constexpr size_t kMinLength = 5;  // shorter words with these endings are rarely adjectives ("need", "ant")
-  if (w.size() < kMinLength || one_of(w, {"hundred", "percent", "including", "according"})) return false;
-  return std::any_of(std::begin(kAdjectiveEndings), std::end(kAdjectiveEndings),
-                     [&](std::string_view e) { return w.ends_with(e); });
+  return one_of(w, {"new",         "old",     "more",      "other",         "young",        "big",       "small",
+                    "large",       "major",   "main",      "key",           "top",          "full",      "extra",
+                    "further",     "dead",    "straight",  "separate",      "senior",       "junior",    "former",
+                    "current",     "missing", "remaining", "unarmed",       "existing",     "surviving", "additional",
+                    "consecutive", "alleged", "suspected", "injured",       "wounded",      "armed",     "unidentified",
+                    "unnamed",     "foreign", "local",     "international", "professional", "permanent", "temporary",
+                    "elderly",     "adult",   "female",    "male",          "civilian",     "military"});
 }
 
 // A plural noun at the start of `s` (" owners were"), not a verb with its object (" spans 11 states"),
@@ -105,6 +99,12 @@ bool people_in_general(std::string_view noun) {
     if (static_cast<unsigned char>(w[0]) >= 0x80) return noun.starts_with(w);
     return noun == w || (noun.size() + 1 == w.size() && w.starts_with(noun));  // "villager"
   });
+}
+
+// A noun the lexer counts as persons ("workers", "patients", "players": kQuantityUnitsEn).
+bool counts_persons(std::string_view noun) {
+  return std::any_of(lex::kQuantityUnitsEn.begin(), lex::kQuantityUnitsEn.end(),
+                     [&](const lex::QuantityUnit& u) { return u.unit == "person" && u.text == noun; });
 }
 
 bool same_noun(std::string_view a, std::string_view b) {
@@ -281,7 +281,10 @@ Counted counts(std::string_view noun, std::string_view clause, size_t after) {
     // People described by an adjective may be named by a noun of it: "17 new people" may be the
     // answer's "17 newcomers", while "12 people" are never "12 addresses" nor "12 survivors".
     const bool described_people = one_of(first, {"people", "persons"}) && !rest.starts_with(first);
-    const bool noun_first = !first.empty() && !described_people;
+    // "12 people" against the answer's "12 local workers": workers are people; which of them is
+    // the answer's claim, as the lexer's own "12 workers" (a count of persons) is.
+    const bool people_for_person = one_of(first, {"people", "persons"}) && counts_persons(noun);
+    const bool noun_first = !first.empty() && !described_people && !people_for_person;
     // A part of a whole counts the whole's noun: "Three of the alleged attackers".
     if (source_after.starts_with(kPartOf)) rest.remove_prefix(kPartOf.size() - 1);
     if (people_in_general(noun) && (rest.starts_with("men, women") || rest.starts_with("men and women"))) {

@@ -9,7 +9,7 @@
 namespace sfcl::anchor::lex {
 
 // What a number before 号 names: 1号线 (a line), 8号台风, 10号楼.
-constexpr std::u32string_view kNamedByNumber = U"线楼台文院房机车门码店口桥站馆厅船仓库窗床位种球令";
+constexpr std::u32string_view kNamedByNumber = U"线楼台文院房机车门码店口桥站馆厅船仓库窗床位种球令高队航患";
 
 // "智利外交部25日发表声明": in Chinese news a bare "N日" before the verb is the day of the month the
 // event happened, not a span of N days. It is a duration where a span is meant: "30日内", "30日以内",
@@ -85,7 +85,8 @@ size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
     for (std::string_view m : {"每月", "本月", "下月", "上月", "当月", "次月", "每个月", "下个月", "上个月"}) {
       month_day = month_day || lead.ends_with(m);
     }
-    // Also before a part of the day ("27号上午8点半") and as either of two days joined ("28号和29号面试").
+    // Also before a part of the day ("27号上午8点半", "19号晚上9:20") and as either of two days joined
+    // ("28号和29号面试").
     for (std::string_view part : {"上午", "中午", "下午", "晚上", "早上", "凌晨", "傍晚"}) {
       month_day = month_day || src.match(j + 3, part);
     }
@@ -277,16 +278,19 @@ bool cn_hour_by_context(Src& src, size_t p, size_t e) {
   }
   for (std::string_view w :
        {"开始", "前",   "后",   "以前", "以后", "之前", "之后", "起",   "准时", "结束", "出发", "集合",
-        "开门", "关门", "营业", "开放", "举行", "开幕", "闭幕", "到达", "抵达", "停止", "截止", "入场",
-        "入馆", "闭馆", "开馆", "报到", "签到", "起飞", "登机", "开考", "发车", "退房", "入住"}) {
+        "开门", "关门", "营业", "开放", "举行", "开幕", "闭幕", "到达", "抵达", "停止", "入场", "入馆",
+        "闭馆", "开馆", "报到", "签到", "起飞", "登机", "开考", "发车", "退房", "入住"}) {
     if (src.match(e, w)) return true;
   }
   // "9点到12点", "11点到中午12点": a range to another hour (not "上涨15点至3050点", index points);
-  // after 从 a verb may stand before 到 ("从10点讲到10点45").
+  // after 从 a verb may stand before 到 where the other end is plainly a time ("从10点讲到10点45";
+  // "从5点回落到4点" are index points).
   size_t joint = e;
+  bool verb = false;
   if (lead.ends_with("从")) {
     for (size_t k = 0; k < 2 && !src.match(joint, "到") && !src.match(joint, "至") && src.at(joint) >= 0xE0; ++k) {
       joint += 3;
+      verb = true;
     }
   }
   if (!src.match(joint, "到") && !src.match(joint, "至")) return false;
@@ -298,7 +302,9 @@ bool cn_hour_by_context(Src& src, size_t p, size_t e) {
     }
   }
   const size_t h2 = src.digits(second);
-  return h2 > second && h2 - second <= 2 && (src.match(h2, "点") || src.match(h2, "时"));
+  if (h2 == second || h2 - second > 2 || !(src.match(h2, "点") || src.match(h2, "时"))) return false;
+  // After a verb, the other end has its minutes (or 半, 刻) or a part of the day.
+  return !verb || second > joint + 3 || is_digit(src.at(h2 + 3)) || src.match(h2 + 3, "半") || src.match(h2 + 3, "刻");
 }
 }  // namespace
 

@@ -297,10 +297,7 @@ bool list_shares_unit(Src& src, size_t p, size_t j, Anchor& a);
 bool cn_list_last(Src& src, size_t j, Anchor& y);
 
 // Times of day and list markers (lexer_times.cpp); Chinese times and days (lexer_cn_times.cpp).
-size_t scan_past_hour(Src& src, size_t p, Anchor& a);
-// "the 34th minute" (digits [p, j), ordinal suffix to o): the minute a match reached, as "on 34
-// minutes" and 第34分钟 say it, a duration "34 minute".
-size_t minute_of_match(Src& src, size_t p, size_t j, size_t o, Anchor& a);  // "half past seven", "quarter to nine"
+size_t scan_past_hour(Src& src, size_t p, Anchor& a);  // "half past seven", "quarter to nine"
 size_t scan_time(Src& src, size_t p, Anchor& a);  // "9:30 pm", "14:00", "8 PM" at the digit p
 bool list_marker(Src& src, size_t p);              // "6. " opening a line: no anchor at p
 // "下午3点", "九点半", "19时35分" (the hour, worth `hour`, at [p, j)): a time of day, or 0.

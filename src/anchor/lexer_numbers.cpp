@@ -287,7 +287,6 @@ size_t attached_letters(Src& src, size_t p, size_t j, const Multiplier& mult, An
     return o;
   }
   if (o > j) {
-    if (size_t e = minute_of_match(src, p, j, o, a)) return e;  // "in the 34th minute"
     a.norm = number_norm(raw, 0, ok);
     if (ok) {
       set_ordinal(a, a.norm);

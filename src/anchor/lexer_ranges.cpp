@@ -299,6 +299,17 @@ size_t year_range_end(Src& src, size_t p, size_t j, Anchor& a) {
     if (!is_digit(lead[k])) return 0;
   }
   if (y > 0 && (is_alnum(static_cast<unsigned char>(lead[y - 1])) || lead[y - 1] == '-')) return 0;
+  // Not a document's number: "Resolution 2019-25", "Notice 2011-31", "Part number 2011-13".
+  size_t w = y;
+  while (w > 0 && lead[w - 1] == ' ') --w;
+  const size_t word = word_start_back(lead, w);
+  const std::string_view before = lead.substr(word, w - word);
+  if (word < w && ((is_upper(static_cast<unsigned char>(lead[word])) &&
+                    !one_of(before, {"In", "From", "During", "For", "Since", "By", "The", "Between"})) ||
+                   one_of(before, {"number", "no", "code", "ref", "order"}))) {
+    return 0;
+  }
+  if (w > 0 && (lead[w - 1] == '#' || lead[w - 1] == '.')) return 0;  // "No. 2011-13", "#2011-13"
   const int year = src.number_at(y, y + 4);
   const int later = year - year % kCentury + src.number_at(p, j);
   if (year < kFirstYear || year > kLastYear || later <= year) return 0;

@@ -192,6 +192,12 @@ bool opening_word_before(std::string_view lead) {
 bool ends_hours(Src& src, size_t second_end) {
   if (src.at(second_end) != ' ') return !is_alnum(src.at(second_end));
   const size_t k = second_end + 1;
+  if (is_upper(src.at(k))) {  // a day ("to 5 Monday"), not a name ("7pm - 11 Downing Street")
+    for (std::string_view day : {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"}) {
+      if (src.match(k, day)) return true;
+    }
+    return false;
+  }
   if (!is_lower(src.at(k))) return true;
   size_t w = k;
   while (is_lower(src.at(w)) && w - k <= 8) ++w;
@@ -229,7 +235,7 @@ bool opening_hours(Src& src, size_t p, size_t e) {
 // Whether `lead`, the text before a bare hour, ends with a time of day and the joint of a range:
 // "from 7:30 to 11", "7 am - 11", "from half past seven to 11". The hour is the range's end, either
 // half of the day.
-bool ends_range_of_times(std::string_view lead) {
+bool ends_range_of_times(std::string_view lead, int hour) {
   bool joined = false;
   for (std::string_view joint : {" to ", " until ", " till ", " - ", " \xE2\x80\x93 ", "-", "\xE2\x80\x93"}) {
     if (lead.ends_with(joint)) {
@@ -250,7 +256,12 @@ bool ends_range_of_times(std::string_view lead) {
   }
   const size_t n = lead.size();
   if (n >= 4 && is_digit(lead[n - 1]) && is_digit(lead[n - 2]) && lead[n - 3] == ':' && is_digit(lead[n - 4])) {
-    return n == 4 || !(lead[n - 5] == ':' || is_alpha(static_cast<unsigned char>(lead[n - 5])));
+    // Not the same hour again ("cut his mile time from 4:05 to 4").
+    const bool two = n >= 5 && is_digit(lead[n - 5]);
+    const int first = (lead[n - 4] - '0') + (two ? (lead[n - 5] - '0') * 10 : 0);
+    if (first % 12 == hour % 12) return false;
+    const size_t h = n - (two ? 5 : 4);
+    return h == 0 || !(lead[h - 1] == ':' || is_alpha(static_cast<unsigned char>(lead[h - 1])));
   }
   // "half past seven", "quarter to nine": the last word follows "past" or "quarter to".
   const size_t word = lead.rfind(' ');
@@ -259,13 +270,18 @@ bool ends_range_of_times(std::string_view lead) {
   return before.ends_with("half past") || before.ends_with("quarter past") || before.ends_with("quarter to");
 }
 
-// Whether `lead` ends a list's or a statement's lead in a Chinese sentence that speaks of a score
-// (比分) in its last 60 bytes: "比分为11:8、9:11", not "比分：28:22，下午3:30结束".
-bool scores_in_sentence(std::string_view lead) {
+// Whether a colon pair after `lead` is an item of a list of scores in a Chinese sentence that speaks
+// of the score (比分) in its last 60 bytes: "比分为11:8、9:11" (the first item before "、", a later one
+// after an item), not "最终比分2:1，开球时间为19:30" nor "比分：28:22，下午3:30结束".
+bool scores_in_sentence(std::string_view lead, bool item_follows) {
   constexpr size_t kReach = 60;
   bool opens = false;
-  for (std::string_view w : {"、", "为", "是", "：", "分"}) opens = opens || lead.ends_with(w);
-  if (!opens) return false;
+  for (std::string_view w : {"为", "是", "：", "分"}) opens = opens || lead.ends_with(w);
+  const std::string_view list = "、";
+  const bool later_item = lead.ends_with(list) && lead.size() > list.size() + 2 &&
+                          is_digit(lead[lead.size() - list.size() - 1]) &&
+                          lead.substr(0, lead.size() - list.size()).find_last_of(':') + 3 >= lead.size() - list.size();
+  if (!((opens && item_follows) || later_item)) return false;
   const std::string_view tail = lead.substr(lead.size() > kReach ? lead.size() - kReach : 0);
   const size_t score = tail.rfind("比分");
   return score != std::string_view::npos && tail.find("。", score) == std::string_view::npos;
@@ -306,7 +322,7 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
     // so is every pair of a list of scores ("比分为11:8、9:11").
     const bool han_before = p > 0 && static_cast<unsigned char>(src.s[p - 1]) >= 0x80;
     if (m_len == 1 && (han_before || src.at(m_end) >= 0xE0)) return 0;
-    if (han_before && scores_in_sentence(src.s.substr(0, p))) return 0;
+    if (han_before && scores_in_sentence(src.s.substr(0, p), src.match(m_end, "、"))) return 0;
     minute = src.number_at(m_start, m_end);
     if (minute > 59 || hour > 24) return 0;
     e = m_end;
@@ -328,7 +344,7 @@ size_t scan_time(Src& src, size_t p, Anchor& a) {
   if (!colon && mer == 0 && hour >= 1 && hour <= 12) shared = range_meridiem(src, p, e, hour, pm, known);
   if (!colon && mer == 0 && !shared && hour >= 1 && hour <= 12) shared = opening_hours(src, p, e);
   if (!colon && mer == 0 && !shared && hour >= 1 && hour <= 12)
-    shared = ends_range_of_times(src.s.substr(0, p)) && ends_hours(src, e);
+    shared = ends_range_of_times(src.s.substr(0, p), hour) && ends_hours(src, e);
   if (!colon && !shared && (mer == 0 || hour == 0 || hour > 12)) return 0;  // a bare hour needs am/pm
   if (shared && known) mer = e;
   if (mer > 0) {
@@ -441,6 +457,25 @@ size_t scan_past_hour(Src& src, size_t p, Anchor& a) {
     }
   }
   if (hour < 1 || hour > 12 || is_alnum(src.at(e))) return 0;
+  // Not a value after "to" ("the quarter to 4.3%", "the quarter to 12 March", "to 9 million"): the
+  // hour ends at punctuation or a space, and no decimal, percent, month or magnitude follows.
+  if ((src.at(e) == '.' || src.at(e) == ',') && is_digit(src.at(e + 1))) return 0;
+  if (src.at(e) == '%') return 0;
+  if (src.at(e) == ' ') {
+    int month = 0;
+    const size_t w = e + 1;
+    if (month_name(src, w, month) != 0) return 0;
+    for (std::string_view word : {"million", "billion", "thousand", "per", "percent", "dollars", "points", "units"}) {
+      if (src.match_ci(w, word)) return 0;
+    }
+  }
+  // "the quarter to" is a period of a year ("in the quarter to June"): a time is "at (a) quarter to".
+  const std::string_view lead = src.s.substr(0, p);
+  if (shift == 1 &&
+      (lead.ends_with("the ") || lead.ends_with("The ") || lead.ends_with("first ") || lead.ends_with("second ") ||
+       lead.ends_with("third ") || lead.ends_with("fourth ") || lead.ends_with("last "))) {
+    return 0;
+  }
   hour -= shift;
   if (hour == 0) hour = 12;
   bool pm = false;
@@ -461,20 +496,6 @@ size_t scan_past_hour(Src& src, size_t p, Anchor& a) {
     a.ambiguous = true;
   }
   return end;
-}
-
-}  // namespace sfcl::anchor::lex
-
-namespace sfcl::anchor::lex {
-
-size_t minute_of_match(Src& src, size_t p, size_t j, size_t o, Anchor& a) {
-  constexpr size_t kMaxDigits = 3;
-  if (j - p > kMaxDigits || !(src.match(o, " minute") || src.match(o, "-minute"))) return 0;
-  const size_t e = o + 7 + (src.at(o + 7) == 's' ? 1 : 0);  // "in the 44th and 67th minutes"
-  if (!src.word_end(e)) return 0;
-  set_norm(a, Type::duration, std::string(src.s.substr(p, j - p)) + " minute");
-  a.value = src.number_at(p, j);
-  return e;
 }
 
 }  // namespace sfcl::anchor::lex

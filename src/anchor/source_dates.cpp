@@ -1,6 +1,5 @@
 // Dates a source implies besides those it writes: the year of a date, the dateline's month of a
-// day of the month, the one year of a source for a date written without it, and the ordinal of
-// a match's minute (source_dates.h).
+// day of the month, and the one year of a source for a date written without it (source_dates.h).
 #include "anchor/source_dates.h"
 
 #include <algorithm>
@@ -48,23 +47,30 @@ bool DatelineMonth::date_of(const Anchor& a, Anchor& out) const {
   return true;
 }
 
-int sole_year(const std::vector<Anchor>& found) {
+int sole_year(std::string_view text, const std::vector<Anchor>& found) {
   constexpr double kFirst = 1900;
   constexpr double kLast = 2100;
   int year = 0;
+  bool edition = false;
   for (const Anchor& a : found) {
     int y = 0;
     if (Anchor written; a.type == Type::date && year_of_date(a, written)) {
       y = static_cast<int>(written.value);
     } else if (a.type == Type::number && a.norm.size() == 4 && a.value >= kFirst && a.value <= kLast) {
       y = static_cast<int>(a.value);
+      // An edition's year names what the source is about: "The 2025 Riverside Folk Festival",
+      // 2025西湖草莓音乐节 (not "born in 1950", "about 2000 attended", 2025年).
+      const std::string_view rest = text.substr(a.end);
+      const bool named = (rest.size() > 1 && rest[0] == ' ' && is_upper(static_cast<unsigned char>(rest[1]))) ||
+                         (!rest.empty() && static_cast<unsigned char>(rest[0]) >= 0xE0 && !rest.starts_with("年"));
+      edition = edition || named;
     } else {
       continue;
     }
     if (year != 0 && y != year) return 0;
     year = y;
   }
-  return year;
+  return edition ? year : 0;
 }
 
 bool in_sole_year(const Anchor& a, int year, Anchor& out) {
@@ -74,18 +80,6 @@ bool in_sole_year(const Anchor& a, int year, Anchor& out) {
   if (year == 0 || a.type != Type::date || (!month_day && !month)) return false;
   out = a;
   out.norm = std::to_string(year) + std::string(n.substr(1));
-  return true;
-}
-
-bool ordinal_of_minute(std::string_view text, const Anchor& a, Anchor& out) {
-  if (a.type != Type::duration || !a.norm.ends_with(" minute")) return false;
-  const std::string_view surface = text.substr(a.start, a.end - a.start);
-  size_t d = 0;
-  while (d < surface.size() && is_digit(surface[d])) ++d;
-  const std::string_view suffix = surface.substr(d, 2);
-  if (d == 0 || !one_of(suffix, {"st", "nd", "rd", "th"})) return false;
-  out = a;
-  lex::set_ordinal(out, surface.substr(0, d));
   return true;
 }
 

@@ -22,15 +22,12 @@ struct DatelineMonth {
   bool date_of(const Anchor& a, Anchor& out) const;
 };
 
-// The one year a source writes, in its dates or as a year alone ("The 2025 Riverside Folk
-// Festival"), or 0 where it writes none or more than one.
-int sole_year(const std::vector<Anchor>& found);
+// The one year a source writes, where it names an edition of what the source is about ("The 2025
+// Riverside Folk Festival", 2025西湖草莓音乐节), or 0 where it writes no such year or more than one
+// year in all.
+int sole_year(std::string_view text, const std::vector<Anchor>& found);
 // A month and day, or a month, written without a year ("Sunday 20 July") in a source whose one
 // year is `year`: the date in that year, which an answer writing the year ("20 July 2025") states.
 bool in_sole_year(const Anchor& a, int year, Anchor& out);
-
-// "the 34th minute", a duration of 34 minutes as the lexer reads it, is also the ordinal #34 an
-// answer writes alone ("a penalty in the 34th").
-bool ordinal_of_minute(std::string_view text, const Anchor& a, Anchor& out);
 
 }  // namespace sfcl::anchor

@@ -252,7 +252,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
       std::none_of(text.begin(), text.end(), [](char c) { return is_upper(static_cast<unsigned char>(c)); });
   Anchor year;
   DatelineMonth dateline;
-  const int the_year = sole_year(found);
+  const int the_year = sole_year(text, found);
   SourceClauses clauses;
   for (const auto& a : found) {
     const std::string_view field = fields.label_at(a.start);
@@ -265,7 +265,6 @@ int32_t SourceIndex::add_source(std::string_view given) {
       add(age, id, text.substr(a.start, a.end - a.start), field, true);
     if (Anchor full; dateline.date_of(a, full)) add(full, id, text.substr(a.start, a.end - a.start), field, true);
     if (Anchor full; in_sole_year(a, the_year, full)) add(full, id, text.substr(a.start, a.end - a.start), field, true);
-    if (Anchor nth; ordinal_of_minute(text, a, nth)) add(nth, id, text.substr(a.start, a.end - a.start), field, true);
     dateline.see(a);
     if (a.type == Type::date && a.norm.size() > 4 && year_of_date(a, year)) {
       // Cited and offered to the constrain fallback as the year's own digits, never the whole date.

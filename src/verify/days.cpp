@@ -20,9 +20,10 @@ bool Checker::ordinal_as_day(const anchor::Anchor& a, std::string_view surface, 
       std::isdigit(static_cast<unsigned char>(surface.front())) == 0) {
     return false;
   }
-  constexpr std::array<std::string_view, 12> kCues = {" on the ",    " by the ",     " until the ", " since the ",
-                                                      " from the ",  " before the ", " after the ", " around the ",
-                                                      " about the ", " till the ",   " to the ",    " through the "};
+  // Not "to the", "about the": "climbed to the 3rd" is a rank.
+  constexpr std::array<std::string_view, 9> kCues = {" on the ",    " by the ",     " until the ",
+                                                     " since the ", " from the ",   " before the ",
+                                                     " after the ", " around the ", " till the "};
   // Case-folded: "On the 9th it rained" opens a sentence.
   const auto ends_with = [&](std::string_view c) {
     if (before.size() + 1 == c.size()) c.remove_prefix(1);  // the text opens with it

@@ -43,7 +43,8 @@ enum class Derivation : uint8_t {
   time_span,
   proportion,
   average,
-  remainder
+  remainder,
+  level_before
 };
 std::string_view derivation_name(Derivation d);
 

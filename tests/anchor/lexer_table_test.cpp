@@ -471,8 +471,13 @@ const Case kCases[] = {
     {"每月10号发工资", "date", "10号", "---10"},
     {"10号楼", "!date", "", ""},
     // ... and before a part of the day, or joined to another day in a sentence that wrote its month
-    {"27号上午8点半报到", "date", "27号", "---27"},
-    {"27号上午8点半报到", "time", "8点半", "08:30"},
+    {"复试3月27日开始，27号上午报到", "date", "27号", "---27"},
+    {"复试3月27日开始，27号上午报到", "date", "3月27日", "--03-27"},
+    {"19号晚上9:20开演", "date", "19号", "---19"},
+    {"19号晚上9:20开演", "time", "9:20", "09:20"},  // either half of the day, as any H:MM
+    {"3月5日，10号和23号队员受伤", "number", "10", "10"},
+    {"3月5日，10号和23号队员受伤", "number", "23", "23"},
+    {"3月5日，10号和23号队员受伤", "date", "3月5日", "--03-05"},
     {"复试在3月27日到29日进行，28号和29号面试", "date", "3月27日", "--03-27"},
     {"复试在3月27日到29日进行，28号和29号面试", "date", "29日", "---29"},
     {"复试在3月27日到29日进行，28号和29号面试", "date", "28号", "---28"},
@@ -994,15 +999,13 @@ const Case kCases[] = {
     {"1—8月份，全国房地产开发投资", "date", "8月份", "--08"},
     {"3-5日举行", "date", "3", "---03"},
     {"3-5日举行", "date", "5日", "---05"},
-    // the minute a match reached, as 第34分钟 says it
-    {"doubled the lead in the 34th minute with a header", "duration", "34th minute", "34 minute"},
-    {"a 90th-minute winner", "duration", "90th-minute", "90 minute"},
-    {"in the 34th minuteman", "quantity", "34th", "#34"},
     // a list of scores in a Chinese sentence that speaks of the score
     {"比分为11:8、9:11", "score", "9:11", "9-11"},
     {"比分为11:8、9:11", "score", "11:8", "11-8"},
     {"比分：28:22，下午3:30结束", "time", "3:30", "03:30"},
     {"比分：28:22，下午3:30结束", "score", "28:22", "28-22"},
+    {"最终比分2:1，开球时间为19:30。", "time", "19:30", "19:30"},
+    {"最终比分2:1，开球时间为19:30。", "score", "2:1", "2-1"},
     // ages are a range of two numbers, not a score; two digits after a year end a range of years
     {"patients aged 45–85 with stroke", "number", "45", "45"},
     {"patients aged 45–85 with stroke", "number", "85", "85"},
