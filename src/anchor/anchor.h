@@ -454,6 +454,7 @@ class SourceIndex {
                           const std::vector<size_t>& cuts, std::string_view field);
   void add_score_sides(const Anchor& score, int32_t source, std::string_view text, std::string_view field);
   void add_cited_values(const Anchor& cited, int32_t source, std::string_view text, std::string_view field);
+  void add_year_of_date(const Anchor& a, int32_t id, std::string_view text, std::string_view field);
   void add_text(std::string_view text);
   void add_list_counts(std::string_view text, const std::vector<Anchor>& found);
   struct FoldedSource;

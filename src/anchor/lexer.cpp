@@ -117,8 +117,7 @@ size_t scan_letter_word(Src& src, size_t p, int c, Anchor& a, size_t skip) {
   }
   if (word.size() <= 7 &&
       (ieq_ascii(word, "a") || ieq_ascii(word, "an") || ieq_ascii(word, "quarter") || ieq_ascii(word, "half"))) {
-    if (size_t e = scan_unit_and_a_half(src, p, a)) return e;
-    if (size_t e = scan_past_hour(src, p, a)) return e;
+    if (size_t e = scan_unit_and_a_half(src, p, a); e != 0 || (e = scan_past_hour(src, p, a)) != 0) return e;
   }
   if (keyword_lead(kSpelledLeads, word)) {
     if (size_t e = scan_spelled(src, p, a)) return e;

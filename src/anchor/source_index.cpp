@@ -236,6 +236,18 @@ bool range_joint(std::string_view text, const Anchor& a, const Anchor& b) {
 }
 }  // namespace
 
+// The year of a date, cited and offered to the constrain fallback as the year's own digits, never
+// the whole date.
+void SourceIndex::add_year_of_date(const Anchor& a, int32_t id, std::string_view text, std::string_view field) {
+  Anchor year;
+  if (a.type != Type::date || a.norm.size() <= 4 || !year_of_date(a, year)) return;
+  const size_t at = text.substr(a.start, a.end - a.start).find(year.norm);
+  if (at == std::string_view::npos) return;
+  year.start = a.start + static_cast<uint32_t>(at);
+  year.end = year.start + static_cast<uint32_t>(year.norm.size());
+  add(year, id, text.substr(year.start, year.norm.size()), field, true);
+}
+
 int32_t SourceIndex::add_source(std::string_view given) {
   const int32_t id = n_sources_++;
   const std::string untokenised = untokenise(given);
@@ -250,7 +262,6 @@ int32_t SourceIndex::add_source(std::string_view given) {
   LineFieldScanner fields(text);  // anchors come in text order: one pass labels them all
   const bool uncased =
       std::none_of(text.begin(), text.end(), [](char c) { return is_upper(static_cast<unsigned char>(c)); });
-  Anchor year;
   DatelineMonth dateline;
   const int the_year = sole_year(text, found);
   SourceClauses clauses;
@@ -266,15 +277,7 @@ int32_t SourceIndex::add_source(std::string_view given) {
     if (Anchor full; dateline.date_of(a, full)) add(full, id, text.substr(a.start, a.end - a.start), field, true);
     if (Anchor full; in_sole_year(a, the_year, full)) add(full, id, text.substr(a.start, a.end - a.start), field, true);
     dateline.see(a);
-    if (a.type == Type::date && a.norm.size() > 4 && year_of_date(a, year)) {
-      // Cited and offered to the constrain fallback as the year's own digits, never the whole date.
-      const size_t at = text.substr(a.start, a.end - a.start).find(year.norm);
-      if (at != std::string_view::npos) {
-        year.start = a.start + static_cast<uint32_t>(at);
-        year.end = year.start + static_cast<uint32_t>(year.norm.size());
-        add(year, id, text.substr(year.start, year.norm.size()), field, true);
-      }
-    }
+    add_year_of_date(a, id, text, field);
     // Its role, and its parts' (the year of "born 14 March 1976" was a birth's too).
     const std::string_view role = role_of(text.substr(0, a.start), text.substr(a.end));
     ClauseWords words_before;
