@@ -30,7 +30,7 @@ constexpr std::array<EventWord, 40> kEventWords = {{
     {"轻伤", Event::injured},         {"重伤", Event::injured},        {"失踪", Event::missing},
     {"抓获", Event::arrested},        {"被捕", Event::arrested},       {"逮捕", Event::arrested},
     {"拘留", Event::detained},        {"刑拘", Event::detained},       {"获救", Event::rescued},
-    {"救出", Event::rescued},         {"转移", Event::evacuated},      {"疏散", Event::evacuated},
+    {"救出", Event::rescued},         {"伤员", Event::injured},        {"疏散", Event::evacuated},
     {"关闭", Event::closed},
 }};
 
@@ -47,7 +47,8 @@ Event english_word(std::string_view w) {
 // Whether a clause of Chinese text ends at byte i: a digit (the next count's), ASCII, or punctuation.
 bool zh_clause_end(std::string_view t, size_t i) {
   if (static_cast<unsigned char>(t[i]) < 0x80) return true;
-  for (std::string_view p : {"，", "、", "；", "。", "：", "（", "）"}) {
+  // 在, 时 and 后 open or close another clause inside it ("3名消防员在救出被困群众时受伤").
+  for (std::string_view p : {"，", "、", "；", "。", "：", "（", "）", "在", "时", "后"}) {
     if (t.substr(i).starts_with(p)) return true;
   }
   return false;
@@ -65,16 +66,25 @@ Event chinese_in(std::string_view t, bool from_end) {
     while (i + kChar <= t.size() && i < kZhBytes && !zh_clause_end(t, i)) i += kChar;
     t = t.substr(0, i);
   }
+  // The last event word of the clause on either side: a Chinese clause ends with its predicate
+  // ("3名消防员在救出被困群众时受伤" stops at 在; "12名群众在疏散过程中受伤" reads 受伤). 转移 is no event:
+  // a patient is transferred to hospital as often as a resident is evacuated.
   Event found = Event::none;
   size_t best = std::string_view::npos;
   for (const EventWord& e : kEventWords) {
     if (static_cast<unsigned char>(e.word[0]) < 0x80) continue;
-    const size_t at = from_end ? t.rfind(e.word) : t.find(e.word);
+    const size_t at = t.rfind(e.word);
     if (at == std::string_view::npos) continue;
-    // The nearest to the count: the first after it, the last before it.
-    if (best == std::string_view::npos || (from_end ? at > best : at < best)) {
+    if (best == std::string_view::npos || at > best) {
       best = at;
       found = e.event;
+    }
+  }
+  // Negated: 无人受伤, 未受伤, 没有死亡.
+  if (found != Event::none) {
+    const std::string_view lead = t.substr(0, best);
+    for (std::string_view no : {"无人", "未", "没有", "不", "无"}) {
+      if (lead.ends_with(no)) return Event::none;
     }
   }
   return found;
@@ -88,7 +98,10 @@ Event event_of(std::string_view before, std::string_view after) {
   }
   // After the count: its noun and a verb ("nine people were injured", "nine injured"), up to the
   // next value or punctuation.
+  // Only what happened to them: a passive ("were killed"), or a participle or adjective with no object
+  // after it ("nine injured", "12 people dead"); "2 gunmen killed 12 people" is what they did.
   size_t i = 0;
+  std::string previous;
   for (size_t n = 0; n < kEnWords; ++n) {
     while (i < after.size() && after[i] == ' ') ++i;
     const size_t w = i;
@@ -96,10 +109,23 @@ Event event_of(std::string_view before, std::string_view after) {
     if (i == w) break;
     std::string word(after.substr(w, i - w));
     for (char& c : word) c = static_cast<char>(to_lower(static_cast<unsigned char>(c)));
-    if (const Event e = english_word(word); e != Event::none) return e;
-    if ((i < after.size() && after[i] != ' ') || one_of(word, {"and", "but", "while", "whereas", "or", "as", "with"})) {
-      break;  // another clause's verb: "opened 14 new stores and closed 5"
+    if (const Event e = english_word(word); e != Event::none) {
+      if (one_of(previous, {"not", "no", "never"})) return Event::none;
+      const bool passive = one_of(previous, {"were", "was", "are", "is", "been", "being", "got", "remain", "remained"});
+      size_t k = i;
+      while (k < after.size() && after[k] == ' ') ++k;
+      const bool object = k < after.size() && k > i &&
+                          (is_digit(after[k]) || after.substr(k).starts_with("the ") ||
+                           after.substr(k).starts_with("at least") || after.substr(k).starts_with("some "));
+      return passive || (!object && (n == 0 || one_of(word, {"dead", "missing", "injured", "wounded", "hurt"})))
+                 ? e
+                 : Event::none;
     }
+    if ((i < after.size() && after[i] != ' ') ||
+        one_of(word, {"and", "but", "while", "whereas", "or", "as", "with", "that", "who", "which"})) {
+      break;  // another clause's verb: "opened 14 new stores and closed 5", "stores that opened"
+    }
+    previous = word;
   }
   // Before it: the verb whose object it is ("killed nine people", "closed 5", "arrested at least 4").
   size_t j = before.size();

@@ -32,11 +32,6 @@ constexpr std::array<std::string_view, 41> kDiffEn = {
 constexpr std::array<std::string_view, 25> kDiffZh = {"差",   "增",   "减", "多",   "少",   "剩",   "余", "比", "降",
                                                       "涨",   "升",   "扣", "优惠", "节省", "低",   "高", "快", "慢",
                                                       "领先", "落后", "胜", "幅",   "超",   "缩小", "跌"};
-// The words of an earlier level, for a percentage before its change in points (level_before).
-constexpr std::array<std::string_view, 7> kPreviousEn = {"previous",   "prior",           "last year", "a year earlier",
-                                                         "a year ago", "the year before", "last time"};
-constexpr std::array<std::string_view, 11> kPreviousZh = {"上届", "上年", "去年", "上一", "上月", "上季",
-                                                          "此前", "之前", "原来", "同期", "上次"};
 // The rest of a whole ("仅占33.5%…其余66.5%没有", "the other 60% did not").
 constexpr std::array<std::string_view, 9> kRestEn = {"the other", "the rest", "remaining", "did not", "do not",
                                                      "didn't",    "don't",    "without",   "not "};
@@ -66,27 +61,12 @@ constexpr std::array<std::string_view, 2> kAverageZh = {"均", "每"};
 
 // The clause the value is written in: from the last sentence end (". ", "\n", "。", "；", "!", "?")
 // within kClauseReach bytes.
-// An answer's line in questions and answers ("问：…？\n答：16.7%") takes its question with it: the
-// question names what the value is ("去年同期").
 std::string_view clause_of(std::string_view before) {
   if (before.size() > kClauseReach) before.remove_prefix(before.size() - kClauseReach);
-  const auto last_end = [](std::string_view t) {
-    size_t from = 0;
-    for (std::string_view end : {". ", "\n", "。", "；", "! ", "? ", "; "}) {
-      const size_t i = t.rfind(end);
-      if (i != std::string_view::npos) from = std::max(from, i + end.size());
-    }
-    return from;
-  };
-  size_t from = last_end(before);
-  std::string_view clause = before.substr(from);
-  while (!clause.empty() && clause.front() == ' ') clause.remove_prefix(1);
-  for (std::string_view answer : {"答：", "答:", "A:", "A：", "Answer:"}) {
-    if (clause.starts_with(answer) && from > 0) {
-      std::string_view question = before.substr(0, from);
-      while (!question.empty() && (question.back() == '\n' || question.back() == ' ')) question.remove_suffix(1);
-      return before.substr(last_end(question));
-    }
+  size_t from = 0;
+  for (std::string_view end : {". ", "\n", "。", "；", "! ", "? ", "; "}) {
+    const size_t i = before.rfind(end);
+    if (i != std::string_view::npos) from = std::max(from, i + end.size());
   }
   return before.substr(from);
 }
@@ -113,18 +93,6 @@ bool has_word(std::string_view clause, std::string_view w) {
   return false;
 }
 
-// An English cue as a whole word ("prior", not "priority").
-bool has_whole_word(std::string_view clause, std::string_view w) {
-  for (size_t i = clause.find(w); i != std::string_view::npos; i = clause.find(w, i + 1)) {
-    const size_t e = i + w.size();
-    if ((i == 0 || !std::isalpha(static_cast<unsigned char>(clause[i - 1]))) &&
-        (e == clause.size() || !std::isalpha(static_cast<unsigned char>(clause[e])))) {
-      return true;
-    }
-  }
-  return false;
-}
-
 template <size_t N, size_t M>
 bool any_cue(std::string_view clause, const std::array<std::string_view, N>& en, const std::array<std::string_view, M>& zh) {
   return std::any_of(en.begin(), en.end(), [&](std::string_view w) { return has_word(clause, w); }) ||
@@ -145,14 +113,6 @@ bool Checker::derivation_cued(Derivation d, std::string_view before, std::string
       return any_cue(clause, kSumEn, kSumZh);
     case Derivation::difference:
       return any_cue(clause, kDiffEn, kDiffZh) || any_cue(clause, kSumEn, kSumZh);
-    case Derivation::level_before:  // "上年净息差为1.90%", "a year earlier the margin was 15.5%"
-      // Not a level reached ("较上年上升至1.90%", "rose to 1.90%"): that is the current one.
-      for (std::string_view to : {"至", "到", "达", "to ", "reached "}) {
-        if (before.ends_with(to)) return false;
-      }
-      return std::any_of(kPreviousEn.begin(), kPreviousEn.end(),
-                         [&](std::string_view w) { return has_whole_word(clause, w); }) ||
-             any_cue(clause, std::array<std::string_view, 0>{}, kPreviousZh);
     case Derivation::percent_change:  // "rose 50%", "上涨了50%"
       return any_cue(clause, kDiffEn, kDiffZh);
     case Derivation::percent_of:

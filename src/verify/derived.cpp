@@ -396,15 +396,6 @@ bool DerivedValues::find_in(const Table& table, const Anchor& a, Derived& out, s
       return true;
     }
   }
-  // The level before a change the source writes beside it is read from that place, not found by
-  // search: no density test either.
-  for (auto it = lo; it != vals.end() && it->v <= v + tol; ++it) {
-    if (it->kind == Derivation::level_before) {
-      out.kind = it->kind;
-      out.operands = it->operands;
-      return true;
-    }
-  }
   // List counts are few and need no density test.
   // (Compared with a margin: one value alone in the narrowest window is exactly kMaxDensity, and
   // the tolerance's rounding must not decide it.)

@@ -64,7 +64,6 @@ class DerivedValues {
   void add_date_differences(const anchor::SourceIndex& index);
   void add_stated_shares(const anchor::SourceIndex& index);
   void add_percent_change(double from, double to, const std::array<int64_t, 3>& ops);
-  void add_levels_before(const anchor::SourceIndex& index);
   void add_shifted_dates(const anchor::SourceIndex& index);
   // derived_counts.cpp
   void add_score_margins(const anchor::SourceIndex& index);

@@ -44,7 +44,6 @@ void DerivedValues::add_point_differences(const anchor::SourceIndex& index) {
     const double p = all[i].anchor.value;
     if (p > 0 && p < 100) table(Type::percent, "%").values.push_back({100 - p, Derivation::remainder, {i, -1, -1}});
   }
-  add_levels_before(index);
   auto& points = table(Type::quantity, "pp");
   for (size_t x = 0; x < percents.size(); ++x) {
     for (size_t y = x + 1; y < percents.size(); ++y) {
@@ -52,62 +51,6 @@ void DerivedValues::add_point_differences(const anchor::SourceIndex& index) {
       const double b = all[percents[y]].anchor.value;
       if (std::isnan(a) || std::isnan(b) || a == b) continue;
       points.values.push_back({std::fabs(a - b), Derivation::difference, {percents[x], percents[y], -1}});
-    }
-  }
-}
-
-namespace {
-// Words of a fall and of a rise between a percentage and its change ("1.72%，较上年收窄18个基点",
-// "16.7%, up 1.2 percentage points").
-constexpr std::array<std::string_view, 16> kFall = {"收窄",      "下降",     "减少",    "降低", "回落",  "下滑",
-                                                    "下跌",      "缩小",     "down",    "fell", "lower", "narrowed",
-                                                    "decreased", "declined", "dropped", "less"};
-constexpr std::array<std::string_view, 16> kRise = {"提升",      "上升",   "提高", "增加", "扩大",   "上涨",
-                                                    "走阔",      "增长",   "up",   "rose", "higher", "widened",
-                                                    "increased", "gained", "grew", "more"};
-
-// Where a quantity's own text begins in its counted clause (SourceIndex::counted).
-size_t start_in_clause(const anchor::SourceAnchor& q) {
-  const std::string_view t = q.text;
-  const size_t sep = std::isalpha(static_cast<unsigned char>(t.front())) != 0 && t.find(' ') != std::string_view::npos
-                         ? t.rfind(' ')
-                         : t.find_first_of(" -");
-  const size_t from =
-      sep != std::string_view::npos && std::isalpha(static_cast<unsigned char>(t.back())) != 0 ? sep : t.size();
-  return q.counted_after >= from ? q.counted_after - from : 0;
-}
-}  // namespace
-
-// The level of a percentage before its change in points, where the source writes the change right
-// after it: "1.72%，较上年收窄18个基点" gives the year-earlier 1.90%, "16.7%, up 1.2 percentage
-// points" 15.5% (`level_before`, cued by the words of an earlier level).
-void DerivedValues::add_levels_before(const anchor::SourceIndex& index) {
-  constexpr double kBasisPoints = 100;
-  constexpr size_t kMaxGap = 48;  // bytes between the percentage and its change
-  const auto all = index.anchors();
-  for (uint32_t q : index.of_type(Type::quantity)) {
-    const auto& change = all[q];
-    const bool bp = change.anchor.norm.ends_with(" bp");
-    if ((!change.anchor.norm.ends_with(" pp") && !bp) || std::isnan(change.anchor.value)) continue;
-    const std::string_view clause = index.counted(q);
-    const std::string_view before = clause.substr(0, std::min(start_in_clause(change), clause.size()));
-    for (uint32_t p : index.of_type(Type::percent)) {
-      const auto& level = all[p];
-      if (level.source != change.source || std::isnan(level.anchor.value)) continue;
-      const size_t at = before.rfind(level.text);
-      if (at == std::string_view::npos) continue;
-      const std::string_view gap = before.substr(at + level.text.size());
-      if (gap.size() > kMaxGap || gap.find_first_of("0123456789%") != std::string_view::npos) continue;
-      const auto says = [&](const auto& words) {
-        return std::any_of(words.begin(), words.end(),
-                           [&](std::string_view w) { return gap.find(w) != std::string_view::npos; });
-      };
-      const double c = bp ? change.anchor.value / kBasisPoints : change.anchor.value;
-      const double v = level.anchor.value;
-      double earlier = -1;
-      if (says(kFall)) earlier = v + c;
-      if (says(kRise)) earlier = v - c;
-      if (earlier > 0) table(Type::percent, "%").values.push_back({earlier, Derivation::level_before, {p, q, -1}});
     }
   }
 }

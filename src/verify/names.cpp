@@ -20,10 +20,10 @@ std::span<const std::string_view> verdict_names() { return kVerdictNames; }
 
 // Indexed by Reason and by Derivation, in their declaration order.
 constexpr std::array<std::string_view, 4> kReasonNames = {"", "absent", "mismatch", "other_field"};
-constexpr std::array<std::string_view, 15> kDerivationNames = {
-    "",           "sum",       "difference",     "percent_of", "ratio",     "date_difference",
-    "list_count", "share_of",  "percent_change", "date_shift", "time_span", "proportion",
-    "average",    "remainder", "level_before"};
+constexpr std::array<std::string_view, 14> kDerivationNames = {
+    "",           "sum",      "difference",     "percent_of", "ratio",     "date_difference",
+    "list_count", "share_of", "percent_change", "date_shift", "time_span", "proportion",
+    "average",    "remainder"};
 
 std::string_view reason_name(Reason r) {
   const auto i = static_cast<size_t>(r);

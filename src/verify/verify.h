@@ -43,8 +43,7 @@ enum class Derivation : uint8_t {
   time_span,
   proportion,
   average,
-  remainder,
-  level_before
+  remainder
 };
 std::string_view derivation_name(Derivation d);
 
