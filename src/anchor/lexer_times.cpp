@@ -419,10 +419,6 @@ bool list_marker(Src& src, size_t p) {
   return next == ' ' || next == '\t';
 }
 
-}  // namespace sfcl::anchor::lex
-
-namespace sfcl::anchor::lex {
-
 // "half past seven", "quarter past 8", "quarter to nine pm": a time said aloud, the hour (1 to 12)
 // in digits or words, am/pm or a part of the day after it ("half past seven in the evening") when
 // written. Without one it reads both halves of the day, as "7:30" does.
