@@ -96,19 +96,26 @@ Event event_of(std::string_view before, std::string_view after) {
     if (const Event e = chinese_in(after, false); e != Event::none) return e;
     return chinese_in(before, true);
   }
-  // After the count: its noun and a verb ("nine people were injured", "nine injured"), up to the
-  // next value or punctuation.
-  // Only what happened to them: a passive ("were killed"), or a participle or adjective with no object
-  // after it ("nine injured", "12 people dead"); "2 gunmen killed 12 people" is what they did.
+  // After the count, its noun and what happened to them, up to the next value or punctuation: a
+  // passive ("were killed"), or a participle or adjective with no object after it ("nine injured",
+  // "12 people dead"); "2 gunmen killed 12 people" is what they did. Words are lower-cased into
+  // buffers: the checker reads an answer's counts as they are written, with no allocation.
+  constexpr size_t kWordBytes = 16;  // longer words are none of those compared here
+  std::array<char, kWordBytes> word_bytes{};
+  std::array<char, kWordBytes> previous_bytes{};
+  std::string_view previous;
   size_t i = 0;
-  std::string previous;
   for (size_t n = 0; n < kEnWords; ++n) {
     while (i < after.size() && after[i] == ' ') ++i;
     const size_t w = i;
     while (i < after.size() && is_alpha(static_cast<unsigned char>(after[i]))) ++i;
     if (i == w) break;
-    std::string word(after.substr(w, i - w));
-    for (char& c : word) c = static_cast<char>(to_lower(static_cast<unsigned char>(c)));
+    std::string_view word;
+    if (i - w <= kWordBytes) {
+      for (size_t k = 0; k < i - w; ++k)
+        word_bytes[k] = static_cast<char>(to_lower(static_cast<unsigned char>(after[w + k])));
+      word = std::string_view(word_bytes.data(), i - w);
+    }
     if (const Event e = english_word(word); e != Event::none) {
       if (one_of(previous, {"not", "no", "never"})) return Event::none;
       const bool passive = one_of(previous, {"were", "was", "are", "is", "been", "being", "got", "remain", "remained"});
@@ -125,7 +132,8 @@ Event event_of(std::string_view before, std::string_view after) {
         one_of(word, {"and", "but", "while", "whereas", "or", "as", "with", "that", "who", "which"})) {
       break;  // another clause's verb: "opened 14 new stores and closed 5", "stores that opened"
     }
-    previous = word;
+    previous_bytes = word_bytes;
+    previous = std::string_view(previous_bytes.data(), word.size());
   }
   // Before it: the verb whose object it is ("killed nine people", "closed 5", "arrested at least 4").
   size_t j = before.size();
