@@ -1,12 +1,16 @@
 // Chinese times of day and days of the month: "下午3点", "晚上九点半", "19时35分", "25日", "每月10号", and
 // the race times and marks of Chinese sports news ("2小时27分05秒", "3分19秒47").
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "anchor/anchor.h"
 #include "anchor/lexer_internal.h"
 
 namespace sfcl::anchor::lex {
+
+// The joints between two days before 号 ("28号和29号", "2号到5号").
+constexpr std::array<std::string_view, 4> kDayJoints = {"号和", "号、", "号到", "号至"};
 
 // What a number before 号 names: 1号线 (a line), 8号台风, 10号楼.
 constexpr std::u32string_view kNamedByNumber = U"线楼台文院房机车门码店口桥站馆厅船仓库窗床位种球令高队航患";
@@ -36,7 +40,7 @@ bool month_in_sentence(std::string_view lead) {
 bool opens_day_group(std::string_view lead) {
   while (true) {  // back over the earlier days of the group ("28号和" before 29号)
     size_t k = lead.size();
-    for (std::string_view joint : {"号和", "号、", "号到", "号至"}) {
+    for (std::string_view joint : kDayJoints) {
       if (lead.ends_with(joint)) k -= joint.size();
     }
     if (k == lead.size()) break;
@@ -91,7 +95,7 @@ size_t scan_cn_day(Src& src, size_t p, size_t j, Anchor& a) {
       month_day = month_day || src.match(j + 3, part);
     }
     bool joined = joined_day_of_month(src, j + 3, day);
-    for (std::string_view joint : {"号和", "号、", "号到", "号至"}) {
+    for (std::string_view joint : kDayJoints) {
       joined = joined ||
                (lead.ends_with(joint) && lead.size() > joint.size() && is_digit(lead[lead.size() - joint.size() - 1]));
     }
